@@ -1,0 +1,181 @@
+// Tile BLAS-3 algorithms: gemm, trsm, syrk (loops of Chameleon's pzgemm, pztrsm, pzsyrk).
+#include "tessera/blas3.hpp"
+
+#include <vector>
+
+#include "algorithms/common.hpp"
+#include "codelets/tasks.hpp"
+
+namespace tessera {
+
+template <class T>
+void gemm_async(Trans ta, Trans tb, T alpha, const TileMatrix<T>& A, const TileMatrix<T>& B, T beta,
+                TileMatrix<T>& C, Sequence&) {
+    detail::require_runtime("gemm");
+    const int64_t m = C.m(), n = C.n();
+    const int64_t am = ta == Trans::NoTrans ? A.m() : A.n(), k = ta == Trans::NoTrans ? A.n() : A.m();
+    const int64_t bk = tb == Trans::NoTrans ? B.m() : B.n(), bn = tb == Trans::NoTrans ? B.n() : B.m();
+    check_arg(am == m, "gemm", "A", am, "rows of op(A) must equal rows of C");
+    check_arg(bk == k, "gemm", "B", bk, "rows of op(B) must equal columns of op(A)");
+    check_arg(bn == n, "gemm", "B", bn, "columns of op(B) must equal columns of C");
+    check_arg(A.nb() == C.nb() && B.nb() == C.nb(), "gemm", "nb", A.nb(), "must be the same for A, B and C");
+    const int64_t kt = (k + C.nb() - 1) / C.nb();
+    for (int64_t i = 0; i < C.mt(); ++i)
+        for (int64_t j = 0; j < C.nt(); ++j) {
+            if (kt == 0) tasks::scale<T>(beta, C.handle(i, j));
+            for (int64_t l = 0; l < kt; ++l) {
+                TileHandle a = ta == Trans::NoTrans ? A.handle(i, l) : A.handle(l, i);
+                TileHandle b = tb == Trans::NoTrans ? B.handle(l, j) : B.handle(j, l);
+                tasks::gemm<T>(ta, tb, alpha, a, b, l == 0 ? beta : T(1), C.handle(i, j));
+            }
+        }
+}
+
+template <class T>
+void trsm_async(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, const TileMatrix<T>& A, TileMatrix<T>& B,
+                Sequence&) {
+    detail::require_runtime("trsm");
+    check_arg(uplo != Uplo::General, "trsm", "uplo", 'G', "must be Lower or Upper");
+    check_arg(A.m() == A.n(), "trsm", "A", A.n(), "must be square");
+    const int64_t order = side == Side::Left ? B.m() : B.n();
+    check_arg(A.n() == order, "trsm", "A", A.n(), side == Side::Left ? "order must equal rows of B" : "order must equal columns of B");
+    check_arg(A.nb() == B.nb(), "trsm", "nb", A.nb(), "must be the same for A and B");
+    // op(A) lower triangular (Left) or upper triangular (Right): solve from the first tile on.
+    const bool forward = side == Side::Left ? (uplo == Uplo::Lower) == (trans == Trans::NoTrans)
+                                            : (uplo == Uplo::Upper) == (trans == Trans::NoTrans);
+    const int64_t kt = A.nt();
+    std::vector<int64_t> steps(static_cast<size_t>(kt));
+    for (int64_t s = 0; s < kt; ++s) steps[size_t(s)] = forward ? s : kt - 1 - s;
+    // op(A)'s tile (r, c) is A(r, c) untransposed or A(c, r) transposed.
+    auto op_a = [&](int64_t r, int64_t c) { return trans == Trans::NoTrans ? A.handle(r, c) : A.handle(c, r); };
+    for (int64_t s = 0; s < kt; ++s) {
+        const int64_t k = steps[size_t(s)];
+        const T lalpha = s == 0 ? alpha : T(1);
+        const int prio = int(kt - s);
+        if (side == Side::Left) {
+            for (int64_t j = 0; j < B.nt(); ++j)
+                tasks::trsm<T>(side, uplo, trans, diag, lalpha, A.handle(k, k), B.handle(k, j), prio + 1);
+            for (int64_t t = s + 1; t < kt; ++t) {
+                const int64_t i = steps[size_t(t)];
+                for (int64_t j = 0; j < B.nt(); ++j)
+                    tasks::gemm<T>(trans, Trans::NoTrans, T(-1), op_a(i, k), B.handle(k, j), lalpha, B.handle(i, j),
+                                   t == s + 1 ? prio : 0);
+            }
+        } else {
+            for (int64_t i = 0; i < B.mt(); ++i)
+                tasks::trsm<T>(side, uplo, trans, diag, lalpha, A.handle(k, k), B.handle(i, k), prio + 1);
+            for (int64_t t = s + 1; t < kt; ++t) {
+                const int64_t j = steps[size_t(t)];
+                for (int64_t i = 0; i < B.mt(); ++i)
+                    tasks::gemm<T>(Trans::NoTrans, trans, T(-1), B.handle(i, k), op_a(k, j), lalpha, B.handle(i, j),
+                                   t == s + 1 ? prio : 0);
+            }
+        }
+    }
+}
+
+template <class T>
+void syrk_async(Uplo uplo, Trans trans, T alpha, const TileMatrix<T>& A, T beta, TileMatrix<T>& C, Sequence&) {
+    detail::require_runtime("syrk");
+    check_arg(uplo != Uplo::General, "syrk", "uplo", 'G', "must be Lower or Upper");
+    check_arg(C.m() == C.n(), "syrk", "C", C.n(), "must be square");
+    const int64_t an = trans == Trans::NoTrans ? A.m() : A.n(), k = trans == Trans::NoTrans ? A.n() : A.m();
+    check_arg(an == C.n(), "syrk", "A", an, "rows of op(A) must equal the order of C");
+    check_arg(A.nb() == C.nb(), "syrk", "nb", A.nb(), "must be the same for A and C");
+    const int64_t kt = (k + C.nb() - 1) / C.nb();
+    // op(A)'s tile (r, l) is A(r, l) untransposed or A(l, r) transposed.
+    auto op_a = [&](int64_t r, int64_t l) { return trans == Trans::NoTrans ? A.handle(r, l) : A.handle(l, r); };
+    const Trans other = trans == Trans::NoTrans ? Trans::Trans : Trans::NoTrans;
+    for (int64_t j = 0; j < C.nt(); ++j)
+        for (int64_t i = 0; i < C.mt(); ++i) {
+            if (uplo == Uplo::Lower ? i < j : i > j) continue;
+            if (kt == 0) tasks::scale<T>(beta, C.handle(i, j), i == j ? uplo : Uplo::General);
+            for (int64_t l = 0; l < kt; ++l) {
+                const T lbeta = l == 0 ? beta : T(1);
+                if (i == j) tasks::syrk<T>(uplo, trans, alpha, op_a(j, l), lbeta, C.handle(j, j));
+                else tasks::gemm<T>(trans, other, alpha, op_a(i, l), op_a(j, l), lbeta, C.handle(i, j));
+            }
+        }
+}
+
+template <class T>
+void gemm(Trans ta, Trans tb, T alpha, const TileMatrix<T>& A, const TileMatrix<T>& B, T beta, TileMatrix<T>& C) {
+    Sequence seq;
+    gemm_async(ta, tb, alpha, A, B, beta, C, seq);
+    seq.wait();
+}
+
+template <class T>
+void trsm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, const TileMatrix<T>& A, TileMatrix<T>& B) {
+    Sequence seq;
+    trsm_async(side, uplo, trans, diag, alpha, A, B, seq);
+    seq.wait();
+}
+
+template <class T>
+void syrk(Uplo uplo, Trans trans, T alpha, const TileMatrix<T>& A, T beta, TileMatrix<T>& C) {
+    Sequence seq;
+    syrk_async(uplo, trans, alpha, A, beta, C, seq);
+    seq.wait();
+}
+
+namespace lapack {
+
+template <class T>
+void gemm(char transA, char transB, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
+          int64_t ldb, T beta, T* c, int64_t ldc, const Options& opts) {
+    const Trans ta = trans_from_char(transA, "transA"), tb = trans_from_char(transB, "transB");
+    check_dims("lapack::gemm", m, n, k);
+    const int64_t arows = ta == Trans::NoTrans ? m : k, acols = ta == Trans::NoTrans ? k : m;
+    const int64_t brows = tb == Trans::NoTrans ? k : n, bcols = tb == Trans::NoTrans ? n : k;
+    auto A = detail::tiles_from_lapack(a, lda, arows, acols, opts, "lapack::gemm", "lda");
+    auto B = detail::tiles_from_lapack(b, ldb, brows, bcols, opts, "lapack::gemm", "ldb");
+    auto C = detail::tiles_from_lapack(c, ldc, m, n, opts, "lapack::gemm", "ldc");
+    tessera::gemm(ta, tb, alpha, A, B, beta, C);
+    C.to_lapack(c, ldc);
+}
+
+template <class T>
+void trsm(char side, char uplo, char trans, char diag, int64_t m, int64_t n, T alpha, const T* a, int64_t lda, T* b,
+          int64_t ldb, const Options& opts) {
+    const Side s = side_from_char(side);
+    check_dims("lapack::trsm", m, n, 0);
+    const int64_t order = s == Side::Left ? m : n;
+    auto A = detail::tiles_from_lapack(a, lda, order, order, opts, "lapack::trsm", "lda");
+    auto B = detail::tiles_from_lapack(b, ldb, m, n, opts, "lapack::trsm", "ldb");
+    tessera::trsm(s, uplo_from_char(uplo), trans_from_char(trans), diag_from_char(diag), alpha, A, B);
+    B.to_lapack(b, ldb);
+}
+
+template <class T>
+void syrk(char uplo, char trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta, T* c, int64_t ldc,
+          const Options& opts) {
+    const Trans t = trans_from_char(trans);
+    check_dims("lapack::syrk", n, n, k);
+    auto A = t == Trans::NoTrans ? detail::tiles_from_lapack(a, lda, n, k, opts, "lapack::syrk", "lda")
+                                 : detail::tiles_from_lapack(a, lda, k, n, opts, "lapack::syrk", "lda");
+    auto C = detail::tiles_from_lapack(c, ldc, n, n, opts, "lapack::syrk", "ldc");
+    tessera::syrk(uplo_from_char(uplo), t, alpha, A, beta, C);
+    C.to_lapack(c, ldc);
+}
+
+}  // namespace lapack
+
+#define TESSERA_INSTANTIATE(T)                                                                                       \
+    template void gemm_async(Trans, Trans, T, const TileMatrix<T>&, const TileMatrix<T>&, T, TileMatrix<T>&,         \
+                             Sequence&);                                                                             \
+    template void gemm(Trans, Trans, T, const TileMatrix<T>&, const TileMatrix<T>&, T, TileMatrix<T>&);              \
+    template void trsm_async(Side, Uplo, Trans, Diag, T, const TileMatrix<T>&, TileMatrix<T>&, Sequence&);           \
+    template void trsm(Side, Uplo, Trans, Diag, T, const TileMatrix<T>&, TileMatrix<T>&);                            \
+    template void syrk_async(Uplo, Trans, T, const TileMatrix<T>&, T, TileMatrix<T>&, Sequence&);                    \
+    template void syrk(Uplo, Trans, T, const TileMatrix<T>&, T, TileMatrix<T>&);                                     \
+    template void lapack::gemm(char, char, int64_t, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, T*, \
+                               int64_t, const Options&);                                                             \
+    template void lapack::trsm(char, char, char, char, int64_t, int64_t, T, const T*, int64_t, T*, int64_t,          \
+                               const Options&);                                                                      \
+    template void lapack::syrk(char, char, int64_t, int64_t, T, const T*, int64_t, T, T*, int64_t, const Options&);
+TESSERA_INSTANTIATE(float)
+TESSERA_INSTANTIATE(double)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera

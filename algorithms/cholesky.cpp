@@ -1,0 +1,137 @@
+// Tile Cholesky (right-looking, Buttari et al. 2009; Chameleon's pzpotrf), potrs and posv.
+#include "tessera/cholesky.hpp"
+
+#include "algorithms/common.hpp"
+#include "codelets/tasks.hpp"
+#include "tessera/blas3.hpp"
+
+namespace tessera {
+
+template <class T>
+void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
+    detail::require_runtime("potrf");
+    check_arg(uplo != Uplo::General, "potrf", "uplo", 'G', "must be Lower or Upper");
+    check_arg(A.m() == A.n(), "potrf", "A", A.m(), "rows must equal columns");
+    const int64_t nt = A.nt();
+    // Priorities along the critical path: step k's panel before its updates, and the update of the
+    // next panel column before the rest of the trailing matrix.
+    auto prio = [nt](int64_t k, int64_t dist) { return int(3 * (nt - k) - dist); };
+    for (int64_t k = 0; k < nt; ++k) {
+        tasks::potrf<T>(uplo, A.handle(k, k), seq.info_slot(k * A.nb()), prio(k, 0));
+        if (uplo == Uplo::Lower) {
+            for (int64_t m = k + 1; m < nt; ++m)
+                tasks::trsm<T>(Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, T(1), A.handle(k, k),
+                               A.handle(m, k), prio(k, m - k));
+            for (int64_t n = k + 1; n < nt; ++n) {
+                tasks::syrk<T>(Uplo::Lower, Trans::NoTrans, T(-1), A.handle(n, k), T(1), A.handle(n, n),
+                               prio(k, n - k + 1));
+                for (int64_t m = n + 1; m < nt; ++m)
+                    tasks::gemm<T>(Trans::NoTrans, Trans::Trans, T(-1), A.handle(m, k), A.handle(n, k), T(1),
+                                   A.handle(m, n), prio(k, n - k + m - n + 1));
+            }
+        } else {
+            for (int64_t n = k + 1; n < nt; ++n)
+                tasks::trsm<T>(Side::Left, Uplo::Upper, Trans::Trans, Diag::NonUnit, T(1), A.handle(k, k),
+                               A.handle(k, n), prio(k, n - k));
+            for (int64_t m = k + 1; m < nt; ++m) {
+                tasks::syrk<T>(Uplo::Upper, Trans::Trans, T(-1), A.handle(k, m), T(1), A.handle(m, m),
+                               prio(k, m - k + 1));
+                for (int64_t n = m + 1; n < nt; ++n)
+                    tasks::gemm<T>(Trans::Trans, Trans::NoTrans, T(-1), A.handle(k, m), A.handle(k, n), T(1),
+                                   A.handle(m, n), prio(k, m - k + n - m + 1));
+            }
+        }
+    }
+}
+
+template <class T>
+int64_t potrf(Uplo uplo, TileMatrix<T>& A) {
+    Sequence seq;
+    potrf_async(uplo, A, seq);
+    return seq.wait();
+}
+
+template <class T>
+void potrs_async(Uplo uplo, const TileMatrix<T>& A, TileMatrix<T>& B, Sequence& seq) {
+    check_arg(uplo != Uplo::General, "potrs", "uplo", 'G', "must be Lower or Upper");
+    check_arg(A.m() == A.n(), "potrs", "A", A.m(), "rows must equal columns");
+    check_arg(B.m() == A.n(), "potrs", "B", B.m(), "rows must equal the order of A");
+    // A = L·Lᵀ: solve L·Y = B then Lᵀ·X = Y; A = Uᵀ·U: Uᵀ·Y = B then U·X = Y.
+    const Trans first = uplo == Uplo::Lower ? Trans::NoTrans : Trans::Trans;
+    const Trans second = uplo == Uplo::Lower ? Trans::Trans : Trans::NoTrans;
+    trsm_async(Side::Left, uplo, first, Diag::NonUnit, T(1), A, B, seq);
+    trsm_async(Side::Left, uplo, second, Diag::NonUnit, T(1), A, B, seq);
+}
+
+template <class T>
+void potrs(Uplo uplo, const TileMatrix<T>& A, TileMatrix<T>& B) {
+    Sequence seq;
+    potrs_async(uplo, A, B, seq);
+    seq.wait();
+}
+
+template <class T>
+void posv_async(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B, Sequence& seq) {
+    potrf_async(uplo, A, seq);
+    potrs_async(uplo, A, B, seq);
+}
+
+template <class T>
+int64_t posv(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B) {
+    check_arg(B.m() == A.n(), "posv", "B", B.m(), "rows must equal the order of A");
+    const int64_t info = potrf(uplo, A);
+    if (info == 0) potrs(uplo, A, B);
+    return info;
+}
+
+namespace lapack {
+
+template <class T>
+int64_t potrf(char uplo, int64_t n, T* a, int64_t lda, const Options& opts) {
+    const Uplo u = uplo_from_char(uplo);
+    check_dims("lapack::potrf", n, n, 0);
+    auto A = detail::tiles_from_lapack(a, lda, n, n, opts, "lapack::potrf", "lda");
+    const int64_t info = tessera::potrf(u, A);
+    A.to_lapack(a, lda);
+    return info;
+}
+
+template <class T>
+void potrs(char uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb, const Options& opts) {
+    const Uplo u = uplo_from_char(uplo);
+    check_dims("lapack::potrs", n, nrhs, 0);
+    auto A = detail::tiles_from_lapack(a, lda, n, n, opts, "lapack::potrs", "lda");
+    auto B = detail::tiles_from_lapack(b, ldb, n, nrhs, opts, "lapack::potrs", "ldb");
+    tessera::potrs(u, A, B);
+    B.to_lapack(b, ldb);
+}
+
+template <class T>
+int64_t posv(char uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb, const Options& opts) {
+    const Uplo u = uplo_from_char(uplo);
+    check_dims("lapack::posv", n, nrhs, 0);
+    auto A = detail::tiles_from_lapack(a, lda, n, n, opts, "lapack::posv", "lda");
+    auto B = detail::tiles_from_lapack(b, ldb, n, nrhs, opts, "lapack::posv", "ldb");
+    const int64_t info = tessera::posv(u, A, B);
+    A.to_lapack(a, lda);
+    if (info == 0) B.to_lapack(b, ldb);
+    return info;
+}
+
+}  // namespace lapack
+
+#define TESSERA_INSTANTIATE(T)                                                                                  \
+    template void potrf_async(Uplo, TileMatrix<T>&, Sequence&);                                                 \
+    template int64_t potrf(Uplo, TileMatrix<T>&);                                                               \
+    template void potrs_async(Uplo, const TileMatrix<T>&, TileMatrix<T>&, Sequence&);                           \
+    template void potrs(Uplo, const TileMatrix<T>&, TileMatrix<T>&);                                            \
+    template void posv_async(Uplo, TileMatrix<T>&, TileMatrix<T>&, Sequence&);                                  \
+    template int64_t posv(Uplo, TileMatrix<T>&, TileMatrix<T>&);                                                \
+    template int64_t lapack::potrf(char, int64_t, T*, int64_t, const Options&);                                 \
+    template void lapack::potrs(char, int64_t, int64_t, const T*, int64_t, T*, int64_t, const Options&);        \
+    template int64_t lapack::posv(char, int64_t, int64_t, T*, int64_t, T*, int64_t, const Options&);
+TESSERA_INSTANTIATE(float)
+TESSERA_INSTANTIATE(double)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera

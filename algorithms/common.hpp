@@ -1,0 +1,33 @@
+// Helpers shared by the tile algorithms. Internal header.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "runtime/runtime_internal.hpp"
+#include "tessera/tile_matrix.hpp"
+
+namespace tessera {
+
+/// Check m, n, k ≥ 0 for a LAPACK-layout entry point.
+inline void check_dims(const char* func, int64_t m, int64_t n, int64_t k) {
+    check_arg(m >= 0, func, "m", m, "must be >= 0");
+    check_arg(n >= 0, func, "n", n, "must be >= 0");
+    check_arg(k >= 0, func, "k", k, "must be >= 0");
+}
+
+namespace detail {
+
+/// A rows×cols tile matrix of tile size opts.nb filled from the column-major array a (ld ≥ max(1, rows)).
+template <class T>
+TileMatrix<T> tiles_from_lapack(const T* a, int64_t ld, int64_t rows, int64_t cols, const Options& opts,
+                                const char* func, const char* ld_name) {
+    check_arg(ld >= std::max<int64_t>(1, rows), func, ld_name, ld, "must be >= max(1, rows)");
+    require_runtime(func);
+    TileMatrix<T> A(rows, cols, opts.nb);
+    A.fill_from_lapack(a, ld);
+    return A;
+}
+
+}  // namespace detail
+}  // namespace tessera

@@ -1,0 +1,64 @@
+// Conversions between LAPACK column-major arrays and tile matrices, and tile generation, as tasks.
+#include <starpu.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "codelets/tasks.hpp"
+#include "tessera/tile_matrix.hpp"
+
+namespace tessera {
+
+namespace {
+
+// Register the part of a column-major array that tile (i, j) of A covers (leading dimension lda).
+template <class T>
+TileHandle register_region(const TileMatrix<T>& A, const T* a, int64_t lda, int64_t i, int64_t j) {
+    starpu_data_handle_t h;
+    const T* corner = a + i * A.nb() + j * A.nb() * lda;
+    starpu_matrix_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(corner), uint32_t(lda),
+                                uint32_t(A.tile_rows(i)), uint32_t(A.tile_cols(j)), sizeof(T));
+    return h;
+}
+
+}  // namespace
+
+template <class T>
+void TileMatrix<T>::fill_from_lapack(const T* a, int64_t lda) {
+    check_arg(lda >= std::max<int64_t>(1, m_), "fill_from_lapack", "lda", lda, "must be >= max(1, m)");
+    for (int64_t j = 0; j < nt_; ++j)
+        for (int64_t i = 0; i < mt_; ++i) {
+            TileHandle region = register_region(*this, a, lda, i, j);
+            tasks::lacpy<T>(Uplo::General, region, handle(i, j));
+            starpu_data_unregister_submit(region);
+        }
+}
+
+template <class T>
+void TileMatrix<T>::to_lapack(T* a, int64_t lda) const {
+    check_arg(lda >= std::max<int64_t>(1, m_), "to_lapack", "lda", lda, "must be >= max(1, m)");
+    std::vector<TileHandle> regions;
+    for (int64_t j = 0; j < nt_; ++j)
+        for (int64_t i = 0; i < mt_; ++i) {
+            regions.push_back(register_region(*this, a, lda, i, j));
+            tasks::lacpy<T>(Uplo::General, handle(i, j), regions.back());
+        }
+    for (TileHandle region : regions) starpu_data_unregister(region);  // waits, brings the copy home
+}
+
+template <class T>
+void TileMatrix<T>::generate(TileGenerator f) {
+    auto shared = std::make_shared<const tasks::TileFunction<T>>(std::move(f));
+    for (int64_t j = 0; j < nt_; ++j)
+        for (int64_t i = 0; i < mt_; ++i) tasks::generate<T>(shared, i * nb_, j * nb_, handle(i, j));
+}
+
+#define TESSERA_INSTANTIATE(T)                                              \
+    template void TileMatrix<T>::fill_from_lapack(const T*, int64_t);       \
+    template void TileMatrix<T>::to_lapack(T*, int64_t) const;              \
+    template void TileMatrix<T>::generate(TileGenerator);
+TESSERA_INSTANTIATE(float)
+TESSERA_INSTANTIATE(double)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera

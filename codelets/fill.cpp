@@ -1,0 +1,83 @@
+// CPU-only codelets that write a tile from the host: generate (a user function) and scale.
+#include "codelets/codelet.hpp"
+#include "codelets/tasks.hpp"
+
+namespace tessera {
+namespace {
+
+template <class T>
+struct GenerateArgs {
+    uint32_t flags;
+    const tasks::TileFunction<T>* f;  // kept alive by the shared_ptr owned by the callback
+    int64_t i0, j0;
+};
+
+template <class T>
+void generate_cpu(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<GenerateArgs<T>*>(cl_arg);
+    auto A = codelets::cpu_tile<T>(buffers[0]);
+    (*a.f)(a.i0, a.j0, A.m, A.n, A.ptr, A.ld);
+}
+
+template <class T>
+starpu_codelet& generate_codelet() {
+    static const std::string name = prec_letter<T>() + std::string("generate");
+    static starpu_codelet cl = codelets::make_codelet(name.c_str(), generate_cpu<T>, nullptr, {STARPU_W},
+                                                      codelets::history_model("tessera_" + name));
+    return cl;
+}
+
+template <class T>
+struct ScaleArgs {
+    uint32_t flags;
+    Uplo uplo;
+    T alpha;
+};
+
+// A = alpha·A on the tile or its uplo trapezoid; alpha = 0 overwrites (BLAS beta = 0 semantics).
+template <class T>
+void scale_cpu(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<ScaleArgs<T>*>(cl_arg);
+    auto A = codelets::cpu_tile<T>(buffers[0]);
+    for (int64_t j = 0; j < A.n; ++j) {
+        const int64_t lo = a.uplo == Uplo::Upper ? 0 : a.uplo == Uplo::Lower ? std::min(j, A.m) : 0;
+        const int64_t hi = a.uplo == Uplo::Upper ? std::min(j + 1, A.m) : A.m;
+        for (int64_t i = lo; i < hi; ++i) {
+            T& x = A.ptr[i + j * A.ld];
+            x = a.alpha == T(0) ? T(0) : a.alpha * x;
+        }
+    }
+}
+
+template <class T>
+starpu_codelet& scale_codelet() {
+    static const std::string name = prec_letter<T>() + std::string("scale");
+    static starpu_codelet cl = codelets::make_codelet(name.c_str(), scale_cpu<T>, nullptr, {STARPU_RW},
+                                                      codelets::history_model("tessera_" + name));
+    return cl;
+}
+
+}  // namespace
+
+template <class T>
+void tasks::generate(std::shared_ptr<const TileFunction<T>> f, int64_t i0, int64_t j0, TileHandle A, int prio) {
+    // Each task holds a reference to f until it has run; the callback drops it.
+    auto* keep = new std::shared_ptr<const TileFunction<T>>(f);
+    GenerateArgs<T> args{0, f.get(), i0, j0};
+    codelets::submit(generate_codelet<T>(), args, {A}, prio,
+                     [](void* p) { delete static_cast<std::shared_ptr<const TileFunction<T>>*>(p); }, keep);
+}
+
+template <class T>
+void tasks::scale(T alpha, TileHandle A, Uplo uplo, int prio) {
+    if (alpha == T(1)) return;
+    ScaleArgs<T> args{codelets::pack_flags(char(uplo)), uplo, alpha};
+    codelets::submit(scale_codelet<T>(), args, {A}, prio);
+}
+
+template void tasks::generate<float>(std::shared_ptr<const TileFunction<float>>, int64_t, int64_t, TileHandle, int);
+template void tasks::generate<double>(std::shared_ptr<const TileFunction<double>>, int64_t, int64_t, TileHandle, int);
+template void tasks::scale<float>(float, TileHandle, Uplo, int);
+template void tasks::scale<double>(double, TileHandle, Uplo, int);
+
+}  // namespace tessera

@@ -1,0 +1,54 @@
+// gemm codelet: C = alpha·op(A)·op(B) + beta·C on one tile.
+#include "codelets/codelet.hpp"
+#include "codelets/tasks.hpp"
+#include "kernels/cpu/blas.hpp"
+
+namespace tessera {
+namespace {
+
+template <class T>
+struct GemmArgs {
+    uint32_t flags;
+    Trans ta, tb;
+    T alpha, beta;
+};
+
+template <class T>
+void gemm_cpu(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<GemmArgs<T>*>(cl_arg);
+    auto A = codelets::cpu_tile<T>(buffers[0]), B = codelets::cpu_tile<T>(buffers[1]), C = codelets::cpu_tile<T>(buffers[2]);
+    const int64_t k = a.ta == Trans::NoTrans ? A.n : A.m;
+    cpu::gemm<T>(a.ta, a.tb, C.m, C.n, k, a.alpha, A.ptr, A.ld, B.ptr, B.ld, a.beta, C.ptr, C.ld);
+}
+
+template <class T>
+void gemm_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<GemmArgs<T>*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    const int64_t k = a.ta == Trans::NoTrans ? codelets::tile_cols(buffers[0]) : codelets::tile_rows(buffers[0]);
+    ocl::gemm<T>(w.kernels, w.queue, a.ta, a.tb, codelets::tile_rows(buffers[2]), codelets::tile_cols(buffers[2]), k,
+                 a.alpha, codelets::ocl_tile<T>(buffers[0]), codelets::ocl_tile<T>(buffers[1]), a.beta,
+                 codelets::ocl_tile<T>(buffers[2]));
+}
+
+template <class T>
+starpu_codelet& gemm_codelet() {
+    static const std::string name = prec_letter<T>() + std::string("gemm");
+    static starpu_codelet cl = codelets::make_codelet(
+        name.c_str(), gemm_cpu<T>, gemm_opencl<T>, {STARPU_R, STARPU_R, STARPU_RW},
+        codelets::history_model("tessera_" + name));
+    return cl;
+}
+
+}  // namespace
+
+template <class T>
+void tasks::gemm(Trans ta, Trans tb, T alpha, TileHandle A, TileHandle B, T beta, TileHandle C, int prio) {
+    GemmArgs<T> args{codelets::pack_flags(char(ta), char(tb)), ta, tb, alpha, beta};
+    codelets::submit(gemm_codelet<T>(), args, {A, B, C}, prio);
+}
+
+template void tasks::gemm<float>(Trans, Trans, float, TileHandle, TileHandle, float, TileHandle, int);
+template void tasks::gemm<double>(Trans, Trans, double, TileHandle, TileHandle, double, TileHandle, int);
+
+}  // namespace tessera

@@ -1,0 +1,48 @@
+// lacpy codelet: tile copies, used by the LAPACK-layout conversions.
+#include "codelets/codelet.hpp"
+#include "codelets/tasks.hpp"
+#include "kernels/cpu/blas.hpp"
+
+namespace tessera {
+namespace {
+
+struct LacpyArgs {
+    uint32_t flags;
+    Uplo uplo;
+};
+
+template <class T>
+void lacpy_cpu(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<LacpyArgs*>(cl_arg);
+    auto A = codelets::cpu_tile<T>(buffers[0]), B = codelets::cpu_tile<T>(buffers[1]);
+    cpu::lacpy<T>(a.uplo, B.m, B.n, A.ptr, A.ld, B.ptr, B.ld);
+}
+
+template <class T>
+void lacpy_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<LacpyArgs*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    ocl::lacpy<T>(w.kernels, w.queue, a.uplo, codelets::tile_rows(buffers[1]), codelets::tile_cols(buffers[1]),
+                  codelets::ocl_tile<T>(buffers[0]), codelets::ocl_tile<T>(buffers[1]));
+}
+
+template <class T>
+starpu_codelet& lacpy_codelet() {
+    static const std::string name = prec_letter<T>() + std::string("lacpy");
+    static starpu_codelet cl = codelets::make_codelet(name.c_str(), lacpy_cpu<T>, lacpy_opencl<T>, {STARPU_R, STARPU_W},
+                                                      codelets::history_model("tessera_" + name));
+    return cl;
+}
+
+}  // namespace
+
+template <class T>
+void tasks::lacpy(Uplo uplo, TileHandle A, TileHandle B, int prio) {
+    LacpyArgs args{codelets::pack_flags(char(uplo)), uplo};
+    codelets::submit(lacpy_codelet<T>(), args, {A, B}, prio);
+}
+
+template void tasks::lacpy<float>(Uplo, TileHandle, TileHandle, int);
+template void tasks::lacpy<double>(Uplo, TileHandle, TileHandle, int);
+
+}  // namespace tessera

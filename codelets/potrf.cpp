@@ -1,0 +1,48 @@
+// potrf codelet: Cholesky of one diagonal tile, reporting LAPACK's info into a Sequence slot.
+#include "codelets/codelet.hpp"
+#include "codelets/tasks.hpp"
+#include "kernels/cpu/blas.hpp"
+
+namespace tessera {
+namespace {
+
+struct PotrfArgs {
+    uint32_t flags;
+    Uplo uplo;
+    int* info;  // Sequence slot; written by the CPU kernel or by the OpenCL read-back
+};
+
+template <class T>
+void potrf_cpu(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<PotrfArgs*>(cl_arg);
+    auto A = codelets::cpu_tile<T>(buffers[0]);
+    *a.info = cpu::potrf<T>(a.uplo, A.n, A.ptr, A.ld);
+}
+
+template <class T>
+void potrf_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<PotrfArgs*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    ocl::potrf<T>(w.kernels, w.queue, a.uplo, codelets::tile_cols(buffers[0]), codelets::ocl_tile<T>(buffers[0]), a.info);
+}
+
+template <class T>
+starpu_codelet& potrf_codelet() {
+    static const std::string name = prec_letter<T>() + std::string("potrf");
+    static starpu_codelet cl = codelets::make_codelet(name.c_str(), potrf_cpu<T>, potrf_opencl<T>, {STARPU_RW},
+                                                      codelets::history_model("tessera_" + name));
+    return cl;
+}
+
+}  // namespace
+
+template <class T>
+void tasks::potrf(Uplo uplo, TileHandle A, int* info, int prio) {
+    PotrfArgs args{codelets::pack_flags(char(uplo)), uplo, info};
+    codelets::submit(potrf_codelet<T>(), args, {A}, prio);
+}
+
+template void tasks::potrf<float>(Uplo, TileHandle, int*, int);
+template void tasks::potrf<double>(Uplo, TileHandle, int*, int);
+
+}  // namespace tessera

@@ -1,0 +1,37 @@
+// Typed task insertion: one function per tile kernel. Tile sizes come from the handles.
+// The tile algorithms call only these; each submits one StarPU task with the given priority.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "tessera/tile_matrix.hpp"
+
+namespace tessera::tasks {
+
+/// C = alpha·op(A)·op(B) + beta·C on tiles (RW C).
+template <class T>
+void gemm(Trans ta, Trans tb, T alpha, TileHandle A, TileHandle B, T beta, TileHandle C, int prio = 0);
+/// C = alpha·op(A)·op(A)ᵀ + beta·C on the uplo triangle of a diagonal tile (RW C).
+template <class T>
+void syrk(Uplo uplo, Trans trans, T alpha, TileHandle A, T beta, TileHandle C, int prio = 0);
+/// B = alpha·op(A)⁻¹·B or alpha·B·op(A)⁻¹ (RW B).
+template <class T>
+void trsm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A, TileHandle B, int prio = 0);
+/// Cholesky of a diagonal tile (RW A); the kernel's local info (0 or 1-based column) goes to *info.
+template <class T>
+void potrf(Uplo uplo, TileHandle A, int* info, int prio = 0);
+/// B = A on B's rows × columns, or on its uplo trapezoid (R A, W B; A at least as large as B).
+template <class T>
+void lacpy(Uplo uplo, TileHandle A, TileHandle B, int prio = 0);
+/// Fill the tile with f(i0, j0, rows, cols, tile, ld) on a CPU worker (W A).
+template <class T>
+using TileFunction = std::function<void(int64_t, int64_t, int64_t, int64_t, T*, int64_t)>;
+template <class T>
+void generate(std::shared_ptr<const TileFunction<T>> f, int64_t i0, int64_t j0, TileHandle A, int prio = 0);
+
+/// A = alpha·A on the tile or its uplo trapezoid (RW A; CPU). alpha = 1 submits nothing.
+template <class T>
+void scale(T alpha, TileHandle A, Uplo uplo = Uplo::General, int prio = 0);
+
+}  // namespace tessera::tasks

@@ -1,0 +1,5 @@
+// Every tile algorithm of Tessera, one header per family.
+#pragma once
+
+#include "tessera/blas3.hpp"
+#include "tessera/cholesky.hpp"

@@ -1,0 +1,46 @@
+// Tile Cholesky: potrf, potrs, posv (LAPACK xPOTRF/xPOTRS/xPOSV semantics).
+#pragma once
+
+#include "tessera/tile_matrix.hpp"
+
+namespace tessera {
+
+/// Cholesky factorization A = L·Lᵀ (uplo Lower) or A = Uᵀ·U (uplo Upper) of the symmetric positive
+/// definite n×n A, in place on the uplo triangle (the other is not referenced). Right-looking tile
+/// algorithm of Buttari et al. (2009) / Chameleon's pzpotrf, priorities along the critical path.
+/// Returns info: 0 on success, or k > 0 when the leading minor of order k is not positive definite
+/// (a non-positive or NaN pivot) as LAPACK's dpotrf. Throws Error if A is not square.
+template <class T>
+int64_t potrf(Uplo uplo, TileMatrix<T>& A);
+/// Submit-only form: info is returned by seq.wait().
+template <class T>
+void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq);
+
+/// Solve A·X = B with A's Cholesky factor from potrf (same uplo); B is n×nrhs, overwritten by X.
+template <class T>
+void potrs(Uplo uplo, const TileMatrix<T>& A, TileMatrix<T>& B);
+template <class T>
+void potrs_async(Uplo uplo, const TileMatrix<T>& A, TileMatrix<T>& B, Sequence& seq);
+
+/// potrf followed by potrs. Returns potrf's info; B is left unchanged when info > 0.
+template <class T>
+int64_t posv(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B);
+/// Submit-only form. The solve is submitted regardless of the factorization's outcome: when
+/// seq.wait() returns info > 0, B holds no solution.
+template <class T>
+void posv_async(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B, Sequence& seq);
+
+namespace lapack {
+/// LAPACK-layout forms: a is n×n column-major with lda ≥ max(1, n), b is n×nrhs with ldb ≥ max(1, n).
+/// Return LAPACK's info (> 0 as above); invalid arguments throw Error naming the argument.
+template <class T>
+int64_t potrf(char uplo, int64_t n, T* a, int64_t lda, const Options& opts = {});
+template <class T>
+void potrs(char uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb,
+           const Options& opts = {});
+template <class T>
+int64_t posv(char uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb,
+             const Options& opts = {});
+}  // namespace lapack
+
+}  // namespace tessera

@@ -1,0 +1,102 @@
+// TileMatrix<T>: an m×n matrix in block data layout, one StarPU handle per tile.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "tessera/types.hpp"
+
+struct _starpu_data_state;  // StarPU's handle type, kept out of the public headers
+
+namespace tessera {
+
+/// StarPU data handle of one tile (starpu_data_handle_t).
+using TileHandle = _starpu_data_state*;
+
+/// Which process owns tile (i, j). The default owner map puts every tile on rank 0; a P×Q
+/// 2D block-cyclic map (owner = (i mod P)·Q + (j mod Q)) is the hook for distributed memory.
+struct Distribution {
+    int p = 1, q = 1;
+    int owner(int64_t i, int64_t j) const { return int((i % p) * q + (j % q)); }
+};
+
+/// An m×n matrix of scalars T (float, double; complex ready) split into mt×nt tiles of nb×nb,
+/// the last row and column of tiles possibly partial (m − (mt−1)·nb rows, n − (nt−1)·nb columns).
+/// Storage is tile-major and owned by the matrix: tile (i, j) is contiguous and column-major with
+/// leading dimension tile_rows(i). Each tile is registered with StarPU as one matrix handle.
+/// The running Runtime must outlive the TileMatrix (its destructor unregisters the handles, which
+/// waits for the tasks that use them). m = 0 or n = 0 gives an empty matrix with no tiles.
+/// Throws tessera::Error for m < 0, n < 0 or nb < 1.
+template <class T>
+class TileMatrix {
+public:
+    TileMatrix(int64_t m, int64_t n, int64_t nb, Distribution dist = {});
+    TileMatrix(int64_t m, int64_t n, const Options& opts = {}) : TileMatrix(m, n, opts.nb) {}
+    ~TileMatrix();
+    TileMatrix(TileMatrix&&) noexcept;
+    TileMatrix& operator=(TileMatrix&&) noexcept;
+    TileMatrix(const TileMatrix&) = delete;
+    TileMatrix& operator=(const TileMatrix&) = delete;
+
+    int64_t m() const { return m_; }    ///< rows
+    int64_t n() const { return n_; }    ///< columns
+    int64_t nb() const { return nb_; }  ///< tile size
+    int64_t mt() const { return mt_; }  ///< tile rows, ceil(m / nb)
+    int64_t nt() const { return nt_; }  ///< tile columns, ceil(n / nb)
+    int64_t tile_rows(int64_t i) const { return i + 1 < mt_ ? nb_ : m_ - i * nb_; }
+    int64_t tile_cols(int64_t j) const { return j + 1 < nt_ ? nb_ : n_ - j * nb_; }
+    const Distribution& distribution() const { return dist_; }
+    int owner(int64_t i, int64_t j) const { return dist_.owner(i, j); }
+
+    /// StarPU handle of tile (i, j), 0 ≤ i < mt, 0 ≤ j < nt.
+    TileHandle handle(int64_t i, int64_t j) const { return handles_[size_t(j * mt_ + i)]; }
+    /// Host storage of tile (i, j) (leading dimension tile_rows(i)). Its content is current only
+    /// when no task uses the tile and its valid copy is in main memory (e.g. after acquire_host()).
+    T* tile_data(int64_t i, int64_t j) const;
+    /// Wait for every task on the matrix and bring each tile's valid copy back to main memory.
+    void acquire_host() const;
+
+    /// Copy a LAPACK column-major m×n array `a` (lda ≥ max(1, m)) into the tiles, as one copy task
+    /// per tile. Returns when the tasks are submitted; `a` must stay valid until they have run
+    /// (any later wait, or the next algorithm's synchronous call). Throws Error if lda < max(1, m).
+    void fill_from_lapack(const T* a, int64_t lda);
+    /// Copy the tiles into a LAPACK column-major array `a` (lda ≥ max(1, m)) as one task per tile,
+    /// and wait until `a` holds the result. Throws Error if lda < max(1, m).
+    void to_lapack(T* a, int64_t lda) const;
+
+    /// Fill every tile with f(i0, j0, rows, cols, tile, ld): i0, j0 are the global 0-based indices of
+    /// the tile's first row and column. One CPU task per tile; `f` is copied and must be thread-safe.
+    using TileGenerator = std::function<void(int64_t i0, int64_t j0, int64_t rows, int64_t cols, T* tile, int64_t ld)>;
+    void generate(TileGenerator f);
+
+private:
+    void release() noexcept;
+    int64_t m_ = 0, n_ = 0, nb_ = 1, mt_ = 0, nt_ = 0;
+    Distribution dist_;
+    T* storage_ = nullptr;
+    std::vector<TileHandle> handles_;
+};
+
+/// Tracks the tasks an `_async` algorithm submitted and the LAPACK `info` they report.
+/// Keep it alive until wait() returns: running tasks write into it.
+class Sequence {
+public:
+    Sequence();
+    ~Sequence();
+    Sequence(const Sequence&) = delete;
+    Sequence& operator=(const Sequence&) = delete;
+    /// Wait for every submitted task (all of the process's tasks) and return info: 0, or the
+    /// smallest 1-based global index reported by a failing kernel (LAPACK's convention).
+    int64_t wait();
+    /// Internal: a slot a kernel writes its local info into (0 = success, > 0 = 1-based local
+    /// column); its global info is `offset` + slot value. The pointer stays valid while *this lives.
+    int* info_slot(int64_t offset);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace tessera

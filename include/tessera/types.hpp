@@ -1,0 +1,56 @@
+// Tessera public types: operation flags, options, errors and scalar traits.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace tessera {
+
+/// Which triangle of a matrix is referenced (LAPACK's UPLO).
+enum class Uplo : char { Lower = 'L', Upper = 'U', General = 'G' };
+/// op(A) = A, Aᵀ or Aᴴ (LAPACK's TRANS).
+enum class Trans : char { NoTrans = 'N', Trans = 'T', ConjTrans = 'C' };
+/// Whether a triangular matrix multiplies from the left or the right (LAPACK's SIDE).
+enum class Side : char { Left = 'L', Right = 'R' };
+/// Whether a triangular matrix has a unit diagonal (LAPACK's DIAG).
+enum class Diag : char { NonUnit = 'N', Unit = 'U' };
+
+/// Parse a LAPACK character ('L'/'l', ...). Throw tessera::Error naming `arg` when invalid.
+Uplo uplo_from_char(char c, const char* arg = "uplo");
+Trans trans_from_char(char c, const char* arg = "trans");
+Side side_from_char(char c, const char* arg = "side");
+Diag diag_from_char(char c, const char* arg = "diag");
+
+/// Tuning knobs of the tile algorithms. Named, defaulted fields; no environment variables.
+struct Options {
+    int64_t nb = 320;  ///< tile size (rows = columns of a full tile)
+    int64_t ib = 48;   ///< inner block size of incremental-pivoting LU and tile QR
+};
+
+/// Error thrown for invalid arguments (LAPACK's xerbla role) and runtime failures.
+/// what() names the function and the argument, e.g. "tessera::potrf: argument 'nb' = 0 must be >= 1".
+class Error : public std::runtime_error {
+public:
+    explicit Error(const std::string& what) : std::runtime_error(what) {}
+};
+
+/// Throw Error("tessera::<func>: argument '<arg>' = <value> <requirement>") unless `ok`.
+void check_arg(bool ok, const char* func, const char* arg, long long value, const char* requirement);
+
+/// The real type underneath a scalar type (float for std::complex<float>).
+template <class T> struct real_of { using type = T; };
+template <class R> struct real_of<std::complex<R>> { using type = R; };
+template <class T> using real_t = typename real_of<T>::type;
+
+/// LAPACK precision letter of T: 's', 'd', 'c' or 'z'.
+template <class T> constexpr char prec_letter() {
+    if constexpr (std::is_same_v<T, float>) return 's';
+    else if constexpr (std::is_same_v<T, double>) return 'd';
+    else if constexpr (std::is_same_v<T, std::complex<float>>) return 'c';
+    else return 'z';
+}
+
+}  // namespace tessera

@@ -1,0 +1,103 @@
+// Device queries, program source assembly and the per-program kernel table.
+#include "kernels/opencl/device.hpp"
+
+#include <stdexcept>
+#include <vector>
+
+#include "kernels/opencl/embedded_sources.hpp"
+
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#endif
+
+namespace tessera::ocl {
+
+void check(cl_int err, const char* what) {
+    if (err != CL_SUCCESS) throw std::runtime_error(std::string(what) + ": OpenCL error " + std::to_string(err));
+}
+
+static std::string device_string(cl_device_id dev, cl_device_info param) {
+    size_t size = 0;
+    check(clGetDeviceInfo(dev, param, 0, nullptr, &size), "clGetDeviceInfo");
+    std::string s(size, '\0');
+    check(clGetDeviceInfo(dev, param, size, s.data(), nullptr), "clGetDeviceInfo");
+    while (!s.empty() && s.back() == '\0') s.pop_back();
+    return s;
+}
+
+DeviceInfo query_device(cl_device_id dev) {
+    DeviceInfo info;
+    info.name = device_string(dev, CL_DEVICE_NAME);
+    info.vendor = device_string(dev, CL_DEVICE_VENDOR);
+    info.driver_version = device_string(dev, CL_DRIVER_VERSION);
+    info.version = device_string(dev, CL_DEVICE_VERSION);
+    std::string ext = device_string(dev, CL_DEVICE_EXTENSIONS);
+    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof info.type, &info.type, nullptr);
+    cl_device_fp_config fp64 = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, nullptr);
+    info.fp64 = fp64 != 0 || ext.find("cl_khr_fp64") != std::string::npos;
+    cl_ulong lmem = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, nullptr);
+    info.local_mem_bytes = size_t(lmem);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof info.max_work_group, &info.max_work_group, nullptr);
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof info.compute_units, &info.compute_units, nullptr);
+    if (ext.find("cl_nv_device_attribute_query") != std::string::npos) {
+        cl_uint major = 0, minor = 0;
+        if (clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, nullptr) == CL_SUCCESS &&
+            clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, nullptr) == CL_SUCCESS) {
+            info.cc_major = int(major);
+            info.cc_minor = int(minor);
+        }
+    }
+    return info;
+}
+
+const std::string& program_source() {
+    static const std::string source = [] {
+        std::string s;
+        for (const EmbeddedSource& src : embedded_sources()) {
+            s += "// ---- " + std::string(src.name) + "\n";
+            s += src.text;
+            s += "\n";
+        }
+        return s;
+    }();
+    return source;
+}
+
+std::string build_options(const DeviceInfo& info, char prec) {
+    std::string opts = prec == 'd' ? "-DTESSERA_PREC_D" : "-DTESSERA_PREC_S";
+    if (info.cc_major >= 8) opts += " -DTESSERA_NV_SM=" + std::to_string(info.cc_major * 10 + info.cc_minor);
+    return opts;
+}
+
+DeviceKernels::DeviceKernels(cl_context ctx, cl_device_id, cl_program program, char prec, DeviceInfo info)
+    : ctx_(ctx), program_(program), prec_(prec), info_(std::move(info)) {
+    cl_uint count = 0;
+    check(clCreateKernelsInProgram(program_, 0, nullptr, &count), "clCreateKernelsInProgram");
+    std::vector<cl_kernel> kernels(count);
+    check(clCreateKernelsInProgram(program_, count, kernels.data(), nullptr), "clCreateKernelsInProgram");
+    for (cl_kernel k : kernels) {
+        char name[256] = {};
+        check(clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, nullptr), "clGetKernelInfo");
+        kernels_[name] = k;
+    }
+    cl_int err = CL_SUCCESS;
+    info_scratch_ = clCreateBuffer(ctx_, CL_MEM_READ_WRITE, sizeof(cl_int), nullptr, &err);
+    check(err, "clCreateBuffer(info scratch)");
+}
+
+DeviceKernels::~DeviceKernels() {
+    for (auto& [name, k] : kernels_) clReleaseKernel(k);
+    if (info_scratch_) clReleaseMemObject(info_scratch_);
+    clReleaseProgram(program_);
+}
+
+cl_kernel DeviceKernels::get(const char* name) const {
+    auto it = kernels_.find(name);
+    if (it == kernels_.end()) throw std::runtime_error(std::string("tessera: no OpenCL kernel named ") + name);
+    return it->second;
+}
+
+}  // namespace tessera::ocl

@@ -1,0 +1,59 @@
+// OpenCL device description and the kernels built for one device and one precision.
+// StarPU-free: the runtime's program registry creates these; launchers (launch.hpp) use them.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <map>
+#include <string>
+
+namespace tessera::ocl {
+
+/// What a launcher needs to know of a device to pick a kernel and its parameters.
+struct DeviceInfo {
+    std::string name, vendor, driver_version, version;
+    cl_device_type type = 0;
+    int cc_major = -1, cc_minor = -1;  ///< NVIDIA compute capability (cl_nv_device_attribute_query), else -1
+    bool fp64 = false;                 ///< cl_khr_fp64 (or OpenCL ≥ 1.2 double support)
+    size_t local_mem_bytes = 0;
+    size_t max_work_group = 0;
+    unsigned compute_units = 0;
+};
+DeviceInfo query_device(cl_device_id dev);
+
+/// Full program source: the common prelude followed by every embedded kernels/opencl/*.cl file.
+const std::string& program_source();
+/// clBuildProgram options for precision `prec` ('s' or 'd') on this device: -DTESSERA_PREC_S or
+/// -DTESSERA_PREC_D, plus the device's kernel parameters as -D macros.
+std::string build_options(const DeviceInfo& info, char prec);
+
+/// The kernels of one built program (one device, one precision). Kernel objects are created once
+/// here; StarPU drives each OpenCL device from one thread, so setting arguments is not contended.
+class DeviceKernels {
+public:
+    DeviceKernels(cl_context ctx, cl_device_id dev, cl_program program, char prec, DeviceInfo info);
+    ~DeviceKernels();
+    DeviceKernels(const DeviceKernels&) = delete;
+    DeviceKernels& operator=(const DeviceKernels&) = delete;
+
+    /// The kernel named `name`; throws std::runtime_error if the program has none.
+    cl_kernel get(const char* name) const;
+    char prec() const { return prec_; }
+    const DeviceInfo& info() const { return info_; }
+    cl_context context() const { return ctx_; }
+    /// A device int the potrf kernel writes its info into (read back on the same in-order queue).
+    cl_mem info_scratch() const { return info_scratch_; }
+
+private:
+    cl_context ctx_;
+    cl_program program_;
+    char prec_;
+    DeviceInfo info_;
+    cl_mem info_scratch_ = nullptr;
+    std::map<std::string, cl_kernel> kernels_;
+};
+
+/// Throw std::runtime_error("<what>: OpenCL error <code>") when err != CL_SUCCESS.
+void check(cl_int err, const char* what);
+
+}  // namespace tessera::ocl

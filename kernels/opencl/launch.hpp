@@ -1,0 +1,45 @@
+// Host launchers of Tessera's OpenCL tile kernels. StarPU-free: each enqueues on the given in-order
+// queue and returns without waiting (StarPU's STARPU_OPENCL_ASYNC contract). Column-major tiles;
+// `off` is in elements (StarPU's byte offset divided by sizeof(T)); `ld` ≥ rows.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/opencl/device.hpp"
+#include "tessera/types.hpp"
+
+namespace tessera::ocl {
+
+/// A column-major matrix inside an OpenCL buffer.
+struct Mat {
+    cl_mem mem;
+    size_t off;  ///< offset of element (0,0), in elements
+    int64_t ld;  ///< leading dimension, in elements
+};
+
+/// C = alpha·op(A)·op(B) + beta·C; C m×n, op(A) m×k, op(B) k×n (BLAS xGEMM).
+template <class T>
+void gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
+          int64_t k, T alpha, Mat A, Mat B, T beta, Mat C);
+
+/// C = alpha·op(A)·op(A)ᵀ + beta·C on the uplo triangle of the n×n C, op(A) n×k (BLAS xSYRK).
+template <class T>
+void syrk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, int64_t n, int64_t k, T alpha,
+          Mat A, T beta, Mat C);
+
+/// B = alpha·op(A)⁻¹·B (Left, A m×m) or alpha·B·op(A)⁻¹ (Right, A n×n); B m×n (BLAS xTRSM).
+template <class T>
+void trsm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Trans trans, Diag diag,
+          int64_t m, int64_t n, T alpha, Mat A, Mat B);
+
+/// Unblocked-in-place Cholesky of the n×n tile A (uplo triangle), LAPACK xPOTRF semantics.
+/// Enqueues a non-blocking read of the info (0, or the 1-based column of the first pivot that is
+/// not > 0, NaN included) into *host_info, which must stay valid until the queue has drained.
+template <class T>
+void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Mat A, int* host_info);
+
+/// B = A on the m×n region (uplo General), or on its lower/upper trapezoid (LAPACK xLACPY).
+template <class T>
+void lacpy(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, int64_t n, Mat A, Mat B);
+
+}  // namespace tessera::ocl

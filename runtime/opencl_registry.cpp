@@ -1,0 +1,143 @@
+// Builds the embedded OpenCL program per device and precision, caching program binaries on disk
+// keyed by device name, driver version, build options and source hash.
+#include "runtime/opencl_registry.hpp"
+
+#include <starpu.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "tessera/types.hpp"
+
+namespace tessera::detail {
+
+namespace fs = std::filesystem;
+
+static uint64_t fnv1a(const std::string& s) {
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    return h;
+}
+
+std::string OpenCLRegistry::cache_dir() {
+    if (const char* d = std::getenv("TESSERA_CACHE_DIR")) return d;
+    if (const char* d = std::getenv("STARPU_HOME")) return std::string(d) + "/.tessera/cl-cache";
+    if (const char* d = std::getenv("XDG_CACHE_HOME")) return std::string(d) + "/tessera";
+    if (const char* d = std::getenv("HOME")) return std::string(d) + "/.cache/tessera";
+    return (fs::temp_directory_path() / "tessera-cl-cache").string();
+}
+
+static std::string build_log(cl_program program, cl_device_id dev) {
+    size_t size = 0;
+    clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+    std::string log(size, '\0');
+    clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+    return log;
+}
+
+static cl_program load_cached(cl_context ctx, cl_device_id dev, const fs::path& file, const std::string& opts) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return nullptr;
+    std::string bin((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const unsigned char* ptr = reinterpret_cast<const unsigned char*>(bin.data());
+    size_t size = bin.size();
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &size, &ptr, &status, &err);
+    if (err != CL_SUCCESS || status != CL_SUCCESS) return nullptr;
+    if (clBuildProgram(p, 1, &dev, opts.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+        clReleaseProgram(p);
+        return nullptr;  // stale or foreign binary: rebuild from source
+    }
+    return p;
+}
+
+static void save_cached(cl_program p, const fs::path& file) {
+    size_t size = 0;
+    if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) != CL_SUCCESS || size == 0) return;
+    std::string bin(size, '\0');
+    unsigned char* ptr = reinterpret_cast<unsigned char*>(bin.data());
+    if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) != CL_SUCCESS) return;
+    std::error_code ec;
+    fs::create_directories(file.parent_path(), ec);
+    fs::path tmp = file;
+    tmp += ".tmp" + std::to_string(::getpid());
+    { std::ofstream(tmp, std::ios::binary).write(bin.data(), std::streamsize(bin.size())); }
+    fs::rename(tmp, file, ec);  // atomic: concurrent processes may race on the same key
+    if (ec) fs::remove(tmp, ec);
+}
+
+// Build the program for one device and precision; returns whether it came from the cache.
+static cl_program build(cl_context ctx, cl_device_id dev, const ocl::DeviceInfo& info, char prec, bool& cached) {
+    const std::string& source = ocl::program_source();
+    const std::string opts = ocl::build_options(info, prec);
+    std::ostringstream key;
+    key << std::hex << fnv1a(info.name + '\n' + info.driver_version + '\n' + opts + '\n' + source);
+    const fs::path file = fs::path(OpenCLRegistry::cache_dir()) / (key.str() + ".bin");
+    if (cl_program p = load_cached(ctx, dev, file, opts)) {
+        cached = true;
+        return p;
+    }
+    cached = false;
+    const char* text = source.c_str();
+    cl_int err = CL_SUCCESS;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &text, nullptr, &err);
+    ocl::check(err, "clCreateProgramWithSource");
+    if (clBuildProgram(p, 1, &dev, opts.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+        std::string log = build_log(p, dev);
+        clReleaseProgram(p);
+        throw Error("tessera: OpenCL build failed on device '" + info.name + "' with options '" + opts +
+                    "':\n" + log);
+    }
+    save_cached(p, file);
+    return p;
+}
+
+OpenCLRegistry::OpenCLRegistry() {
+    const int ndev = int(starpu_opencl_worker_get_count());
+    devices_.resize(size_t(ndev));
+    for (int devid = 0; devid < ndev; ++devid) {
+        cl_context ctx;
+        cl_device_id dev;
+        starpu_opencl_get_context(devid, &ctx);
+        starpu_opencl_get_device(devid, &dev);
+        ocl::DeviceInfo info = ocl::query_device(dev);
+        Device& d = devices_[size_t(devid)];
+        std::string precs;
+        int hits = 0;
+        for (char prec : {'s', 'd'}) {
+            if (prec == 'd' && !info.fp64) continue;
+            bool cached = false;
+            cl_program p = build(ctx, dev, info, prec, cached);
+            hits += cached;
+            auto kernels = std::make_unique<ocl::DeviceKernels>(ctx, dev, p, prec, info);
+            (prec == 's' ? d.single : d.dbl) = std::move(kernels);
+            precs += prec;
+        }
+        d.summary = "OpenCL device " + std::to_string(devid) + ": " + info.name + " (" + info.vendor + ", driver " +
+                    info.driver_version + ", precisions " + precs + ", " + std::to_string(hits) +
+                    " program(s) from cache " + cache_dir() + ")";
+    }
+}
+
+OpenCLRegistry::~OpenCLRegistry() = default;
+
+const ocl::DeviceKernels& OpenCLRegistry::kernels(int devid, char prec) const {
+    const Device& d = devices_.at(size_t(devid));
+    const auto& k = prec == 's' ? d.single : d.dbl;
+    if (!k) throw Error(std::string("tessera: OpenCL device ") + std::to_string(devid) + " has no kernels for precision " + prec);
+    return *k;
+}
+
+std::string OpenCLRegistry::describe() const {
+    std::string s;
+    for (const Device& d : devices_) s += d.summary + "\n";
+    return s;
+}
+
+}  // namespace tessera::detail

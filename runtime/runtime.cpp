@@ -1,0 +1,144 @@
+// StarPU lifecycle: scheduler choice, single-threaded BLAS in workers, OpenCL programs, statistics.
+#include <starpu.h>
+#include <starpu_profiling.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+
+#include "runtime/blas_threads.hpp"
+#include "runtime/opencl_registry.hpp"
+#include "runtime/runtime_internal.hpp"
+#include "tessera/types.hpp"
+
+namespace tessera {
+
+namespace {
+
+struct State {
+    RuntimeConfig config;
+    std::string scheduler;
+    int saved_blas_threads = -1;
+    std::unique_ptr<detail::OpenCLRegistry> opencl;
+    std::vector<long> executed;  // accumulated per worker: StarPU resets its counters on each read
+};
+State* g_state = nullptr;
+
+bool env_set(const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v;
+}
+int env_int(const char* name, int fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? std::atoi(v) : fallback;
+}
+
+// Whether StarPU will find an OpenCL device, decided before starpu_init so that the default
+// scheduler can depend on it: StarPU uses GPU and accelerator devices, and CPU devices only with
+// STARPU_OPENCL_ON_CPUS or STARPU_OPENCL_ONLY_ON_CPUS.
+bool opencl_device_expected() {
+    if (env_int("STARPU_NOPENCL", -1) == 0) return false;
+    cl_uint nplat = 0;
+    if (clGetPlatformIDs(0, nullptr, &nplat) != CL_SUCCESS || nplat == 0) return false;
+    std::vector<cl_platform_id> plats(nplat);
+    clGetPlatformIDs(nplat, plats.data(), nullptr);
+    cl_device_type types = CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR;
+    if (env_int("STARPU_OPENCL_ON_CPUS", 0) > 0) types |= CL_DEVICE_TYPE_CPU;
+    if (env_int("STARPU_OPENCL_ONLY_ON_CPUS", 0) > 0) types = CL_DEVICE_TYPE_CPU;
+    for (cl_platform_id p : plats) {
+        cl_uint n = 0;
+        if (clGetDeviceIDs(p, types, 0, nullptr, &n) == CL_SUCCESS && n > 0) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+Runtime::Runtime(const RuntimeConfig& config) {
+    if (g_state) throw Error("tessera::Runtime: a Runtime is already running in this process");
+    auto state = std::make_unique<State>();
+    state->config = config;
+
+    starpu_conf conf;
+    starpu_conf_init(&conf);
+    if (!env_set("STARPU_SCHED")) conf.sched_policy_name = opencl_device_expected() ? "dmdas" : "lws";
+    // Workers call single-threaded BLAS: a threaded BLAS inside StarPU workers oversubscribes cores.
+    state->saved_blas_threads = detail::blas_num_threads();
+    detail::set_blas_num_threads(1);
+    int ret = starpu_init(&conf);
+    if (ret != 0) {
+        detail::set_blas_num_threads(state->saved_blas_threads);
+        throw Error("tessera::Runtime: starpu_init failed (" + std::to_string(ret) + ")");
+    }
+    const char* env_sched = std::getenv("STARPU_SCHED");
+    state->scheduler = env_set("STARPU_SCHED") ? env_sched : conf.sched_policy_name;
+    if (config.profiling) starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
+    state->executed.assign(starpu_worker_get_count(), 0);
+    try {
+        state->opencl = std::make_unique<detail::OpenCLRegistry>();
+    } catch (...) {
+        starpu_shutdown();
+        detail::set_blas_num_threads(state->saved_blas_threads);
+        throw;
+    }
+    g_state = state.release();
+}
+
+Runtime::~Runtime() {
+    starpu_task_wait_for_all();
+    g_state->opencl.reset();
+    starpu_shutdown();
+    detail::set_blas_num_threads(g_state->saved_blas_threads);
+    delete g_state;
+    g_state = nullptr;
+}
+
+std::string Runtime::scheduler() const { return g_state->scheduler; }
+int Runtime::cpu_workers() const { return int(starpu_cpu_worker_get_count()); }
+int Runtime::opencl_workers() const { return int(starpu_opencl_worker_get_count()); }
+void Runtime::wait_all() { starpu_task_wait_for_all(); }
+
+std::vector<WorkerStats> Runtime::worker_stats() const {
+    std::vector<WorkerStats> out;
+    for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
+        starpu_profiling_worker_info info;
+        if (starpu_profiling_worker_get_info(int(w), &info) == 0) g_state->executed[w] += info.executed_tasks;
+        char name[128];
+        starpu_worker_get_name(int(w), name, sizeof name);
+        out.push_back({int(w), name, starpu_worker_get_type(int(w)) == STARPU_OPENCL_WORKER, g_state->executed[w]});
+    }
+    return out;
+}
+
+void Runtime::reset_stats() {
+    worker_stats();
+    std::fill(g_state->executed.begin(), g_state->executed.end(), 0);
+}
+
+std::string Runtime::describe() const {
+    std::ostringstream s;
+    s << "scheduler: " << g_state->scheduler << "\n";
+    s << "placement: " << (g_state->config.placement == Placement::OpenCLOnly ? "opencl-only" : "any") << "\n";
+    s << "workers: " << starpu_worker_get_count() << " (" << cpu_workers() << " CPU, " << opencl_workers()
+      << " OpenCL)\n";
+    for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
+        char name[128];
+        starpu_worker_get_name(int(w), name, sizeof name);
+        s << "  worker " << w << ": " << name << "\n";
+    }
+    s << g_state->opencl->describe();
+    s << "BLAS threads inside workers: 1 (caller's setting " << g_state->saved_blas_threads << " restored at exit)\n";
+    return s.str();
+}
+
+namespace detail {
+
+void require_runtime(const char* func) {
+    if (!g_state) throw Error(std::string("tessera::") + func + ": no tessera::Runtime is running");
+}
+Placement placement() { return g_state ? g_state->config.placement : Placement::Any; }
+const ocl::DeviceKernels& opencl_kernels(int devid, char prec) { return g_state->opencl->kernels(devid, prec); }
+
+}  // namespace detail
+}  // namespace tessera

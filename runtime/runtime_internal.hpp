@@ -1,0 +1,16 @@
+// What the codelets need of the running Runtime. Internal: not installed.
+#pragma once
+
+#include "kernels/opencl/device.hpp"
+#include "tessera/runtime.hpp"
+
+namespace tessera::detail {
+
+/// Throw tessera::Error naming `func` unless a Runtime is running.
+void require_runtime(const char* func);
+/// Task placement chosen by the running Runtime.
+Placement placement();
+/// OpenCL kernels of StarPU OpenCL device `devid` for precision `prec`.
+const ocl::DeviceKernels& opencl_kernels(int devid, char prec);
+
+}  // namespace tessera::detail

@@ -1,0 +1,115 @@
+// TileMatrix storage and StarPU handles; Sequence's info bookkeeping.
+#include "tessera/tile_matrix.hpp"
+
+#include <starpu.h>
+
+#include <algorithm>
+#include <complex>
+#include <deque>
+#include <limits>
+#include <mutex>
+
+#include "runtime/runtime_internal.hpp"
+
+namespace tessera {
+
+template <class T>
+TileMatrix<T>::TileMatrix(int64_t m, int64_t n, int64_t nb, Distribution dist)
+    : m_(m), n_(n), nb_(nb), dist_(dist) {
+    check_arg(m >= 0, "TileMatrix", "m", m, "must be >= 0");
+    check_arg(n >= 0, "TileMatrix", "n", n, "must be >= 0");
+    check_arg(nb >= 1, "TileMatrix", "nb", nb, "must be >= 1");
+    check_arg(dist.p >= 1, "TileMatrix", "p", dist.p, "must be >= 1");
+    check_arg(dist.q >= 1, "TileMatrix", "q", dist.q, "must be >= 1");
+    detail::require_runtime("TileMatrix");
+    mt_ = (m + nb - 1) / nb;
+    nt_ = (n + nb - 1) / nb;
+    if (mt_ == 0 || nt_ == 0) return;
+    const size_t elems = size_t(mt_) * size_t(nt_) * size_t(nb) * size_t(nb);
+    if (starpu_malloc(reinterpret_cast<void**>(&storage_), elems * sizeof(T)) != 0)
+        throw Error("tessera::TileMatrix: cannot allocate " + std::to_string(elems * sizeof(T)) + " bytes");
+    handles_.resize(size_t(mt_ * nt_));
+    for (int64_t j = 0; j < nt_; ++j)
+        for (int64_t i = 0; i < mt_; ++i) {
+            const uint32_t rows = uint32_t(tile_rows(i)), cols = uint32_t(tile_cols(j));
+            starpu_matrix_data_register(&handles_[size_t(j * mt_ + i)], STARPU_MAIN_RAM,
+                                        reinterpret_cast<uintptr_t>(tile_data(i, j)), rows, rows, cols, sizeof(T));
+        }
+}
+
+template <class T>
+T* TileMatrix<T>::tile_data(int64_t i, int64_t j) const {
+    return storage_ + size_t(j * mt_ + i) * size_t(nb_) * size_t(nb_);
+}
+
+template <class T>
+void TileMatrix<T>::release() noexcept {
+    for (TileHandle h : handles_) starpu_data_unregister_no_coherency(h);
+    handles_.clear();
+    if (storage_) starpu_free(storage_);
+    storage_ = nullptr;
+}
+
+template <class T>
+TileMatrix<T>::~TileMatrix() { release(); }
+
+template <class T>
+TileMatrix<T>::TileMatrix(TileMatrix&& o) noexcept
+    : m_(o.m_), n_(o.n_), nb_(o.nb_), mt_(o.mt_), nt_(o.nt_), dist_(o.dist_), storage_(o.storage_),
+      handles_(std::move(o.handles_)) {
+    o.storage_ = nullptr;
+    o.handles_.clear();
+    o.m_ = o.n_ = o.mt_ = o.nt_ = 0;
+}
+
+template <class T>
+TileMatrix<T>& TileMatrix<T>::operator=(TileMatrix&& o) noexcept {
+    if (this != &o) {
+        release();
+        m_ = o.m_, n_ = o.n_, nb_ = o.nb_, mt_ = o.mt_, nt_ = o.nt_, dist_ = o.dist_;
+        storage_ = o.storage_;
+        handles_ = std::move(o.handles_);
+        o.storage_ = nullptr;
+        o.handles_.clear();
+        o.m_ = o.n_ = o.mt_ = o.nt_ = 0;
+    }
+    return *this;
+}
+
+template <class T>
+void TileMatrix<T>::acquire_host() const {
+    for (TileHandle h : handles_) {
+        starpu_data_acquire(h, STARPU_R);
+        starpu_data_release(h);
+    }
+}
+
+template class TileMatrix<float>;
+template class TileMatrix<double>;
+
+// ---- Sequence
+
+struct Sequence::State {
+    std::mutex lock;
+    std::deque<std::pair<int64_t, int>> slots;  // (global offset, local info); deque keeps addresses stable
+};
+
+Sequence::Sequence() : state_(std::make_unique<State>()) {}
+Sequence::~Sequence() = default;
+
+int* Sequence::info_slot(int64_t offset) {
+    std::lock_guard<std::mutex> guard(state_->lock);
+    state_->slots.emplace_back(offset, 0);
+    return &state_->slots.back().second;
+}
+
+int64_t Sequence::wait() {
+    starpu_task_wait_for_all();
+    int64_t info = std::numeric_limits<int64_t>::max();
+    std::lock_guard<std::mutex> guard(state_->lock);
+    for (const auto& [offset, local] : state_->slots)
+        if (local > 0) info = std::min(info, offset + local);
+    return info == std::numeric_limits<int64_t>::max() ? 0 : info;
+}
+
+}  // namespace tessera
