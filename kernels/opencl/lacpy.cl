@@ -1,0 +1,15 @@
+// tessera_lacpy: B = A on an m×n column-major region (LAPACK xLACPY).
+// uplo: 0 = General (all of it), 1 = Lower trapezoid (i >= j), 2 = Upper trapezoid (i <= j);
+// elements outside the trapezoid are neither read nor written.
+// Launch: 2-D, one work-item per element, global size rounded up to the local size (any local
+// size works; the launcher uses 64×4).
+__kernel void tessera_lacpy(const int m, const int n, const int uplo,
+                            __global const real_t* A, const ulong offA, const int lda,
+                            __global real_t* B, const ulong offB, const int ldb)
+{
+    const int i = (int)get_global_id(0);
+    const int j = (int)get_global_id(1);
+    if (i >= m || j >= n) return;
+    if ((uplo == 1 && i < j) || (uplo == 2 && i > j)) return;
+    B[offB + i + (long)j * ldb] = A[offA + i + (long)j * lda];
+}
