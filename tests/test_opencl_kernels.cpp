@@ -9,6 +9,7 @@
 #include <lapacke.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -60,12 +61,18 @@ private:
         ocl::check(clGetPlatformIDs(0, nullptr, &nplat), "clGetPlatformIDs");
         std::vector<cl_platform_id> plats(nplat);
         ocl::check(clGetPlatformIDs(nplat, plats.data(), nullptr), "clGetPlatformIDs");
+        // The first CPU device (PoCL); TESSERA_TEST_OPENCL_DEVICE=gpu runs the same checks on the first GPU.
+        const char* want = std::getenv("TESSERA_TEST_OPENCL_DEVICE");
+        const bool gpu = want && std::string(want) == "gpu";
         for (cl_platform_id p : plats) {
             cl_uint ndev = 0;
-            if (clGetDeviceIDs(p, CL_DEVICE_TYPE_CPU, 1, &dev_, &ndev) == CL_SUCCESS && ndev > 0) break;
+            if (clGetDeviceIDs(p, gpu ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU, 1, &dev_, &ndev) == CL_SUCCESS &&
+                ndev > 0)
+                break;
             dev_ = nullptr;
         }
-        if (!dev_) throw std::runtime_error("no OpenCL CPU device (install pocl-opencl-icd)");
+        if (!dev_)
+            throw std::runtime_error(gpu ? "no OpenCL GPU device" : "no OpenCL CPU device (install pocl-opencl-icd)");
         info_ = ocl::query_device(dev_);
         cl_int err = CL_SUCCESS;
         ctx_ = clCreateContext(nullptr, 1, &dev_, nullptr, nullptr, &err);
@@ -98,6 +105,8 @@ private:
             clReleaseProgram(prog);
             throw std::runtime_error("OpenCL build failed (" + opts + "):\n" + log);
         }
+        std::printf("[ OpenCL   ] %s (%s, driver %s), built with '%s'\n", info_.name.c_str(), info_.vendor.c_str(),
+                    info_.driver_version.c_str(), opts.c_str());
         return std::make_unique<ocl::DeviceKernels>(ctx_, dev_, prog, prec, info_);
     }
 
@@ -593,6 +602,36 @@ TYPED_TEST(OpenCLKernels, Lacpy) {
             EXPECT_TRUE(untouched(B, b0, in));
             EXPECT_TRUE(untouched(A, a0, [](int64_t, int64_t) { return false; }));
         }
+}
+
+// ---- alpha = 0: A (and B for trsm) are not read, as in BLAS --------------------------------
+
+TYPED_TEST(OpenCLKernels, ZeroAlphaReadsNoOperand) {
+    using T = TypeParam;
+    {
+        DevMat<T> A(20, 30, 1), B(30, 10, 2), C(20, 10, 3);  // A and B all NaN
+        fill_random(C, this->rng);
+        A.upload();
+        B.upload();
+        C.upload();
+        const std::vector<T> c0 = C.dense();
+        ocl::gemm<T>(this->dk(), this->q(), Trans::NoTrans, Trans::NoTrans, 20, 10, 30, T(0), A.mat(), B.mat(), T(2),
+                     C.mat());
+        C.download();
+        const std::vector<T> c = C.dense();
+        for (size_t e = 0; e < c.size(); ++e) ASSERT_EQ(c[e], T(2) * c0[e]) << e;
+    }
+    {
+        DevMat<T> A(33, 33, 1), B(33, 17, 2);  // B all NaN
+        for (int64_t j = 0; j < 33; ++j)
+            for (int64_t i = j; i < 33; ++i) A(i, j) = i == j ? T(2) : T(0.01);
+        A.upload();
+        B.upload();
+        ocl::trsm<T>(this->dk(), this->q(), Side::Left, Uplo::Lower, Trans::NoTrans, Diag::NonUnit, 33, 17, T(0),
+                     A.mat(), B.mat());
+        B.download();
+        for (T x : B.dense()) ASSERT_EQ(x, T(0));
+    }
 }
 
 // ---- empty sizes: nothing is enqueued (a null queue and null buffers would make any call fail) --

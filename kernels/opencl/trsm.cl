@@ -63,11 +63,11 @@ void tessera_trsm(const int dim, const int nvec, const int lower, const int unit
         const int k0 = (lower ? step : nblk - 1 - step) * TRSM_TB;
         real_t x[TRSM_TB];
 
-        // x = alpha·Y(K, v)
+        // x = alpha·Y(K, v) (alpha = 0 gives X = 0 whatever B holds, as in BLAS)
         tessera_trsm_load_y(Ys, B, sbi, sbv, k0, v0, dim, nvec, lid);
         barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-        for (int r = 0; r < TRSM_TB; ++r) x[r] = alpha * Ys[r][lid];
+        for (int r = 0; r < TRSM_TB; ++r) x[r] = alpha == (real_t)0 ? (real_t)0 : alpha * Ys[r][lid];
         barrier(CLK_LOCAL_MEM_FENCE);
 
         // x -= M(K, P)·X(P, v) for the blocks P already solved.
