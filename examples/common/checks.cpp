@@ -1,0 +1,155 @@
+// Scaled residuals of DESIGN.md computed with CBLAS/LAPACKE in the working precision.
+#include "examples/common/checks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "kernels/cpu/blas.hpp"
+
+namespace tessera::check {
+
+template <class T>
+double eps() {
+    return double(std::numeric_limits<real_t<T>>::epsilon()) / 2;
+}
+
+template <class T>
+double lange(char norm, int64_t m, int64_t n, const T* a, int64_t lda) {
+    if (m == 0 || n == 0) return 0;
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_slange(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda));
+    else return LAPACKE_dlange(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda));
+}
+
+template <class T>
+std::vector<T> random_matrix(int64_t m, int64_t n, int64_t lda, uint64_t seed) {
+    std::vector<T> a(size_t(std::max<int64_t>(lda, 1) * std::max<int64_t>(n, 1)));
+    std::mt19937_64 gen(seed);
+    std::uniform_real_distribution<double> u(-0.5, 0.5);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) a[size_t(i + j * lda)] = T(u(gen));
+    return a;
+}
+
+template <class T>
+std::vector<T> random_spd(int64_t n, int64_t lda, uint64_t seed) {
+    std::vector<T> a = random_matrix<T>(n, n, lda, seed);
+    for (int64_t j = 0; j < n; ++j) {
+        for (int64_t i = j + 1; i < n; ++i) a[size_t(j + i * lda)] = a[size_t(i + j * lda)];
+        a[size_t(j + j * lda)] += T(n);
+    }
+    return a;
+}
+
+// max(value / denominator, 0 when both vanish): a residual of exactly zero passes.
+static double ratio(double num, double den) { return num == 0 ? 0 : den == 0 ? INFINITY : num / den; }
+
+template <class T>
+static std::vector<T> copy_of(int64_t m, int64_t n, const T* a, int64_t lda) {
+    std::vector<T> c(size_t(std::max<int64_t>(lda, 1) * std::max<int64_t>(n, 1)));
+    for (int64_t j = 0; j < n; ++j) std::copy(a + j * lda, a + j * lda + m, c.begin() + j * lda);
+    return c;
+}
+
+// Zero the triangle of the n×n array opposite to uplo (and set a unit diagonal when asked).
+template <class T>
+static void keep_triangle(Uplo uplo, Diag diag, int64_t n, T* a, int64_t lda) {
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) {
+            if (uplo == Uplo::Lower ? i < j : i > j) a[i + j * lda] = T(0);
+            if (i == j && diag == Diag::Unit) a[i + j * lda] = T(1);
+        }
+}
+
+template <class T>
+double gemm_residual(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
+                     const T* b, int64_t ldb, T beta, const T* c0, const T* c, int64_t ldc) {
+    std::vector<T> ref = copy_of(m, n, c0, ldc);
+    if (m > 0 && n > 0) cpu::gemm<T>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, ref.data(), ldc);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) ref[size_t(i + j * ldc)] -= c[i + j * ldc];
+    const double na = ta == Trans::NoTrans ? lange('1', m, k, a, lda) : lange('1', k, m, a, lda);
+    const double nb = tb == Trans::NoTrans ? lange('1', k, n, b, ldb) : lange('1', n, k, b, ldb);
+    const double den = (std::abs(double(alpha)) * na * nb + std::abs(double(beta)) * lange('1', m, n, c0, ldc)) *
+                       double(std::max<int64_t>(k, 1)) * eps<T>();
+    return ratio(lange('1', m, n, ref.data(), ldc), den);
+}
+
+template <class T>
+double syrk_residual(Uplo uplo, Trans trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta,
+                     const T* c0, const T* c, int64_t ldc) {
+    std::vector<T> ref = copy_of(n, n, c0, ldc), diff(size_t(std::max<int64_t>(n, 1) * std::max<int64_t>(n, 1)));
+    if (n > 0) cpu::syrk<T>(uplo, trans, n, k, alpha, a, lda, beta, ref.data(), ldc);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i)
+            if (uplo == Uplo::Lower ? i >= j : i <= j) diff[size_t(i + j * n)] = ref[size_t(i + j * ldc)] - c[i + j * ldc];
+    const double na = trans == Trans::NoTrans ? lange('1', n, k, a, lda) : lange('1', k, n, a, lda);
+    const double den = (std::abs(double(alpha)) * na * na + std::abs(double(beta)) * lange('1', n, n, c0, ldc)) *
+                       double(std::max<int64_t>(k, 1)) * eps<T>();
+    return ratio(lange('1', n, n, diff.data(), std::max<int64_t>(n, 1)), den);
+}
+
+template <class T>
+double trsm_residual(Side side, Uplo uplo, Trans trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a,
+                     int64_t lda, const T* b0, const T* x, int64_t ldb) {
+    const int64_t order = side == Side::Left ? m : n;
+    std::vector<T> tri = copy_of(order, order, a, lda);
+    keep_triangle(uplo, diag, order, tri.data(), lda);
+    // r = alpha·B0 − op(A)·X (Left) or alpha·B0 − X·op(A) (Right)
+    std::vector<T> r = copy_of(m, n, b0, ldb);
+    if (m > 0 && n > 0) {
+        if (side == Side::Left) cpu::gemm<T>(trans, Trans::NoTrans, m, n, m, T(-1), tri.data(), lda, x, ldb, alpha, r.data(), ldb);
+        else cpu::gemm<T>(Trans::NoTrans, trans, m, n, n, T(-1), x, ldb, tri.data(), lda, alpha, r.data(), ldb);
+    }
+    const double den = (lange('1', order, order, tri.data(), lda) * lange('1', m, n, x, ldb) +
+                        std::abs(double(alpha)) * lange('1', m, n, b0, ldb)) *
+                       double(std::max<int64_t>(order, 1)) * eps<T>();
+    return ratio(lange('1', m, n, r.data(), ldb), den);
+}
+
+template <class T>
+double potrf_residual(Uplo uplo, int64_t n, const T* a, int64_t lda, const T* f, int64_t ldf) {
+    if (n == 0) return 0;
+    std::vector<T> tri = copy_of(n, n, f, ldf), full = copy_of(n, n, a, lda);
+    keep_triangle(uplo, Diag::NonUnit, n, tri.data(), ldf);
+    for (int64_t j = 0; j < n; ++j)  // symmetrize A from its uplo triangle
+        for (int64_t i = 0; i < n; ++i)
+            if (uplo == Uplo::Lower ? i < j : i > j) full[size_t(i + j * lda)] = a[j + i * lda];
+    const double norm_a = lange('1', n, n, full.data(), lda);
+    // full = A − L·Lᵀ (or A − Uᵀ·U)
+    if (uplo == Uplo::Lower) cpu::gemm<T>(Trans::NoTrans, Trans::Trans, n, n, n, T(-1), tri.data(), ldf, tri.data(), ldf, T(1), full.data(), lda);
+    else cpu::gemm<T>(Trans::Trans, Trans::NoTrans, n, n, n, T(-1), tri.data(), ldf, tri.data(), ldf, T(1), full.data(), lda);
+    return ratio(lange('1', n, n, full.data(), lda), double(n) * norm_a * eps<T>());
+}
+
+template <class T>
+double solve_residual(Trans trans, int64_t m, int64_t n, int64_t nrhs, const T* a, int64_t lda, const T* x,
+                      int64_t ldx, const T* b, int64_t ldb) {
+    const int64_t rows = trans == Trans::NoTrans ? m : n, cols = trans == Trans::NoTrans ? n : m;
+    std::vector<T> r = copy_of(rows, nrhs, b, ldb);
+    if (rows > 0 && nrhs > 0) cpu::gemm<T>(trans, Trans::NoTrans, rows, nrhs, cols, T(-1), a, lda, x, ldx, T(1), r.data(), ldb);
+    const double den = (lange('1', m, n, a, lda) * lange('1', cols, nrhs, x, ldx) + lange('1', rows, nrhs, b, ldb)) *
+                       double(std::max<int64_t>(std::max(m, n), 1)) * eps<T>();
+    return ratio(lange('1', rows, nrhs, r.data(), ldb), den);
+}
+
+#define TESSERA_INSTANTIATE(T)                                                                                   \
+    template double eps<T>();                                                                                    \
+    template double lange(char, int64_t, int64_t, const T*, int64_t);                                            \
+    template std::vector<T> random_matrix<T>(int64_t, int64_t, int64_t, uint64_t);                               \
+    template std::vector<T> random_spd<T>(int64_t, int64_t, uint64_t);                                           \
+    template double gemm_residual(Trans, Trans, int64_t, int64_t, int64_t, T, const T*, int64_t, const T*,       \
+                                  int64_t, T, const T*, const T*, int64_t);                                      \
+    template double syrk_residual(Uplo, Trans, int64_t, int64_t, T, const T*, int64_t, T, const T*, const T*,    \
+                                  int64_t);                                                                      \
+    template double trsm_residual(Side, Uplo, Trans, Diag, int64_t, int64_t, T, const T*, int64_t, const T*,     \
+                                  const T*, int64_t);                                                            \
+    template double potrf_residual(Uplo, int64_t, const T*, int64_t, const T*, int64_t);                         \
+    template double solve_residual(Trans, int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t,       \
+                                   const T*, int64_t);
+TESSERA_INSTANTIATE(float)
+TESSERA_INSTANTIATE(double)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera::check

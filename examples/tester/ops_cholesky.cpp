@@ -1,0 +1,63 @@
+// tessera-tester operations: potrf, potrs, posv (tile forms, timed without the layout conversions).
+#include "examples/common/checks.hpp"
+#include "examples/tester/tester.hpp"
+#include "tessera/tessera.hpp"
+
+namespace tessera::tester {
+namespace {
+
+template <class T>
+Result run_potrf(const Params& p) {
+    const int64_t lda = std::max<int64_t>(p.n, 1);
+    auto a = check::random_spd<T>(p.n, lda, p.seed), f = a;
+    TileMatrix<T> A(p.n, p.n, p.nb);
+    A.fill_from_lapack(a.data(), lda);
+    Runtime::wait_all();
+    Result r{.m = p.n, .k = 0};
+    r.seconds = time_it([&] { r.info = potrf(p.uplo, A); });
+    r.flops = double(p.n) * double(p.n) * double(p.n) / 3.0;
+    if (p.check) {
+        A.to_lapack(f.data(), lda);
+        r.error = check::potrf_residual(p.uplo, p.n, a.data(), lda, f.data(), lda);
+        r.checked = true;
+    }
+    return r;
+}
+
+// Solve with an SPD matrix: `factor_timed` says whether potrf is part of the timed operation (posv).
+template <class T>
+Result run_solve(const Params& p, bool factor_timed) {
+    const int64_t lda = std::max<int64_t>(p.n, 1);
+    auto a = check::random_spd<T>(p.n, lda, p.seed);
+    auto b = check::random_matrix<T>(p.n, p.nrhs, lda, p.seed + 1), x = b;
+    TileMatrix<T> A(p.n, p.n, p.nb), B(p.n, p.nrhs, p.nb);
+    A.fill_from_lapack(a.data(), lda);
+    B.fill_from_lapack(b.data(), lda);
+    Result r{.m = p.n, .k = p.nrhs};
+    if (!factor_timed) r.info = potrf(p.uplo, A);
+    Runtime::wait_all();
+    r.seconds = time_it([&] {
+        if (factor_timed) r.info = posv(p.uplo, A, B);
+        else potrs(p.uplo, A, B);
+    });
+    const double n = double(p.n);
+    r.flops = 2.0 * n * n * double(p.nrhs) + (factor_timed ? n * n * n / 3.0 : 0.0);
+    if (p.check) {
+        B.to_lapack(x.data(), lda);
+        r.error = check::solve_residual(Trans::NoTrans, p.n, p.n, p.nrhs, a.data(), lda, x.data(), lda, b.data(), lda);
+        r.checked = true;
+    }
+    return r;
+}
+
+template <class T>
+Result run_potrs(const Params& p) { return run_solve<T>(p, false); }
+template <class T>
+Result run_posv(const Params& p) { return run_solve<T>(p, true); }
+
+const Register reg_potrf{{"potrf", run_potrf<float>, run_potrf<double>}};
+const Register reg_potrs{{"potrs", run_potrs<float>, run_potrs<double>}};
+const Register reg_posv{{"posv", run_posv<float>, run_posv<double>}};
+
+}  // namespace
+}  // namespace tessera::tester

@@ -1,0 +1,59 @@
+// tessera-tester's operation table: each family registers its operations from its own ops_*.cpp.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tessera/types.hpp"
+
+namespace tessera::tester {
+
+/// Command-line parameters of one run (sizes in elements; m, k default to n when not given).
+struct Params {
+    char prec = 'd';
+    int64_t m = 0, n = 0, k = 0, nrhs = 1, nb = 320, ib = 48;
+    Uplo uplo = Uplo::Lower;
+    Side side = Side::Left;
+    Diag diag = Diag::NonUnit;
+    Trans trans = Trans::NoTrans, transA = Trans::NoTrans, transB = Trans::NoTrans;
+    double alpha = 1.5, beta = -0.5;
+    bool check = false;
+    uint64_t seed = 42;
+    Options options() const { return Options{.nb = nb, .ib = ib}; }
+};
+
+/// Outcome of one run: time of the operation (seconds), its flop count, and the scaled residual of
+/// DESIGN.md when checked. `info` is the LAPACK info the operation returned (0 when none).
+struct Result {
+    double seconds = 0;
+    double flops = 0;
+    double error = 0;
+    bool checked = false;
+    int64_t info = 0;
+    int64_t m = -1, n = -1, k = -1;  ///< sizes to print when they differ from the parameters'
+    bool ok() const;
+};
+
+using RunFn = Result (*)(const Params&);
+struct Op {
+    const char* name;
+    RunFn run_s, run_d;  ///< single and double precision
+};
+/// Every registered operation.
+std::vector<Op>& registry();
+/// Registers an operation at static-initialization time: `static Register r{{"potrf", f<float>, f<double>}};`
+struct Register {
+    explicit Register(Op op) { registry().push_back(op); }
+};
+
+/// Wall-clock seconds taken by f().
+template <class F>
+double time_it(F&& f) {
+    auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace tessera::tester
