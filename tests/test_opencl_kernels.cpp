@@ -535,39 +535,65 @@ TYPED_TEST(OpenCLKernels, PotrfLarge) {
     EXPECT_TRUE(residual_ok(err, double(n) * ref * eps<T>(), "potrf n=1024"));
 }
 
+/// After a failure at 1-based column info, LAPACK leaves the leading (info−1)×(info−1) factor
+/// valid and the rest unspecified: check the former, and that the other triangle is untouched.
+template <class T>
+void check_partial_factor(const DevMat<T>& A, const std::vector<T>& a0, const std::vector<T>& full, Uplo uplo,
+                          int info) {
+    const int64_t n = A.rows, f = info - 1, lda = A.ld;
+    std::vector<T> L(size_t(f * f), T(0)), r(size_t(f * f));
+    for (int64_t j = 0; j < f; ++j)
+        for (int64_t i = 0; i < f; ++i) {
+            if (i >= j) L[size_t(i + j * f)] = uplo == Uplo::Lower ? A(i, j) : A(j, i);
+            r[size_t(i + j * f)] = full[size_t(i + j * n)];
+        }
+    if (f > 0) {
+        ref_gemm<T>(Trans::NoTrans, Trans::Trans, f, f, f, T(-1), L.data(), f, L.data(), f, T(1), r.data(), f);
+        EXPECT_TRUE(residual_ok(norm1(f, f, r.data(), f), double(f) * norm1(n, n, full.data(), n) * eps<T>(),
+                                "potrf leading factor"));
+    }
+    (void)lda;
+    EXPECT_TRUE(untouched(A, a0, [uplo](int64_t i, int64_t j) { return uplo == Uplo::Lower ? i >= j : i <= j; }));
+}
+
 TYPED_TEST(OpenCLKernels, PotrfNotPositiveDefinite) {
     using T = TypeParam;
-    const int64_t n = 45;
     for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
-        SCOPED_TRACE(::testing::Message() << "potrf " << char(uplo));
-        {  // SPD except a negative diagonal entry at column 21 (1-based)
+        // SPD except one negative diagonal entry: in the only block (n = 45), in the first,
+        // at the start of the second and in the last block of a blocked factorization.
+        const std::pair<int64_t, int64_t> cases[] = {{45, 20}, {200, 10}, {200, 64}, {200, 150}};
+        for (auto [n, col] : cases) {
+            SCOPED_TRACE(::testing::Message() << "potrf " << char(uplo) << " n=" << n << " negative pivot at " << col);
             DevMat<T> A(n, n, 2);
             std::vector<T> full = fill_symmetric(A, uplo, this->rng, T(n));
-            A(20, 20) = full[20 + 20 * n] = T(-1);
+            A(col, col) = full[size_t(col + col * n)] = T(-1);
             const std::vector<T> a0 = A.h;
             const int info = run_potrf(this->dk(), this->q(), uplo, A);
-            EXPECT_EQ(info, 21);
+            EXPECT_EQ(info, col + 1);
             EXPECT_EQ(info, lapack_info(full, n, uplo));
-            // Stops at that column: columns (Upper: rows) from 20 on are untouched.
-            EXPECT_TRUE(untouched(A, a0, [uplo](int64_t i, int64_t j) {
-                return uplo == Uplo::Lower ? (i >= j && j < 20) : (i <= j && i < 20);
-            }));
+            check_partial_factor(A, a0, full, uplo, info);
         }
-        {  // indefinite random symmetric
+        for (int64_t n : {45, 200}) {  // indefinite random symmetric
+            SCOPED_TRACE(::testing::Message() << "potrf " << char(uplo) << " n=" << n << " indefinite");
             DevMat<T> A(n, n, 2);
             const std::vector<T> full = fill_symmetric(A, uplo, this->rng, T(0.2));
+            const std::vector<T> a0 = A.h;
             const int info = run_potrf(this->dk(), this->q(), uplo, A);
             EXPECT_GT(info, 0);
             EXPECT_EQ(info, lapack_info(full, n, uplo));
+            check_partial_factor(A, a0, full, uplo, info);
         }
-        {  // NaN on the diagonal at column 31 (1-based)
+        for (auto [n, col] : {std::pair<int64_t, int64_t>{45, 30}, {200, 100}}) {  // NaN on the diagonal
+            SCOPED_TRACE(::testing::Message() << "potrf " << char(uplo) << " n=" << n << " NaN pivot at " << col);
             DevMat<T> A(n, n, 2);
-            fill_symmetric(A, uplo, this->rng, T(n));
-            A(30, 30) = nan_value<T>();
+            std::vector<T> full = fill_symmetric(A, uplo, this->rng, T(n));
+            A(col, col) = nan_value<T>();
+            const std::vector<T> a0 = A.h;
             const int info = run_potrf(this->dk(), this->q(), uplo, A);
             // LAPACK's xPOTRF2 reports it (DISNAN); OpenBLAS's own potrf tests ajj <= 0 and
             // misses it, so the expectation is LAPACK's documented one, not the library's.
-            EXPECT_EQ(info, 31);
+            EXPECT_EQ(info, col + 1);
+            check_partial_factor(A, a0, full, uplo, info);
         }
     }
 }
