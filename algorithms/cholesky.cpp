@@ -89,7 +89,7 @@ namespace lapack {
 template <class T>
 int64_t potrf(char uplo, int64_t n, T* a, int64_t lda, const Options& opts) {
     const Uplo u = uplo_from_char(uplo);
-    check_dims("lapack::potrf", n, n, 0);
+    check_dim("lapack::potrf", "n", n);
     auto A = detail::tiles_from_lapack(a, lda, n, n, opts, "lapack::potrf", "lda");
     const int64_t info = tessera::potrf(u, A);
     A.to_lapack(a, lda);
@@ -99,7 +99,8 @@ int64_t potrf(char uplo, int64_t n, T* a, int64_t lda, const Options& opts) {
 template <class T>
 void potrs(char uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, int64_t ldb, const Options& opts) {
     const Uplo u = uplo_from_char(uplo);
-    check_dims("lapack::potrs", n, nrhs, 0);
+    check_dim("lapack::potrs", "n", n);
+    check_dim("lapack::potrs", "nrhs", nrhs);
     auto A = detail::tiles_from_lapack(a, lda, n, n, opts, "lapack::potrs", "lda");
     auto B = detail::tiles_from_lapack(b, ldb, n, nrhs, opts, "lapack::potrs", "ldb");
     tessera::potrs(u, A, B);
@@ -109,7 +110,8 @@ void potrs(char uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, in
 template <class T>
 int64_t posv(char uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb, const Options& opts) {
     const Uplo u = uplo_from_char(uplo);
-    check_dims("lapack::posv", n, nrhs, 0);
+    check_dim("lapack::posv", "n", n);
+    check_dim("lapack::posv", "nrhs", nrhs);
     auto A = detail::tiles_from_lapack(a, lda, n, n, opts, "lapack::posv", "lda");
     auto B = detail::tiles_from_lapack(b, ldb, n, nrhs, opts, "lapack::posv", "ldb");
     const int64_t info = tessera::posv(u, A, B);

@@ -9,6 +9,9 @@
 
 namespace tessera {
 
+/// Check that the dimension `name` of a LAPACK-layout entry point is ≥ 0.
+inline void check_dim(const char* func, const char* name, int64_t value) { check_arg(value >= 0, func, name, value, "must be >= 0"); }
+
 /// Check m, n, k ≥ 0 for a LAPACK-layout entry point.
 inline void check_dims(const char* func, int64_t m, int64_t n, int64_t k) {
     check_arg(m >= 0, func, "m", m, "must be >= 0");

@@ -1,0 +1,126 @@
+// potrf, potrs, posv in float and double against DESIGN.md's residuals and LAPACKE's info.
+#include <lapacke.h>
+
+#include <cmath>
+#include <limits>
+
+#include "examples/common/checks.hpp"
+#include "tests/test_env.hpp"
+
+namespace tessera {
+namespace {
+
+using test::RuntimeTest;
+
+template <class T>
+class Cholesky : public RuntimeTest {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(Cholesky, Precisions);
+
+struct Shape {
+    int64_t n, nb;
+};
+// A single tile, nb > n, n divisible and not divisible by nb.
+const Shape kShapes[] = {{1, 8}, {13, 32}, {64, 32}, {100, 32}, {150, 64}};
+
+TYPED_TEST(Cholesky, PotrfMatchesResidual) {
+    using T = TypeParam;
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+        for (auto [n, nb] : kShapes) {
+            const int64_t lda = n + 3;
+            auto a = check::random_spd<T>(n, lda, 7 + n), f = a;
+            TileMatrix<T> A(n, n, nb);
+            A.fill_from_lapack(a.data(), lda);
+            ASSERT_EQ(potrf(uplo, A), 0);
+            A.to_lapack(f.data(), lda);
+            EXPECT_LE(check::potrf_residual(uplo, n, a.data(), lda, f.data(), lda), check::kThreshold)
+                << "uplo " << char(uplo) << " n " << n << " nb " << nb;
+        }
+}
+
+TYPED_TEST(Cholesky, LapackLayoutAndAsyncForms) {
+    using T = TypeParam;
+    const int64_t n = 90, lda = 97;
+    auto a = check::random_spd<T>(n, lda, 3), f = a;
+    ASSERT_EQ(lapack::potrf<T>('U', n, f.data(), lda, {.nb = 32}), 0);
+    EXPECT_LE(check::potrf_residual(Uplo::Upper, n, a.data(), lda, f.data(), lda), check::kThreshold);
+
+    TileMatrix<T> A(n, n, 32);
+    A.fill_from_lapack(a.data(), lda);
+    Sequence seq;
+    potrf_async(Uplo::Lower, A, seq);
+    ASSERT_EQ(seq.wait(), 0);
+    A.to_lapack(f.data(), lda);
+    EXPECT_LE(check::potrf_residual(Uplo::Lower, n, a.data(), lda, f.data(), lda), check::kThreshold);
+}
+
+// info of a matrix that is not positive definite equals LAPACKE's, in a later tile too.
+TYPED_TEST(Cholesky, NotPositiveDefiniteInfoMatchesLapacke) {
+    using T = TypeParam;
+    for (int64_t bad : {0, 5, 41, 69}) {
+        const int64_t n = 70, lda = n;
+        auto a = check::random_spd<T>(n, lda, 11);
+        a[size_t(bad + bad * lda)] = T(-1);
+        auto ref = a;
+        const int64_t expected = std::is_same_v<T, float>
+                                     ? LAPACKE_spotrf(LAPACK_COL_MAJOR, 'L', int(n), reinterpret_cast<float*>(ref.data()), int(lda))
+                                     : LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', int(n), reinterpret_cast<double*>(ref.data()), int(lda));
+        ASSERT_GT(expected, 0);
+        EXPECT_EQ(lapack::potrf<T>('L', n, a.data(), lda, {.nb = 16}), expected) << "bad pivot at " << bad;
+    }
+}
+
+TYPED_TEST(Cholesky, NaNIsNotPositiveDefinite) {
+    using T = TypeParam;
+    const int64_t n = 40;
+    auto a = check::random_spd<T>(n, n, 5);
+    a[size_t(20 + 20 * n)] = std::numeric_limits<T>::quiet_NaN();
+    EXPECT_EQ(lapack::potrf<T>('L', n, a.data(), n, {.nb = 16}), 21);
+}
+
+TYPED_TEST(Cholesky, PotrsAndPosvSolve) {
+    using T = TypeParam;
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+        for (auto [n, nb] : kShapes) {
+            const int64_t nrhs = 3;
+            auto a = check::random_spd<T>(n, n, 21), b = check::random_matrix<T>(n, nrhs, n, 22), x = b, f = a;
+            ASSERT_EQ(lapack::posv<T>(char(uplo), n, nrhs, f.data(), n, x.data(), n, {.nb = nb}), 0);
+            EXPECT_LE(check::solve_residual(Trans::NoTrans, n, n, nrhs, a.data(), n, x.data(), n, b.data(), n), check::kThreshold);
+            auto y = b;
+            lapack::potrs<T>(char(uplo), n, nrhs, f.data(), n, y.data(), n, {.nb = nb});
+            EXPECT_LE(check::solve_residual(Trans::NoTrans, n, n, nrhs, a.data(), n, y.data(), n, b.data(), n), check::kThreshold);
+        }
+}
+
+TYPED_TEST(Cholesky, PosvLeavesBUnchangedWhenNotPositiveDefinite) {
+    using T = TypeParam;
+    const int64_t n = 30;
+    auto a = check::random_spd<T>(n, n, 2);
+    a[size_t(10 + 10 * n)] = T(-5);
+    auto b = check::random_matrix<T>(n, 2, n, 3), x = b;
+    EXPECT_EQ(lapack::posv<T>('L', n, 2, a.data(), n, x.data(), n, {.nb = 8}), 11);
+    EXPECT_EQ(x, b);
+}
+
+TYPED_TEST(Cholesky, EmptyMatrixAndBadArguments) {
+    using T = TypeParam;
+    this->expect_no_tasks();
+    TileMatrix<T> A(0, 0, 16);
+    EXPECT_EQ(potrf(Uplo::Lower, A), 0);
+    T dummy[1] = {};
+    EXPECT_EQ(lapack::potrf<T>('L', 0, dummy, 1), 0);
+    auto message = [](auto&& f) {
+        try { f(); } catch (const Error& e) { return std::string(e.what()); }
+        return std::string("no error");
+    };
+    EXPECT_NE(message([&] { lapack::potrf<T>('X', 1, dummy, 1); }).find("'uplo'"), std::string::npos);
+    EXPECT_NE(message([&] { lapack::potrf<T>('L', 4, dummy, 3); }).find("'lda'"), std::string::npos);
+    EXPECT_NE(message([&] { lapack::potrf<T>('L', -1, dummy, 1); }).find("'n'"), std::string::npos);
+    EXPECT_NE(message([&] { TileMatrix<T>(4, 4, 0); }).find("'nb'"), std::string::npos);
+    EXPECT_NE(message([&] { TileMatrix<T>(-4, 4, 2); }).find("'m'"), std::string::npos);
+    TileMatrix<T> R(4, 3, 2);
+    EXPECT_NE(message([&] { potrf(Uplo::Lower, R); }).find("'A'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tessera
