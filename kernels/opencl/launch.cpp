@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -29,8 +28,8 @@ struct Params {
     int gemm_mb = 64, gemm_nb = 64, gemm_kb = 16, gemm_tm = 4, gemm_tn = 4;
     int trsm_tb = 16, trsm_vb = 64;
     int trsm_bs = 64;    // host only: rows per diagonal solve of the blocked trsm
-    int potrf_wg = 64;
-    int potrf_bs = 64;   // columns per diagonal block of the blocked potrf (tessera_potrf's maximum n)
+    int potrf_wg = 256;
+    int potrf_bs = 32;   // columns per diagonal block of the blocked potrf (tessera_potrf's maximum n)
 };
 
 /// Value of "-DNAME=value" in `opts`, or `def`.

@@ -7,11 +7,16 @@
 // triangle; with L = Uᵀ both are the same algorithm on L(r,c) = A[r·si + c·sp]. The other
 // triangle is neither read nor written.
 //
-// One work-group of TESSERA_POTRF_WG work-items loads the lower triangle of the block into
-// local memory (S[c][r] = L(r,c), padded), factors it right-looking with two barriers per
-// column (column j scaled by √d, then each work-item updates whole trailing columns), and
-// writes back the columns it factored. At the first pivot d that is not > 0 (NaN included) it
-// stops: that column and the ones after it are left as they were in global memory.
+// One work-group of TESSERA_POTRF_WG work-items, arranged POTRF_PX (32, along rows r) by
+// POTRF_PY (along columns k), factors the block right-looking with the trailing matrix held in
+// registers: work-item (tx, ty) owns the elements (r, k) = (tx + a·PX, ty + b·PY) of the lower
+// triangle. At step j, column j is read from local memory (S[c][r] = L(r,c), padded), each
+// work-item updates its elements, S(r,k) −= S(r,j)·S(k,j)/d_j for j < k ≤ r, and the owners of
+// column j+1 publish it to local memory for the next step: one barrier per column. Columns are
+// scaled only at write-back, L(j,j) = √d_j and L(r,j) = S(r,j)/√d_j. Loads and stores go through
+// local memory, coalesced along whichever index is contiguous. At the first pivot d_j that is
+// not > 0 (NaN included) it stops: that column and the ones after it are left as they were in
+// global memory.
 //
 // info[0] protocol for a block whose first column is col0 in the whole tile: when col0 > 0 and
 // info[0] is already nonzero (an earlier block failed), the kernel does nothing; otherwise it
@@ -20,18 +25,29 @@
 // Launch: one work-group, local = global = TESSERA_POTRF_WG; n ≤ TESSERA_POTRF_BS.
 
 #ifndef TESSERA_POTRF_BS
-#define TESSERA_POTRF_BS 64  // largest block factored by one launch (local memory BS·(BS+1) reals)
+#define TESSERA_POTRF_BS 32  // largest block factored by one launch (local memory BS·(BS+1) reals)
 #endif
 #ifndef TESSERA_POTRF_WG
-#define TESSERA_POTRF_WG 64
+#define TESSERA_POTRF_WG 256  // work-items (a multiple of 32, or a power of two below 32)
 #endif
+
+#define POTRF_PX (TESSERA_POTRF_WG < 32 ? TESSERA_POTRF_WG : 32)  // work-items along r
+#define POTRF_PY (TESSERA_POTRF_WG / POTRF_PX)                     // work-items along k
+#if POTRF_PX * POTRF_PY != TESSERA_POTRF_WG
+#error "TESSERA_POTRF_WG must be a multiple of 32 or a power of two"
+#endif
+#define POTRF_NR ((TESSERA_POTRF_BS + POTRF_PX - 1) / POTRF_PX)  // rows owned per work-item
+#define POTRF_NK ((TESSERA_POTRF_BS + POTRF_PY - 1) / POTRF_PY)  // columns owned per work-item
 
 __kernel __attribute__((reqd_work_group_size(TESSERA_POTRF_WG, 1, 1)))
 void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong offA, const int lda,
                    __global int* info, const int col0)
 {
     // Both tests are uniform over the work-group: every work-item reads the same values.
-    if (n > TESSERA_POTRF_BS) return;  // never launched so (launch.cpp blocks larger tiles)
+    if (n > TESSERA_POTRF_BS) {  // never launched so (launch.cpp blocks larger tiles): flag it
+        if (get_local_id(0) == 0) info[0] = -1;
+        return;
+    }
     if (col0 > 0 && info[0] != 0) return;
 
     const int lid = (int)get_local_id(0);
@@ -40,6 +56,7 @@ void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong
     A += offA;
 
     __local real_t S[TESSERA_POTRF_BS][TESSERA_POTRF_BS + 1];
+    __local real_t piv[TESSERA_POTRF_BS];  // √d_j
 
     // Load the lower triangle of L, coalesced along whichever index is contiguous.
     for (int e = lid; e < n * n; e += TESSERA_POTRF_WG) {
@@ -50,22 +67,51 @@ void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);  // also: all have read info[0]
 
+    const int tx = lid % POTRF_PX, ty = lid / POTRF_PX;
+    real_t reg[POTRF_NK][POTRF_NR];
+#pragma unroll
+    for (int b = 0; b < POTRF_NK; ++b)
+#pragma unroll
+        for (int a = 0; a < POTRF_NR; ++a) {
+            const int k = ty + b * POTRF_PY, r = tx + a * POTRF_PX;
+            reg[b][a] = (k <= r && r < n) ? S[k][r] : (real_t)0;
+        }
+
     int failed = 0;
     for (int j = 0; j < n; ++j) {
-        const real_t ajj = S[j][j];  // final since the last barrier; same value in every work-item
-        if (!(ajj > (real_t)0)) {
+        const real_t djj = S[j][j];  // published before the last barrier; the same in every work-item
+        if (!(djj > (real_t)0)) {
             failed = j + 1;
             break;
         }
-        const real_t d = sqrt(ajj);
-        for (int r = j + 1 + lid; r < n; r += TESSERA_POTRF_WG) S[j][r] /= d;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid == 0) S[j][j] = d;  // nobody reads S[j][j] until the next barrier
-        // Trailing update, one column per work-item: L(r,k) −= L(r,j)·L(k,j), r ≥ k > j.
-        for (int k = j + 1 + lid; k < n; k += TESSERA_POTRF_WG) {
-            const real_t lkj = S[j][k];
-            for (int r = k; r < n; ++r) S[k][r] -= S[j][r] * lkj;
+        const real_t inv = (real_t)1 / djj;
+        if (lid == 0) piv[j] = sqrt(djj);
+        real_t lr[POTRF_NR];
+#pragma unroll
+        for (int a = 0; a < POTRF_NR; ++a) {
+            const int r = tx + a * POTRF_PX;
+            lr[a] = (r > j && r < n) ? S[j][r] : (real_t)0;
         }
+#pragma unroll
+        for (int b = 0; b < POTRF_NK; ++b) {
+            const int k = ty + b * POTRF_PY;
+            if (k > j && k < n) {
+                const real_t f = S[j][k] * inv;
+#pragma unroll
+                for (int a = 0; a < POTRF_NR; ++a)
+                    if (tx + a * POTRF_PX >= k) reg[b][a] -= lr[a] * f;
+            }
+        }
+        // Publish column j+1 (final now) for the next step.
+#pragma unroll
+        for (int b = 0; b < POTRF_NK; ++b)
+            if (ty + b * POTRF_PY == j + 1) {
+#pragma unroll
+                for (int a = 0; a < POTRF_NR; ++a) {
+                    const int r = tx + a * POTRF_PX;
+                    if (r > j && r < n) S[j + 1][r] = reg[b][a];
+                }
+            }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
@@ -75,7 +121,8 @@ void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong
         int r, c;
         if (lower) { r = e % n; c = e / n; }
         else       { c = e % ncols; r = e / ncols; }
-        if (r >= c) A[r * si + c * sp] = S[c][r];
+        if (r > c) A[r * si + c * sp] = S[c][r] / piv[c];
+        else if (r == c) A[r * si + c * sp] = piv[c];
     }
     if (lid == 0) info[0] = failed ? col0 + failed : 0;
 }
