@@ -1,0 +1,99 @@
+// Tile Cholesky and gemm on Tessera's CPU workers against OpenBLAS's own threaded LAPACKE_dpotrf and
+// cblas_dgemm on the same matrix, checked. One process: the reference runs first with the BLAS on
+// `--threads` threads, then Tessera starts its Runtime (BLAS single-threaded inside its workers).
+// Prints GFLOP/s (median of --repeat runs) and the ratio ours / OpenBLAS.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+#include "examples/common/checks.hpp"
+#include "examples/tester/tester.hpp"
+#include "kernels/cpu/blas.hpp"
+#include "runtime/blas_threads.hpp"
+#include "tessera/tessera.hpp"
+
+using namespace tessera;
+
+// Median seconds of `repeat` runs of body(), each preceded by an untimed setup().
+static double median_seconds(int repeat, const std::function<void()>& setup, const std::function<void()>& body) {
+    std::vector<double> t;
+    for (int r = 0; r < repeat; ++r) {
+        setup();
+        t.push_back(tester::time_it(body));
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+struct Row {
+    const char* what;
+    double seconds, flops, error;
+};
+
+static void print(const Row& r, double ref_seconds) {
+    std::printf("%-34s %9.4f s %9.2f GFLOP/s  ratio %5.2f  error %8.3g %s\n", r.what, r.seconds, r.flops / r.seconds * 1e-9,
+                ref_seconds / r.seconds, r.error, r.error <= check::kThreshold ? "pass" : "FAILED");
+}
+
+int main(int argc, char** argv) {
+    CLI::App app{"Tessera vs OpenBLAS on the CPU: dpotrf and dgemm"};
+    int64_t n = 4096, nb = 320;
+    int repeat = 3, threads = 2;
+    app.add_option("--n", n, "matrix order");
+    app.add_option("--nb", nb, "tile size");
+    app.add_option("--repeat", repeat, "runs per measurement (median reported)");
+    app.add_option("--threads", threads, "OpenBLAS threads for the reference");
+    CLI11_PARSE(app, argc, argv);
+
+    const double potrf_flops = double(n) * n * n / 3.0, gemm_flops = 2.0 * double(n) * n * n;
+    const auto a = check::random_spd<double>(n, n, 1);
+    const auto b = check::random_matrix<double>(n, n, n, 2), c0 = check::random_matrix<double>(n, n, n, 3);
+    std::vector<double> f(a.size()), c(c0.size());
+    std::vector<Row> rows;
+
+    // Reference: OpenBLAS with `threads` threads, before any StarPU worker exists.
+    detail::set_blas_num_threads(threads);
+    const double ref_potrf = median_seconds(repeat, [&] { f = a; },
+                                            [&] { LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', int(n), f.data(), int(n)); });
+    const double ref_potrf_err = check::potrf_residual(Uplo::Lower, n, a.data(), n, f.data(), n);
+    const double ref_gemm = median_seconds(repeat, [&] { c = c0; }, [&] {
+        cpu::gemm<double>(Trans::NoTrans, Trans::NoTrans, n, n, n, 1.0, a.data(), n, b.data(), n, -1.0, c.data(), n);
+    });
+    const double ref_gemm_err = check::gemm_residual(Trans::NoTrans, Trans::NoTrans, n, n, n, 1.0, a.data(), n, b.data(), n,
+                                                     -1.0, c0.data(), c.data(), n);
+
+    Runtime rt;
+    std::printf("n = %lld, nb = %lld, OpenBLAS threads = %d; Tessera: %d CPU workers, scheduler %s\n", (long long)n,
+                (long long)nb, threads, rt.cpu_workers(), rt.scheduler().c_str());
+    // Tessera, tile form: the matrix is already in tiles, only the factorization is timed.
+    TileMatrix<double> A(n, n, nb), B(n, n, nb), C(n, n, nb);
+    B.fill_from_lapack(b.data(), n);
+    const double tile_potrf = median_seconds(repeat, [&] { A.fill_from_lapack(a.data(), n); Runtime::wait_all(); },
+                                             [&] { potrf(Uplo::Lower, A); });
+    A.to_lapack(f.data(), n);
+    const double tile_potrf_err = check::potrf_residual(Uplo::Lower, n, a.data(), n, f.data(), n);
+    const double lapack_potrf = median_seconds(repeat, [&] { f = a; }, [&] { lapack::potrf<double>('L', n, f.data(), n, {.nb = nb}); });
+    const double lapack_potrf_err = check::potrf_residual(Uplo::Lower, n, a.data(), n, f.data(), n);
+    const double tile_gemm = median_seconds(repeat, [&] { A.fill_from_lapack(a.data(), n); C.fill_from_lapack(c0.data(), n); Runtime::wait_all(); },
+                                            [&] { gemm(Trans::NoTrans, Trans::NoTrans, 1.0, A, B, -1.0, C); });
+    C.to_lapack(c.data(), n);
+    const double tile_gemm_err = check::gemm_residual(Trans::NoTrans, Trans::NoTrans, n, n, n, 1.0, a.data(), n, b.data(), n,
+                                                      -1.0, c0.data(), c.data(), n);
+    const double lapack_gemm = median_seconds(repeat, [&] { c = c0; }, [&] {
+        lapack::gemm<double>('N', 'N', n, n, n, 1.0, a.data(), n, b.data(), n, -1.0, c.data(), n, {.nb = nb});
+    });
+    const double lapack_gemm_err = check::gemm_residual(Trans::NoTrans, Trans::NoTrans, n, n, n, 1.0, a.data(), n, b.data(), n,
+                                                        -1.0, c0.data(), c.data(), n);
+
+    print({"OpenBLAS LAPACKE_dpotrf", ref_potrf, potrf_flops, ref_potrf_err}, ref_potrf);
+    print({"Tessera potrf (tiles)", tile_potrf, potrf_flops, tile_potrf_err}, ref_potrf);
+    print({"Tessera lapack::potrf (+convert)", lapack_potrf, potrf_flops, lapack_potrf_err}, ref_potrf);
+    print({"OpenBLAS cblas_dgemm", ref_gemm, gemm_flops, ref_gemm_err}, ref_gemm);
+    print({"Tessera gemm (tiles)", tile_gemm, gemm_flops, tile_gemm_err}, ref_gemm);
+    print({"Tessera lapack::gemm (+convert)", lapack_gemm, gemm_flops, lapack_gemm_err}, ref_gemm);
+    const bool ok = std::max({ref_potrf_err, tile_potrf_err, lapack_potrf_err, ref_gemm_err, tile_gemm_err, lapack_gemm_err}) <= check::kThreshold;
+    return ok ? 0 : 1;
+}
