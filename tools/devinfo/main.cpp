@@ -78,14 +78,17 @@ int main(int argc, char** argv) {
     app.add_option("--type", args.type, "restrict --bench/--dump-binary to a device type")
         ->check(CLI::IsMember({"all", "gpu", "cpu", "accelerator"}));
     app.add_flag("--extensions", args.all_extensions, "list every extension instead of a summary");
-    app.add_option("-o,--output", args.output, "also write the output to FILE (default: $OUT/tessera-devinfo.txt "
-                                               "when $OUT is set)")
+    app.add_option("-o,--output", args.output, "also write the output to FILE (default when $OUT is set: "
+                                               "$OUT/tessera-devinfo{,-bench,-dump}.txt)")
         ->type_name("FILE");
     CLI11_PARSE(app, argc, argv);
 
+    // One file name per mode, so that a listing, a benchmark and a dump in one $OUT do not overwrite each other.
     if (args.output.empty())
         if (const char* out_dir = std::getenv("OUT"); out_dir && *out_dir)
-            args.output = std::string(out_dir) + "/tessera-devinfo.txt";
+            args.output = std::string(out_dir) + (args.bench               ? "/tessera-devinfo-bench.txt"
+                                                  : !args.dump_dir.empty() ? "/tessera-devinfo-dump.txt"
+                                                                           : "/tessera-devinfo.txt");
     std::ofstream copy;
     if (!args.output.empty()) {
         copy.open(args.output);
