@@ -21,7 +21,7 @@
 #   OVC_DEVICE_TYPE  gpu (default) or any (the OpenCL part may then run on a CPU device: testing)
 #   OVC_SKIP         parts not to run, among "opencl cuda torch" (testing without a GPU); the table
 #                    then accepts them missing
-#   STEP_TIMEOUT     seconds allowed to each build or run step (default 150)
+#   STEP_TIMEOUT     seconds allowed to each build or run step (default 120)
 # Exit status: 0 every part ran and every check passed; 1 otherwise.
 set -uo pipefail
 
@@ -36,7 +36,7 @@ CUDA_ARCH=${CUDA_ARCH:-90}
 PYTHON=${PYTHON:-python3}
 OVC_DEVICE_TYPE=${OVC_DEVICE_TYPE:-gpu}
 OVC_SKIP=${OVC_SKIP:-}
-STEP_TIMEOUT=${STEP_TIMEOUT:-150}
+STEP_TIMEOUT=${STEP_TIMEOUT:-120}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/opencl_vs_cuda.XXXXXX")
