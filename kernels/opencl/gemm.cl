@@ -131,3 +131,8 @@ void tessera_gemm(const int m, const int n, const int k, const int transA, const
         }
     }
 }
+
+// Internal helpers end here: later files of the concatenated program may reuse these names.
+#undef GEMM_LX
+#undef GEMM_LY
+#undef GEMM_NT

@@ -126,3 +126,9 @@ void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong
     }
     if (lid == 0) info[0] = failed ? col0 + failed : 0;
 }
+
+// Internal helpers end here: later files of the concatenated program may reuse these names.
+#undef POTRF_PX
+#undef POTRF_PY
+#undef POTRF_NR
+#undef POTRF_NK

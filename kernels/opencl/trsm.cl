@@ -139,3 +139,7 @@ void tessera_trsm(const int dim, const int nvec, const int lower, const int unit
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     }
 }
+
+// Internal helpers end here: later files of the concatenated program may reuse these names.
+#undef TRSM_TB
+#undef TRSM_VB
