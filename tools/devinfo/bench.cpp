@@ -21,6 +21,7 @@ BenchSizing bench_sizing(const DeviceProps& p, bool quick) {
         z.launch_reps = quick ? 100 : 300;
         z.fma_local = std::min<size_t>(64, std::max<size_t>(1, p.max_work_group));
         z.fma_global = std::max<cl_uint>(1, p.compute_units) * 8 * z.fma_local;
+        z.copy_local = std::min<size_t>(1024, std::max<size_t>(1, p.max_work_group));
     } else {
         z.fma_seconds = quick ? 0.03 : 0.1;
         z.copy_bytes = fit(quick ? 128u << 20 : 512u << 20);
@@ -30,6 +31,7 @@ BenchSizing bench_sizing(const DeviceProps& p, bool quick) {
         // 16 groups of 256 per compute unit: two full waves on a 2048-thread NVIDIA SM.
         z.fma_local = std::min<size_t>(256, std::max<size_t>(1, p.max_work_group));
         z.fma_global = std::max<cl_uint>(1, p.compute_units) * 16 * z.fma_local;
+        z.copy_local = z.fma_local;
     }
     return z;
 }

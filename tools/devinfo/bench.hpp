@@ -34,6 +34,7 @@ struct BenchSizing {
     int reps = 3;                    ///< timed repetitions (best is reported) after one warm-up
     int launch_reps = 200;           ///< empty-kernel launches timed for the median
     size_t fma_local = 64, fma_global = 0;  ///< work-group and NDRange sizes of the FMA kernels
+    size_t copy_local = 0;           ///< work-group size of the copy kernel (0: the driver's choice)
 };
 
 /// Sizes for this device: GPUs get hundreds of MiB and enough work-items to fill every compute

@@ -71,15 +71,16 @@ Measurement measure_copy(const Session& s, cl_program program, const BenchSizing
     check(clSetKernelArg(k.k, 0, sizeof(cl_mem), &src.m), "clSetKernelArg");
     check(clSetKernelArg(k.k, 1, sizeof(cl_mem), &dst.m), "clSetKernelArg");
     const size_t items = z.copy_bytes / 16;
-    const size_t local = items % 256 == 0 ? std::min<size_t>(256, z.fma_local) : 0;
+    const size_t local = z.copy_local && items % z.copy_local == 0 ? z.copy_local : 0;
     time_kernel(s.queue(), k.k, items, local);  // warm-up (first touch of dst)
     double best = 1e30;
     for (int r = 0; r < z.reps; ++r) best = std::min(best, time_kernel(s.queue(), k.k, items, local));
     Measurement m;
     m.value = 2.0 * double(z.copy_bytes) / best * 1e-9;
     char buf[128];
-    std::snprintf(buf, sizeof buf, "%s -> %s, float4 per work-item, %.2f ms, best of %d", mib(z.copy_bytes).c_str(),
-                  mib(z.copy_bytes).c_str(), best * 1e3, z.reps);
+    std::snprintf(buf, sizeof buf, "%s -> %s, float4 per work-item, work-group %s, %.2f ms, best of %d",
+                  mib(z.copy_bytes).c_str(), mib(z.copy_bytes).c_str(),
+                  local ? std::to_string(local).c_str() : "driver's", best * 1e3, z.reps);
     m.detail = buf;
     return m;
 }
