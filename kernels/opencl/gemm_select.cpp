@@ -1,0 +1,92 @@
+// Launcher of the NVIDIA GEMM kernels (gemm_nv.cl); see gemm_select.hpp.
+#include "kernels/opencl/gemm_select.hpp"
+
+#include <climits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace tessera::ocl {
+namespace {
+
+/// Work-group shape the kernel was compiled for (reqd_work_group_size), and the block of C it computes:
+/// double: local (32, WM, WN) → (64·WM) × (32·WN); float: local (256, 1, 1) → 128 × 128 (gemm_nv.cl).
+struct Geometry {
+    size_t local[3];
+    int64_t bm, bn;
+};
+
+Geometry geometry(cl_kernel kernel, cl_command_queue q, char prec) {
+    Geometry g{};
+    cl_device_id dev = nullptr;
+    check(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr), "clGetCommandQueueInfo");
+    check(clGetKernelWorkGroupInfo(kernel, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof g.local, g.local, nullptr),
+          "clGetKernelWorkGroupInfo(tessera_nvgemm)");
+    if (prec == 'd') {
+        if (g.local[0] != 32 || g.local[1] == 0 || g.local[2] == 0)
+            throw std::runtime_error("tessera::ocl::nv_gemm: unexpected work-group size of tessera_nvgemm");
+        g.bm = 64 * int64_t(g.local[1]), g.bn = 32 * int64_t(g.local[2]);
+    } else {
+        if (g.local[0] != 256 || g.local[1] != 1 || g.local[2] != 1)
+            throw std::runtime_error("tessera::ocl::nv_gemm: unexpected work-group size of tessera_nvgemm");
+        g.bm = g.bn = 128;
+    }
+    return g;
+}
+
+cl_int arg_int(int64_t v, const char* arg) {
+    if (v < 0 || v > INT_MAX)
+        throw std::invalid_argument(std::string("tessera::ocl::nv_gemm: argument '") + arg + "' = " +
+                                    std::to_string(v) + " out of range");
+    return cl_int(v);
+}
+
+}  // namespace
+
+bool nv_gemm_available(const DeviceKernels& dk) {
+    if (dk.info().cc_major < 8) return false;
+    try {
+        (void)dk.get("tessera_nvgemm_nn");
+        return true;
+    } catch (const std::runtime_error&) {
+        return false;  // program built without -DTESSERA_NV_SM
+    }
+}
+
+template <class T>
+bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
+             int64_t k, T alpha, Mat A, Mat B, T beta, Mat C, int tri) {
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "real precisions only");
+    if (dk.prec() != (std::is_same_v<T, float> ? 's' : 'd'))
+        throw std::invalid_argument("tessera::ocl::nv_gemm: kernels built for another precision");
+    if (!nv_gemm_available(dk)) return false;
+    if (tri < 0 || tri > 2) throw std::invalid_argument("tessera::ocl::nv_gemm: tri must be 0, 1 or 2");
+    if (m == 0 || n == 0) return true;
+    const bool ta = transA != Trans::NoTrans, tb = transB != Trans::NoTrans;
+    static const char* const names[4] = {"tessera_nvgemm_nn", "tessera_nvgemm_nt", "tessera_nvgemm_tn",
+                                         "tessera_nvgemm_tt"};
+    cl_kernel kernel = dk.get(names[(ta ? 2 : 0) + (tb ? 1 : 0)]);
+    const cl_int cm = arg_int(m, "m"), cn = arg_int(n, "n"), ck = arg_int(k, "k");
+    const cl_int lda = arg_int(A.ld, "lda"), ldb = arg_int(B.ld, "ldb"), ldc = arg_int(C.ld, "ldc");
+    const cl_int ctri = tri;
+    const cl_ulong offA = A.off, offB = B.off, offC = C.off;
+    cl_uint i = 0;
+    auto set = [&](size_t size, const void* v) { check(clSetKernelArg(kernel, i++, size, v), "clSetKernelArg(tessera_nvgemm)"); };
+    set(sizeof cm, &cm), set(sizeof cn, &cn), set(sizeof ck, &ck), set(sizeof alpha, &alpha);
+    set(sizeof A.mem, &A.mem), set(sizeof offA, &offA), set(sizeof lda, &lda);
+    set(sizeof B.mem, &B.mem), set(sizeof offB, &offB), set(sizeof ldb, &ldb), set(sizeof beta, &beta);
+    set(sizeof C.mem, &C.mem), set(sizeof offC, &offC), set(sizeof ldc, &ldc), set(sizeof ctri, &ctri);
+    const Geometry g = geometry(kernel, q, dk.prec());
+    const size_t blocks = size_t((m + g.bm - 1) / g.bm) * size_t((n + g.bn - 1) / g.bn);
+    const size_t global[3] = {blocks * g.local[0], g.local[1], g.local[2]};
+    check(clEnqueueNDRangeKernel(q, kernel, 3, nullptr, global, g.local, 0, nullptr, nullptr),
+          "clEnqueueNDRangeKernel(tessera_nvgemm)");
+    return true;
+}
+
+template bool nv_gemm<float>(const DeviceKernels&, cl_command_queue, Trans, Trans, int64_t, int64_t, int64_t, float,
+                             Mat, Mat, float, Mat, int);
+template bool nv_gemm<double>(const DeviceKernels&, cl_command_queue, Trans, Trans, int64_t, int64_t, int64_t,
+                              double, Mat, Mat, double, Mat, int);
+
+}  // namespace tessera::ocl

@@ -1,0 +1,23 @@
+// Run-time choice of the NVIDIA GEMM path (gemm_nv.cl) for devices of compute capability ≥ 8.0.
+// StarPU-free, like launch.hpp: enqueues on the given in-order queue and returns without waiting.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/opencl/launch.hpp"
+
+namespace tessera::ocl {
+
+/// True when the device qualifies (NVIDIA compute capability ≥ 8.0) and its program holds the
+/// tessera_nvgemm_* kernels (built because build_options() defined TESSERA_NV_SM).
+bool nv_gemm_available(const DeviceKernels& dk);
+
+/// C = alpha·op(A)·op(B) + beta·C through gemm_nv.cl (double: FP64 tensor cores; float: FP32 FMA).
+/// tri: 0 = all of C, 1 = only its lower triangle (i ≥ j), 2 = only its upper triangle (xSYRK).
+/// Returns false, enqueuing nothing, when !nv_gemm_available(dk): the caller then uses the portable
+/// kernel. Throws std::invalid_argument on a bad argument, as launch.hpp's functions do.
+template <class T>
+bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
+             int64_t k, T alpha, Mat A, Mat B, T beta, Mat C, int tri = 0);
+
+}  // namespace tessera::ocl
