@@ -1,0 +1,348 @@
+// Per-device kernel parameter tables: schema, parser, matcher, loader. See params.hpp.
+#include "kernels/opencl/params.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+namespace tessera::ocl {
+
+const std::vector<ParamSpec>& param_specs() {
+    // Defaults must equal the #ifndef values of the .cl files (gemm.cl, gemm_nv.cl).
+    static const std::vector<ParamSpec> specs = {
+        {"TESSERA_GEMM_MB", 64, {16, 32, 64, 128}, 0, 0, "gemm.cl: rows of C per work-group"},
+        {"TESSERA_GEMM_NB", 64, {16, 32, 64, 128}, 0, 0, "gemm.cl: columns of C per work-group"},
+        {"TESSERA_GEMM_KB", 16, {4, 8, 16, 32}, 0, 0, "gemm.cl: k-slice staged in local memory"},
+        {"TESSERA_GEMM_TM", 4, {1, 2, 4, 8}, 0, 0, "gemm.cl: register-tile rows per work-item"},
+        {"TESSERA_GEMM_TN", 4, {1, 2, 4, 8}, 0, 0, "gemm.cl: register-tile columns per work-item"},
+        {"TESSERA_NV_GROUP", 8, {}, 1, 64, "gemm_nv.cl: block rows per rasterization group"},
+        {"TESSERA_NVD_MMA", 1688, {884, 1684, 1688}, 0, 0, "gemm_nv.cl: FP64 mma.sync shape (m8n8k4, m16n8k4, m16n8k8)"},
+        {"TESSERA_NVD_STAGES", 2, {}, 2, 4, "gemm_nv.cl: k slabs in flight (cp.async)"},
+        {"TESSERA_NVD_WM", 2, {1, 2, 4}, 0, 0, "gemm_nv.cl: warps along m (64 rows each)"},
+        {"TESSERA_NVD_WN", 4, {1, 2, 4}, 0, 0, "gemm_nv.cl: warps along n (32 columns each)"},
+        {"TESSERA_NVS_BK", 16, {8, 16}, 0, 0, "gemm_nv.cl: float k slab"},
+        {"TESSERA_NVS_WARP", 1, {0, 1}, 0, 0, "gemm_nv.cl: float warp shape (0 = 16x2, 1 = 8x4 work-items)"},
+    };
+    return specs;
+}
+
+const ParamSpec* find_param_spec(std::string_view name) {
+    for (const ParamSpec& s : param_specs())
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+KernelParams default_params() {
+    KernelParams p;
+    for (const ParamSpec& s : param_specs()) p[s.name] = s.def;
+    return p;
+}
+
+namespace {
+
+std::string trim(std::string_view s) {
+    size_t b = 0, e = s.size();
+    while (b < e && std::isspace((unsigned char)s[b])) ++b;
+    while (e > b && std::isspace((unsigned char)s[e - 1])) --e;
+    return std::string(s.substr(b, e - b));
+}
+
+std::string lower(std::string s) {
+    for (char& c : s) c = char(std::tolower((unsigned char)c));
+    return s;
+}
+
+bool glob_match(const char* p, const char* s) {  // '*' and '?', case-insensitive
+    for (; *p; ++p, ++s) {
+        if (*p == '*') {
+            while (p[1] == '*') ++p;
+            for (const char* t = s;; ++t) {
+                if (glob_match(p + 1, t)) return true;
+                if (!*t) return false;
+            }
+        }
+        if (!*s || (*p != '?' && std::tolower((unsigned char)*p) != std::tolower((unsigned char)*s))) return false;
+    }
+    return !*s;
+}
+
+bool parse_int(const std::string& s, int* v) {
+    if (s.empty()) return false;
+    char* end = nullptr;
+    errno = 0;
+    const long x = std::strtol(s.c_str(), &end, 10);
+    if (*end || errno || x < -1000000000L || x > 1000000000L) return false;
+    *v = int(x);
+    return true;
+}
+
+bool value_allowed(const ParamSpec& s, int v) {
+    if (!s.allowed.empty()) return std::find(s.allowed.begin(), s.allowed.end(), v) != s.allowed.end();
+    return v >= s.lo && v <= s.hi;
+}
+
+std::string describe_allowed(const ParamSpec& s) {
+    std::string r;
+    if (s.allowed.empty()) return std::to_string(s.lo) + ".." + std::to_string(s.hi);
+    for (int v : s.allowed) r += (r.empty() ? "" : ", ") + std::to_string(v);
+    return "one of " + r;
+}
+
+constexpr const char* kMagic = "tessera-kernel-params";
+constexpr int kVersion = 1;
+
+}  // namespace
+
+std::optional<ParamTable> parse_param_table(std::string_view text, const std::string& origin, std::string* error) {
+    ParamTable table;
+    table.origin = origin;
+    int lineno = 0;
+    bool have_header = false, have_end = false;
+    ParamEntry* cur = nullptr;
+    std::set<std::string> seen;  // keys of the current entry
+    auto fail = [&](const std::string& why) -> std::optional<ParamTable> {
+        if (error) *error = origin + ":" + std::to_string(lineno) + ": " + why;
+        return std::nullopt;
+    };
+    size_t pos = 0;
+    while (pos <= text.size()) {
+        size_t nl = text.find('\n', pos);
+        if (nl == std::string_view::npos) nl = text.size();
+        std::string_view raw = text.substr(pos, nl - pos);
+        pos = nl + 1;
+        ++lineno;
+        if (raw.find('\0') != std::string_view::npos) return fail("binary data (NUL byte)");
+        const size_t hash = raw.find('#');
+        const std::string line = trim(hash == std::string_view::npos ? raw : raw.substr(0, hash));
+        if (line.empty()) {
+            if (nl == text.size()) break;
+            continue;
+        }
+        if (have_end) return fail("text after 'end'");
+        if (!have_header) {
+            std::istringstream is(line);
+            std::string magic, extra;
+            int version = -1;
+            if (!(is >> magic) || magic != kMagic) return fail(std::string("not a kernel parameter table (first line must be '") + kMagic + " " + std::to_string(kVersion) + "')");
+            if (!(is >> version) || (is >> extra)) return fail("malformed header line '" + line + "'");
+            if (version != kVersion)
+                return fail("table format version " + std::to_string(version) + ", this library reads version " + std::to_string(kVersion));
+            have_header = true;
+            continue;
+        }
+        if (line == "end") {
+            have_end = true;
+            continue;
+        }
+        if (line == "[entry]") {
+            table.entries.push_back({});
+            cur = &table.entries.back();
+            cur->line = lineno;
+            seen.clear();
+            continue;
+        }
+        if (line.front() == '[') return fail("unknown section '" + line + "' (expected '[entry]')");
+        const size_t eq = line.find('=');
+        if (eq == std::string::npos) return fail("expected 'key = value', got '" + line + "'");
+        if (!cur) return fail("'" + line + "' outside an [entry]");
+        const std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
+        if (key.empty()) return fail("empty key");
+        if (!seen.insert(key).second) return fail("duplicate key '" + key + "' in the entry");
+        if (key == "vendor") {
+            cur->match.vendor = value;
+        } else if (key == "name") {
+            cur->match.name = value;
+        } else if (key == "cc") {
+            if (value != "*") {
+                const size_t dot = value.find('.');
+                int ma = -1, mi = -1;
+                if (dot == std::string::npos || !parse_int(value.substr(0, dot), &ma) ||
+                    !parse_int(value.substr(dot + 1), &mi) || ma < 1 || mi < 0)
+                    return fail("cc must look like 9.0 (or be *), got '" + value + "'");
+                cur->match.cc_major = ma, cur->match.cc_minor = mi;
+            }
+        } else if (key == "precision") {
+            if (value == "s" || value == "d") cur->match.prec = value[0];
+            else if (value != "*") return fail("precision must be s, d or *, got '" + value + "'");
+        } else if (const ParamSpec* spec = find_param_spec(key)) {
+            int v = 0;
+            if (!parse_int(value, &v)) return fail("value of " + key + " is not an integer: '" + value + "'");
+            if (!value_allowed(*spec, v))
+                return fail(key + " = " + std::to_string(v) + " out of range (" + describe_allowed(*spec) + ")");
+            cur->values[key] = v;
+        } else {
+            return fail("unknown parameter '" + key + "' (table written for another version of Tessera?)");
+        }
+        if (nl == text.size()) break;
+    }
+    if (!have_header) return fail("empty table");
+    if (!have_end) return fail("missing final 'end' line (truncated file?)");
+    return table;
+}
+
+std::optional<ParamTable> load_param_file(const std::string& path, std::string* error) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) {
+        if (error) *error = path + ": cannot open";
+        return std::nullopt;
+    }
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    return parse_param_table(ss.str(), path, error);
+}
+
+std::string format_param_table(const std::vector<ParamEntry>& entries, const std::string& comment) {
+    std::ostringstream os;
+    os << kMagic << " " << kVersion << "\n";
+    if (!comment.empty()) {
+        std::istringstream is(comment);
+        for (std::string l; std::getline(is, l);) os << "# " << l << "\n";
+    }
+    for (const ParamEntry& e : entries) {
+        os << "\n[entry]\n";
+        if (!e.match.vendor.empty()) os << "vendor = " << e.match.vendor << "\n";
+        if (!e.match.name.empty()) os << "name = " << e.match.name << "\n";
+        if (e.match.cc_major >= 0) os << "cc = " << e.match.cc_major << "." << e.match.cc_minor << "\n";
+        if (e.match.prec) os << "precision = " << e.match.prec << "\n";
+        for (const auto& [k, v] : e.values) os << k << " = " << v << "\n";
+    }
+    os << "\nend\n";
+    return os.str();
+}
+
+int match_score(const DeviceMatch& m, const DeviceInfo& info, char prec) {
+    int score = 1;
+    if (!m.vendor.empty()) {
+        if (lower(info.vendor).find(lower(m.vendor)) == std::string::npos) return 0;
+        score += 1;
+    }
+    if (!m.name.empty()) {
+        if (!glob_match(m.name.c_str(), info.name.c_str())) return 0;
+        score += m.name.find_first_of("*?") == std::string::npos ? 2 : 1;
+    }
+    if (m.cc_major >= 0) {
+        if (m.cc_major != info.cc_major || m.cc_minor != info.cc_minor) return 0;
+        score += 1;
+    }
+    if (m.prec) {
+        if (m.prec != prec) return 0;
+        score += 1;
+    }
+    return score;
+}
+
+std::string check_params(const KernelParams& p, const DeviceInfo* info) {
+    auto v = [&](const char* name) {
+        auto it = p.find(name);
+        if (it != p.end()) return it->second;
+        const ParamSpec* s = find_param_spec(name);
+        return s ? s->def : 0;
+    };
+    const size_t lmem = info && info->local_mem_bytes ? info->local_mem_bytes : 48 * 1024;
+    const size_t maxwg = info && info->max_work_group ? info->max_work_group : 1024;
+    const int mb = v("TESSERA_GEMM_MB"), nb = v("TESSERA_GEMM_NB"), kb = v("TESSERA_GEMM_KB");
+    const int tm = v("TESSERA_GEMM_TM"), tn = v("TESSERA_GEMM_TN");
+    if (mb % tm || nb % tn) return "TESSERA_GEMM_MB (NB) must be a multiple of TESSERA_GEMM_TM (TN)";
+    if (size_t(mb / tm) * size_t(nb / tn) > maxwg) return "gemm.cl work-group (MB/TM)·(NB/TN) larger than the device allows";
+    if (size_t(kb) * (mb + 1 + nb + 1) * sizeof(double) > lmem) return "gemm.cl local memory KB·(MB+NB+2)·8 bytes exceeds the device's";
+    const int wm = v("TESSERA_NVD_WM"), wn = v("TESSERA_NVD_WN"), st = v("TESSERA_NVD_STAGES");
+    const int nw = wm * wn;
+    if ((64 * wm) % (16 * nw) || (32 * wn) % (16 * nw))
+        return "TESSERA_NVD_WM/WN: 64·WM and 32·WN must be multiples of 16·WM·WN";
+    if (size_t(st) * (64 * wm + 32 * wn) * 64 > lmem) return "gemm_nv.cl local memory STAGES·(64·WM + 32·WN)·64 bytes exceeds the device's";
+    if (size_t(32 * nw) > maxwg) return "gemm_nv.cl work-group 32·WM·WN larger than the device allows";
+    if (size_t(2) * 2 * v("TESSERA_NVS_BK") * 132 * sizeof(float) > lmem) return "gemm_nv.cl float slabs exceed local memory";
+    if (info && info->cc_major >= 0 && info->cc_major < 9 && v("TESSERA_NVD_MMA") != 884)
+        return "TESSERA_NVD_MMA 1684/1688 need compute capability 9.0";
+    return {};
+}
+
+KernelParams resolve_params(const ParamTable& table, const DeviceInfo& info, char prec, const ParamEntry** used,
+                            const std::function<void(const std::string&)>& warn) {
+    KernelParams p = default_params();
+    if (used) *used = nullptr;
+    // Candidates best first (score, then later entries first).
+    std::vector<std::pair<int, size_t>> order;
+    for (size_t i = 0; i < table.entries.size(); ++i)
+        if (int s = match_score(table.entries[i].match, info, prec)) order.push_back({s, i});
+    std::sort(order.begin(), order.end(), [](auto a, auto b) { return a.first != b.first ? a.first > b.first : a.second > b.second; });
+    for (const auto& [score, i] : order) {
+        KernelParams q = p;
+        for (const auto& [k, v] : table.entries[i].values) q[k] = v;
+        const std::string why = check_params(q, &info);
+        if (why.empty()) {
+            if (used) *used = &table.entries[i];
+            return q;
+        }
+        if (warn)
+            warn(table.origin + ":" + std::to_string(table.entries[i].line) + ": entry skipped for " + info.name + ": " + why);
+    }
+    return p;
+}
+
+namespace {
+
+void default_warn(const std::string& msg) {
+    static std::mutex mu;
+    static std::set<std::string> said;
+    std::lock_guard<std::mutex> lock(mu);
+    if (said.insert(msg).second) std::fprintf(stderr, "tessera: warning: %s\n", msg.c_str());
+}
+
+}  // namespace
+
+KernelParams kernel_params(const DeviceInfo& info, char prec, const std::function<void(const std::string&)>& warn_in) {
+    const std::function<void(const std::string&)> warn = warn_in ? warn_in : default_warn;
+    KernelParams p = default_params();
+    for (const EmbeddedParamTable& t : shipped_param_tables()) {
+        std::string err;
+        auto table = parse_param_table(t.text, std::string("built-in ") + t.name, &err);
+        if (!table) {
+            warn(err + "; using defaults");
+            continue;
+        }
+        const ParamEntry* used = nullptr;
+        (void)resolve_params(*table, info, prec, &used, warn);
+        if (used)
+            for (const auto& [k, v] : used->values) p[k] = v;
+    }
+    if (const char* path = std::getenv("TESSERA_KERNEL_PARAMS"); path && *path) {
+        std::string err;
+        auto table = load_param_file(path, &err);
+        if (!table) {
+            warn("rejected kernel parameter file: " + err + "; using the built-in parameters");
+        } else {
+            const ParamEntry* used = nullptr;
+            KernelParams q = p;
+            (void)resolve_params(*table, info, prec, &used, warn);
+            if (!used) {
+                warn(std::string("kernel parameter file ") + path + " has no usable entry for " + info.name + " (" +
+                     info.vendor + (info.cc_major >= 0 ? ", cc " + std::to_string(info.cc_major) + "." + std::to_string(info.cc_minor) : "") +
+                     ", precision " + prec + "); using the built-in parameters");
+            } else {
+                for (const auto& [k, v] : used->values) q[k] = v;
+                const std::string why = check_params(q, &info);
+                if (why.empty()) p = q;
+                else warn(std::string(path) + ": entry not usable with the built-in parameters: " + why);
+            }
+        }
+    }
+    return p;
+}
+
+std::string params_build_options(const KernelParams& p) {
+    std::string s;
+    for (const auto& [k, v] : p) {
+        const ParamSpec* spec = find_param_spec(k);
+        if (!spec || spec->def != v) s += " -D" + k + "=" + std::to_string(v);
+    }
+    return s;
+}
+
+}  // namespace tessera::ocl
