@@ -1,0 +1,357 @@
+// gpu_gemm: Tessera's NVIDIA OpenCL GEMM (kernels/opencl/gemm_nv.cl) on device-resident data, checked,
+// next to CLBlast on the same buffers. Driven by bench/gpu_gemm.sh, which adds cuBLAS (torch) and
+// prints the table. Built by CMake (tools/CMakeLists.txt), run only on the GPU machine.
+//
+//   gpu_gemm --check  [--prec d,s] [--variant OPTS]...   every trans/edge/offset case vs CBLAS
+//   gpu_gemm --bench  [--prec d,s] [--variant OPTS]... [--sizes 1024,2048,4096,8192] [--clblast]
+//   gpu_gemm --micro                                     FP64 mma.sync throughput per shape
+//   --emulate: pretend compute capability 9.0 and emulate mma through local memory (PoCL tests).
+// A variant is a string of extra build options, e.g. "-DTESSERA_NVD_MMA=1688 -DTESSERA_NVD_ASYNC=1";
+// its label is the options with "-DTESSERA_" removed. Machine-readable lines start with RESULT,
+// CLBLAST, CHECK or MICRO.
+#ifdef TESSERA_HAVE_CLBLAST
+#include <clblast_c.h>
+#endif
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tools/tune/cl_harness.hpp"
+
+using namespace tessera;
+using namespace tessera::harness;
+
+namespace {
+
+struct Args {
+    bool check = false, bench = false, micro = false, clblast = false, emulate = false;
+    std::vector<char> precs = {'d', 's'};
+    std::vector<std::string> variants;
+    std::vector<int> sizes = {1024, 2048, 4096, 8192};
+    std::string dump_dir;
+    int reps = 5;
+};
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, sep))
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+std::string label(const std::string& v) {
+    std::string s = v.empty() ? "default" : v;
+    for (size_t p; (p = s.find("-DTESSERA_")) != std::string::npos;) s.erase(p, 10);
+    for (char& c : s)
+        if (c == ' ') c = ',';
+    return s;
+}
+
+ocl::DeviceInfo device_info(const Env& env, const Args& a) {
+    ocl::DeviceInfo info = env.info;
+    if (a.emulate) info.cc_major = 9, info.cc_minor = 0;
+    return info;
+}
+
+std::string variant_opts(const Args& a, const std::string& v) {
+    std::string o = v;
+    if (a.emulate) o += " -DTESSERA_NV_SM=90 -DTESSERA_NV_EMULATE";
+    return o;
+}
+
+template <class T>
+bool run_checks(const Env& env, const Args& a, const std::string& variant) {
+    const char prec = std::is_same_v<T, float> ? 's' : 'd';
+    auto dk = build_kernels(env, prec, variant_opts(a, variant), device_info(env, a));
+    if (!ocl::nv_gemm_available(*dk)) {
+        std::printf("CHECK %c %s unavailable (no tessera_nvgemm kernels on this device)\n", prec, label(variant).c_str());
+        return false;
+    }
+    std::mt19937_64 rng(42);
+    double worst = 0;
+    int fails = 0;
+    const auto cases = standard_cases(a.emulate);
+    for (const GemmCase& c : cases) {
+        std::string why;
+        const double r = check_case<T>(env, *dk, nv_path<T>(), c, rng, &why);
+        worst = std::max(worst, r);
+        if (!(r <= 60)) {
+            ++fails;
+            std::printf("  FAIL %c %s: residual %.3g %s\n", prec, c.str().c_str(), r, why.c_str());
+        }
+    }
+    std::printf("CHECK %c %-40s cases=%zu fails=%d worst=%.3g %s\n", prec, label(variant).c_str(), cases.size(), fails,
+                worst, fails ? "FAILED" : "ok");
+    std::fflush(stdout);
+    return fails == 0;
+}
+
+/// Device-resident n×n×n problem: A, B random, C written by each call (alpha = 1, beta = 0).
+template <class T>
+struct Problem {
+    int n;
+    std::vector<T> hA, hB;
+    Buffer<T> dA, dB, dC;
+    Problem(const Env& env, int n_, uint64_t seed)
+        : n(n_), hA(size_t(n_) * n_), hB(size_t(n_) * n_), dA(env, hA.size()), dB(env, hB.size()), dC(env, hA.size()) {
+        uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+        auto next = [&s] {  // xorshift64*: fast fill of large matrices, values in [-1, 1)
+            s ^= s >> 12, s ^= s << 25, s ^= s >> 27;
+            return double((s * 0x2545F4914F6CDD1Dull) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+        };
+        for (T& x : hA) x = T(next());
+        for (T& x : hB) x = T(next());
+        dA.write(env, hA), dB.write(env, hB);
+    }
+    /// Poison C (NaN), for the checked run.
+    void poison(const Env& env) {
+        std::vector<T> nan(hA.size(), std::numeric_limits<T>::quiet_NaN());
+        dC.write(env, nan);
+    }
+    /// Max over `samples` random entries of |C − ref| / (Σ_k |a_ik·b_kj| · n · eps); NaN → inf.
+    double sampled_residual(const Env& env, int samples, uint64_t seed) {
+        std::vector<T> c(size_t(n) * n);
+        dC.read(env, c);
+        std::mt19937_64 rng(seed);
+        std::uniform_int_distribution<int> d(0, n - 1);
+        double worst = 0;
+        const double eps = std::numeric_limits<T>::epsilon() / 2;
+        for (int s = 0; s < samples + 2; ++s) {
+            const int i = s == 0 ? 0 : s == 1 ? n - 1 : d(rng), j = s == 0 ? 0 : s == 1 ? n - 1 : d(rng);
+            long double ref = 0, mag = 0;
+            for (int l = 0; l < n; ++l) {
+                const long double p = (long double)hA[i + size_t(l) * n] * hB[l + size_t(j) * n];
+                ref += p, mag += p < 0 ? -p : p;
+            }
+            const double got = c[i + size_t(j) * n];
+            if (!std::isfinite(got)) return INFINITY;
+            worst = std::max(worst, double(std::fabs((long double)got - ref) / (mag * n * eps)));
+        }
+        return worst;
+    }
+};
+
+#ifdef TESSERA_HAVE_CLBLAST
+CLBlastStatusCode clblast_gemm(size_t n, double alpha, cl_mem A, cl_mem B, double beta, cl_mem C, cl_command_queue* q) {
+    return CLBlastDgemm(CLBlastLayoutColMajor, CLBlastTransposeNo, CLBlastTransposeNo, n, n, n, alpha, A, 0, n, B, 0, n,
+                        beta, C, 0, n, q, nullptr);
+}
+CLBlastStatusCode clblast_gemm(size_t n, float alpha, cl_mem A, cl_mem B, float beta, cl_mem C, cl_command_queue* q) {
+    return CLBlastSgemm(CLBlastLayoutColMajor, CLBlastTransposeNo, CLBlastTransposeNo, n, n, n, alpha, A, 0, n, B, 0, n,
+                        beta, C, 0, n, q, nullptr);
+}
+#endif
+
+template <class T>
+void run_bench(const Env& env, const Args& a) {
+    const char prec = std::is_same_v<T, float> ? 's' : 'd';
+    std::vector<std::unique_ptr<ocl::DeviceKernels>> dks;
+    std::vector<std::string> vs = a.variants.empty() ? std::vector<std::string>{""} : a.variants;
+    for (const std::string& v : vs) {
+        try {
+            dks.push_back(build_kernels(env, prec, variant_opts(a, v), device_info(env, a)));
+        } catch (const std::exception& e) {
+            std::printf("RESULT %c build-failed %s: %.300s\n", prec, label(v).c_str(), e.what());
+            dks.push_back(nullptr);
+        }
+    }
+    for (int n : a.sizes) {
+        Problem<T> p(env, n, 1000 + n);
+        const double flop = 2.0 * n * double(n) * n;
+        const int per_batch = n <= 1024 ? 20 : n <= 2048 ? 10 : n <= 4096 ? 4 : 2;
+        for (size_t vi = 0; vi < vs.size(); ++vi) {
+            if (!dks[vi]) continue;
+            const ocl::DeviceKernels& dk = *dks[vi];
+            GemmCase c;
+            c.m = c.n = c.k = n;
+            const ocl::Mat A{p.dA.mem, 0, n}, B{p.dB.mem, 0, n}, C{p.dC.mem, 0, n};
+            auto call = [&] {
+                if (!ocl::nv_gemm<T>(dk, env.queue, Trans::NoTrans, Trans::NoTrans, n, n, n, T(1), A, B, T(0), C))
+                    throw std::runtime_error("nv_gemm unavailable");
+            };
+            p.poison(env);
+            call();
+            check(clFinish(env.queue), "clFinish");
+            const double res = p.sampled_residual(env, 64, 7);
+            const double t = time_batches(env, call, a.reps, per_batch);
+            std::printf("RESULT %c %d %-34s %8.2f TFLOP/s  %.3f ms  check=%.3g %s\n", prec, n, label(vs[vi]).c_str(),
+                        flop / t * 1e-12, t * 1e3, res, res <= 60 ? "ok" : "FAILED");
+            std::fflush(stdout);
+        }
+#ifdef TESSERA_HAVE_CLBLAST
+        if (a.clblast) {
+            cl_command_queue q = env.queue;
+            auto call = [&] {
+                const CLBlastStatusCode st = clblast_gemm(size_t(n), T(1), p.dA.mem, p.dB.mem, T(0), p.dC.mem, &q);
+                if (st != CLBlastSuccess) throw std::runtime_error("CLBlast gemm failed: " + std::to_string(int(st)));
+            };
+            try {
+                p.poison(env);
+                call();
+                check(clFinish(env.queue), "clFinish");
+                const double res = p.sampled_residual(env, 64, 7);
+                const double t = time_batches(env, call, a.reps, per_batch);
+                std::printf("CLBLAST %c %d %8.2f TFLOP/s  %.3f ms  check=%.3g %s\n", prec, n, flop / t * 1e-12, t * 1e3,
+                            res, res <= 60 ? "ok" : "FAILED");
+            } catch (const std::exception& e) {
+                std::printf("CLBLAST %c %d error: %s\n", prec, n, e.what());
+            }
+            std::fflush(stdout);
+        }
+#endif
+    }
+}
+
+// FP64 mma.sync throughput per shape: 16 independent accumulator chains per warp.
+const char* kMicroSource = R"CL(
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define CH 16
+__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
+void mma_rate(__global double* out, const int iters, const double x, const double y) {
+    const int lid = get_local_id(0);
+    double a0 = x + lid, a1 = x - lid, a2 = x * lid, a3 = y + lid, b0 = y, b1 = y * 0.5;
+    double c[CH][4];
+    for (int u = 0; u < CH; ++u) { c[u][0] = u; c[u][1] = 0; c[u][2] = 0; c[u][3] = 0; }
+    for (int it = 0; it < iters; ++it) {
+#pragma unroll
+        for (int u = 0; u < CH; ++u) {
+#if SHAPE == 884
+            asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
+                         : "+d"(c[u][0]), "+d"(c[u][1]) : "d"(a0), "d"(b0));
+#elif SHAPE == 1684
+            asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                         : "+d"(c[u][0]), "+d"(c[u][1]), "+d"(c[u][2]), "+d"(c[u][3]) : "d"(a0), "d"(a1), "d"(b0));
+#elif SHAPE == 1688
+            asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                         : "+d"(c[u][0]), "+d"(c[u][1]), "+d"(c[u][2]), "+d"(c[u][3])
+                         : "d"(a0), "d"(a1), "d"(a2), "d"(a3), "d"(b0), "d"(b1));
+#elif SHAPE == 16816
+            asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%4,%5,%6,%7}, {%8,%9,%8,%9}, {%0,%1,%2,%3};"
+                         : "+d"(c[u][0]), "+d"(c[u][1]), "+d"(c[u][2]), "+d"(c[u][3])
+                         : "d"(a0), "d"(a1), "d"(a2), "d"(a3), "d"(b0), "d"(b1));
+#endif
+        }
+    }
+    double s = 0;
+    for (int u = 0; u < CH; ++u) s += c[u][0] + c[u][1] + c[u][2] + c[u][3];
+    out[get_global_id(0)] = s;
+}
+)CL";
+
+void run_micro(const Env& env) {
+    const int shapes[] = {884, 1684, 1688, 16816};
+    const double flops_per_mma[] = {512, 1024, 2048, 4096};
+    const size_t local = 256, groups = size_t(std::max(1u, env.info.compute_units)) * 4;
+    Buffer<double> out(env, groups * local);
+    for (int s = 0; s < 4; ++s) {
+        try {
+            cl_program prog = build_program(env, kMicroSource, "-DSHAPE=" + std::to_string(shapes[s]));
+            cl_int err = CL_SUCCESS;
+            cl_kernel k = clCreateKernel(prog, "mma_rate", &err);
+            check(err, "clCreateKernel");
+            const int iters = int(20000 * 512 / flops_per_mma[s]);
+            const double x = 1.0, y = 1e-9;
+            check(clSetKernelArg(k, 0, sizeof out.mem, &out.mem), "arg");
+            check(clSetKernelArg(k, 1, sizeof iters, &iters), "arg");
+            check(clSetKernelArg(k, 2, sizeof x, &x), "arg");
+            check(clSetKernelArg(k, 3, sizeof y, &y), "arg");
+            const size_t global = groups * local;
+            auto call = [&] {
+                check(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr), "enqueue");
+            };
+            const double t = time_batches(env, call, 3, 1);
+            const double flop = double(groups) * (local / 32) * iters * 16 * flops_per_mma[s];
+            std::printf("MICRO mma f64 shape %d: %.2f TFLOP/s (%.3f ms)\n", shapes[s], flop / t * 1e-12, t * 1e3);
+            clReleaseKernel(k);
+            clReleaseProgram(prog);
+        } catch (const std::exception& e) {
+            std::printf("MICRO mma f64 shape %d: error %.400s\n", shapes[s], e.what());
+        }
+        std::fflush(stdout);
+    }
+}
+
+/// Write the program binary (PTX on NVIDIA) of each precision's first variant to DIR/tessera_<p>.ptx.
+void dump_ptx(const Env& env, const Args& a) {
+    for (char p : a.precs) {
+        const std::string v = a.variants.empty() ? "" : a.variants[0];
+        const std::string opts = ocl::build_options(device_info(env, a), p) + " " + variant_opts(a, v);
+        cl_program prog = build_program(env, program_subset({"gemm_nv.cl"}), opts);
+        size_t size = 0;
+        check(clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), "clGetProgramInfo");
+        std::vector<unsigned char> bin(size);
+        unsigned char* ptr = bin.data();
+        check(clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr), "clGetProgramInfo");
+        const std::string path = a.dump_dir + "/tessera_" + p + ".ptx";
+        if (FILE* f = std::fopen(path.c_str(), "wb")) {
+            std::fwrite(bin.data(), 1, bin.size(), f);
+            std::fclose(f);
+            std::printf("wrote %s (%zu bytes, options: %s)\n", path.c_str(), size, opts.c_str());
+        }
+        clReleaseProgram(prog);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Args a;
+    for (int i = 1; i < argc; ++i) {
+        const std::string s = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw std::invalid_argument(s + " needs a value");
+            return argv[++i];
+        };
+        if (s == "--check") a.check = true;
+        else if (s == "--bench") a.bench = true;
+        else if (s == "--micro") a.micro = true;
+        else if (s == "--clblast") a.clblast = true;
+        else if (s == "--emulate") a.emulate = true;
+        else if (s == "--dump-ptx") a.dump_dir = value();
+        else if (s == "--variant") a.variants.push_back(value());
+        else if (s == "--reps") a.reps = std::stoi(value());
+        else if (s == "--prec") {
+            a.precs.clear();
+            for (const auto& p : split(value(), ',')) a.precs.push_back(p[0]);
+        } else if (s == "--sizes") {
+            a.sizes.clear();
+            for (const auto& p : split(value(), ',')) a.sizes.push_back(std::stoi(p));
+        } else {
+            std::fprintf(stderr, "usage: %s [--check] [--bench] [--micro] [--clblast] [--emulate] [--prec d,s] "
+                                 "[--variant OPTS]... [--sizes N,...] [--reps R] [--dump-ptx DIR]\n", argv[0]);
+            return 2;
+        }
+    }
+    try {
+        Env env;
+        std::printf("device: %s\n", env.describe().c_str());
+#ifndef TESSERA_HAVE_CLBLAST
+        if (a.clblast) std::printf("CLBLAST not built in (no clblast_c.h at configure time)\n");
+#endif
+        bool ok = true;
+        if (!a.dump_dir.empty()) dump_ptx(env, a);
+        if (a.micro) run_micro(env);
+        if (a.check)
+            for (char p : a.precs)
+                for (const std::string& v : a.variants.empty() ? std::vector<std::string>{""} : a.variants)
+                    try {
+                        ok &= p == 'd' ? run_checks<double>(env, a, v) : run_checks<float>(env, a, v);
+                    } catch (const std::exception& e) {
+                        std::printf("CHECK %c %s error: %.2000s\n", p, label(v).c_str(), e.what());
+                        ok = false;
+                    }
+        if (a.bench)
+            for (char p : a.precs) p == 'd' ? run_bench<double>(env, a) : run_bench<float>(env, a);
+        return ok ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gpu_gemm: %s\n", e.what());
+        return 1;
+    }
+}

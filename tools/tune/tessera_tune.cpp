@@ -1,0 +1,238 @@
+// tessera-tune: sweep the GEMM kernel parameters on the present OpenCL device, check every candidate
+// against CBLAS (all trans combinations, edge sizes, offsets; DESIGN.md's scaled residual ≤ 60), time
+// the correct ones on an n×n×n product with device-resident data, and write the best as a
+// kernel-parameter table entry (format: kernels/opencl/params.hpp) for this device and precision.
+//
+//   tessera-tune [--prec d,s] [--kernel auto|nv|portable] [--size N] [--reps R] [--quick]
+//                [--out FILE]
+//
+// --kernel auto: the NVIDIA path (gemm_nv.cl) on compute capability ≥ 8.0, else the portable
+// gemm.cl. --out FILE: merge the entries into FILE (replacing entries for the same device and
+// precision; a FILE that exists but does not parse is left alone and the run fails), else print.
+// Use the result through $TESSERA_KERNEL_PARAMS=FILE, or paste it into kernels/opencl/params/.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "kernels/opencl/params.hpp"
+#include "tools/tune/cl_harness.hpp"
+
+using namespace tessera;
+using namespace tessera::harness;
+
+namespace {
+
+using Candidate = std::map<std::string, int>;
+
+std::string describe(const Candidate& c) {
+    std::string s;
+    for (const auto& [k, v] : c) s += (s.empty() ? "" : " ") + k.substr(8) + "=" + std::to_string(v);  // drop TESSERA_
+    return s;
+}
+
+std::vector<Candidate> nv_candidates(char prec, const ocl::DeviceInfo& info, bool quick) {
+    std::vector<Candidate> cs;
+    if (prec == 'd') {
+        const std::vector<int> shapes = info.cc_major >= 9 ? std::vector<int>{1688, 1684} : std::vector<int>{884};
+        const int tiles[][2] = {{2, 4}, {2, 2}, {1, 4}};
+        for (int mma : shapes)
+            for (const auto& t : tiles)
+                for (int stages = 2; stages <= 4; ++stages)
+                    for (int group : {8, 16}) {
+                        if (quick && (mma == 1684 || group == 16)) continue;
+                        cs.push_back({{"TESSERA_NVD_MMA", mma}, {"TESSERA_NVD_WM", t[0]}, {"TESSERA_NVD_WN", t[1]},
+                                      {"TESSERA_NVD_STAGES", stages}, {"TESSERA_NV_GROUP", group}});
+                    }
+    } else {
+        for (int bk : {8, 16})
+            for (int warp : {0, 1})
+                for (int group : {8, 16}) {
+                    if (quick && group == 16) continue;
+                    cs.push_back({{"TESSERA_NVS_BK", bk}, {"TESSERA_NVS_WARP", warp}, {"TESSERA_NV_GROUP", group}});
+                }
+    }
+    return cs;
+}
+
+std::vector<Candidate> portable_candidates(bool quick) {
+    std::vector<Candidate> cs;
+    for (int b : {32, 64, 128})
+        for (int t : {2, 4, 8})
+            for (int kb : {8, 16, 32}) {
+                if (b / t < 4 || (b / t) * (b / t) > 1024) continue;
+                if (quick && kb == 32) continue;
+                cs.push_back({{"TESSERA_GEMM_MB", b}, {"TESSERA_GEMM_NB", b}, {"TESSERA_GEMM_TM", t},
+                              {"TESSERA_GEMM_TN", t}, {"TESSERA_GEMM_KB", kb}});
+            }
+    return cs;
+}
+
+/// Launch gemm.cl's tessera_gemm with the candidate's geometry (the contract written at the top of
+/// gemm.cl: local (MB/TM, NB/TN), one work-group per MB×NB block of C).
+template <class T>
+GemmFn<T> portable_path(const Candidate& c) {
+    const int mb = c.at("TESSERA_GEMM_MB"), nb = c.at("TESSERA_GEMM_NB");
+    const int tm = c.at("TESSERA_GEMM_TM"), tn = c.at("TESSERA_GEMM_TN");
+    return [=](const ocl::DeviceKernels& dk, cl_command_queue q, const GemmCase& g, ocl::Mat A, ocl::Mat B, ocl::Mat C) {
+        if (g.m == 0 || g.n == 0) return true;
+        cl_kernel k = dk.get("tessera_gemm");
+        const cl_int m = g.m, n = g.n, kk = g.k, ta = g.ta, tb = g.tb, tri = g.tri;
+        const cl_int lda = cl_int(A.ld), ldb = cl_int(B.ld), ldc = cl_int(C.ld);
+        const cl_ulong oa = A.off, ob = B.off, oc = C.off;
+        const T alpha = T(g.alpha), beta = T(g.beta);
+        cl_uint i = 0;
+        auto set = [&](size_t s, const void* v) { ocl::check(clSetKernelArg(k, i++, s, v), "clSetKernelArg(tessera_gemm)"); };
+        set(sizeof m, &m), set(sizeof n, &n), set(sizeof kk, &kk), set(sizeof ta, &ta), set(sizeof tb, &tb);
+        set(sizeof alpha, &alpha), set(sizeof A.mem, &A.mem), set(sizeof oa, &oa), set(sizeof lda, &lda);
+        set(sizeof B.mem, &B.mem), set(sizeof ob, &ob), set(sizeof ldb, &ldb), set(sizeof beta, &beta);
+        set(sizeof C.mem, &C.mem), set(sizeof oc, &oc), set(sizeof ldc, &ldc), set(sizeof tri, &tri);
+        const size_t local[2] = {size_t(mb / tm), size_t(nb / tn)};
+        const size_t global[2] = {size_t((m + mb - 1) / mb) * local[0], size_t((n + nb - 1) / nb) * local[1]};
+        ocl::check(clEnqueueNDRangeKernel(q, k, 2, nullptr, global, local, 0, nullptr, nullptr), "clEnqueueNDRangeKernel");
+        return true;
+    };
+}
+
+struct Outcome {
+    Candidate cand;
+    double tflops = 0;
+    bool ok = false;
+};
+
+template <class T>
+Outcome try_candidate(const Env& env, const Candidate& cand, bool nv, int size, int reps, bool quick) {
+    const char prec = std::is_same_v<T, float> ? 's' : 'd';
+    Outcome out{cand};
+    ocl::KernelParams full = ocl::default_params();
+    for (const auto& [k, v] : cand) full[k] = v;
+    if (const std::string why = ocl::check_params(full, &env.info); !why.empty()) {
+        std::printf("  %-60s skipped: %s\n", describe(cand).c_str(), why.c_str());
+        return out;
+    }
+    try {
+        auto dk = build_kernels(env, prec, ocl::params_build_options(full), env.info,
+                                {nv ? "gemm_nv.cl" : "gemm.cl"});
+        const GemmFn<T> fn = nv ? nv_path<T>() : portable_path<T>(cand);
+        std::mt19937_64 rng(11);
+        double worst = 0;
+        for (GemmCase c : standard_cases(quick)) {
+            if (!nv && c.tri) continue;  // portable path: tri is syrk's (A·Aᵀ) contract, not tested here
+            const double r = check_case<T>(env, *dk, fn, c, rng);
+            worst = std::max(worst, r);
+            if (!(r <= 60)) {
+                std::printf("  %-60s WRONG (%s: residual %.3g)\n", describe(cand).c_str(), c.str().c_str(), r);
+                return out;
+            }
+        }
+        // Timing: device-resident size³ product.
+        const int n = size;
+        std::vector<T> h(size_t(n) * n);
+        std::mt19937_64 r2(5);
+        fill_random(h, r2);
+        Buffer<T> A(env, h.size()), B(env, h.size()), C(env, h.size());
+        A.write(env, h), B.write(env, h);
+        GemmCase g;
+        g.m = g.n = g.k = n;
+        const ocl::Mat mA{A.mem, 0, n}, mB{B.mem, 0, n}, mC{C.mem, 0, n};
+        const double t = time_batches(env, [&] { fn(*dk, env.queue, g, mA, mB, mC); }, reps, n >= 4096 ? 2 : 5);
+        out.tflops = 2.0 * n * double(n) * n / t * 1e-12;
+        out.ok = true;
+        std::printf("  %-60s %9.3f TFLOP/s  (check %.2g)\n", describe(cand).c_str(), out.tflops, worst);
+    } catch (const std::exception& e) {
+        std::printf("  %-60s failed: %.200s\n", describe(cand).c_str(), e.what());
+    }
+    std::fflush(stdout);
+    return out;
+}
+
+bool same_match(const ocl::DeviceMatch& a, const ocl::DeviceMatch& b) {
+    return a.vendor == b.vendor && a.name == b.name && a.cc_major == b.cc_major && a.cc_minor == b.cc_minor &&
+           a.prec == b.prec;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<char> precs = {'d', 's'};
+    std::string kernel = "auto", out_path;
+    int size = 0, reps = 5;
+    bool quick = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
+            return argv[++i];
+        };
+        if (a == "--prec") {
+            precs.clear();
+            for (char c : value())
+                if (c == 's' || c == 'd') precs.push_back(c);
+        } else if (a == "--kernel") kernel = value();
+        else if (a == "--size") size = std::stoi(value());
+        else if (a == "--reps") reps = std::stoi(value());
+        else if (a == "--quick") quick = true;
+        else if (a == "--out") out_path = value();
+        else {
+            std::fprintf(stderr, "usage: %s [--prec d,s] [--kernel auto|nv|portable] [--size N] [--reps R] [--quick] [--out FILE]\n", argv[0]);
+            return 2;
+        }
+    }
+    try {
+        Env env;
+        const ocl::DeviceInfo& info = env.info;
+        std::printf("tessera-tune on %s\n", env.describe().c_str());
+        const bool nv = kernel == "nv" || (kernel == "auto" && info.cc_major >= 8);
+        if (size == 0) size = info.type & CL_DEVICE_TYPE_GPU ? 4096 : 768;
+        std::vector<ocl::ParamEntry> entries;
+        for (char prec : precs) {
+            if (prec == 'd' && !info.fp64) continue;
+            const std::vector<Candidate> cands = nv ? nv_candidates(prec, info, quick) : portable_candidates(quick);
+            std::printf("%cgemm, %s kernel, %zu candidates, n = %d:\n", prec, nv ? "NVIDIA" : "portable", cands.size(), size);
+            Outcome best;
+            for (const Candidate& c : cands) {
+                Outcome o = prec == 'd' ? try_candidate<double>(env, c, nv, size, reps, quick)
+                                        : try_candidate<float>(env, c, nv, size, reps, quick);
+                if (o.ok && o.tflops > best.tflops) best = o;
+            }
+            if (!best.ok) {
+                std::printf("  no candidate passed for %cgemm: no entry written\n", prec);
+                continue;
+            }
+            std::printf("  best: %s, %.3f TFLOP/s\n", describe(best.cand).c_str(), best.tflops);
+            ocl::ParamEntry e;
+            e.match.vendor = info.vendor, e.match.name = info.name, e.match.prec = prec;
+            e.match.cc_major = info.cc_major, e.match.cc_minor = info.cc_major >= 0 ? info.cc_minor : -1;
+            e.values = best.cand;
+            entries.push_back(e);
+        }
+        if (entries.empty()) return 1;
+        std::vector<ocl::ParamEntry> all;
+        if (!out_path.empty() && std::ifstream(out_path)) {
+            std::string err;
+            auto old = ocl::load_param_file(out_path, &err);
+            if (!old) {
+                std::fprintf(stderr, "tessera-tune: %s; not overwriting it\n", err.c_str());
+                return 1;
+            }
+            for (const ocl::ParamEntry& o : old->entries) {
+                bool replaced = false;
+                for (const ocl::ParamEntry& e : entries) replaced |= same_match(o.match, e.match);
+                if (!replaced) all.push_back(o);
+            }
+        }
+        all.insert(all.end(), entries.begin(), entries.end());
+        const std::string text = ocl::format_param_table(all, "written by tessera-tune on " + env.describe());
+        if (out_path.empty()) {
+            std::fputs(text.c_str(), stdout);
+        } else {
+            std::ofstream(out_path) << text;
+            std::printf("wrote %s\n", out_path.c_str());
+        }
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "tessera-tune: %s\n", e.what());
+        return 1;
+    }
+}
