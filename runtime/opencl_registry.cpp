@@ -94,7 +94,9 @@ static cl_program build(cl_context ctx, cl_device_id dev, const ocl::DeviceInfo&
         throw Error("tessera: OpenCL build failed on device '" + info.name + "' with options '" + opts +
                     "':\n" + log);
     }
-    save_cached(p, file);
+    // Asking PoCL-like CPU devices for their binary makes them compile every kernel up front
+    // (minutes); they keep their own kernel cache (POCL_CACHE_DIR), so only other devices use ours.
+    if (!(info.type & CL_DEVICE_TYPE_CPU)) save_cached(p, file);
     return p;
 }
 
@@ -121,7 +123,8 @@ OpenCLRegistry::OpenCLRegistry() {
         }
         d.summary = "OpenCL device " + std::to_string(devid) + ": " + info.name + " (" + info.vendor + ", driver " +
                     info.driver_version + ", precisions " + precs + ", " + std::to_string(hits) +
-                    " program(s) from cache " + cache_dir() + ")";
+                    " program(s) from cache " +
+                    (info.type & CL_DEVICE_TYPE_CPU ? std::string("(none for CPU devices)") : cache_dir()) + ")";
     }
 }
 

@@ -33,7 +33,9 @@ struct WorkerStats {
 /// detected at run time); the caller's BLAS thread count is restored on destruction.
 /// At start every embedded OpenCL source is built for every OpenCL device, per precision; built
 /// programs are cached on disk (TESSERA_CACHE_DIR, else $STARPU_HOME/.tessera/cl-cache, else
-/// $HOME/.cache/tessera) keyed by device name, driver version, build options and source hash.
+/// $HOME/.cache/tessera) keyed by device name, driver version, build options and source hash; CPU
+/// OpenCL devices (PoCL) are not asked for binaries, which would compile every kernel up front: they
+/// keep their own kernel cache (POCL_CACHE_DIR).
 /// Throws tessera::Error when StarPU fails to start, when a Runtime already exists, or when an
 /// OpenCL build fails (the message includes the build log).
 class Runtime {

@@ -1,0 +1,213 @@
+// Matrix Market reader (see matrix_market.hpp).
+#include "examples/solve/matrix_market.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace tessera::solve {
+
+const char* to_string(MMFormat f) { return f == MMFormat::Array ? "array" : "coordinate"; }
+const char* to_string(MMField f) { return f == MMField::Real ? "real" : f == MMField::Integer ? "integer" : "pattern"; }
+const char* to_string(MMSymmetry s) {
+    return s == MMSymmetry::General ? "general" : s == MMSymmetry::Symmetric ? "symmetric" : "skew-symmetric";
+}
+
+namespace {
+
+/// Line-by-line reader that knows its line number and raises errors naming file and line.
+class Reader {
+public:
+    Reader(std::istream& in, const std::string& name) : in_(in), name_(name) {}
+
+    [[noreturn]] void fail(const std::string& what) const { fail_at(line_, what); }
+    [[noreturn]] void fail_at(int64_t line, const std::string& what) const {
+        throw MMError(name_ + ":" + std::to_string(line) + ": " + what);
+    }
+    int64_t line() const { return line_; }
+
+    /// Next line's whitespace-separated tokens, skipping blank lines and (when skip_comments) lines
+    /// starting with '%'. Returns false at the end of the file.
+    bool next(std::vector<std::string>& tokens, bool skip_comments = true) {
+        std::string text;
+        while (std::getline(in_, text)) {
+            ++line_;
+            if (!text.empty() && text.back() == '\r') text.pop_back();
+            if (skip_comments && !text.empty() && text[0] == '%') continue;
+            std::istringstream s(text);
+            tokens.clear();
+            for (std::string t; s >> t;) tokens.push_back(t);
+            if (!tokens.empty() || !skip_comments) return true;
+        }
+        if (in_.bad()) fail("read error");
+        return false;
+    }
+
+    int64_t integer(const std::string& tok, const char* what) const {
+        const char* begin = tok.c_str();
+        char* end = nullptr;
+        errno = 0;
+        const long long v = std::strtoll(begin, &end, 10);
+        if (end == begin || *end != '\0' || errno == ERANGE) fail(std::string(what) + " '" + tok + "' is not an integer");
+        return v;
+    }
+
+    double real(const std::string& tok, MMField field) const {
+        if (field == MMField::Integer) return double(integer(tok, "value"));
+        const char* begin = tok.c_str();
+        char* end = nullptr;
+        errno = 0;
+        const double v = std::strtod(begin, &end);
+        if (end == begin || *end != '\0') fail("value '" + tok + "' is not a number");
+        if (!std::isfinite(v) || (errno == ERANGE && std::abs(v) > 1)) fail("value '" + tok + "' is not a finite number");
+        return v;
+    }
+
+private:
+    std::istream& in_;
+    const std::string& name_;
+    int64_t line_ = 0;
+};
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+std::string plural(int64_t count, const char* noun) {
+    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+// Banner: %%MatrixMarket matrix <format> <field> <symmetry>
+void read_banner(Reader& r, MMMatrix& M) {
+    std::vector<std::string> t;
+    if (!r.next(t, false)) r.fail_at(1, "empty file, expected the banner '%%MatrixMarket matrix ...'");
+    if (t.empty() || lower(t[0]) != "%%matrixmarket")
+        r.fail("expected the banner '%%MatrixMarket matrix <format> <field> <symmetry>' on the first line");
+    if (t.size() != 5) r.fail("the banner has " + plural(int64_t(t.size()) - 1, "word") + " after %%MatrixMarket, expected 4");
+    if (lower(t[1]) != "matrix") r.fail("object '" + t[1] + "' is not supported (only 'matrix')");
+    const std::string format = lower(t[2]), field = lower(t[3]), symmetry = lower(t[4]);
+    if (format == "array") M.format = MMFormat::Array;
+    else if (format == "coordinate") M.format = MMFormat::Coordinate;
+    else r.fail("unknown format '" + t[2] + "' (expected array or coordinate)");
+    if (field == "complex") r.fail("complex matrices are not supported yet (field 'complex')");
+    if (field == "real") M.field = MMField::Real;
+    else if (field == "integer") M.field = MMField::Integer;
+    else if (field == "pattern") M.field = MMField::Pattern;
+    else r.fail("unknown field '" + t[3] + "' (expected real, integer, pattern or complex)");
+    if (symmetry == "hermitian") r.fail("hermitian matrices are not supported yet (and need a complex field)");
+    if (symmetry == "general") M.symmetry = MMSymmetry::General;
+    else if (symmetry == "symmetric") M.symmetry = MMSymmetry::Symmetric;
+    else if (symmetry == "skew-symmetric") M.symmetry = MMSymmetry::SkewSymmetric;
+    else r.fail("unknown symmetry '" + t[4] + "' (expected general, symmetric, skew-symmetric or hermitian)");
+    if (M.field == MMField::Pattern && M.format == MMFormat::Array) r.fail("field 'pattern' needs the coordinate format");
+    if (M.field == MMField::Pattern && M.symmetry == MMSymmetry::SkewSymmetric)
+        r.fail("field 'pattern' cannot be skew-symmetric (its entries have no sign)");
+}
+
+// Size line: "M N" (array) or "M N NNZ" (coordinate). Returns the number of entries to read.
+int64_t read_size(Reader& r, MMMatrix& M) {
+    std::vector<std::string> t;
+    const bool coo = M.format == MMFormat::Coordinate;
+    if (!r.next(t)) r.fail(std::string("end of file before the size line '") + (coo ? "M N NNZ" : "M N") + "'");
+    if (t.size() != (coo ? 3u : 2u))
+        r.fail(std::string("size line has ") + plural(int64_t(t.size()), "number") + ", expected " + (coo ? "3 (M N NNZ)" : "2 (M N)"));
+    M.m = r.integer(t[0], "row count");
+    M.n = r.integer(t[1], "column count");
+    if (M.m < 0 || M.n < 0) r.fail("negative matrix size " + t[0] + " x " + t[1]);
+    if (M.symmetry != MMSymmetry::General && M.m != M.n)
+        r.fail(std::string("a ") + to_string(M.symmetry) + " matrix must be square, got " + t[0] + " x " + t[1]);
+    if (M.m > 0 && M.n > kMaxDenseEntries / std::max<int64_t>(M.m, 1))
+        r.fail("matrix " + t[0] + " x " + t[1] + " is too large for a dense solve (limit " +
+               std::to_string(kMaxDenseEntries) + " entries)");
+    // Entries one triangle holds: all of them, or n(n+1)/2 with the diagonal, n(n−1)/2 without.
+    const int64_t capacity = M.symmetry == MMSymmetry::General ? M.m * M.n
+                             : M.symmetry == MMSymmetry::Symmetric ? M.n * (M.n + 1) / 2
+                                                                   : M.n * (M.n - 1) / 2;
+    if (!coo) return capacity;
+    const int64_t nnz = r.integer(t[2], "entry count");
+    if (nnz < 0 || nnz > capacity)
+        r.fail("entry count " + t[2] + " outside [0, " + std::to_string(capacity) + "] for a " + t[0] + " x " + t[1] +
+               " " + to_string(M.symmetry) + " matrix");
+    return nnz;
+}
+
+// Store A(i, j) = v and its mirror; `seen` flags every position written so far.
+void store(Reader& r, MMMatrix& M, std::vector<bool>& seen, int64_t i, int64_t j, double v) {
+    auto put = [&](int64_t p, int64_t q, double value) {
+        if (seen[size_t(p + q * M.m)])
+            r.fail("duplicate entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) + ")" +
+                   (M.symmetry != MMSymmetry::General && i != j ? ": a " + std::string(to_string(M.symmetry)) +
+                                                                      " file gives each pair (i, j), (j, i) once"
+                                                                : std::string()));
+        seen[size_t(p + q * M.m)] = true;
+        M.at(p, q) = value;
+    };
+    put(i, j, v);
+    if (i != j && M.symmetry != MMSymmetry::General) put(j, i, M.symmetry == MMSymmetry::Symmetric ? v : -v);
+}
+
+void read_coordinate(Reader& r, MMMatrix& M, int64_t nnz) {
+    std::vector<bool> seen(M.a.size(), false);
+    const size_t want = M.field == MMField::Pattern ? 2 : 3;
+    std::vector<std::string> t;
+    for (int64_t k = 0; k < nnz; ++k) {
+        if (!r.next(t)) r.fail("end of file after " + plural(k, "entry") + ", the size line declares " + std::to_string(nnz));
+        if (t.size() != want)
+            r.fail("entry has " + plural(int64_t(t.size()), "field") + ", expected " +
+                   (want == 2 ? "2 (i j) for a pattern matrix" : "3 (i j value)"));
+        const int64_t i = r.integer(t[0], "row index"), j = r.integer(t[1], "column index");
+        if (i < 1 || i > M.m) r.fail("row index " + t[0] + " outside [1, " + std::to_string(M.m) + "]");
+        if (j < 1 || j > M.n) r.fail("column index " + t[1] + " outside [1, " + std::to_string(M.n) + "]");
+        if (i == j && M.symmetry == MMSymmetry::SkewSymmetric)
+            r.fail("diagonal entry (" + t[0] + ", " + t[1] + ") in a skew-symmetric matrix (its diagonal is zero and not stored)");
+        const double v = M.field == MMField::Pattern ? 1.0 : r.real(t[2], M.field);
+        store(r, M, seen, i - 1, j - 1, v);
+    }
+    M.stored = nnz;
+}
+
+void read_array(Reader& r, MMMatrix& M, int64_t count) {
+    std::vector<std::string> t;
+    const int64_t first_below = M.symmetry == MMSymmetry::SkewSymmetric ? 1 : 0;
+    int64_t k = 0;
+    for (int64_t j = 0; j < M.n; ++j) {
+        for (int64_t i = M.symmetry == MMSymmetry::General ? 0 : j + first_below; i < M.m; ++i, ++k) {
+            if (!r.next(t)) r.fail("end of file after " + plural(k, "value") + ", the size line implies " + std::to_string(count));
+            if (t.size() != 1) r.fail("array line has " + plural(int64_t(t.size()), "field") + ", expected one value");
+            const double v = r.real(t[0], M.field);
+            M.at(i, j) = v;
+            if (M.symmetry != MMSymmetry::General) M.at(j, i) = M.symmetry == MMSymmetry::Symmetric ? v : -v;
+        }
+    }
+    M.stored = count;
+}
+
+}  // namespace
+
+MMMatrix parse_matrix_market(std::istream& in, const std::string& name) {
+    Reader r(in, name);
+    MMMatrix M;
+    read_banner(r, M);
+    const int64_t count = read_size(r, M);
+    M.a.assign(size_t(M.m * M.n), 0.0);
+    if (M.format == MMFormat::Coordinate) read_coordinate(r, M, count);
+    else read_array(r, M, count);
+    std::vector<std::string> t;
+    if (r.next(t))
+        r.fail(std::string("more ") + (M.format == MMFormat::Array ? "values than the " : "entries than the ") +
+               std::to_string(count) + " the size line declares");
+    return M;
+}
+
+MMMatrix read_matrix_market(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw MMError(path + ":0: cannot open the file");
+    return parse_matrix_market(in, path);
+}
+
+}  // namespace tessera::solve
