@@ -3,3 +3,4 @@
 
 #include "tessera/blas3.hpp"
 #include "tessera/cholesky.hpp"
+#include "tessera/lu.hpp"

@@ -1,0 +1,78 @@
+// IncpivFactors: the pivots and L tiles of incremental-pivoting LU, as StarPU handles without home
+// storage (StarPU allocates each where the task that produces it runs).
+#include <starpu.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "algorithms/common.hpp"
+#include "tessera/lu.hpp"
+
+namespace tessera {
+
+template <class T>
+struct IncpivFactors<T>::Impl {
+    int64_t m = 0, n = 0, nb = 1, ib = 1, mt = 0, nt = 0, kt = 0;
+    std::vector<TileHandle> ipiv, l, diag;  // ipiv and l indexed k·mt + i
+
+    Impl(int64_t m_, int64_t n_, int64_t nb_, int64_t ib_) : m(m_), n(n_), nb(nb_), ib(ib_) {
+        mt = (m + nb - 1) / nb, nt = (n + nb - 1) / nb, kt = std::min(mt, nt);
+        ipiv.assign(size_t(kt * mt), nullptr);
+        l.assign(size_t(kt * mt), nullptr);
+        diag.assign(size_t(kt), nullptr);
+        for (int64_t k = 0; k < kt; ++k) {
+            const int64_t rows = k + 1 < mt ? nb : m - k * nb, cols = k + 1 < nt ? nb : n - k * nb;
+            starpu_matrix_data_register(&diag[size_t(k)], -1, 0, uint32_t(rows), uint32_t(rows), uint32_t(cols), sizeof(T));
+            starpu_vector_data_register(&ipiv[size_t(k * mt + k)], -1, 0, uint32_t(std::min(rows, cols)), sizeof(int));
+            for (int64_t i = k + 1; i < mt; ++i) {
+                starpu_vector_data_register(&ipiv[size_t(k * mt + i)], -1, 0, uint32_t(cols), sizeof(int));
+                starpu_matrix_data_register(&l[size_t(k * mt + i)], -1, 0, uint32_t(ib), uint32_t(ib), uint32_t(cols),
+                                            sizeof(T));
+            }
+        }
+    }
+    ~Impl() {
+        for (auto* v : {&ipiv, &l, &diag})
+            for (TileHandle h : *v)
+                if (h) starpu_data_unregister_no_coherency(h);
+    }
+};
+
+template <class T>
+IncpivFactors<T>::IncpivFactors() = default;
+template <class T>
+IncpivFactors<T>::~IncpivFactors() = default;
+template <class T>
+IncpivFactors<T>::IncpivFactors(IncpivFactors&&) noexcept = default;
+template <class T>
+IncpivFactors<T>& IncpivFactors<T>::operator=(IncpivFactors&&) noexcept = default;
+
+template <class T>
+int64_t IncpivFactors<T>::m() const { return impl_ ? impl_->m : 0; }
+template <class T>
+int64_t IncpivFactors<T>::n() const { return impl_ ? impl_->n : 0; }
+template <class T>
+int64_t IncpivFactors<T>::nb() const { return impl_ ? impl_->nb : 0; }
+template <class T>
+int64_t IncpivFactors<T>::ib() const { return impl_ ? impl_->ib : 0; }
+template <class T>
+bool IncpivFactors<T>::empty() const { return !impl_; }
+
+template <class T>
+void IncpivFactors<T>::reset(int64_t m, int64_t n, int64_t nb, int64_t ib) {
+    detail::require_runtime("IncpivFactors");
+    impl_.reset();
+    impl_ = std::make_unique<Impl>(m, n, nb, ib);
+}
+
+template <class T>
+TileHandle IncpivFactors<T>::ipiv(int64_t i, int64_t k) const { return impl_->ipiv[size_t(k * impl_->mt + i)]; }
+template <class T>
+TileHandle IncpivFactors<T>::l(int64_t i, int64_t k) const { return impl_->l[size_t(k * impl_->mt + i)]; }
+template <class T>
+TileHandle IncpivFactors<T>::diag(int64_t k) const { return impl_->diag[size_t(k)]; }
+
+template class IncpivFactors<float>;
+template class IncpivFactors<double>;
+
+}  // namespace tessera

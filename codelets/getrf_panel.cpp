@@ -1,0 +1,85 @@
+// Partial-pivoting panel codelet (CPU): gathers a column of tiles into one contiguous panel, factors
+// it with LAPACK xGETRF (recursive, single-threaded BLAS inside the worker) and scatters it back.
+#include <algorithm>
+#include <vector>
+
+#include "codelets/lu_codelet.hpp"
+#include "codelets/tasks_lu.hpp"
+#include "kernels/cpu/lu.hpp"
+
+namespace tessera {
+namespace {
+
+struct PanelArgs {
+    uint32_t flags;
+    int32_t ntiles;
+    int64_t row0;
+    int64_t* ipiv;
+    int* info;
+};
+
+template <class T>
+void panel_cpu(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<PanelArgs*>(cl_arg);
+    const int64_t ntiles = a.ntiles, cols = codelets::tile_cols(buffers[0]);
+    int64_t rows = 0;
+    for (int64_t t = 0; t < ntiles; ++t) rows += codelets::tile_rows(buffers[t]);
+    // Per-worker workspaces, grown on demand and reused across panels (no page faults per task).
+    thread_local std::vector<T> work;
+    thread_local std::vector<int> piv;
+    if (work.size() < size_t(rows * cols)) work.resize(size_t(rows * cols));
+    if (piv.size() < size_t(cols)) piv.resize(size_t(cols));
+    for (int64_t c = 0; c < cols; ++c) {
+        T* dst = work.data() + c * rows;
+        for (int64_t t = 0; t < ntiles; ++t) {
+            auto A = codelets::cpu_tile<T>(buffers[t]);
+            dst = std::copy(A.ptr + c * A.ld, A.ptr + c * A.ld + A.m, dst);
+        }
+    }
+    const int info = cpu::getrf<T>(rows, cols, work.data(), rows, piv.data());
+    for (int64_t c = 0; c < cols; ++c) {
+        const T* src = work.data() + c * rows;
+        for (int64_t t = 0; t < ntiles; ++t) {
+            auto A = codelets::cpu_tile<T>(buffers[t]);
+            std::copy(src, src + A.m, A.ptr + c * A.ld);
+            src += A.m;
+        }
+    }
+    const int64_t kb = std::min(rows, cols);
+    for (int64_t i = 0; i < kb; ++i) a.ipiv[i] = a.row0 + piv[size_t(i)];
+    *a.info = info;
+}
+
+template <class T>
+starpu_codelet& panel_codelet() {
+    static const std::string name = prec_letter<T>() + std::string("getrf_panel");
+    static starpu_codelet cl =
+        codelets::make_var_codelet(name.c_str(), panel_cpu<T>, nullptr, codelets::lu_model("tessera_" + name));
+    return cl;
+}
+
+}  // namespace
+
+TileHandle tasks::make_token() {
+    starpu_data_handle_t h;
+    starpu_void_data_register(&h);
+    return h;
+}
+
+void tasks::release_token(TileHandle token) { starpu_data_unregister_submit(token); }
+
+template <class T>
+void tasks::getrf_panel(const std::vector<TileHandle>& column, int64_t row0, int64_t* ipiv, int* info,
+                        TileHandle done, int prio) {
+    PanelArgs args{0, int32_t(column.size()), row0, ipiv, info};
+    std::vector<codelets::Buffer> buffers;
+    buffers.reserve(column.size() + 1);
+    for (TileHandle h : column) buffers.emplace_back(h, STARPU_RW);
+    buffers.emplace_back(done, STARPU_W);
+    codelets::submit_buffers(panel_codelet<T>(), args, buffers, prio);
+}
+
+template void tasks::getrf_panel<float>(const std::vector<TileHandle>&, int64_t, int64_t*, int*, TileHandle, int);
+template void tasks::getrf_panel<double>(const std::vector<TileHandle>&, int64_t, int64_t*, int*, TileHandle, int);
+
+}  // namespace tessera

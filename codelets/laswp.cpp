@@ -1,0 +1,76 @@
+// laswp codelet: row interchanges on a column of tiles (CPU and OpenCL), any number of tiles.
+#include <vector>
+
+#include "codelets/lu_codelet.hpp"
+#include "codelets/tasks_lu.hpp"
+#include "kernels/cpu/lu.hpp"
+#include "kernels/opencl/launch_lu.hpp"
+
+namespace tessera {
+namespace {
+
+struct LaswpArgs {
+    uint32_t flags;
+    int32_t ntiles;
+    int32_t forward;
+    int64_t row0, k1, k2;
+    const int64_t* ipiv;
+};
+
+template <class T>
+void laswp_cpu(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<LaswpArgs*>(cl_arg);
+    const int64_t nt = a.ntiles;
+    std::vector<T*> tiles(static_cast<size_t>(nt));
+    std::vector<int64_t> rows(static_cast<size_t>(nt)), ld(static_cast<size_t>(nt));
+    for (int64_t t = 0; t < nt; ++t) {
+        auto A = codelets::cpu_tile<T>(buffers[t]);
+        tiles[size_t(t)] = A.ptr, rows[size_t(t)] = A.m, ld[size_t(t)] = A.ld;
+    }
+    cpu::laswp_tiles<T>(codelets::tile_cols(buffers[0]), nt, tiles.data(), rows.data(), ld.data(), a.row0, a.ipiv, a.k1,
+                        a.k2, a.forward != 0);
+}
+
+template <class T>
+void laswp_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<LaswpArgs*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    std::vector<ocl::Mat> tiles;
+    std::vector<int64_t> rows;
+    for (int64_t t = 0; t < a.ntiles; ++t) {
+        tiles.push_back(codelets::ocl_tile<T>(buffers[t]));
+        rows.push_back(codelets::tile_rows(buffers[t]));
+    }
+    ocl::laswp<T>(w.kernels, w.queue, codelets::tile_cols(buffers[0]), tiles, rows, a.row0, a.ipiv, a.k1, a.k2,
+                  a.forward != 0);
+}
+
+template <class T>
+starpu_codelet& laswp_codelet() {
+    static const std::string name = prec_letter<T>() + std::string("laswp");
+    static starpu_codelet cl =
+        codelets::make_var_codelet(name.c_str(), laswp_cpu<T>, laswp_opencl<T>, codelets::lu_model("tessera_" + name));
+    return cl;
+}
+
+}  // namespace
+
+template <class T>
+void tasks::laswp(const std::vector<TileHandle>& column, int64_t row0, const int64_t* ipiv, int64_t k1, int64_t k2,
+                  bool forward, const std::vector<TileHandle>& deps, int prio) {
+    if (column.empty() || k2 <= k1) return;
+    // flags: the number of interchanges changes the cost more than the tile sizes do.
+    LaswpArgs args{uint32_t(k2 - k1), int32_t(column.size()), forward ? 1 : 0, row0, k1, k2, ipiv};
+    std::vector<codelets::Buffer> buffers;
+    buffers.reserve(column.size() + deps.size());
+    for (TileHandle h : column) buffers.emplace_back(h, STARPU_RW);
+    for (TileHandle h : deps) buffers.emplace_back(h, STARPU_R);
+    codelets::submit_buffers(laswp_codelet<T>(), args, buffers, prio);
+}
+
+template void tasks::laswp<float>(const std::vector<TileHandle>&, int64_t, const int64_t*, int64_t, int64_t, bool,
+                                  const std::vector<TileHandle>&, int);
+template void tasks::laswp<double>(const std::vector<TileHandle>&, int64_t, const int64_t*, int64_t, int64_t, bool,
+                                   const std::vector<TileHandle>&, int);
+
+}  // namespace tessera

@@ -1,0 +1,41 @@
+// StarPU glue shared by the LU codelets: a perfmodel footprint that understands the handles LU tasks
+// carry (tiles, pivot vectors, void dependency tokens), tasks with a variable number of buffers
+// (a column of tiles can exceed STARPU_NMAXBUFS = 8), and dependency tokens. Internal header.
+#pragma once
+
+#include <starpu.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "codelets/codelet.hpp"
+
+namespace tessera::codelets {
+
+/// History perfmodel `tessera_<letter><op>` whose footprint hashes the sizes of every matrix and
+/// vector buffer (void tokens are skipped) and the `uint32_t flags` word that starts cl_arg.
+starpu_perfmodel* lu_model(const std::string& symbol);
+
+/// A codelet with a variable number of buffers (modes given per task), one CPU implementation and,
+/// when `ocl` is non-null, one asynchronous OpenCL implementation.
+starpu_codelet make_var_codelet(const char* name, starpu_cpu_func_t cpu, starpu_opencl_func_t ocl,
+                                starpu_perfmodel* model);
+
+/// One buffer of a task: handle and access mode.
+using Buffer = std::pair<TileHandle, starpu_data_access_mode>;
+
+/// Submit one task of `cl` (fixed or variable number of buffers) on `buffers` with a copy of
+/// `args` (trivially copyable, starting with `uint32_t flags`). Honours Placement::OpenCLOnly.
+void submit_buffers(starpu_codelet& cl, const void* args, size_t args_size, const std::vector<Buffer>& buffers,
+                    int priority);
+template <class Args>
+void submit_buffers(starpu_codelet& cl, const Args& args, const std::vector<Buffer>& buffers, int priority) {
+    static_assert(std::is_trivially_copyable_v<Args>);
+    submit_buffers(cl, &args, sizeof(Args), buffers, priority);
+}
+
+/// Number of buffers of the running task whose codelet has a variable number of them.
+inline int task_nbuffers() { return int(STARPU_TASK_GET_NBUFFERS(starpu_task_get_current())); }
+
+}  // namespace tessera::codelets

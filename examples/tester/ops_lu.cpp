@@ -1,0 +1,93 @@
+// tessera-tester operations of the LU family: getrf (m×n), getrf_nopiv, getrf_incpiv, getrs, gesv,
+// gesv_nopiv, gesv_incpiv (tile forms, timed without the layout conversions).
+#include <algorithm>
+
+#include "examples/common/checks_lu.hpp"
+#include "examples/tester/tester.hpp"
+#include "tessera/tessera.hpp"
+
+namespace tessera::tester {
+namespace {
+
+// Flops of an m×n LU (LAPACK's count): 2·(m·n·k − (m+n)·k²/2 + k³/3), k = min(m, n).
+double getrf_flops(int64_t m, int64_t n) {
+    const double k = double(std::min(m, n)), dm = double(m), dn = double(n);
+    return 2.0 * (dm * dn * k - (dm + dn) * k * k / 2.0 + k * k * k / 3.0);
+}
+
+enum class Variant { Partial, NoPiv };
+
+// getrf or getrf_nopiv on an m×n matrix, checked with ‖P·A − L·U‖ / (n·‖A‖·eps).
+template <class T, Variant V>
+Result run_getrf(const Params& p) {
+    const int64_t lda = std::max<int64_t>(p.m, 1);
+    auto a = V == Variant::NoPiv ? check::random_shifted<T>(p.m, p.n, lda, p.seed, double(std::max(p.m, p.n)))
+                                 : check::random_matrix<T>(p.m, p.n, lda, p.seed);
+    auto f = a;
+    TileMatrix<T> A(p.m, p.n, p.nb);
+    A.fill_from_lapack(a.data(), lda);
+    Runtime::wait_all();
+    std::vector<int64_t> ipiv;
+    Result r{.k = 0};
+    r.seconds = time_it([&] { r.info = V == Variant::NoPiv ? getrf_nopiv(A) : getrf(A, ipiv); });
+    r.flops = getrf_flops(p.m, p.n);
+    if (p.check) {
+        A.to_lapack(f.data(), lda);
+        r.error = check::getrf_residual(p.m, p.n, a.data(), lda, f.data(), lda, V == Variant::NoPiv ? nullptr : ipiv.data());
+        r.checked = true;
+    }
+    return r;
+}
+
+enum class Solve { Getrs, Gesv, GesvNoPiv, GetrfIncpiv, GesvIncpiv };
+
+// Square solves, checked with ‖B − op(A)·X‖ / ((‖A‖·‖X‖ + ‖B‖)·n·eps). getrs times the solve
+// only (factorization untimed, --trans honoured); getrf_incpiv times the factorization and checks
+// it through getrs_incpiv.
+template <class T, Solve S>
+Result run_solve(const Params& p) {
+    const int64_t n = p.n, lda = std::max<int64_t>(n, 1);
+    auto a = S == Solve::GesvNoPiv ? check::random_shifted<T>(n, n, lda, p.seed, double(n))
+                                   : check::random_matrix<T>(n, n, lda, p.seed);
+    auto b = check::random_matrix<T>(n, p.nrhs, lda, p.seed + 1), x = b;
+    TileMatrix<T> A(n, n, p.nb), B(n, p.nrhs, p.nb);
+    A.fill_from_lapack(a.data(), lda);
+    B.fill_from_lapack(b.data(), lda);
+    std::vector<int64_t> ipiv;
+    IncpivFactors<T> F;
+    Result r{.m = n, .k = p.nrhs};
+    if (S == Solve::Getrs) r.info = getrf(A, ipiv);
+    Runtime::wait_all();
+    const Trans trans = S == Solve::Getrs ? p.trans : Trans::NoTrans;
+    r.seconds = time_it([&] {
+        switch (S) {
+            case Solve::Getrs: getrs(trans, A, ipiv, B); break;
+            case Solve::Gesv: r.info = gesv(A, ipiv, B); break;
+            case Solve::GesvNoPiv: r.info = gesv_nopiv(A, B); break;
+            case Solve::GetrfIncpiv: r.info = getrf_incpiv(A, F, p.options()); break;
+            case Solve::GesvIncpiv: r.info = gesv_incpiv(A, F, B, p.options()); break;
+        }
+    });
+    if (S == Solve::GetrfIncpiv && r.info == 0) getrs_incpiv(A, F, B);
+    const double dn = double(n), solve = 2.0 * dn * dn * double(p.nrhs);
+    r.flops = S == Solve::Getrs ? solve : S == Solve::GetrfIncpiv ? getrf_flops(n, n) : getrf_flops(n, n) + solve;
+    if (p.check && r.info == 0) {
+        B.to_lapack(x.data(), lda);
+        r.error = check::solve_residual(trans, n, n, p.nrhs, a.data(), lda, x.data(), lda, b.data(), lda);
+        r.checked = true;
+    }
+    return r;
+}
+
+const Register reg_getrf{{"getrf", run_getrf<float, Variant::Partial>, run_getrf<double, Variant::Partial>}};
+const Register reg_getrf_nopiv{{"getrf_nopiv", run_getrf<float, Variant::NoPiv>, run_getrf<double, Variant::NoPiv>}};
+const Register reg_getrf_incpiv{
+    {"getrf_incpiv", run_solve<float, Solve::GetrfIncpiv>, run_solve<double, Solve::GetrfIncpiv>}};
+const Register reg_getrs{{"getrs", run_solve<float, Solve::Getrs>, run_solve<double, Solve::Getrs>}};
+const Register reg_gesv{{"gesv", run_solve<float, Solve::Gesv>, run_solve<double, Solve::Gesv>}};
+const Register reg_gesv_nopiv{{"gesv_nopiv", run_solve<float, Solve::GesvNoPiv>, run_solve<double, Solve::GesvNoPiv>}};
+const Register reg_gesv_incpiv{
+    {"gesv_incpiv", run_solve<float, Solve::GesvIncpiv>, run_solve<double, Solve::GesvIncpiv>}};
+
+}  // namespace
+}  // namespace tessera::tester
