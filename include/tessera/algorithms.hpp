@@ -4,3 +4,4 @@
 #include "tessera/blas3.hpp"
 #include "tessera/cholesky.hpp"
 #include "tessera/lu.hpp"
+#include "tessera/qr.hpp"

@@ -1,0 +1,114 @@
+// Tile QR factorization: QRFactors storage and geqrf (flat tree; Buttari et al. 2009, PLASMA's
+// pdgeqrf, Chameleon's pzgeqrf).
+#include "tessera/qr.hpp"
+
+#include <algorithm>
+
+#include "algorithms/common.hpp"
+#include "codelets/tasks.hpp"
+#include "codelets/tasks_qr.hpp"
+
+namespace tessera {
+
+// ---- QRFactors
+
+template <class T>
+QRFactors<T>::QRFactors(const TileMatrix<T>& A, int64_t ib)
+    : m_(A.m()), n_(A.n()), nb_(A.nb()), ib_(ib), mt_(A.mt()), nt_(A.nt()) {
+    check_arg(ib >= 1, "QRFactors", "ib", ib, "must be >= 1");
+    detail::require_runtime("QRFactors");
+    if (mt_ == 0 || nt_ == 0) return;
+    const size_t tile = size_t(ib_) * size_t(nb_);
+    storage_ = static_cast<T*>(tasks::alloc_tiles(size_t(mt_) * size_t(nt_) * tile * sizeof(T)));
+    handles_.resize(size_t(mt_ * nt_));
+    for (int64_t j = 0; j < nt_; ++j)
+        for (int64_t i = 0; i < mt_; ++i) {
+            const size_t idx = size_t(j * mt_ + i);
+            handles_[idx] = tasks::register_tile(storage_ + idx * tile, ib_, A.tile_cols(j), ib_, sizeof(T));
+        }
+}
+
+template <class T>
+void QRFactors<T>::release() noexcept {
+    for (TileHandle h : handles_) tasks::unregister_tile(h);
+    handles_.clear();
+    tasks::free_tiles(storage_);
+    storage_ = nullptr;
+}
+
+template <class T>
+QRFactors<T>::~QRFactors() { release(); }
+
+template <class T>
+QRFactors<T>::QRFactors(QRFactors&& o) noexcept
+    : m_(o.m_), n_(o.n_), nb_(o.nb_), ib_(o.ib_), mt_(o.mt_), nt_(o.nt_), storage_(o.storage_),
+      handles_(std::move(o.handles_)) {
+    o.storage_ = nullptr;
+    o.handles_.clear();
+    o.m_ = o.n_ = o.mt_ = o.nt_ = 0;
+}
+
+template <class T>
+QRFactors<T>& QRFactors<T>::operator=(QRFactors&& o) noexcept {
+    if (this != &o) {
+        release();
+        m_ = o.m_, n_ = o.n_, nb_ = o.nb_, ib_ = o.ib_, mt_ = o.mt_, nt_ = o.nt_;
+        storage_ = o.storage_;
+        handles_ = std::move(o.handles_);
+        o.storage_ = nullptr;
+        o.handles_.clear();
+        o.m_ = o.n_ = o.mt_ = o.nt_ = 0;
+    }
+    return *this;
+}
+
+// ---- geqrf
+
+template <class T>
+void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence&) {
+    detail::require_runtime("geqrf");
+    check_arg(F.matches(A), "geqrf", "F", F.m(), "must be built for A (QRFactors(A, ib))");
+    const int64_t mt = A.mt(), nt = A.nt(), kt = std::min(mt, nt), ib = F.ib();
+    // Critical path: the panel of step k (geqrt, then the chain of tpqrt down the column), then the
+    // updates of column k+1 (which feed the next panel), then the rest of the trailing matrix.
+    auto prio = [kt](int64_t k, int64_t dist) { return int(3 * (kt - k) - std::min<int64_t>(dist, 3)); };
+    for (int64_t k = 0; k < kt; ++k) {
+        tasks::geqrt<T>(ib, A.handle(k, k), F.handle(k, k), prio(k, 0));
+        // tpqrt(k+1, k) rewrites R in A(k, k) while the gemqrt tasks read its V below the diagonal:
+        // they read a copy instead (Chameleon's D workspace), so the panel chain need not wait for them.
+        const bool copy_v = k + 1 < mt && k + 1 < nt;
+        TileHandle v = A.handle(k, k);
+        if (copy_v) {
+            v = tasks::temp_tile<T>(A.tile_rows(k), A.tile_cols(k));
+            tasks::lacpy<T>(Uplo::Lower, A.handle(k, k), v, prio(k, 0));
+        }
+        for (int64_t n = k + 1; n < nt; ++n)
+            tasks::gemqrt<T>(Side::Left, Trans::Trans, ib, v, F.handle(k, k), A.handle(k, n), prio(k, n - k));
+        if (copy_v) tasks::release_temp_tile(v);
+        for (int64_t m = k + 1; m < mt; ++m) {
+            tasks::tpqrt<T>(ib, A.handle(k, k), A.handle(m, k), F.handle(m, k), prio(k, 0));
+            for (int64_t n = k + 1; n < nt; ++n)
+                tasks::tpmqrt<T>(Side::Left, Trans::Trans, ib, A.handle(m, k), F.handle(m, k), A.handle(k, n),
+                                 A.handle(m, n), prio(k, n - k));
+        }
+    }
+}
+
+template <class T>
+QRFactors<T> geqrf(TileMatrix<T>& A, const Options& opts) {
+    QRFactors<T> F(A, opts.ib);
+    Sequence seq;
+    geqrf_async(A, F, seq);
+    seq.wait();
+    return F;
+}
+
+#define TESSERA_INSTANTIATE(T)                                          \
+    template class QRFactors<T>;                                        \
+    template void geqrf_async(TileMatrix<T>&, QRFactors<T>&, Sequence&); \
+    template QRFactors<T> geqrf(TileMatrix<T>&, const Options&);
+TESSERA_INSTANTIATE(float)
+TESSERA_INSTANTIATE(double)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera

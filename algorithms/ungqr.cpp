@@ -1,0 +1,55 @@
+// Form the explicit Q of a tile QR (Chameleon's pzungqr, flat tree).
+//
+// Q·I[:, 0:q] is built from the identity by applying Q = Q_0·…·Q_kt−1 from the left, last step
+// first. While step k is applied, the tile columns j < k of the work matrix are still columns of the
+// identity, zero in the rows the step touches (tile rows ≥ k), which the step leaves unchanged: only
+// tile columns ≥ k are updated.
+#include "tessera/qr.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "algorithms/common.hpp"
+#include "codelets/tasks_qr.hpp"
+
+namespace tessera {
+
+template <class T>
+void ungqr_async(const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& Q, Sequence&) {
+    detail::require_runtime("ungqr");
+    check_arg(F.matches(A), "ungqr", "F", F.m(), "must be the factors of A (geqrf(A))");
+    check_arg(Q.m() == A.m(), "ungqr", "Q", Q.m(), "rows must equal the rows of A");
+    check_arg(Q.n() <= A.m(), "ungqr", "Q", Q.n(), "columns must not exceed the rows of A");
+    check_arg(Q.nb() == A.nb(), "ungqr", "nb", Q.nb(), "must be the same for A and Q");
+    Q.generate([](int64_t i0, int64_t j0, int64_t rows, int64_t cols, T* tile, int64_t ld) {
+        for (int64_t j = 0; j < cols; ++j)
+            for (int64_t i = 0; i < rows; ++i) tile[i + j * ld] = i0 + i == j0 + j ? T(1) : T(0);
+    });
+    const int64_t mt = A.mt(), kt = std::min(A.mt(), A.nt()), qnt = Q.nt(), ib = F.ib();
+    for (int64_t k = kt - 1; k >= 0; --k) {
+        const int prio = int(k + 1);
+        // Q_k·W = G_k·(P_k,k+1·(…·(P_k,mt−1·W))).
+        for (int64_t i = mt - 1; i > k; --i)
+            for (int64_t j = k; j < qnt; ++j)
+                tasks::tpmqrt<T>(Side::Left, Trans::NoTrans, ib, A.handle(i, k), F.handle(i, k), Q.handle(k, j),
+                                 Q.handle(i, j), prio);
+        for (int64_t j = k; j < qnt; ++j)
+            tasks::gemqrt<T>(Side::Left, Trans::NoTrans, ib, A.handle(k, k), F.handle(k, k), Q.handle(k, j), prio + 1);
+    }
+}
+
+template <class T>
+void ungqr(const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& Q) {
+    Sequence seq;
+    ungqr_async(A, F, Q, seq);
+    seq.wait();
+}
+
+#define TESSERA_INSTANTIATE(T)                                                                        \
+    template void ungqr_async(const TileMatrix<T>&, const QRFactors<T>&, TileMatrix<T>&, Sequence&); \
+    template void ungqr(const TileMatrix<T>&, const QRFactors<T>&, TileMatrix<T>&);
+TESSERA_INSTANTIATE(float)
+TESSERA_INSTANTIATE(double)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera

@@ -1,0 +1,41 @@
+// geqrt codelet: QR of one tile with inner block size ib (LAPACK xGEQRT; CPU only).
+#include "codelets/codelet.hpp"
+#include "codelets/tasks_qr.hpp"
+#include "kernels/cpu/qr.hpp"
+
+namespace tessera {
+namespace {
+
+struct GeqrtArgs {
+    uint32_t flags;
+    int64_t ib;
+};
+
+template <class T>
+void geqrt_cpu(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<GeqrtArgs*>(cl_arg);
+    auto A = codelets::cpu_tile<T>(buffers[0]), Tf = codelets::cpu_tile<T>(buffers[1]);
+    const int info = cpu::geqrt<T>(A.m, A.n, a.ib, A.ptr, A.ld, Tf.ptr, Tf.ld);
+    STARPU_ASSERT_MSG(info == 0, "tessera: xGEQRT returned info %d", info);
+}
+
+template <class T>
+starpu_codelet& geqrt_codelet() {
+    static const std::string name = prec_letter<T>() + std::string("geqrt");
+    static starpu_codelet cl = codelets::make_codelet(name.c_str(), geqrt_cpu<T>, nullptr, {STARPU_RW, STARPU_W},
+                                                      codelets::history_model("tessera_" + name));
+    return cl;
+}
+
+}  // namespace
+
+template <class T>
+void tasks::geqrt(int64_t ib, TileHandle A, TileHandle Tf, int prio) {
+    GeqrtArgs args{uint32_t(ib), ib};
+    codelets::submit(geqrt_codelet<T>(), args, {A, Tf}, prio);
+}
+
+template void tasks::geqrt<float>(int64_t, TileHandle, TileHandle, int);
+template void tasks::geqrt<double>(int64_t, TileHandle, TileHandle, int);
+
+}  // namespace tessera

@@ -1,0 +1,141 @@
+// Helper codelets of the QR algorithms (region copy, transpose, zero-diagonal check) and the
+// handle management they need (temporary tiles, registered host tiles).
+#include <starpu.h>
+
+#include "codelets/codelet.hpp"
+#include "codelets/tasks_qr.hpp"
+#include "kernels/cpu/blas.hpp"
+
+namespace tessera {
+namespace {
+
+struct RegionArgs {
+    uint32_t flags;
+    Uplo uplo;
+    int64_t rows, cols;
+};
+
+template <class T>
+void region_cpu(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<RegionArgs*>(cl_arg);
+    auto A = codelets::cpu_tile<T>(buffers[0]), B = codelets::cpu_tile<T>(buffers[1]);
+    cpu::lacpy<T>(a.uplo, a.rows, a.cols, A.ptr, A.ld, B.ptr, B.ld);
+}
+
+template <class T>
+void region_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<RegionArgs*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    ocl::lacpy<T>(w.kernels, w.queue, a.uplo, a.rows, a.cols, codelets::ocl_tile<T>(buffers[0]),
+                  codelets::ocl_tile<T>(buffers[1]));
+}
+
+template <class T>
+starpu_codelet& region_codelet() {
+    static const std::string name = prec_letter<T>() + std::string("lacpy_region");
+    static starpu_codelet cl = codelets::make_codelet(name.c_str(), region_cpu<T>, region_opencl<T>,
+                                                      {STARPU_R, STARPU_RW}, codelets::history_model("tessera_" + name));
+    return cl;
+}
+
+template <class T>
+void transpose_cpu(void* buffers[], void*) {
+    auto A = codelets::cpu_tile<T>(buffers[0]), B = codelets::cpu_tile<T>(buffers[1]);
+    for (int64_t j = 0; j < A.n; ++j)
+        for (int64_t i = 0; i < A.m; ++i) B.ptr[j + i * B.ld] = A.ptr[i + j * A.ld];
+}
+
+template <class T>
+starpu_codelet& transpose_codelet() {
+    static const std::string name = prec_letter<T>() + std::string("transpose");
+    static starpu_codelet cl = codelets::make_codelet(name.c_str(), transpose_cpu<T>, nullptr, {STARPU_R, STARPU_W},
+                                                      codelets::history_model("tessera_" + name));
+    return cl;
+}
+
+struct DiagArgs {
+    uint32_t flags;
+    int64_t k;
+    int* info;
+};
+
+template <class T>
+void zero_diagonal_cpu(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<DiagArgs*>(cl_arg);
+    auto A = codelets::cpu_tile<T>(buffers[0]);
+    *a.info = 0;
+    for (int64_t j = 0; j < a.k; ++j)
+        if (A.ptr[j + j * A.ld] == T(0)) {
+            *a.info = int(j + 1);
+            return;
+        }
+}
+
+template <class T>
+starpu_codelet& zero_diagonal_codelet() {
+    static const std::string name = prec_letter<T>() + std::string("zero_diagonal");
+    static starpu_codelet cl = codelets::make_codelet(name.c_str(), zero_diagonal_cpu<T>, nullptr, {STARPU_R},
+                                                      codelets::history_model("tessera_" + name));
+    return cl;
+}
+
+}  // namespace
+
+template <class T>
+void tasks::lacpy_region(Uplo uplo, int64_t rows, int64_t cols, TileHandle A, TileHandle B, int prio) {
+    if (rows <= 0 || cols <= 0) return;
+    RegionArgs args{codelets::pack_flags(char(uplo)), uplo, rows, cols};
+    codelets::submit(region_codelet<T>(), args, {A, B}, prio);
+}
+
+template <class T>
+void tasks::transpose(TileHandle A, TileHandle B, int prio) {
+    const uint32_t flags = 0;
+    codelets::submit(transpose_codelet<T>(), flags, {A, B}, prio);
+}
+
+template <class T>
+void tasks::zero_diagonal(int64_t k, TileHandle A, int* info, int prio) {
+    DiagArgs args{0, k, info};
+    codelets::submit(zero_diagonal_codelet<T>(), args, {A}, prio);
+}
+
+template <class T>
+TileHandle tasks::temp_tile(int64_t rows, int64_t cols) {
+    starpu_data_handle_t h;
+    starpu_matrix_data_register(&h, -1, 0, uint32_t(rows), uint32_t(rows), uint32_t(cols), sizeof(T));
+    return h;
+}
+
+void tasks::release_temp_tile(TileHandle h) { starpu_data_unregister_submit(h); }
+
+TileHandle tasks::register_tile(void* ptr, int64_t rows, int64_t cols, int64_t ld, size_t elem_size) {
+    starpu_data_handle_t h;
+    starpu_matrix_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(ptr), uint32_t(ld), uint32_t(rows),
+                                uint32_t(cols), elem_size);
+    return h;
+}
+
+void tasks::unregister_tile(TileHandle h) { starpu_data_unregister_no_coherency(h); }
+
+void* tasks::alloc_tiles(size_t bytes) {
+    void* p = nullptr;
+    if (bytes > 0 && starpu_malloc(&p, bytes) != 0)
+        throw Error("tessera: cannot allocate " + std::to_string(bytes) + " bytes of tiles");
+    return p;
+}
+
+void tasks::free_tiles(void* ptr) {
+    if (ptr) starpu_free(ptr);
+}
+
+#define TESSERA_INSTANTIATE(T)                                                                      \
+    template void tasks::lacpy_region<T>(Uplo, int64_t, int64_t, TileHandle, TileHandle, int);     \
+    template void tasks::transpose<T>(TileHandle, TileHandle, int);                                \
+    template void tasks::zero_diagonal<T>(int64_t, TileHandle, int*, int);                         \
+    template TileHandle tasks::temp_tile<T>(int64_t, int64_t);
+TESSERA_INSTANTIATE(float)
+TESSERA_INSTANTIATE(double)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera

@@ -1,0 +1,60 @@
+// Typed task insertion for tile QR (geqrt, gemqrt, tpqrt, tpmqrt) and the helpers the QR algorithms
+// need: region copies, transposition, a zero-diagonal check and temporary tiles. Tile sizes come
+// from the handles; `ib` is the inner block size of the T factors (clamped to the number of
+// reflectors, as kernels/cpu/qr.hpp explains). Each function submits one StarPU task.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tessera/tile_matrix.hpp"
+
+namespace tessera::tasks {
+
+/// QR of tile A (m×n): R on and above the diagonal, V below, T (ib×n tile) the block factors of the
+/// min(m, n) reflectors (RW A, W T; CPU).
+template <class T>
+void geqrt(int64_t ib, TileHandle A, TileHandle Tf, int prio = 0);
+/// C = op(Q)·C (Left) or C·op(Q) (Right) with geqrt's Q: V is the factored tile (k = min(rows, cols)
+/// reflectors, only its strictly lower part read), C has V's row count as rows (Left) or columns
+/// (Right) (R V, R T, RW C; CPU and OpenCL).
+template <class T>
+void gemqrt(Side side, Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle C, int prio = 0);
+/// QR of [R; B], R the upper triangle of A's leading n×n block, B m×n (n = columns of B): R updated,
+/// B overwritten by the reflectors, T (ib×n) written (RW A, RW B, W T; CPU).
+template <class T>
+void tpqrt(int64_t ib, TileHandle A, TileHandle B, TileHandle Tf, int prio = 0);
+/// Apply tpqrt's Q with V (m×k, k = columns of V): Left: [A1; A2] = op(Q)·[A1; A2] on A1's leading k
+/// rows, A2 m×n; Right: [A1 A2] = [A1 A2]·op(Q) on A1's leading k columns, A2 with m columns
+/// (R V, R T, RW A1, RW A2; CPU and OpenCL).
+template <class T>
+void tpmqrt(Side side, Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle A1, TileHandle A2,
+            int prio = 0);
+
+/// B's leading rows×cols region (or its uplo trapezoid) = A's; the rest of B is kept
+/// (R A, RW B; CPU and OpenCL). Both tiles must hold at least rows×cols.
+template <class T>
+void lacpy_region(Uplo uplo, int64_t rows, int64_t cols, TileHandle A, TileHandle B, int prio = 0);
+/// B = Aᵀ (R A, W B; CPU). B must be A's transposed shape.
+template <class T>
+void transpose(TileHandle A, TileHandle B, int prio = 0);
+/// *info = 1-based index of the first exact zero on the diagonal of A's leading k×k block, 0 if none
+/// (R A; CPU). `info` must stay valid until the task has run.
+template <class T>
+void zero_diagonal(int64_t k, TileHandle A, int* info, int prio = 0);
+
+/// A rows×cols tile of T with no home storage: StarPU allocates it where a task first writes it
+/// (its first access must be a write). Give it back with release_temp_tile().
+template <class T>
+TileHandle temp_tile(int64_t rows, int64_t cols);
+/// Unregister a handle once the tasks submitted on it have run, without waiting.
+void release_temp_tile(TileHandle h);
+/// Register host memory (rows×cols, column-major, leading dimension ld) as a tile; unregister_tile()
+/// waits for its tasks and drops it without bringing device copies home (as TileMatrix does).
+TileHandle register_tile(void* ptr, int64_t rows, int64_t cols, int64_t ld, size_t elem_size);
+void unregister_tile(TileHandle h);
+/// Host memory for tiles (starpu_malloc / starpu_free, as TileMatrix).
+void* alloc_tiles(size_t bytes);
+void free_tiles(void* ptr);
+
+}  // namespace tessera::tasks

@@ -1,0 +1,44 @@
+// tpqrt codelet: QR of a triangle stacked on a tile, [R; B] (LAPACK xTPQRT with l = 0, PLASMA's
+// tsqrt; CPU only).
+#include "codelets/codelet.hpp"
+#include "codelets/tasks_qr.hpp"
+#include "kernels/cpu/qr.hpp"
+
+namespace tessera {
+namespace {
+
+struct TpqrtArgs {
+    uint32_t flags;
+    int64_t ib;
+};
+
+template <class T>
+void tpqrt_cpu(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<TpqrtArgs*>(cl_arg);
+    auto A = codelets::cpu_tile<T>(buffers[0]), B = codelets::cpu_tile<T>(buffers[1]);
+    auto Tf = codelets::cpu_tile<T>(buffers[2]);
+    const int info = cpu::tpqrt<T>(B.m, B.n, a.ib, A.ptr, A.ld, B.ptr, B.ld, Tf.ptr, Tf.ld);
+    STARPU_ASSERT_MSG(info == 0, "tessera: xTPQRT returned info %d", info);
+}
+
+template <class T>
+starpu_codelet& tpqrt_codelet() {
+    static const std::string name = prec_letter<T>() + std::string("tpqrt");
+    static starpu_codelet cl = codelets::make_codelet(name.c_str(), tpqrt_cpu<T>, nullptr,
+                                                      {STARPU_RW, STARPU_RW, STARPU_W},
+                                                      codelets::history_model("tessera_" + name));
+    return cl;
+}
+
+}  // namespace
+
+template <class T>
+void tasks::tpqrt(int64_t ib, TileHandle A, TileHandle B, TileHandle Tf, int prio) {
+    TpqrtArgs args{uint32_t(ib), ib};
+    codelets::submit(tpqrt_codelet<T>(), args, {A, B, Tf}, prio);
+}
+
+template void tasks::tpqrt<float>(int64_t, TileHandle, TileHandle, TileHandle, int);
+template void tasks::tpqrt<double>(int64_t, TileHandle, TileHandle, TileHandle, int);
+
+}  // namespace tessera

@@ -1,0 +1,143 @@
+// tessera-tester operations: geqrf, unmqr, ungqr, gels (tile forms, timed without the layout
+// conversions). Residuals of DESIGN.md; gels is also compared with LAPACKE's xGELS.
+//   tessera-tester geqrf --prec d --m 4000 --n 1500 --nb 250 --ib 50 --check
+//   tessera-tester gels --prec s --m 3000 --n 1000 --nrhs 3 --nb 256 --check
+#include <algorithm>
+
+#include "examples/common/checks_qr.hpp"
+#include "examples/tester/tester.hpp"
+#include "tessera/tessera.hpp"
+
+namespace tessera::tester {
+namespace {
+
+/// Flops of a QR of an m×n matrix (LAPACK's xGEQRF count; xORGQR's for the thin Q is the same).
+double qr_flops(double m, double n) {
+    return m >= n ? 2 * m * n * n - 2 * n * n * n / 3 : 2 * n * m * m - 2 * m * m * m / 3;
+}
+
+/// A factored copy of the random m×n matrix of the run, with its factors; `a` is the original.
+template <class T>
+struct Factored {
+    std::vector<T> a;
+    TileMatrix<T> A;
+    QRFactors<T> F;
+    Factored(const Params& p) : a(check::random_matrix<T>(p.m, p.n, std::max<int64_t>(p.m, 1), p.seed)), A(p.m, p.n, p.nb) {
+        A.fill_from_lapack(a.data(), std::max<int64_t>(p.m, 1));
+    }
+};
+
+/// Explicit Q (m×q) of the factorization.
+template <class T>
+std::vector<T> explicit_q(const TileMatrix<T>& A, const QRFactors<T>& F, int64_t q) {
+    const int64_t ldq = std::max<int64_t>(A.m(), 1);
+    std::vector<T> out(size_t(ldq * std::max<int64_t>(q, 1)));
+    TileMatrix<T> Q(A.m(), q, A.nb());
+    ungqr(A, F, Q);
+    Q.to_lapack(out.data(), ldq);
+    return out;
+}
+
+template <class T>
+Result run_geqrf(const Params& p) {
+    Factored<T> f(p);
+    Runtime::wait_all();
+    Result r;
+    r.seconds = time_it([&] { f.F = geqrf(f.A, p.options()); });
+    r.flops = qr_flops(double(p.m), double(p.n));
+    if (p.check) {
+        const int64_t k = std::min(p.m, p.n), lda = std::max<int64_t>(p.m, 1);
+        auto q = explicit_q(f.A, f.F, k);
+        std::vector<T> fa(f.a.size());
+        f.A.to_lapack(fa.data(), lda);
+        r.error = std::max(check::qr_residual(p.m, p.n, f.a.data(), lda, q.data(), lda, fa.data(), lda),
+                           check::orthogonality_residual(p.m, k, q.data(), lda));
+        r.checked = true;
+    }
+    return r;
+}
+
+template <class T>
+Result run_ungqr(const Params& p) {
+    Factored<T> f(p);
+    f.F = geqrf(f.A, p.options());
+    const int64_t k = std::min(p.m, p.n), lda = std::max<int64_t>(p.m, 1);
+    TileMatrix<T> Q(p.m, k, p.nb);
+    Runtime::wait_all();
+    Result r{.k = 0};
+    r.seconds = time_it([&] { ungqr(f.A, f.F, Q); });
+    r.flops = qr_flops(double(p.m), double(k));
+    if (p.check) {
+        std::vector<T> q(size_t(lda * std::max<int64_t>(k, 1))), fa(f.a.size());
+        Q.to_lapack(q.data(), lda);
+        f.A.to_lapack(fa.data(), lda);
+        r.error = std::max(check::qr_residual(p.m, p.n, f.a.data(), lda, q.data(), lda, fa.data(), lda),
+                           check::orthogonality_residual(p.m, k, q.data(), lda));
+        r.checked = true;
+    }
+    return r;
+}
+
+// C is m×nrhs (Left) or nrhs×m (Right); A is m×n.
+template <class T>
+Result run_unmqr(const Params& p) {
+    Factored<T> f(p);
+    f.F = geqrf(f.A, p.options());
+    const bool left = p.side == Side::Left;
+    const int64_t rows = left ? p.m : p.nrhs, cols = left ? p.nrhs : p.m, ldc = std::max<int64_t>(rows, 1);
+    auto c0 = check::random_matrix<T>(rows, cols, ldc, p.seed + 1), c = c0;
+    TileMatrix<T> C(rows, cols, p.nb);
+    C.fill_from_lapack(c0.data(), ldc);
+    Runtime::wait_all();
+    Result r{.k = p.nrhs};
+    r.seconds = time_it([&] { unmqr(p.side, p.trans, f.A, f.F, C); });
+    const double k = double(std::min(p.m, p.n));
+    r.flops = 2 * double(p.nrhs) * k * (2 * double(p.m) - k);
+    if (p.check) {
+        C.to_lapack(c.data(), ldc);
+        auto q = explicit_q(f.A, f.F, p.m);
+        r.error = check::unmqr_residual(p.side, p.trans, p.m, q.data(), std::max<int64_t>(p.m, 1), rows, cols,
+                                        c0.data(), c.data(), ldc);
+        r.checked = true;
+    }
+    return r;
+}
+
+template <class T>
+Result run_gels(const Params& p) {
+    const int64_t m = p.m, n = p.n, lda = std::max<int64_t>(m, 1), ldb = std::max<int64_t>({m, n, 1});
+    const bool nt = p.trans == Trans::NoTrans;
+    const int64_t in_rows = nt ? m : n, out_rows = nt ? n : m;
+    auto a = check::random_matrix<T>(m, n, lda, p.seed);
+    auto b = check::random_matrix<T>(in_rows, p.nrhs, ldb, p.seed + 1), x = b;
+    TileMatrix<T> A(m, n, p.nb), B(std::max(m, n), p.nrhs, p.nb);
+    A.fill_from_lapack(a.data(), lda);
+    B.fill_from_lapack(b.data(), ldb);
+    Runtime::wait_all();
+    Result r{.k = p.nrhs};
+    r.seconds = time_it([&] { r.info = gels(p.trans, A, B, p.options()); });
+    const double k = double(std::min(m, n)), big = double(std::max(m, n));
+    r.flops = qr_flops(double(m), double(n)) + double(p.nrhs) * (2 * k * (2 * big - k) + k * k);
+    if (p.check) {
+        B.to_lapack(x.data(), ldb);
+        // Least squares when op(A) is tall, a consistent (minimum-norm) system otherwise.
+        const bool least_squares = in_rows > out_rows;
+        r.error = least_squares
+                      ? check::least_squares_residual(p.trans, m, n, p.nrhs, a.data(), lda, x.data(), ldb, b.data(), ldb)
+                      : check::solve_residual(p.trans, m, n, p.nrhs, a.data(), lda, x.data(), ldb, b.data(), ldb);
+        int info = 0;
+        auto ref = check::lapacke_gels(p.trans, m, n, p.nrhs, a.data(), lda, b.data(), ldb, &info);
+        r.error = std::max(r.error, check::agreement(out_rows, p.nrhs, x.data(), ldb, ref.data(), ldb, std::max(m, n)));
+        if (info != 0) r.error = INFINITY;
+        r.checked = true;
+    }
+    return r;
+}
+
+const Register reg_geqrf{{"geqrf", run_geqrf<float>, run_geqrf<double>}};
+const Register reg_ungqr{{"ungqr", run_ungqr<float>, run_ungqr<double>}};
+const Register reg_unmqr{{"unmqr", run_unmqr<float>, run_unmqr<double>}};
+const Register reg_gels{{"gels", run_gels<float>, run_gels<double>}};
+
+}  // namespace
+}  // namespace tessera::tester

@@ -1,0 +1,111 @@
+// Tile Householder QR: geqrf, unmqr (ormqr), ungqr (orgqr), gels (LAPACK semantics, tile storage).
+//
+// Algorithm: the flat-tree tile QR of Buttari, Langou, Kurzak and Dongarra (2009), as in PLASMA's
+// pdgeqrf and Chameleon's pzgeqrf: at step k, geqrt factors the diagonal tile, gemqrt applies its Qᵀ
+// to the tiles on its right, tpqrt (tsqrt) annihilates each tile below against the diagonal R and
+// tpmqrt (tsmqr) applies that to the trailing pairs of tiles. Inner blocking ib: every kernel keeps
+// its Householder block factors in LAPACK's compact-WY layout (xGEQRT/xTPQRT), ib×k per tile.
+// The Householder vectors differ from LAPACK xGEQRF's (one set per tile, not per column), so the
+// factors are consumed by unmqr/ungqr/gels here, not by LAPACK's xORMQR.
+#pragma once
+
+#include <vector>
+
+#include "tessera/tile_matrix.hpp"
+
+namespace tessera {
+
+/// The T factors of a tile QR of an m×n TileMatrix A with tile size nb: mt×nt tiles, tile (i, j)
+/// of ib rows × A.tile_cols(j) columns, column-major, registered with StarPU like A's tiles.
+/// Tile (k, k) holds geqrt's factors of step k, tile (i, k) (i > k) tpqrt's factors of A(i, k).
+/// Only the tiles of the lower trapezoid (i ≥ j) are written by geqrf. Move-only; the running
+/// Runtime must outlive it (the destructor unregisters the tiles, waiting for their tasks).
+template <class T>
+class QRFactors {
+public:
+    QRFactors() = default;
+    /// Factors for A's shape and tiling with inner block size ib (the tile algorithm uses
+    /// min(ib, reflectors of the tile) per kernel). Throws Error if ib < 1.
+    QRFactors(const TileMatrix<T>& A, int64_t ib);
+    ~QRFactors();
+    QRFactors(QRFactors&&) noexcept;
+    QRFactors& operator=(QRFactors&&) noexcept;
+    QRFactors(const QRFactors&) = delete;
+    QRFactors& operator=(const QRFactors&) = delete;
+
+    int64_t m() const { return m_; }    ///< rows of the factored matrix
+    int64_t n() const { return n_; }    ///< columns of the factored matrix
+    int64_t nb() const { return nb_; }  ///< its tile size
+    int64_t ib() const { return ib_; }  ///< inner block size: rows of every T tile
+    int64_t mt() const { return mt_; }
+    int64_t nt() const { return nt_; }
+    /// StarPU handle of T tile (i, j), 0 ≤ i < mt, 0 ≤ j < nt.
+    TileHandle handle(int64_t i, int64_t j) const { return handles_[size_t(j * mt_ + i)]; }
+    /// Whether these factors fit A (same m, n, nb).
+    bool matches(const TileMatrix<T>& A) const { return A.m() == m_ && A.n() == n_ && A.nb() == nb_; }
+
+private:
+    void release() noexcept;
+    int64_t m_ = 0, n_ = 0, nb_ = 1, ib_ = 1, mt_ = 0, nt_ = 0;
+    T* storage_ = nullptr;
+    std::vector<TileHandle> handles_;
+};
+
+/// QR factorization A = Q·R of the m×n A (any m, n ≥ 0; m < n included), in place: R in the upper
+/// trapezoid of A; below it the Householder vectors of each tile kernel; their T factors in F, which
+/// must have been built for A (QRFactors(A, ib)). Flat-tree tile algorithm (see the top of this
+/// header), priorities along the critical path. Throws Error if F does not match A.
+template <class T>
+void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence& seq);
+/// Synchronous form: returns the factors built with opts.ib (opts.nb is not used: A is already tiled).
+template <class T>
+QRFactors<T> geqrf(TileMatrix<T>& A, const Options& opts = {});
+
+/// Multiply C by Q from geqrf(A): C = op(Q)·C (side Left, C has A.m rows) or C = C·op(Q) (side
+/// Right, C has A.m columns); Q is A.m×A.m, op(Q) = Q or Qᵀ (ConjTrans = Trans for real T)
+/// (LAPACK xORMQR/xUNMQR semantics). C must share A's tile size. Throws Error on a shape mismatch.
+template <class T>
+void unmqr_async(Side side, Trans trans, const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& C,
+                 Sequence& seq);
+template <class T>
+void unmqr(Side side, Trans trans, const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& C);
+
+/// Form the leading columns of Q from geqrf(A) explicitly: Q (A.m × q, q ≤ A.m, A's tile size) is
+/// overwritten by the first q columns of Q (q = min(m, n) gives LAPACK xORGQR's thin Q; q = m the
+/// full Q). Chameleon's pzungqr: identity, then the reflectors in reverse, skipping the tile columns
+/// that are still zero. Throws Error on a shape mismatch.
+template <class T>
+void ungqr_async(const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& Q, Sequence& seq);
+template <class T>
+void ungqr(const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& Q);
+
+/// Least squares and minimum-norm solutions with a full-rank m×n A (LAPACK xGELS semantics):
+///  - trans NoTrans, m ≥ n: X minimizes ‖B − A·X‖;   trans Trans, m < n: X minimizes ‖B − Aᵀ·X‖;
+///  - trans NoTrans, m < n: X is the minimum-norm solution of A·X = B;
+///  - trans Trans, m ≥ n: X is the minimum-norm solution of Aᵀ·X = B.
+/// B is max(m, n)×nrhs: on entry its leading m (NoTrans) or n (Trans) rows hold the right-hand sides,
+/// on exit its leading n (NoTrans) or m (Trans) rows hold X (for least squares, the remaining rows
+/// hold the residual's coordinates in Q's trailing columns, as LAPACK). For m ≥ n, A is overwritten
+/// by geqrf's factors; for m < n, A is left unchanged and Aᵀ (n×m) is factored instead of an LQ
+/// factorization of A, which is mathematically the same solution.
+/// Returns info: 0, or k > 0 when R(k, k) is exactly zero (A rank deficient; X not computed, B holds
+/// intermediate values). Throws Error if B's shape or tile size does not match.
+template <class T>
+int64_t gels(Trans trans, TileMatrix<T>& A, TileMatrix<T>& B, const Options& opts = {});
+/// Submit-only form for m ≥ n: F must be built for A. info comes from seq.wait(); when it is > 0, B
+/// holds no solution. Throws Error for m < n (use gels()).
+template <class T>
+void gels_async(Trans trans, TileMatrix<T>& A, QRFactors<T>& F, TileMatrix<T>& B, Sequence& seq);
+
+namespace lapack {
+/// xGELS on LAPACK column-major arrays: a is m×n (lda ≥ max(1, m)), b is max(m, n)×nrhs
+/// (ldb ≥ max(1, m, n)); trans 'N' or 'T' ('C' = 'T' for real T); semantics as tessera::gels.
+/// For m ≥ n, a is overwritten by the tile QR factors (not LAPACK's xGEQRF layout); for m < n it is
+/// unchanged. Returns info as gels; invalid arguments throw Error naming the argument.
+/// (No LAPACK-layout geqrf/ormqr/orgqr: tile QR's Householder vectors have no xGEQRF/tau form.)
+template <class T>
+int64_t gels(char trans, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb,
+             const Options& opts = {});
+}  // namespace lapack
+
+}  // namespace tessera

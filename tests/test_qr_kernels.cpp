@@ -1,0 +1,218 @@
+// The OpenCL tile-QR update kernels (kernels/opencl/launch_qr.hpp: gemqrt, tpmqrt) run directly on
+// the first OpenCL CPU device (PoCL) without StarPU, against LAPACKE's xGEMQRT/xTPMQRT on the same
+// V and T (made by LAPACKE's xGEQRT/xTPQRT): both sides, both transpositions, ib dividing k or not,
+// ib above the kernel's 32-reflector sub-blocks, k below the row count. Buffers have a nonzero
+// offset and ld > rows; V's upper triangle (gemqrt) is NaN, as the kernels must not read it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/cpu/qr.hpp"
+#include "kernels/opencl/launch_qr.hpp"
+
+namespace {
+
+using namespace tessera;
+
+// One PoCL device, context, queue and the program of each precision.
+class Env {
+public:
+    static Env& get() {
+        static Env env;
+        return env;
+    }
+    cl_context ctx() const { return ctx_; }
+    cl_command_queue queue() const { return q_; }
+    template <class T>
+    const ocl::DeviceKernels& kernels() {
+        auto& slot = std::is_same_v<T, float> ? single_ : double_;
+        if (!slot) slot = build(std::is_same_v<T, float> ? 's' : 'd');
+        return *slot;
+    }
+
+private:
+    Env() {
+        if (!std::getenv("POCL_CACHE_DIR")) {
+            std::string dir = (std::filesystem::temp_directory_path() / "tessera-pocl-XXXXXX").string();
+            if (mkdtemp(dir.data())) {
+                setenv("POCL_CACHE_DIR", dir.c_str(), 0);
+                cache_dir_ = dir;
+            }
+        }
+        cl_uint nplat = 0;
+        ocl::check(clGetPlatformIDs(0, nullptr, &nplat), "clGetPlatformIDs");
+        std::vector<cl_platform_id> plats(nplat);
+        ocl::check(clGetPlatformIDs(nplat, plats.data(), nullptr), "clGetPlatformIDs");
+        for (cl_platform_id p : plats) {
+            cl_uint ndev = 0;
+            if (clGetDeviceIDs(p, CL_DEVICE_TYPE_CPU, 1, &dev_, &ndev) == CL_SUCCESS && ndev > 0) break;
+            dev_ = nullptr;
+        }
+        if (!dev_) throw std::runtime_error("no OpenCL CPU device (install pocl-opencl-icd)");
+        info_ = ocl::query_device(dev_);
+        cl_int err = CL_SUCCESS;
+        ctx_ = clCreateContext(nullptr, 1, &dev_, nullptr, nullptr, &err);
+        ocl::check(err, "clCreateContext");
+        q_ = clCreateCommandQueue(ctx_, dev_, 0, &err);
+        ocl::check(err, "clCreateCommandQueue");
+    }
+    ~Env() {
+        single_.reset();
+        double_.reset();
+        if (q_) clReleaseCommandQueue(q_);
+        if (ctx_) clReleaseContext(ctx_);
+        std::error_code ec;
+        if (!cache_dir_.empty()) std::filesystem::remove_all(cache_dir_, ec);
+    }
+    std::unique_ptr<ocl::DeviceKernels> build(char prec) {
+        const std::string& src = ocl::program_source();
+        const char* text = src.c_str();
+        const size_t len = src.size();
+        cl_int err = CL_SUCCESS;
+        cl_program prog = clCreateProgramWithSource(ctx_, 1, &text, &len, &err);
+        ocl::check(err, "clCreateProgramWithSource");
+        const std::string opts = ocl::build_options(info_, prec);
+        if (clBuildProgram(prog, 1, &dev_, opts.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+            size_t size = 0;
+            clGetProgramBuildInfo(prog, dev_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+            std::string log(size, '\0');
+            clGetProgramBuildInfo(prog, dev_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+            clReleaseProgram(prog);
+            throw std::runtime_error("OpenCL build failed (" + opts + "):\n" + log);
+        }
+        return std::make_unique<ocl::DeviceKernels>(ctx_, dev_, prog, prec, info_);
+    }
+    std::string cache_dir_;
+    cl_device_id dev_ = nullptr;
+    ocl::DeviceInfo info_;
+    cl_context ctx_ = nullptr;
+    cl_command_queue q_ = nullptr;
+    std::unique_ptr<ocl::DeviceKernels> single_, double_;
+};
+
+constexpr int64_t kOffset = 5;  // elements before (0, 0) in every buffer
+
+// A rows×cols column-major matrix with leading dimension rows + 3, stored at kOffset in a host
+// vector and mirrored in an OpenCL buffer.
+template <class T>
+struct DevMat {
+    int64_t rows, cols, ld;
+    std::vector<T> host;
+    cl_mem mem = nullptr;
+    DevMat(int64_t r, int64_t c, std::mt19937_64& gen) : rows(r), cols(c), ld(r + 3), host(size_t(kOffset + ld * c + 4)) {
+        std::uniform_real_distribution<double> u(-0.5, 0.5);
+        for (T& x : host) x = T(u(gen));
+    }
+    ~DevMat() {
+        if (mem) clReleaseMemObject(mem);
+    }
+    T& at(int64_t i, int64_t j) { return host[size_t(kOffset + i + j * ld)]; }
+    T* data() { return host.data() + kOffset; }
+    ocl::Mat upload() {
+        cl_int err = CL_SUCCESS;
+        mem = clCreateBuffer(Env::get().ctx(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(T),
+                             host.data(), &err);
+        ocl::check(err, "clCreateBuffer");
+        return {mem, size_t(kOffset), ld};
+    }
+    std::vector<T> download() {
+        std::vector<T> out(host.size());
+        ocl::check(clEnqueueReadBuffer(Env::get().queue(), mem, CL_TRUE, 0, out.size() * sizeof(T), out.data(), 0,
+                                       nullptr, nullptr), "clEnqueueReadBuffer");
+        return out;
+    }
+};
+
+// max |got − want| over the whole buffer (so writes outside the matrix count), scaled by
+// (max |want| · rows · eps); infinite when either holds a NaN.
+template <class T>
+double scaled_difference(const std::vector<T>& got, const std::vector<T>& want, int64_t rows) {
+    double diff = 0, norm = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+        if (std::isnan(double(want[i])) || std::isnan(double(got[i]))) return INFINITY;
+        diff = std::max(diff, std::abs(double(got[i]) - double(want[i])));
+        norm = std::max(norm, std::abs(double(want[i])));
+    }
+    return diff / (norm * double(rows) * std::numeric_limits<T>::epsilon() / 2);
+}
+
+template <class T>
+class QRKernels : public ::testing::Test {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(QRKernels, Precisions);
+
+struct Case {
+    int64_t mv, k, ib, other;  // rows of V, reflectors, inner block, the dimension Q does not touch
+};
+const Case kCases[] = {{40, 40, 8, 37}, {50, 33, 7, 20}, {70, 64, 40, 33}, {20, 12, 64, 70}, {9, 3, 1, 5}, {96, 80, 32, 65}};
+
+TYPED_TEST(QRKernels, GemqrtMatchesLapacke) {
+    using T = TypeParam;
+    auto& env = Env::get();
+    const auto& dk = env.template kernels<T>();
+    std::mt19937_64 gen(1);
+    for (const Case& c : kCases) {
+        // V, T from xGEQRT of an mv×k tile; NaN above V's diagonal.
+        DevMat<T> V(c.mv, c.k, gen), Tf(std::min(c.ib, c.k), c.k, gen);
+        Tf.ld = std::max<int64_t>(c.ib, 1) + 2;
+        Tf.host.assign(size_t(kOffset + Tf.ld * c.k + 4), T(0));
+        ASSERT_EQ(cpu::geqrt<T>(c.mv, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld), 0);
+        for (int64_t j = 0; j < c.k; ++j)
+            for (int64_t i = 0; i <= j; ++i) V.at(i, j) = std::numeric_limits<T>::quiet_NaN();
+        const ocl::Mat vm = V.upload(), tm = Tf.upload();
+        for (Side side : {Side::Left, Side::Right})
+            for (Trans trans : {Trans::NoTrans, Trans::Trans}) {
+                const bool left = side == Side::Left;
+                const int64_t m = left ? c.mv : c.other, n = left ? c.other : c.mv;
+                DevMat<T> C(m, n, gen);
+                auto want = C.host;
+                ASSERT_EQ(cpu::gemqrt<T>(side, trans, m, n, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld,
+                                         want.data() + kOffset, C.ld), 0);
+                ocl::gemqrt<T>(dk, env.queue(), side, trans, m, n, c.k, c.ib, vm, tm, C.upload());
+                EXPECT_LE(scaled_difference(C.download(), want, c.mv), 60.0)
+                    << "mv " << c.mv << " k " << c.k << " ib " << c.ib << " side " << char(side) << " trans "
+                    << char(trans);
+            }
+    }
+}
+
+TYPED_TEST(QRKernels, TpmqrtMatchesLapacke) {
+    using T = TypeParam;
+    auto& env = Env::get();
+    const auto& dk = env.template kernels<T>();
+    std::mt19937_64 gen(2);
+    for (const Case& c : kCases) {
+        // V (mv×k), T from xTPQRT of [R; B], R k×k upper triangular.
+        DevMat<T> R(c.k, c.k, gen), V(c.mv, c.k, gen), Tf(std::min(c.ib, c.k), c.k, gen);
+        Tf.ld = c.ib + 2;
+        Tf.host.assign(size_t(kOffset + Tf.ld * c.k + 4), T(0));
+        ASSERT_EQ(cpu::tpqrt<T>(c.mv, c.k, c.ib, R.data(), R.ld, V.data(), V.ld, Tf.data(), Tf.ld), 0);
+        const ocl::Mat vm = V.upload(), tm = Tf.upload();
+        for (Side side : {Side::Left, Side::Right})
+            for (Trans trans : {Trans::NoTrans, Trans::Trans}) {
+                const bool left = side == Side::Left;
+                // Left: A k×n, B mv×n; Right: A m×k, B m×mv.
+                DevMat<T> A(left ? c.k : c.other, left ? c.other : c.k, gen);
+                DevMat<T> B(left ? c.mv : c.other, left ? c.other : c.mv, gen);
+                auto want_a = A.host, want_b = B.host;
+                ASSERT_EQ(cpu::tpmqrt<T>(side, trans, B.rows, B.cols, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld,
+                                         want_a.data() + kOffset, A.ld, want_b.data() + kOffset, B.ld), 0);
+                const ocl::Mat am = A.upload(), bm = B.upload();
+                ocl::tpmqrt<T>(dk, env.queue(), side, trans, B.rows, B.cols, c.k, c.ib, vm, tm, am, bm);
+                const std::string what = "mv " + std::to_string(c.mv) + " k " + std::to_string(c.k) + " ib " +
+                                         std::to_string(c.ib) + " side " + char(side) + " trans " + char(trans);
+                EXPECT_LE(scaled_difference(A.download(), want_a, c.mv + c.k), 60.0) << what;
+                EXPECT_LE(scaled_difference(B.download(), want_b, c.mv + c.k), 60.0) << what;
+            }
+    }
+}
+
+}  // namespace
