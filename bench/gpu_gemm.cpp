@@ -290,6 +290,7 @@ void dump_ptx(const Env& env, const Args& a) {
         unsigned char* ptr = bin.data();
         check(clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr), "clGetProgramInfo");
         const std::string path = a.dump_dir + "/tessera_" + p + ".ptx";
+        while (!bin.empty() && bin.back() == 0) bin.pop_back();  // NVIDIA ends the PTX with NULs; ptxas rejects them
         if (FILE* f = std::fopen(path.c_str(), "wb")) {
             std::fwrite(bin.data(), 1, bin.size(), f);
             std::fclose(f);

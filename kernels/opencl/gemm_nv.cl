@@ -19,10 +19,15 @@
 // Float. 256 work-items, a 128×128 block, each work-item an 8×8 register tile; slabs of
 // TESSERA_NVS_BK staged through registers into k-major local memory, float4 fragment loads.
 //
-// Launch (gemm_select.cpp): local size = the kernel's reqd_work_group_size, (32, WM, WN) for
-// double and (256, 1, 1) for float; global = local × (number of blocks, 1, 1). Blocks are ordered
-// in groups of TESSERA_NV_GROUP block rows so that concurrently running work-groups share A and B
-// in L2. `tri`: 0 = all of C, 1 = lower triangle only (i ≥ j), 2 = upper (i ≤ j); serves xSYRK.
+// Launch (gemm_select.cpp): local size = the kernel's reqd_work_group_size ((32·WM·WN, 1, 1), or
+// (32, WM, WN) with TESSERA_NVD_WG3D, for double; (256, 1, 1) for float); global = local × (number
+// of blocks, 1, 1). The double block shape is read off the never-launched tessera_nvgemm_geometry's
+// reqd_work_group_size (WM, WN, 1). Blocks are ordered in groups of TESSERA_NV_GROUP block rows so
+// that concurrently running work-groups share A and B in L2. `tri`: 0 = all of C, 1 = lower
+// triangle only (i ≥ j), 2 = upper (i ≤ j); serves xSYRK.
+//
+// Defaults = the fastest measured on an H100 (bench/gpu_notes.md): double 128×64 blocks (two
+// work-groups per SM), m16n8k8, 2 stages; float BK 16 with 8×4-work-item warps.
 
 #if defined(TESSERA_NV_SM) && TESSERA_NV_SM >= 80
 
@@ -59,7 +64,16 @@ static inline void nvg_block_coords(const int m, const int n, const int BM, cons
 #define TESSERA_NVD_WM 2  // warps along m (64 rows each)
 #endif
 #ifndef TESSERA_NVD_WN
-#define TESSERA_NVD_WN 4  // warps along n (32 columns each)
+#define TESSERA_NVD_WN 2  // warps along n (32 columns each)
+#endif
+#ifndef TESSERA_NVD_WG3D
+#define TESSERA_NVD_WG3D 0  // work-group shape: 0 = (32·WM·WN, 1, 1), 1 = (32, WM, WN)
+#endif
+#ifndef TESSERA_NVD_SPLIT
+#define TESSERA_NVD_SPLIT 0  // mma groups (of 4, out of 4) issued before the next slab's copies
+#endif
+#ifndef TESSERA_NVD_COPY
+#define TESSERA_NVD_COPY 1  // copy addressing: 0 = full address per slab, 1 = 32-bit offsets + row mask
 #endif
 #if TESSERA_NV_SM < 90 && TESSERA_NVD_MMA != 884
 #undef TESSERA_NVD_MMA
@@ -80,8 +94,17 @@ static inline void nvg_block_coords(const int m, const int n, const int BM, cons
 
 static inline int nvd_lid(void)
 {
+#if TESSERA_NVD_WG3D
     return (int)get_local_id(0) + 32 * ((int)get_local_id(1) + TESSERA_NVD_WM * (int)get_local_id(2));
+#else
+    return (int)get_local_id(0);
+#endif
 }
+#if TESSERA_NVD_WG3D
+#define NVD_WG 32, TESSERA_NVD_WM, TESSERA_NVD_WN
+#else
+#define NVD_WG 32 * NVD_NW, 1, 1
+#endif
 
 #ifdef TESSERA_NV_EMULATE
 // PoCL test mode: each mma shape emulated through local memory, following the PTX ISA fragment
@@ -182,6 +205,7 @@ static inline void nvd_cp_async8(__local double* dst, __global const double* src
 
 // Copy slab kb into local X. Ps: the work-item's first element at this slab; Bs0: element (r0, kb),
 // which exists, stands in for missing ones (copied with size 0: zero fill). full: all k exist.
+#if TESSERA_NVD_COPY
 #define NVD_COPY_SLAB(X, Ps, Bs0, off, x, okmask, rc, ROUNDS, kb, k_total, full)                    \
     do {                                                                                           \
         for (int e = 0; e < 4 * (ROUNDS); ++e) {                                                   \
@@ -190,6 +214,17 @@ static inline void nvd_cp_async8(__local double* dst, __global const double* src
             nvd_cp_async8((X) + x[e], ok ? (Ps) + off[e] : (Bs0), ok ? 8 : 0);                     \
         }                                                                                          \
     } while (0)
+#else  // as in the first measured version: the whole address per element and slab, k always checked
+#define NVD_COPY_SLAB(X, Ps, Bs0, off, x, okmask, rc, ROUNDS, kb, k_total, full)                    \
+    do {                                                                                           \
+        for (int e = 0; e < 4 * (ROUNDS); ++e) {                                                   \
+            const int r_ = NVD_ELEM_R(rc, warp, lane, e >> 2, e & 3), k_ = NVD_ELEM_K(rc, lane, e & 3); \
+            const int ok = ((okmask >> e) & 1) && (kb) + k_ < (k_total);                           \
+            nvd_cp_async8((X) + NVD_X(r_, k_), ok ? (Bs0) + r_ * (rc ? 1L : ld_) + k_ * (rc ? (long)ld_ : 1L) \
+                          : (Bs0), ok ? 8 : 0);                                                    \
+        }                                                                                          \
+    } while (0)
+#endif
 
 static inline void nvd_gemm_body(const int transA, const int transB, const int m, const int n, const int k,
                                  const double alpha, __global const double* A, const int lda,
@@ -234,6 +269,7 @@ static inline void nvd_gemm_body(const int transA, const int transB, const int m
 #pragma unroll
     for (int j = 0; j < 4; ++j) { const int r = 32 * wn + 8 * j + g; fb[j] = NVD_X(r, t) >> 1; }
 
+#if TESSERA_NVD_COPY
 #define NVD_ISSUE(sl, buf)                                                                         \
     do {                                                                                           \
         const int kb_ = (sl) * NVD_BK;                                                             \
@@ -251,6 +287,20 @@ static inline void nvd_gemm_body(const int transA, const int transB, const int m
             NVD_COPY_SLAB(Bx_, Bps_, Bb0_, b_off, b_x, b_ok, b_rc, NVD_RB, kb_, k, 0);             \
         }                                                                                          \
     } while (0)
+#else
+#define NVD_ISSUE(sl, buf)                                                                         \
+    do {                                                                                           \
+        const int kb_ = (sl) * NVD_BK;                                                             \
+        {                                                                                          \
+            const int ld_ = lda;                                                                   \
+            NVD_COPY_SLAB(As + (buf) * NVD_SA, 0, Ab + kb_ * a_sk, 0, 0, a_ok, a_rc, NVD_RA, kb_, k, 0); \
+        }                                                                                          \
+        {                                                                                          \
+            const int ld_ = ldb;                                                                   \
+            NVD_COPY_SLAB(Bs + (buf) * NVD_SB, 0, Bb + kb_ * b_sk, 0, 0, b_ok, b_rc, NVD_RB, kb_, k, 0); \
+        }                                                                                          \
+    } while (0)
+#endif
 
     // Prologue: slabs 0 .. STAGES-2 in flight (one commit group per slab, empty ones included).
 #pragma unroll
@@ -264,11 +314,6 @@ static inline void nvd_gemm_body(const int transA, const int transB, const int m
         // work-item has also finished slab s-1, whose buffer the copies of slab s+STAGES-1 reuse.
         NVD_CP_WAIT(TESSERA_NVD_STAGES - 2);
         barrier(CLK_LOCAL_MEM_FENCE);
-        {
-            const int sn = s + TESSERA_NVD_STAGES - 1;
-            if (sn < nslab) NVD_ISSUE(sn, sn % TESSERA_NVD_STAGES);
-            NVD_CP_COMMIT();
-        }
         const int cur = s % TESSERA_NVD_STAGES;
         __local const double2* A2 = (__local const double2*)(As + cur * NVD_SA);
         __local const double2* B2 = (__local const double2*)(Bs + cur * NVD_SB);
@@ -278,34 +323,57 @@ static inline void nvd_gemm_body(const int transA, const int transB, const int m
 #pragma unroll
         for (int j = 0; j < 4; ++j) bf[j] = B2[fb[j]];
 
+        // mma group p: rows 16p .. 16p+15 of the warp tile, all 32 columns, k = 0..7 of the slab.
 #if TESSERA_NVD_MMA == 884
-#pragma unroll
-        for (int i = 0; i < 8; ++i)
-#pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                NVD_MMA884(acc[i][j][0], acc[i][j][1], af[i].x, bf[j].x);
-                NVD_MMA884(acc[i][j][0], acc[i][j][1], af[i].y, bf[j].y);
+#define NVD_MMA_GROUP(p)                                                                           \
+        for (int h = 0; h < 2; ++h)                                                                \
+            for (int j = 0; j < 4; ++j) {                                                          \
+                NVD_MMA884(acc[2 * (p) + h][j][0], acc[2 * (p) + h][j][1], af[2 * (p) + h].x, bf[j].x); \
+                NVD_MMA884(acc[2 * (p) + h][j][0], acc[2 * (p) + h][j][1], af[2 * (p) + h].y, bf[j].y); \
             }
 #elif TESSERA_NVD_MMA == 1684
-#pragma unroll
-        for (int p = 0; p < 4; ++p)
-#pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                NVD_MMA1684(acc[2 * p][j][0], acc[2 * p][j][1], acc[2 * p + 1][j][0], acc[2 * p + 1][j][1],
-                            af[2 * p].x, af[2 * p + 1].x, bf[j].x);
-                NVD_MMA1684(acc[2 * p][j][0], acc[2 * p][j][1], acc[2 * p + 1][j][0], acc[2 * p + 1][j][1],
-                            af[2 * p].y, af[2 * p + 1].y, bf[j].y);
-            }
+#define NVD_MMA_GROUP(p)                                                                           \
+        for (int j = 0; j < 4; ++j) {                                                              \
+            NVD_MMA1684(acc[2 * (p)][j][0], acc[2 * (p)][j][1], acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], \
+                        af[2 * (p)].x, af[2 * (p) + 1].x, bf[j].x);                                \
+            NVD_MMA1684(acc[2 * (p)][j][0], acc[2 * (p)][j][1], acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], \
+                        af[2 * (p)].y, af[2 * (p) + 1].y, bf[j].y);                                \
+        }
 #elif TESSERA_NVD_MMA == 1688
-#pragma unroll
-        for (int p = 0; p < 4; ++p)
-#pragma unroll
-            for (int j = 0; j < 4; ++j)
-                NVD_MMA1688(acc[2 * p][j][0], acc[2 * p][j][1], acc[2 * p + 1][j][0], acc[2 * p + 1][j][1],
-                            af[2 * p].x, af[2 * p + 1].x, af[2 * p].y, af[2 * p + 1].y, bf[j].x, bf[j].y);
+#define NVD_MMA_GROUP(p)                                                                           \
+        for (int j = 0; j < 4; ++j)                                                                \
+            NVD_MMA1688(acc[2 * (p)][j][0], acc[2 * (p)][j][1], acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], \
+                        af[2 * (p)].x, af[2 * (p) + 1].x, af[2 * (p)].y, af[2 * (p) + 1].y, bf[j].x, bf[j].y);
 #else
 #error "TESSERA_NVD_MMA must be 884, 1684 or 1688"
 #endif
+        // The next slab's copies go after TESSERA_NVD_SPLIT mma groups: mma.sync and cp.async are
+        // both volatile asm, so this order holds, and the copies issue while the tensor pipe works.
+#if TESSERA_NVD_SPLIT > 0
+        NVD_MMA_GROUP(0)
+#endif
+#if TESSERA_NVD_SPLIT > 1
+        NVD_MMA_GROUP(1)
+#endif
+#if TESSERA_NVD_SPLIT > 2
+        NVD_MMA_GROUP(2)
+#endif
+        {
+            const int sn = s + TESSERA_NVD_STAGES - 1;
+            if (sn < nslab) NVD_ISSUE(sn, sn % TESSERA_NVD_STAGES);
+            NVD_CP_COMMIT();
+        }
+#if TESSERA_NVD_SPLIT <= 0
+        NVD_MMA_GROUP(0)
+#endif
+#if TESSERA_NVD_SPLIT <= 1
+        NVD_MMA_GROUP(1)
+#endif
+#if TESSERA_NVD_SPLIT <= 2
+        NVD_MMA_GROUP(2)
+#endif
+        NVD_MMA_GROUP(3)
+#undef NVD_MMA_GROUP
     }
     NVD_CP_WAIT(0);
 #undef NVD_ISSUE
@@ -330,7 +398,7 @@ static inline void nvd_gemm_body(const int transA, const int transB, const int m
 }
 
 #define NVD_KERNEL(name, ta, tb)                                                                  \
-    __kernel __attribute__((reqd_work_group_size(32, TESSERA_NVD_WM, TESSERA_NVD_WN)))           \
+    __kernel __attribute__((reqd_work_group_size(NVD_WG)))                                       \
     void name(const int m, const int n, const int k, const double alpha,                          \
               __global const double* A, const ulong offA, const int lda,                          \
               __global const double* B, const ulong offB, const int ldb, const double beta,       \
@@ -346,6 +414,13 @@ NVD_KERNEL(tessera_nvgemm_nn, 0, 0)
 NVD_KERNEL(tessera_nvgemm_nt, 0, 1)
 NVD_KERNEL(tessera_nvgemm_tn, 1, 0)
 NVD_KERNEL(tessera_nvgemm_tt, 1, 1)
+
+// Never launched: its reqd_work_group_size tells the launcher the block of C, (64·WM) × (32·WN).
+__kernel __attribute__((reqd_work_group_size(TESSERA_NVD_WM, TESSERA_NVD_WN, 1)))
+void tessera_nvgemm_geometry(__global int* unused)
+{
+    if (unused) unused[0] = 0;
+}
 
 #elif defined(TESSERA_PREC_S)
 // ===================================== float: FP32 FMA =====================================
@@ -524,6 +599,7 @@ NVS_KERNEL(tessera_nvgemm_tt, 1, 1)
 #undef NVD_SA
 #undef NVD_SB
 #undef NVD_X
+#undef NVD_WG
 #undef NVS_BM
 #undef NVS_BN
 #undef NVS_KERNEL

@@ -9,26 +9,33 @@
 namespace tessera::ocl {
 namespace {
 
-/// Work-group shape the kernel was compiled for (reqd_work_group_size), and the block of C it computes:
-/// double: local (32, WM, WN) → (64·WM) × (32·WN); float: local (256, 1, 1) → 128 × 128 (gemm_nv.cl).
+/// Work-group shape the kernel was compiled for (reqd_work_group_size), and the block of C it
+/// computes: double, (64·WM) × (32·WN) read off tessera_nvgemm_geometry's reqd_work_group_size
+/// (WM, WN, 1); float, 128 × 128 (gemm_nv.cl).
 struct Geometry {
     size_t local[3];
     int64_t bm, bn;
 };
 
-Geometry geometry(cl_kernel kernel, cl_command_queue q, char prec) {
+size_t compile_size(cl_kernel kernel, cl_device_id dev, size_t out[3]) {
+    check(clGetKernelWorkGroupInfo(kernel, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, 3 * sizeof(size_t), out, nullptr),
+          "clGetKernelWorkGroupInfo(tessera_nvgemm)");
+    return out[0] * out[1] * out[2];
+}
+
+Geometry geometry(const DeviceKernels& dk, cl_kernel kernel, cl_command_queue q) {
     Geometry g{};
     cl_device_id dev = nullptr;
     check(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr), "clGetCommandQueueInfo");
-    check(clGetKernelWorkGroupInfo(kernel, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof g.local, g.local, nullptr),
-          "clGetKernelWorkGroupInfo(tessera_nvgemm)");
-    if (prec == 'd') {
-        if (g.local[0] != 32 || g.local[1] == 0 || g.local[2] == 0)
-            throw std::runtime_error("tessera::ocl::nv_gemm: unexpected work-group size of tessera_nvgemm");
-        g.bm = 64 * int64_t(g.local[1]), g.bn = 32 * int64_t(g.local[2]);
+    const size_t threads = compile_size(kernel, dev, g.local);
+    if (dk.prec() == 'd') {
+        size_t w[3] = {0, 0, 0};
+        compile_size(dk.get("tessera_nvgemm_geometry"), dev, w);
+        g.bm = 64 * int64_t(w[0]), g.bn = 32 * int64_t(w[1]);
+        if (threads != 32 * w[0] * w[1])
+            throw std::runtime_error("tessera::ocl::nv_gemm: tessera_nvgemm work-group size disagrees with its geometry");
     } else {
-        if (g.local[0] != 256 || g.local[1] != 1 || g.local[2] != 1)
-            throw std::runtime_error("tessera::ocl::nv_gemm: unexpected work-group size of tessera_nvgemm");
+        if (threads != 256) throw std::runtime_error("tessera::ocl::nv_gemm: unexpected work-group size of tessera_nvgemm");
         g.bm = g.bn = 128;
     }
     return g;
@@ -76,7 +83,7 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     set(sizeof A.mem, &A.mem), set(sizeof offA, &offA), set(sizeof lda, &lda);
     set(sizeof B.mem, &B.mem), set(sizeof offB, &offB), set(sizeof ldb, &ldb), set(sizeof beta, &beta);
     set(sizeof C.mem, &C.mem), set(sizeof offC, &offC), set(sizeof ldc, &ldc), set(sizeof ctri, &ctri);
-    const Geometry g = geometry(kernel, q, dk.prec());
+    const Geometry g = geometry(dk, kernel, q);
     const size_t blocks = size_t((m + g.bm - 1) / g.bm) * size_t((n + g.bn - 1) / g.bn);
     const size_t global[3] = {blocks * g.local[0], g.local[1], g.local[2]};
     check(clEnqueueNDRangeKernel(q, kernel, 3, nullptr, global, g.local, 0, nullptr, nullptr),
