@@ -72,6 +72,9 @@ static inline void nvg_block_coords(const int m, const int n, const int BM, cons
 #ifndef TESSERA_NVD_SPLIT
 #define TESSERA_NVD_SPLIT 0  // mma groups (of 4, out of 4) issued before the next slab's copies
 #endif
+#ifndef TESSERA_NVD_ALAYOUT
+#define TESSERA_NVD_ALAYOUT 0  // 1: A slabs as row pairs (r, r+8): mma A operands without register moves
+#endif
 #ifndef TESSERA_NVD_COPY
 #define TESSERA_NVD_COPY 1  // copy addressing: 0 = full address per slab, 1 = 32-bit offsets + row mask
 #endif
@@ -180,6 +183,15 @@ static inline void nvd_cp_async8(__local double* dst, __global const double* src
 
 // Local index of element (r, k) of a slab, in doubles; its 16-byte chunk is that / 2.
 #define NVD_X(r, k) ((r) * 8 + 2 * (((k) & 3) ^ (((r) >> 1) & 3)) + ((k) >> 2))
+// TESSERA_NVD_ALAYOUT: A slabs keep rows r and r+8 (same k) in one 16-byte chunk, so the two
+// fragment loads of an m16n8k8 are its A operand (a0, a1), (a2, a3) as they stand:
+//   XA(r, k) = 128·(r/16) + 16k + 2·((r mod 8) xor f(k)) + (r/8 mod 2), f(k) = 2·(k mod 4) + k/4,
+// conflict-free for the fragment loads and for copies that give a half-warp 16 consecutive rows
+// (r-contiguous) or rows r and r+8 (k-contiguous).
+#define NVD_XA(r, k) (128 * ((r) >> 4) + 16 * (k) + 2 * (((r) & 7) ^ (2 * ((k) & 3) + ((k) >> 2))) + (((r) >> 3) & 1))
+#define NVD_ELEM_RA(rc, w, l, rho, q) \
+    (16 * ((w) + NVD_NW * (rho)) + ((rc) ? ((l) & 15) : 8 * (((l) >> 3) & 1) + ((l) >> 4) + 2 * (q)))
+#define NVD_ELEM_KA(rc, l, q) ((rc) ? 4 * ((l) >> 4) + (q) : ((l) & 7))
 
 // Element e = 4·rho + q of this work-item in a slab: row r, k index kk (both within the slab).
 // rcontig: the global matrix is contiguous along r (op(A) = A, or op(B) = Bᵀ).
@@ -189,16 +201,16 @@ static inline void nvd_cp_async8(__local double* dst, __global const double* src
 
 // Per matrix and work-item, what the copies of every slab need: element offsets from the
 // work-item's first element (32-bit), which rows exist (bit e), and the local indices.
-#define NVD_COPY_PREP(P, off, x, okmask, base, sr, sk, rc, ROUNDS, r0, R_total)                     \
+#define NVD_COPY_PREP(P, off, x, okmask, base, sr, sk, rc, ROUNDS, r0, R_total, ER, EK, XF)     \
     do {                                                                                           \
-        const int r00 = NVD_ELEM_R(rc, warp, lane, 0, 0), k00 = NVD_ELEM_K(rc, lane, 0);           \
+        const int r00 = ER(rc, warp, lane, 0, 0), k00 = EK(rc, lane, 0);                           \
         P = (base) + (long)r00 * (sr) + (long)k00 * (sk);                                          \
         okmask = 0;                                                                                \
         for (int rho = 0; rho < (ROUNDS); ++rho)                                                   \
             for (int q = 0; q < 4; ++q) {                                                          \
-                const int r_ = NVD_ELEM_R(rc, warp, lane, rho, q), k_ = NVD_ELEM_K(rc, lane, q);   \
+                const int r_ = ER(rc, warp, lane, rho, q), k_ = EK(rc, lane, q);                   \
                 off[4 * rho + q] = (int)((r_ - r00) * (sr) + (k_ - k00) * (sk));                   \
-                x[4 * rho + q] = NVD_X(r_, k_);                                                    \
+                x[4 * rho + q] = XF(r_, k_);                                                       \
                 okmask |= ((r0) + r_ < (R_total)) << (4 * rho + q);                                \
             }                                                                                      \
     } while (0)
@@ -206,24 +218,34 @@ static inline void nvd_cp_async8(__local double* dst, __global const double* src
 // Copy slab kb into local X. Ps: the work-item's first element at this slab; Bs0: element (r0, kb),
 // which exists, stands in for missing ones (copied with size 0: zero fill). full: all k exist.
 #if TESSERA_NVD_COPY
-#define NVD_COPY_SLAB(X, Ps, Bs0, off, x, okmask, rc, ROUNDS, kb, k_total, full)                    \
+#define NVD_COPY_SLAB(X, Ps, Bs0, off, x, okmask, rc, ROUNDS, kb, k_total, full, ER, EK, XF)        \
     do {                                                                                           \
         for (int e = 0; e < 4 * (ROUNDS); ++e) {                                                   \
             int ok = (okmask >> e) & 1;                                                            \
-            if (!(full)) ok = ok && (kb) + NVD_ELEM_K(rc, lane, e & 3) < (k_total);                \
+            if (!(full)) ok = ok && (kb) + EK(rc, lane, e & 3) < (k_total);                        \
             nvd_cp_async8((X) + x[e], ok ? (Ps) + off[e] : (Bs0), ok ? 8 : 0);                     \
         }                                                                                          \
     } while (0)
 #else  // as in the first measured version: the whole address per element and slab, k always checked
-#define NVD_COPY_SLAB(X, Ps, Bs0, off, x, okmask, rc, ROUNDS, kb, k_total, full)                    \
+#define NVD_COPY_SLAB(X, Ps, Bs0, off, x, okmask, rc, ROUNDS, kb, k_total, full, ER, EK, XF)        \
     do {                                                                                           \
         for (int e = 0; e < 4 * (ROUNDS); ++e) {                                                   \
-            const int r_ = NVD_ELEM_R(rc, warp, lane, e >> 2, e & 3), k_ = NVD_ELEM_K(rc, lane, e & 3); \
+            const int r_ = ER(rc, warp, lane, e >> 2, e & 3), k_ = EK(rc, lane, e & 3);            \
             const int ok = ((okmask >> e) & 1) && (kb) + k_ < (k_total);                           \
-            nvd_cp_async8((X) + NVD_X(r_, k_), ok ? (Bs0) + r_ * (rc ? 1L : ld_) + k_ * (rc ? (long)ld_ : 1L) \
+            nvd_cp_async8((X) + XF(r_, k_), ok ? (Bs0) + r_ * (rc ? 1L : ld_) + k_ * (rc ? (long)ld_ : 1L) \
                           : (Bs0), ok ? 8 : 0);                                                    \
         }                                                                                          \
     } while (0)
+#endif
+
+#if TESSERA_NVD_ALAYOUT
+#define NVD_AER NVD_ELEM_RA
+#define NVD_AEK NVD_ELEM_KA
+#define NVD_AX NVD_XA
+#else
+#define NVD_AER NVD_ELEM_R
+#define NVD_AEK NVD_ELEM_K
+#define NVD_AX NVD_X
 #endif
 
 static inline void nvd_gemm_body(const int transA, const int transB, const int m, const int n, const int k,
@@ -259,13 +281,17 @@ static inline void nvd_gemm_body(const int transA, const int transB, const int m
     __global const double* Ap;
     __global const double* Bp;
     int a_off[4 * NVD_RA], a_x[4 * NVD_RA], b_off[4 * NVD_RB], b_x[4 * NVD_RB], a_ok, b_ok;
-    NVD_COPY_PREP(Ap, a_off, a_x, a_ok, Ab, a_sr, a_sk, a_rc, NVD_RA, i0, m);
-    NVD_COPY_PREP(Bp, b_off, b_x, b_ok, Bb, b_sr, b_sk, b_rc, NVD_RB, j0, n);
+    NVD_COPY_PREP(Ap, a_off, a_x, a_ok, Ab, a_sr, a_sk, a_rc, NVD_RA, i0, m, NVD_AER, NVD_AEK, NVD_AX);
+    NVD_COPY_PREP(Bp, b_off, b_x, b_ok, Bb, b_sr, b_sk, b_rc, NVD_RB, j0, n, NVD_ELEM_R, NVD_ELEM_K, NVD_X);
 
     // Fragment chunk indices of this work-item, constant over slabs.
     int fa[8], fb[4];
 #pragma unroll
+#if TESSERA_NVD_ALAYOUT  // fa[2p + h]: rows 16p + g and 16p + 8 + g, k = t + 4h
+    for (int i = 0; i < 8; ++i) { const int r = 64 * wm + 16 * (i >> 1) + g; fa[i] = NVD_XA(r, t + 4 * (i & 1)) >> 1; }
+#else
     for (int i = 0; i < 8; ++i) { const int r = 64 * wm + 8 * i + g; fa[i] = NVD_X(r, t) >> 1; }
+#endif
 #pragma unroll
     for (int j = 0; j < 4; ++j) { const int r = 32 * wn + 8 * j + g; fb[j] = NVD_X(r, t) >> 1; }
 
@@ -280,11 +306,11 @@ static inline void nvd_gemm_body(const int transA, const int transB, const int m
         __global const double* Ab0_ = Ab + kb_ * a_sk;                                             \
         __global const double* Bb0_ = Bb + kb_ * b_sk;                                             \
         if ((sl) < nfull) {                                                                        \
-            NVD_COPY_SLAB(Ax_, Aps_, Ab0_, a_off, a_x, a_ok, a_rc, NVD_RA, kb_, k, 1);             \
-            NVD_COPY_SLAB(Bx_, Bps_, Bb0_, b_off, b_x, b_ok, b_rc, NVD_RB, kb_, k, 1);             \
+            NVD_COPY_SLAB(Ax_, Aps_, Ab0_, a_off, a_x, a_ok, a_rc, NVD_RA, kb_, k, 1, NVD_AER, NVD_AEK, NVD_AX);             \
+            NVD_COPY_SLAB(Bx_, Bps_, Bb0_, b_off, b_x, b_ok, b_rc, NVD_RB, kb_, k, 1, NVD_ELEM_R, NVD_ELEM_K, NVD_X);             \
         } else {                                                                                   \
-            NVD_COPY_SLAB(Ax_, Aps_, Ab0_, a_off, a_x, a_ok, a_rc, NVD_RA, kb_, k, 0);             \
-            NVD_COPY_SLAB(Bx_, Bps_, Bb0_, b_off, b_x, b_ok, b_rc, NVD_RB, kb_, k, 0);             \
+            NVD_COPY_SLAB(Ax_, Aps_, Ab0_, a_off, a_x, a_ok, a_rc, NVD_RA, kb_, k, 0, NVD_AER, NVD_AEK, NVD_AX);             \
+            NVD_COPY_SLAB(Bx_, Bps_, Bb0_, b_off, b_x, b_ok, b_rc, NVD_RB, kb_, k, 0, NVD_ELEM_R, NVD_ELEM_K, NVD_X);             \
         }                                                                                          \
     } while (0)
 #else
@@ -293,11 +319,11 @@ static inline void nvd_gemm_body(const int transA, const int transB, const int m
         const int kb_ = (sl) * NVD_BK;                                                             \
         {                                                                                          \
             const int ld_ = lda;                                                                   \
-            NVD_COPY_SLAB(As + (buf) * NVD_SA, 0, Ab + kb_ * a_sk, 0, 0, a_ok, a_rc, NVD_RA, kb_, k, 0); \
+            NVD_COPY_SLAB(As + (buf) * NVD_SA, 0, Ab + kb_ * a_sk, 0, 0, a_ok, a_rc, NVD_RA, kb_, k, 0, NVD_AER, NVD_AEK, NVD_AX); \
         }                                                                                          \
         {                                                                                          \
             const int ld_ = ldb;                                                                   \
-            NVD_COPY_SLAB(Bs + (buf) * NVD_SB, 0, Bb + kb_ * b_sk, 0, 0, b_ok, b_rc, NVD_RB, kb_, k, 0); \
+            NVD_COPY_SLAB(Bs + (buf) * NVD_SB, 0, Bb + kb_ * b_sk, 0, 0, b_ok, b_rc, NVD_RB, kb_, k, 0, NVD_ELEM_R, NVD_ELEM_K, NVD_X); \
         }                                                                                          \
     } while (0)
 #endif
@@ -324,6 +350,32 @@ static inline void nvd_gemm_body(const int transA, const int transB, const int m
         for (int j = 0; j < 4; ++j) bf[j] = B2[fb[j]];
 
         // mma group p: rows 16p .. 16p+15 of the warp tile, all 32 columns, k = 0..7 of the slab.
+#if TESSERA_NVD_ALAYOUT  // af[2p] = (A(g, t), A(g+8, t)), af[2p+1] = (A(g, t+4), A(g+8, t+4))
+#if TESSERA_NVD_MMA == 884
+#define NVD_MMA_GROUP(p)                                                                           \
+        for (int j = 0; j < 4; ++j) {                                                              \
+            NVD_MMA884(acc[2 * (p)][j][0], acc[2 * (p)][j][1], af[2 * (p)].x, bf[j].x);            \
+            NVD_MMA884(acc[2 * (p)][j][0], acc[2 * (p)][j][1], af[2 * (p) + 1].x, bf[j].y);        \
+            NVD_MMA884(acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], af[2 * (p)].y, bf[j].x);    \
+            NVD_MMA884(acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], af[2 * (p) + 1].y, bf[j].y); \
+        }
+#elif TESSERA_NVD_MMA == 1684
+#define NVD_MMA_GROUP(p)                                                                           \
+        for (int j = 0; j < 4; ++j) {                                                              \
+            NVD_MMA1684(acc[2 * (p)][j][0], acc[2 * (p)][j][1], acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], \
+                        af[2 * (p)].x, af[2 * (p)].y, bf[j].x);                                    \
+            NVD_MMA1684(acc[2 * (p)][j][0], acc[2 * (p)][j][1], acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], \
+                        af[2 * (p) + 1].x, af[2 * (p) + 1].y, bf[j].y);                            \
+        }
+#elif TESSERA_NVD_MMA == 1688
+#define NVD_MMA_GROUP(p)                                                                           \
+        for (int j = 0; j < 4; ++j)                                                                \
+            NVD_MMA1688(acc[2 * (p)][j][0], acc[2 * (p)][j][1], acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], \
+                        af[2 * (p)].x, af[2 * (p)].y, af[2 * (p) + 1].x, af[2 * (p) + 1].y, bf[j].x, bf[j].y);
+#else
+#error "TESSERA_NVD_MMA must be 884, 1684 or 1688"
+#endif
+#else
 #if TESSERA_NVD_MMA == 884
 #define NVD_MMA_GROUP(p)                                                                           \
         for (int h = 0; h < 2; ++h)                                                                \
@@ -347,6 +399,7 @@ static inline void nvd_gemm_body(const int transA, const int transB, const int m
 #else
 #error "TESSERA_NVD_MMA must be 884, 1684 or 1688"
 #endif
+#endif  // TESSERA_NVD_ALAYOUT
         // The next slab's copies go after TESSERA_NVD_SPLIT mma groups: mma.sync and cp.async are
         // both volatile asm, so this order holds, and the copies issue while the tensor pipe works.
 #if TESSERA_NVD_SPLIT > 0
@@ -599,6 +652,12 @@ NVS_KERNEL(tessera_nvgemm_tt, 1, 1)
 #undef NVD_SA
 #undef NVD_SB
 #undef NVD_X
+#undef NVD_XA
+#undef NVD_ELEM_RA
+#undef NVD_ELEM_KA
+#undef NVD_AER
+#undef NVD_AEK
+#undef NVD_AX
 #undef NVD_WG
 #undef NVS_BM
 #undef NVS_BN

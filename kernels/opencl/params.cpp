@@ -27,6 +27,7 @@ const std::vector<ParamSpec>& param_specs() {
         {"TESSERA_NVD_WM", 2, {1, 2, 4}, 0, 0, "gemm_nv.cl: warps along m (64 rows each)"},
         {"TESSERA_NVD_WN", 2, {1, 2, 4}, 0, 0, "gemm_nv.cl: warps along n (32 columns each)"},
         {"TESSERA_NVD_SPLIT", 0, {}, 0, 3, "gemm_nv.cl: mma groups issued before the next slab's copies"},
+        {"TESSERA_NVD_ALAYOUT", 0, {0, 1}, 0, 0, "gemm_nv.cl: A slabs as row pairs (mma A operands without register moves)"},
         {"TESSERA_NVD_COPY", 1, {0, 1}, 0, 0, "gemm_nv.cl: copy addressing (0 = per slab, 1 = offsets + row mask)"},
         {"TESSERA_NVD_WG3D", 0, {0, 1}, 0, 0, "gemm_nv.cl: work-group shape (0 = 1-D, 1 = (32, WM, WN))"},
         {"TESSERA_NVS_BK", 16, {8, 16}, 0, 0, "gemm_nv.cl: float k slab"},

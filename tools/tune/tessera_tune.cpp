@@ -40,11 +40,11 @@ std::vector<Candidate> nv_candidates(char prec, const ocl::DeviceInfo& info, boo
         for (int mma : shapes)
             for (const auto& t : tiles)
                 for (int stages = 2; stages <= 4; ++stages)
-                    for (int split : {0, 2})
+                    for (int alayout : {0, 1})
                         for (int group : {8, 16}) {
                             if (quick && (mma == 1684 || group == 16)) continue;
                             cs.push_back({{"TESSERA_NVD_MMA", mma}, {"TESSERA_NVD_WM", t[0]}, {"TESSERA_NVD_WN", t[1]},
-                                          {"TESSERA_NVD_STAGES", stages}, {"TESSERA_NVD_SPLIT", split},
+                                          {"TESSERA_NVD_STAGES", stages}, {"TESSERA_NVD_ALAYOUT", alayout},
                                           {"TESSERA_NV_GROUP", group}});
                         }
     } else {
