@@ -186,7 +186,7 @@ TEST(KernelParams, EntryBreakingCrossRulesIsSkippedWithWarning) {
     EXPECT_NE(warnings[0].find("x.txt:2"), std::string::npos) << warnings[0];
 }
 
-TEST(KernelParams, ShippedTableParsesAndCoversHopper) {
+TEST(KernelParams, ShippedTableParsesAndCoversHopperAndPocl) {
     ASSERT_FALSE(shipped_param_tables().empty());
     for (const EmbeddedParamTable& t : shipped_param_tables()) {
         std::string err;
@@ -197,6 +197,9 @@ TEST(KernelParams, ShippedTableParsesAndCoversHopper) {
             std::vector<std::string> warnings;
             resolve_params(*table, h100(), prec, &used, [&](const std::string& w) { warnings.push_back(w); });
             EXPECT_NE(used, nullptr) << t.name << " has no entry for sm_90, precision " << prec;
+            EXPECT_TRUE(warnings.empty());
+            resolve_params(*table, pocl(), prec, &used, [&](const std::string& w) { warnings.push_back(w); });
+            EXPECT_NE(used, nullptr) << t.name << " has no entry for PoCL, precision " << prec;
             EXPECT_TRUE(warnings.empty());
         }
     }

@@ -141,7 +141,7 @@ Outcome try_candidate(const Env& env, const Candidate& cand, bool nv, int size, 
         const double t = time_batches(env, [&] { fn(*dk, env.queue, g, mA, mB, mC); }, reps, n >= 4096 ? 2 : 5);
         out.tflops = 2.0 * n * double(n) * n / t * 1e-12;
         out.ok = true;
-        std::printf("  %-60s %9.3f TFLOP/s  (check %.2g)\n", describe(cand).c_str(), out.tflops, worst);
+        std::printf("  %-60s %10.1f GFLOP/s  (check %.2g)\n", describe(cand).c_str(), out.tflops * 1e3, worst);
     } catch (const std::exception& e) {
         std::printf("  %-60s failed: %.200s\n", describe(cand).c_str(), e.what());
     }
@@ -202,7 +202,7 @@ int main(int argc, char** argv) {
                 std::printf("  no candidate passed for %cgemm: no entry written\n", prec);
                 continue;
             }
-            std::printf("  best: %s, %.3f TFLOP/s\n", describe(best.cand).c_str(), best.tflops);
+            std::printf("  best: %s, %.1f GFLOP/s\n", describe(best.cand).c_str(), best.tflops * 1e3);
             ocl::ParamEntry e;
             e.match.vendor = info.vendor, e.match.name = info.name, e.match.prec = prec;
             e.match.cc_major = info.cc_major, e.match.cc_minor = info.cc_major >= 0 ? info.cc_minor : -1;
