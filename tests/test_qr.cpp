@@ -168,6 +168,12 @@ TYPED_TEST(QR, EmptyMatricesAndBadArguments) {
     TileMatrix<T> E(0, 0, 16);
     QRFactors<T> FE = geqrf(E);
     EXPECT_EQ(FE.mt(), 0);
+    for (auto [m, n] : {std::pair<int64_t, int64_t>{5, 0}, {0, 5}}) {  // n = 0 and m = 0
+        TileMatrix<T> Z(m, n, 4), Q(m, 0, 4), C(m, 3, 4);
+        QRFactors<T> FZ = geqrf(Z, {.ib = 2});
+        ungqr(Z, FZ, Q);
+        unmqr(Side::Left, Trans::Trans, Z, FZ, C);
+    }
     T dummy[4] = {}, b[4] = {T(1), T(2), T(3), T(4)};
     EXPECT_EQ(lapack::gels<T>('N', 0, 0, 1, dummy, 1, b, 1), 0);
     EXPECT_EQ(lapack::gels<T>('N', 4, 0, 1, dummy, 4, b, 4), 0);  // min(m, n) = 0: X = 0 (LAPACK)
