@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernels/opencl/embedded_sources.hpp"
+#include "kernels/opencl/params.hpp"
 
 #ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
 #define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
@@ -69,11 +70,12 @@ const std::string& program_source() {
 std::string build_options(const DeviceInfo& info, char prec) {
     std::string opts = prec == 'd' ? "-DTESSERA_PREC_D" : "-DTESSERA_PREC_S";
     if (info.cc_major >= 8) opts += " -DTESSERA_NV_SM=" + std::to_string(info.cc_major * 10 + info.cc_minor);
+    opts += params_build_options(kernel_params(info, prec));
     return opts;
 }
 
 DeviceKernels::DeviceKernels(cl_context ctx, cl_device_id, cl_program program, char prec, DeviceInfo info)
-    : ctx_(ctx), program_(program), prec_(prec), info_(std::move(info)) {
+    : ctx_(ctx), program_(program), prec_(prec), info_(std::move(info)), options_(build_options(info_, prec)) {
     cl_uint count = 0;
     check(clCreateKernelsInProgram(program_, 0, nullptr, &count), "clCreateKernelsInProgram");
     std::vector<cl_kernel> kernels(count);

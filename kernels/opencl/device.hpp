@@ -24,7 +24,8 @@ DeviceInfo query_device(cl_device_id dev);
 /// Full program source: the common prelude followed by every embedded kernels/opencl/*.cl file.
 const std::string& program_source();
 /// clBuildProgram options for precision `prec` ('s' or 'd') on this device: -DTESSERA_PREC_S or
-/// -DTESSERA_PREC_D, plus the device's kernel parameters as -D macros.
+/// -DTESSERA_PREC_D, -DTESSERA_NV_SM on NVIDIA cc ≥ 8.0, plus the device's kernel parameters
+/// (kernel_params(): defaults, shipped table, $TESSERA_KERNEL_PARAMS) as -D macros.
 std::string build_options(const DeviceInfo& info, char prec);
 
 /// The kernels of one built program (one device, one precision). Kernel objects are created once
@@ -39,6 +40,8 @@ public:
     /// The kernel named `name`; throws std::runtime_error if the program has none.
     cl_kernel get(const char* name) const;
     char prec() const { return prec_; }
+    /// The build options of this program (build_options(info, prec), computed once).
+    const std::string& options() const { return options_; }
     const DeviceInfo& info() const { return info_; }
     cl_context context() const { return ctx_; }
     /// A device int the potrf kernel writes its info into (read back on the same in-order queue).
@@ -49,6 +52,7 @@ private:
     cl_program program_;
     char prec_;
     DeviceInfo info_;
+    std::string options_;
     cl_mem info_scratch_ = nullptr;
     std::map<std::string, cl_kernel> kernels_;
 };

@@ -3,7 +3,7 @@
 //
 // Work-group geometry. The kernels take their tile sizes from TESSERA_* macros with #ifndef
 // defaults; a device's table may override them through build_options(). The launchers read the
-// same macros back from build_options(dk.info(), dk.prec()) (same defaults as the .cl files) and
+// same macros back from dk.options(), the program's build options (same defaults as the .cl files) and
 // cross-check the local size against the kernel's reqd_work_group_size, so a mismatch throws
 // instead of computing garbage. TESSERA_TRSM_BS (host only) and TESSERA_POTRF_BS, the block sizes
 // of the blocked trsm and potrf drivers below, are read the same way.
@@ -13,6 +13,8 @@
 // TESSERA_POTRF_BS columns with tessera_potrf and updates with trsm and syrk (right-looking).
 // All of it is enqueued on the one in-order queue, so it still never waits.
 #include "kernels/opencl/launch.hpp"
+
+#include "kernels/opencl/gemm_select.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -44,7 +46,7 @@ int macro_value(const std::string& opts, const char* name, int def) {
 }
 
 Params params_of(const DeviceKernels& dk) {
-    const std::string opts = build_options(dk.info(), dk.prec());
+    const std::string& opts = dk.options();
     Params p;
     if (opts.find("-DTESSERA_") == std::string::npos) return p;
     p.gemm_mb = macro_value(opts, "TESSERA_GEMM_MB", p.gemm_mb);
@@ -202,6 +204,7 @@ void gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans trans
           int64_t k, T alpha, Mat A, Mat B, T beta, Mat C) {
     check_prec<T>(dk, "gemm");
     if (m == 0 || n == 0) return;
+    if (nv_gemm<T>(dk, q, transA, transB, m, n, k, alpha, A, B, beta, C)) return;  // NVIDIA cc >= 8.0 path
     gemm_launch<T>(dk, params_of(dk), q, "gemm", is_trans(transA), is_trans(transB), m, n, k, alpha, A, B, beta, C, 0);
 }
 
@@ -213,6 +216,8 @@ void syrk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, i
     if (uplo == Uplo::General) throw std::invalid_argument("tessera::ocl::syrk: uplo must be Lower or Upper");
     // NoTrans: C = A·Aᵀ (A n×k); Trans: C = Aᵀ·A (A k×n).
     const bool t = is_trans(trans);
+    const Trans ta = t ? Trans::Trans : Trans::NoTrans, tb = t ? Trans::NoTrans : Trans::Trans;
+    if (nv_gemm<T>(dk, q, ta, tb, n, n, k, alpha, A, A, beta, C, uplo == Uplo::Lower ? 1 : 2)) return;
     gemm_launch<T>(dk, params_of(dk), q, "syrk", t, !t, n, n, k, alpha, A, A, beta, C, uplo == Uplo::Lower ? 1 : 2);
 }
 
