@@ -15,6 +15,7 @@
 #include "kernels/opencl/launch.hpp"
 
 #include "kernels/opencl/gemm_select.hpp"
+#include "kernels/opencl/launch_util.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -63,14 +64,6 @@ Params params_of(const DeviceKernels& dk) {
     return p;
 }
 
-template <class T>
-void check_prec(const DeviceKernels& dk, const char* func) {
-    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "real precisions only");
-    const char want = std::is_same_v<T, float> ? 's' : 'd';
-    if (dk.prec() != want)
-        throw std::invalid_argument(std::string("tessera::ocl::") + func + ": kernels built for precision '" +
-                                    dk.prec() + "', called with '" + want + "'");
-}
 
 cl_int to_int(int64_t v, const char* func, const char* arg) {
     if (v < 0 || v > INT_MAX)
@@ -79,12 +72,6 @@ cl_int to_int(int64_t v, const char* func, const char* arg) {
     return cl_int(v);
 }
 
-/// Set the kernel's arguments in order; each must be a trivially copyable value (cl_mem included).
-template <class... Args>
-void set_args(cl_kernel kernel, const char* what, const Args&... args) {
-    cl_uint index = 0;
-    ((check(clSetKernelArg(kernel, index++, sizeof(Args), &args), what)), ...);
-}
 
 /// The local size the kernel was compiled for (reqd_work_group_size) must be `expect`.
 void check_local(cl_kernel kernel, cl_command_queue q, const size_t* expect, int dims, const char* name) {
@@ -98,8 +85,6 @@ void check_local(cl_kernel kernel, cl_command_queue q, const size_t* expect, int
             throw std::runtime_error(std::string("tessera::ocl: kernel ") + name +
                                      " was built for another work-group size than build_options() describes");
 }
-
-size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 
 void enqueue(cl_command_queue q, cl_kernel kernel, cl_uint dims, const size_t* global, const size_t* local,
              const char* what) {

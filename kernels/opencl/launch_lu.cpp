@@ -1,6 +1,7 @@
 // Host launchers of lu.cl: laswp across a column of tiles, gessm and ssssm (swap kernel + the
 // portable trsm/gemm launchers of launch.hpp, all on one in-order queue, never waiting).
 #include "kernels/opencl/launch_lu.hpp"
+#include "kernels/opencl/launch_util.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -11,14 +12,6 @@
 namespace tessera::ocl {
 namespace {
 
-template <class T>
-void check_prec(const DeviceKernels& dk, const char* func) {
-    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "real precisions only");
-    const char want = std::is_same_v<T, float> ? 's' : 'd';
-    if (dk.prec() != want)
-        throw std::invalid_argument(std::string("tessera::ocl::") + func + ": kernels built for precision '" +
-                                    dk.prec() + "', called with '" + want + "'");
-}
 
 cl_int to_int(int64_t v, const char* func, const char* arg) {
     if (v < INT_MIN || v > INT_MAX)
@@ -27,13 +20,7 @@ cl_int to_int(int64_t v, const char* func, const char* arg) {
     return cl_int(v);
 }
 
-template <class... Args>
-void set_args(cl_kernel kernel, const char* what, const Args&... args) {
-    cl_uint index = 0;
-    ((check(clSetKernelArg(kernel, index++, sizeof(Args), &args), what)), ...);
-}
 
-size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 
 /// tessera_lu_rowcopy: D(idx[off+nrows+e], :) = S(idx[off+e], :) for e < nrows.
 void rowcopy(const DeviceKernels& dk, cl_command_queue q, int64_t nrows, int64_t ncols, const Mat& S, const Mat& D,

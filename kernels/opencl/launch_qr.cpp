@@ -2,6 +2,7 @@
 // column strides; a right-side product C·op(Q) is the left product op(Q)ᵀ·Cᵀ on the transposed view
 // (strides swapped, trans flipped), so one kernel serves gemqrt and tpmqrt on both sides.
 #include "kernels/opencl/launch_qr.hpp"
+#include "kernels/opencl/launch_util.hpp"
 
 #include <climits>
 #include <stdexcept>
@@ -20,14 +21,6 @@ cl_int to_int(int64_t v, const char* func, const char* arg) {
     return cl_int(v);
 }
 
-template <class T>
-void check_prec(const DeviceKernels& dk, const char* func) {
-    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "real precisions only");
-    const char want = std::is_same_v<T, float> ? 's' : 'd';
-    if (dk.prec() != want)
-        throw std::invalid_argument(std::string("tessera::ocl::") + func + ": kernels built for precision '" +
-                                    dk.prec() + "', called with '" + want + "'");
-}
 
 template <class... Args>
 void set_args(cl_kernel kernel, const Args&... args) {
