@@ -8,13 +8,23 @@
 
 namespace tessera::codelets {
 
-// Footprint = hash of every buffer's rows and columns and of the flags word that starts cl_arg.
+// Footprint = hash of the sizes of every matrix and vector buffer (data-less tokens are skipped) and
+// of the flags word that starts cl_arg.
 static uint32_t footprint(starpu_task* task) {
     uint32_t h = 0;
     for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
         starpu_data_handle_t d = STARPU_TASK_GET_HANDLE(task, i);
-        h = starpu_hash_crc32c_be(starpu_matrix_get_nx(d), h);
-        h = starpu_hash_crc32c_be(starpu_matrix_get_ny(d), h);
+        switch (starpu_data_get_interface_id(d)) {
+            case STARPU_MATRIX_INTERFACE_ID:
+                h = starpu_hash_crc32c_be(starpu_matrix_get_nx(d), h);
+                h = starpu_hash_crc32c_be(starpu_matrix_get_ny(d), h);
+                break;
+            case STARPU_VECTOR_INTERFACE_ID:
+                h = starpu_hash_crc32c_be(starpu_vector_get_nx(d), h);
+                break;
+            default:
+                break;
+        }
     }
     uint32_t flags = 0;
     if (task->cl_arg && task->cl_arg_size >= sizeof flags) std::memcpy(&flags, task->cl_arg, sizeof flags);

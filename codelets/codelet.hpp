@@ -56,7 +56,8 @@ inline uint32_t pack_flags(char a, char b = 0, char c = 0, char d = 0) {
     return uint32_t(uint8_t(a)) | uint32_t(uint8_t(b)) << 8 | uint32_t(uint8_t(c)) << 16 | uint32_t(uint8_t(d)) << 24;
 }
 
-/// History-based perfmodel `tessera_<letter><op>` whose footprint hashes the tile sizes and flags.
+/// History-based perfmodel `tessera_<letter><op>` whose footprint hashes the sizes of the matrix and
+/// vector buffers and the flags.
 starpu_perfmodel* history_model(const std::string& symbol);
 
 /// A codelet with one CPU and (when `ocl` is non-null) one asynchronous OpenCL implementation.

@@ -38,7 +38,7 @@ starpu_codelet& gessm_codelet() {
     static const std::string name = prec_letter<T>() + std::string("gessm");
     static starpu_codelet cl = codelets::make_codelet(name.c_str(), gessm_cpu<T>, gessm_opencl<T>,
                                                       {STARPU_R, STARPU_R, STARPU_RW},
-                                                      codelets::lu_model("tessera_" + name));
+                                                      codelets::history_model("tessera_" + name));
     return cl;
 }
 

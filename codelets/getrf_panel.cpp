@@ -54,7 +54,7 @@ template <class T>
 starpu_codelet& panel_codelet() {
     static const std::string name = prec_letter<T>() + std::string("getrf_panel");
     static starpu_codelet cl =
-        codelets::make_var_codelet(name.c_str(), panel_cpu<T>, nullptr, codelets::lu_model("tessera_" + name));
+        codelets::make_var_codelet(name.c_str(), panel_cpu<T>, nullptr, codelets::history_model("tessera_" + name));
     return cl;
 }
 

@@ -32,7 +32,7 @@ template <class T>
 starpu_codelet& nopiv_codelet() {
     static const std::string name = prec_letter<T>() + std::string("getrf_nopiv");
     static starpu_codelet cl = codelets::make_codelet(name.c_str(), nopiv_cpu<T>, nullptr, {STARPU_RW},
-                                                      codelets::lu_model("tessera_" + name));
+                                                      codelets::history_model("tessera_" + name));
     return cl;
 }
 
@@ -40,7 +40,7 @@ template <class T>
 starpu_codelet& incpiv_codelet() {
     static const std::string name = prec_letter<T>() + std::string("getrf_incpiv");
     static starpu_codelet cl = codelets::make_codelet(name.c_str(), incpiv_cpu<T>, nullptr, {STARPU_RW, STARPU_W},
-                                                      codelets::lu_model("tessera_" + name));
+                                                      codelets::history_model("tessera_" + name));
     return cl;
 }
 

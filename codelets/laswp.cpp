@@ -49,7 +49,7 @@ template <class T>
 starpu_codelet& laswp_codelet() {
     static const std::string name = prec_letter<T>() + std::string("laswp");
     static starpu_codelet cl =
-        codelets::make_var_codelet(name.c_str(), laswp_cpu<T>, laswp_opencl<T>, codelets::lu_model("tessera_" + name));
+        codelets::make_var_codelet(name.c_str(), laswp_cpu<T>, laswp_opencl<T>, codelets::history_model("tessera_" + name));
     return cl;
 }
 

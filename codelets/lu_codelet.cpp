@@ -1,52 +1,12 @@
-// Perfmodels, variable-buffer codelets and submission for the LU codelets.
+// Variable-buffer codelets, submission and dependency tokens for the LU codelets.
 #include "codelets/lu_codelet.hpp"
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <memory>
-#include <mutex>
 
 namespace tessera::codelets {
-
-static uint32_t lu_footprint(starpu_task* task) {
-    uint32_t h = 0;
-    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
-        starpu_data_handle_t d = STARPU_TASK_GET_HANDLE(task, i);
-        switch (starpu_data_get_interface_id(d)) {
-            case STARPU_MATRIX_INTERFACE_ID:
-                h = starpu_hash_crc32c_be(starpu_matrix_get_nx(d), h);
-                h = starpu_hash_crc32c_be(starpu_matrix_get_ny(d), h);
-                break;
-            case STARPU_VECTOR_INTERFACE_ID:
-                h = starpu_hash_crc32c_be(starpu_vector_get_nx(d), h);
-                break;
-            default:
-                break;
-        }
-    }
-    uint32_t flags = 0;
-    if (task->cl_arg && task->cl_arg_size >= sizeof flags) std::memcpy(&flags, task->cl_arg, sizeof flags);
-    return starpu_hash_crc32c_be(flags, h);
-}
-
-starpu_perfmodel* lu_model(const std::string& symbol) {
-    static std::mutex lock;
-    static std::map<std::string, std::unique_ptr<std::pair<std::string, starpu_perfmodel>>> models;
-    std::lock_guard<std::mutex> guard(lock);
-    auto& slot = models[symbol];
-    if (!slot) {
-        slot = std::make_unique<std::pair<std::string, starpu_perfmodel>>();
-        slot->first = symbol;
-        starpu_perfmodel& m = slot->second;
-        std::memset(&m, 0, sizeof m);
-        m.type = STARPU_HISTORY_BASED;
-        m.symbol = slot->first.c_str();
-        m.footprint = lu_footprint;
-    }
-    return &slot->second;
-}
 
 starpu_codelet make_var_codelet(const char* name, starpu_cpu_func_t cpu, starpu_opencl_func_t ocl,
                                 starpu_perfmodel* model) {

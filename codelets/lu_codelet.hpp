@@ -1,5 +1,4 @@
-// StarPU glue shared by the LU codelets: a perfmodel footprint that understands the handles LU tasks
-// carry (tiles, pivot vectors, void dependency tokens), tasks with a variable number of buffers
+// StarPU glue shared by the LU codelets: tasks with a variable number of buffers
 // (a column of tiles can exceed STARPU_NMAXBUFS = 8), and dependency tokens. Internal header.
 #pragma once
 
@@ -12,10 +11,6 @@
 #include "codelets/codelet.hpp"
 
 namespace tessera::codelets {
-
-/// History perfmodel `tessera_<letter><op>` whose footprint hashes the sizes of every matrix and
-/// vector buffer (void tokens are skipped) and the `uint32_t flags` word that starts cl_arg.
-starpu_perfmodel* lu_model(const std::string& symbol);
 
 /// A codelet with a variable number of buffers (modes given per task), one CPU implementation and,
 /// when `ocl` is non-null, one asynchronous OpenCL implementation.

@@ -38,7 +38,7 @@ starpu_codelet& ssssm_codelet() {
     static const std::string name = prec_letter<T>() + std::string("ssssm");
     static starpu_codelet cl = codelets::make_codelet(name.c_str(), ssssm_cpu<T>, ssssm_opencl<T>,
                                                       {STARPU_RW, STARPU_RW, STARPU_R, STARPU_R, STARPU_R},
-                                                      codelets::lu_model("tessera_" + name));
+                                                      codelets::history_model("tessera_" + name));
     return cl;
 }
 

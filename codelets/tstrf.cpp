@@ -33,7 +33,7 @@ starpu_codelet& tstrf_codelet() {
     static const std::string name = prec_letter<T>() + std::string("tstrf");
     static starpu_codelet cl = codelets::make_codelet(name.c_str(), tstrf_cpu<T>, nullptr,
                                                       {STARPU_RW, STARPU_RW, STARPU_W, STARPU_W},
-                                                      codelets::lu_model("tessera_" + name));
+                                                      codelets::history_model("tessera_" + name));
     return cl;
 }
 
