@@ -2,12 +2,12 @@
 // column strides; a right-side product C·op(Q) is the left product op(Q)ᵀ·Cᵀ on the transposed view
 // (strides swapped, trans flipped), so one kernel serves gemqrt and tpmqrt on both sides.
 #include "kernels/opencl/launch_qr.hpp"
-#include "kernels/opencl/launch_util.hpp"
 
 #include <climits>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
+
+#include "kernels/opencl/launch_util.hpp"
 
 namespace tessera::ocl {
 namespace {
@@ -19,13 +19,6 @@ cl_int to_int(int64_t v, const char* func, const char* arg) {
         throw std::invalid_argument(std::string("tessera::ocl::") + func + ": argument '" + arg + "' = " +
                                     std::to_string(v) + " out of range");
     return cl_int(v);
-}
-
-
-template <class... Args>
-void set_args(cl_kernel kernel, const Args&... args) {
-    cl_uint index = 0;
-    ((check(clSetKernelArg(kernel, index++, sizeof(Args), &args), "clSetKernelArg(tessera_qr_apply)")), ...);
 }
 
 /// Left application on a strided view: C (mv×ncols) and, in mode 1, A1 (k×ncols).
@@ -44,10 +37,10 @@ void apply(const DeviceKernels& dk, cl_command_queue q, const char* func, int mo
     const cl_int ck = to_int(k, func, "k"), cib = to_int(ib, func, "ib");
     const cl_int ldv = to_int(V.ld, func, "ldv"), ldt = to_int(Tf.ld, func, "ldt");
     const cl_ulong offV = V.off, offT = Tf.off, offC = C.mat.off, offA = A1.mat.off;
-    set_args(kernel, cmode, ct, cmv, cn, ck, cib, V.mem, offV, ldv, Tf.mem, offT, ldt, C.mat.mem, offC, C.rs, C.cs,
-             A1.mat.mem, offA, A1.rs, A1.cs);
+    set_args(kernel, "clSetKernelArg(tessera_qr_apply)", cmode, ct, cmv, cn, ck, cib, V.mem, offV, ldv, Tf.mem, offT,
+             ldt, C.mat.mem, offC, C.rs, C.cs, A1.mat.mem, offA, A1.rs, A1.cs);
     const size_t local[2] = {kLocalX, kLocalY};
-    const size_t global[2] = {(size_t(ncols) + kColumns - 1) / kColumns * kLocalX, kLocalY};
+    const size_t global[2] = {round_up(size_t(ncols), kColumns) / kColumns * kLocalX, kLocalY};
     check(clEnqueueNDRangeKernel(q, kernel, 2, nullptr, global, local, 0, nullptr, nullptr),
           "clEnqueueNDRangeKernel(tessera_qr_apply)");
 }
