@@ -6,6 +6,8 @@
 # shared machine compare the ratios of one run, not GFLOP/s across runs.
 # Defaults nb = 256, ib = 64: the best of nb ∈ {192, 224, 256, 288, 320, 384}, ib ∈ {32, 48, 56, 64,
 # 72, 96, 128} on the 2-core development VM (OpenBLAS 0.3.21, Haswell kernels); ib = 32 was ~12% slower.
+# OpenBLAS 0.3.21 runs its AVX2 (Haswell) kernels on that Sapphire Rapids VM; OPENBLAS_CORETYPE=SkylakeX
+# selects the AVX-512 ones for both sides (then --nb 320 --ib 64 was best).
 set -euo pipefail
 build=${1:-build}; shift || true
 export STARPU_NOPENCL=${STARPU_NOPENCL:-0} STARPU_SILENT=${STARPU_SILENT:-1} STARPU_NCPU=${STARPU_NCPU:-2}
