@@ -67,8 +67,7 @@ starpu_codelet make_codelet(const char* name, starpu_cpu_func_t cpu, starpu_open
     return cl;
 }
 
-void submit(starpu_codelet& cl, const void* args, size_t args_size, std::initializer_list<TileHandle> handles,
-            int priority, void (*callback)(void*), void* callback_arg) {
+starpu_task* new_task(starpu_codelet& cl, const void* args, size_t args_size, int priority) {
     starpu_task* task = starpu_task_create();
     task->cl = &cl;
     task->name = cl.name;
@@ -76,15 +75,25 @@ void submit(starpu_codelet& cl, const void* args, size_t args_size, std::initial
     std::memcpy(task->cl_arg, args, args_size);
     task->cl_arg_size = args_size;
     task->cl_arg_free = 1;
+    task->priority = priority;
+    if (detail::placement() == Placement::OpenCLOnly && cl.opencl_funcs[0]) task->where = STARPU_OPENCL;
+    return task;
+}
+
+void submit_task(starpu_task* task) {
+    const int ret = starpu_task_submit(task);
+    if (ret == -ENODEV) throw Error(std::string("tessera: no worker can run task ") + task->cl->name);
+    if (ret != 0) throw Error(std::string("tessera: starpu_task_submit failed for ") + task->cl->name);
+}
+
+void submit(starpu_codelet& cl, const void* args, size_t args_size, std::initializer_list<TileHandle> handles,
+            int priority, void (*callback)(void*), void* callback_arg) {
+    starpu_task* task = new_task(cl, args, args_size, priority);
     int i = 0;
     for (TileHandle h : handles) task->handles[i++] = h;
-    task->priority = priority;
     task->callback_func = callback;
     task->callback_arg = callback_arg;
-    if (detail::placement() == Placement::OpenCLOnly && cl.opencl_funcs[0]) task->where = STARPU_OPENCL;
-    int ret = starpu_task_submit(task);
-    if (ret == -ENODEV) throw Error(std::string("tessera: no worker can run task ") + cl.name);
-    if (ret != 0) throw Error(std::string("tessera: starpu_task_submit failed for ") + cl.name);
+    submit_task(task);
 }
 
 }  // namespace tessera::codelets

@@ -64,6 +64,12 @@ starpu_perfmodel* history_model(const std::string& symbol);
 starpu_codelet make_codelet(const char* name, starpu_cpu_func_t cpu, starpu_opencl_func_t ocl,
                             std::initializer_list<starpu_data_access_mode> modes, starpu_perfmodel* model);
 
+/// A new task of `cl` with a copy of `args` as its argument, the priority, and the placement of
+/// Placement::OpenCLOnly; its buffers are the caller's to set before submit_task().
+starpu_task* new_task(starpu_codelet& cl, const void* args, size_t args_size, int priority);
+/// Submit the task; throws tessera::Error when no worker can run it or StarPU refuses it.
+void submit_task(starpu_task* task);
+
 /// Submit one task of `cl` on `handles` with a copy of `args` (trivially copyable) as its argument.
 /// Under Placement::OpenCLOnly, a codelet with an OpenCL implementation runs on OpenCL workers only.
 /// `callback(callback_arg)` runs once the task has completed.
