@@ -3,6 +3,7 @@
 // prints the table. Built by CMake (tools/CMakeLists.txt), run only on the GPU machine.
 //
 //   gpu_gemm --check  [--prec d,s] [--variant OPTS]...   every trans/edge/offset case vs CBLAS
+//                                                        and ocl::trsm through this GEMM
 //   gpu_gemm --bench  [--prec d,s] [--variant OPTS]... [--sizes 1024,2048,4096,8192] [--clblast]
 //   gpu_gemm --micro                                     FP64 mma.sync throughput per shape
 //   --emulate: pretend compute capability 9.0 and emulate mma through local memory (PoCL tests).
@@ -88,6 +89,108 @@ bool run_checks(const Env& env, const Args& a, const std::string& variant) {
         }
     }
     std::printf("CHECK %c %-40s cases=%zu fails=%d worst=%.3g %s\n", prec, label(variant).c_str(), cases.size(), fails,
+                worst, fails ? "FAILED" : "ok");
+    std::fflush(stdout);
+    return fails == 0;
+}
+
+// ---- trsm through the NVIDIA GEMM path ------------------------------------------------------
+// ocl::trsm (diagonal-block inversion + GEMM, kernels/opencl/launch.cpp) on a program that holds
+// the NVIDIA GEMM, so that all its GEMMs take nv_gemm: the 16 side/uplo/trans/diag cases at a few
+// sizes (several diagonal blocks, a partial one, one right-hand side), with element offsets and
+// padded leading dimensions, against CBLAS; and alpha = 0 over a NaN B. Prints one
+// "CHECK <p> trsm <variant> ..." line like run_checks.
+
+void trsm_ref(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d, int m, int n, double alpha,
+              const double* A, int lda, double* B, int ldb) {
+    cblas_dtrsm(CblasColMajor, s, u, t, d, m, n, alpha, A, lda, B, ldb);
+}
+void trsm_ref(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d, int m, int n, float alpha,
+              const float* A, int lda, float* B, int ldb) {
+    cblas_strsm(CblasColMajor, s, u, t, d, m, n, alpha, A, lda, B, ldb);
+}
+
+/// One trsm case; returns ‖X − X_ref‖₁ / (‖X_ref‖₁·dim·eps) (A is well conditioned by
+/// construction), or +inf when B changed outside its m×n region or X holds a NaN/Inf.
+template <class T>
+double trsm_case(const Env& env, const ocl::DeviceKernels& dk, Side side, Uplo uplo, Trans tr, Diag diag, int m,
+                 int n, T alpha, int idx, std::mt19937_64& rng) {
+    const T nan = std::numeric_limits<T>::quiet_NaN(), sentinel = T(12345.5);
+    const int na = side == Side::Left ? m : n, lda = na + idx % 4, ldb = m + idx % 3;
+    const size_t offA = size_t(idx % 5), offB = size_t(idx % 7);
+    // Referenced triangle: off-diagonal in [-1,1]/na, diagonal in [1,2] (NaN when Unit: it must
+    // not be read); the other triangle and the padding NaN. `clean` is the CBLAS operand.
+    std::vector<T> hA(offA + size_t(lda) * na + 3, nan), clean(size_t(na) * na, T(0));
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int j = 0; j < na; ++j)
+        for (int i = 0; i < na; ++i) {
+            T& a = hA[offA + i + size_t(j) * lda];
+            T& c = clean[i + size_t(j) * na];
+            if (i == j) {
+                c = diag == Diag::Unit ? T(1) : T(1.5 + 0.5 * u(rng));
+                a = diag == Diag::Unit ? nan : c;
+            } else if (uplo == Uplo::Lower ? i > j : i < j) {
+                a = c = T(u(rng) / na);
+            }
+        }
+    std::vector<T> hB(offB + size_t(ldb) * n + 3, sentinel), x0(size_t(m) * n);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) hB[offB + i + size_t(j) * ldb] = x0[i + size_t(j) * m] = alpha == T(0) ? nan : T(u(rng));
+    Buffer<T> dA(env, hA.size()), dB(env, hB.size());
+    dA.write(env, hA), dB.write(env, hB);
+    ocl::trsm<T>(dk, env.queue, side, uplo, tr, diag, m, n, alpha, {dA.mem, offA, lda}, {dB.mem, offB, ldb});
+    check(clFinish(env.queue), "clFinish");
+    std::vector<T> out(hB.size());
+    dB.read(env, out);
+    std::vector<T> ref = x0;
+    if (alpha == T(0)) std::fill(ref.begin(), ref.end(), T(0));
+    else
+        trsm_ref(side == Side::Left ? CblasLeft : CblasRight, uplo == Uplo::Lower ? CblasLower : CblasUpper,
+                 tr == Trans::NoTrans ? CblasNoTrans : CblasTrans, diag == Diag::Unit ? CblasUnit : CblasNonUnit, m, n,
+                 alpha, clean.data(), na, ref.data(), m);
+    std::vector<T> dx(ref.size());
+    for (size_t e = 0; e < out.size(); ++e) {
+        const bool inside = e >= offB && (e - offB) % ldb < size_t(m) && (e - offB) / ldb < size_t(n);
+        if (!inside) {
+            if (out[e] != sentinel) return INFINITY;
+            continue;
+        }
+        const size_t i = (e - offB) % ldb, j = (e - offB) / ldb;
+        if (!std::isfinite(out[e])) return INFINITY;
+        dx[i + j * m] = out[e] - ref[i + j * m];
+    }
+    const double num = norm1(m, n, dx.data(), m), den = norm1(m, n, ref.data(), m) * na * (std::numeric_limits<T>::epsilon() / 2);
+    return num == 0 ? 0 : num / den;
+}
+
+template <class T>
+bool run_trsm_checks(const Env& env, const Args& a, const std::string& variant) {
+    const char prec = std::is_same_v<T, float> ? 's' : 'd';
+    auto dk = build_kernels(env, prec, variant_opts(a, variant), device_info(env, a), {"gemm_nv.cl", "trsm.cl", "lacpy.cl"});
+    if (!ocl::nv_gemm_available(*dk)) {
+        std::printf("CHECK %c trsm %s unavailable (no tessera_nvgemm kernels on this device)\n", prec, label(variant).c_str());
+        return false;
+    }
+    std::mt19937_64 rng(7);
+    const int sizes[][2] = {{300, 200}, {64, 1}, {130, 257}};
+    int cases = 0, fails = 0, idx = 0;
+    double worst = 0;
+    auto one = [&](Side s, Uplo u, Trans t, Diag d, int m, int n, T alpha) {
+        const double r = trsm_case<T>(env, *dk, s, u, t, d, m, n, alpha, idx++, rng);
+        ++cases, worst = std::max(worst, r);
+        if (!(r <= 60)) {
+            ++fails;
+            std::printf("  FAIL %c trsm %c%c%c%c m=%d n=%d alpha=%g: %.3g\n", prec, char(s), char(u), char(t), char(d), m,
+                        n, double(alpha), r);
+        }
+    };
+    for (const auto& sz : sizes)
+        for (Side s : {Side::Left, Side::Right})
+            for (Uplo u : {Uplo::Lower, Uplo::Upper})
+                for (Trans t : {Trans::NoTrans, Trans::Trans})
+                    for (Diag d : {Diag::NonUnit, Diag::Unit}) one(s, u, t, d, sz[0], sz[1], T(-1.5));
+    one(Side::Left, Uplo::Lower, Trans::NoTrans, Diag::NonUnit, 100, 30, T(0));
+    std::printf("CHECK %c trsm %-35s cases=%d fails=%d worst=%.3g %s\n", prec, label(variant).c_str(), cases, fails,
                 worst, fails ? "FAILED" : "ok");
     std::fflush(stdout);
     return fails == 0;
@@ -344,6 +447,7 @@ int main(int argc, char** argv) {
                 for (const std::string& v : a.variants.empty() ? std::vector<std::string>{""} : a.variants)
                     try {
                         ok &= p == 'd' ? run_checks<double>(env, a, v) : run_checks<float>(env, a, v);
+                        ok &= p == 'd' ? run_trsm_checks<double>(env, a, v) : run_trsm_checks<float>(env, a, v);
                     } catch (const std::exception& e) {
                         std::printf("CHECK %c %s error: %.2000s\n", p, label(v).c_str(), e.what());
                         ok = false;

@@ -393,7 +393,10 @@ TYPED_TEST(OpenCLKernels, Trsm) {
     struct Size {
         int64_t m, n;
     };
-    const Size sizes[] = {{33, 17}, {64, 64}, {130, 70}, {1, 1}};
+    // dim (m Left, n Right) against TESSERA_TRSM_BS = 64, the diagonal blocks the launcher inverts:
+    // below it, exactly one block, several blocks with and without a partial last one (3 and 4
+    // blocks: uneven recursive halves), and a single right-hand side (nvec = 1).
+    const Size sizes[] = {{33, 17}, {64, 64}, {130, 70}, {1, 1}, {192, 65}, {200, 1}, {1, 200}};
     for (const Size& s : sizes)
         for (Side side : {Side::Left, Side::Right})
             for (Uplo uplo : {Uplo::Lower, Uplo::Upper})

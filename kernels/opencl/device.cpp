@@ -93,7 +93,24 @@ DeviceKernels::DeviceKernels(cl_context ctx, cl_device_id, cl_program program, c
 DeviceKernels::~DeviceKernels() {
     for (auto& [name, k] : kernels_) clReleaseKernel(k);
     if (info_scratch_) clReleaseMemObject(info_scratch_);
+    if (scratch_) clReleaseMemObject(scratch_);
     clReleaseProgram(program_);
+}
+
+cl_mem DeviceKernels::scratch(size_t bytes) const {
+    if (bytes <= scratch_bytes_) return scratch_;
+    // Releasing the old buffer while commands already enqueued may still use it is legal: OpenCL
+    // deletes a memory object only once its reference count is zero *and* the queued commands that
+    // use it have finished (clReleaseMemObject), so no clFinish is needed here.
+    if (scratch_) clReleaseMemObject(scratch_);
+    scratch_ = nullptr;
+    scratch_bytes_ = 0;
+    cl_int err = CL_SUCCESS;
+    cl_mem mem = clCreateBuffer(ctx_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+    check(err, "clCreateBuffer(scratch)");
+    scratch_ = mem;
+    scratch_bytes_ = bytes;
+    return scratch_;
 }
 
 cl_kernel DeviceKernels::get(const char* name) const {

@@ -46,6 +46,14 @@ public:
     cl_context context() const { return ctx_; }
     /// A device int the potrf kernel writes its info into (read back on the same in-order queue).
     cl_mem info_scratch() const { return info_scratch_; }
+    /// A device workspace of at least `bytes` bytes for launchers that need temporaries (the
+    /// blocked trsm's inverted diagonal blocks). Grow-only: the same buffer is returned until a
+    /// larger one is asked for; its contents are undefined. Sharing one buffer between calls is
+    /// safe because StarPU drives each device from one thread that enqueues everything on one
+    /// in-order queue: a launcher's use of the workspace is ordered before the next launcher's.
+    /// The workspace is therefore only valid for work enqueued on that single in-order queue.
+    /// Throws std::runtime_error if the allocation fails.
+    cl_mem scratch(size_t bytes) const;
 
 private:
     cl_context ctx_;
@@ -54,6 +62,8 @@ private:
     DeviceInfo info_;
     std::string options_;
     cl_mem info_scratch_ = nullptr;
+    mutable cl_mem scratch_ = nullptr;  // see scratch()
+    mutable size_t scratch_bytes_ = 0;
     std::map<std::string, cl_kernel> kernels_;
 };
 

@@ -1,17 +1,22 @@
-// Host launchers of the portable OpenCL tile kernels (gemm.cl, trsm.cl, potrf.cl, lacpy.cl).
-// Each sets the arguments of the device's cached cl_kernel and enqueues it on `q`, never waiting.
+// Host launchers of the OpenCL tile kernels (gemm.cl, trsm.cl, potrf.cl, lacpy.cl; gemm_nv.cl
+// through gemm_select.hpp). Each sets the arguments of the device's cached cl_kernel and enqueues
+// it on `q`, never waiting.
 //
 // Work-group geometry. The kernels take their tile sizes from TESSERA_* macros with #ifndef
 // defaults; a device's table may override them through build_options(). The launchers read the
 // same macros back from dk.options(), the program's build options (same defaults as the .cl files) and
 // cross-check the local size against the kernel's reqd_work_group_size, so a mismatch throws
-// instead of computing garbage. TESSERA_TRSM_BS (host only) and TESSERA_POTRF_BS, the block sizes
-// of the blocked trsm and potrf drivers below, are read the same way.
+// instead of computing garbage. TESSERA_TRSM_BS and TESSERA_POTRF_BS, the block sizes of the
+// blocked trsm and potrf drivers below, are read the same way.
 //
-// trsm and potrf are blocked on the host: trsm solves diagonal blocks of TESSERA_TRSM_BS rows
-// with tessera_trsm and updates the rest with tessera_gemm; potrf factors diagonal blocks of
+// gemm and syrk try the NVIDIA path (nv_gemm, FP64 tensor cores on compute capability ≥ 8.0)
+// first and fall back to the portable tessera_gemm. trsm and potrf are blocked on the host so that
+// their flops go through that same dispatch: trsm inverts its diagonal blocks of TESSERA_TRSM_BS
+// rows (tessera_trtri_blocks, one launch) and does everything else as GEMMs (diagonal-block
+// inversion + GEMM, as in MAGMA's trsm; see BlockedTrsm); potrf factors diagonal blocks of
 // TESSERA_POTRF_BS columns with tessera_potrf and updates with trsm and syrk (right-looking).
-// All of it is enqueued on the one in-order queue, so it still never waits.
+// All of it is enqueued on the one in-order queue, so it still never waits; trsm's temporaries
+// live in dk.scratch(), which relies on that queue's ordering.
 #include "kernels/opencl/launch.hpp"
 
 #include "kernels/opencl/gemm_select.hpp"
@@ -29,8 +34,7 @@ namespace {
 /// Kernel parameters of one built program; defaults must match the #ifndef values in the .cl files.
 struct Params {
     int gemm_mb = 64, gemm_nb = 64, gemm_kb = 16, gemm_tm = 4, gemm_tn = 4;
-    int trsm_tb = 16, trsm_vb = 64;
-    int trsm_bs = 64;    // host only: rows per diagonal solve of the blocked trsm
+    int trsm_bs = 64;    // rows of the diagonal blocks the blocked trsm inverts (tessera_trtri_blocks)
     int potrf_wg = 256;
     int potrf_bs = 32;   // columns per diagonal block of the blocked potrf (tessera_potrf's maximum n)
 };
@@ -55,8 +59,6 @@ Params params_of(const DeviceKernels& dk) {
     p.gemm_kb = macro_value(opts, "TESSERA_GEMM_KB", p.gemm_kb);
     p.gemm_tm = macro_value(opts, "TESSERA_GEMM_TM", p.gemm_tm);
     p.gemm_tn = macro_value(opts, "TESSERA_GEMM_TN", p.gemm_tn);
-    p.trsm_tb = macro_value(opts, "TESSERA_TRSM_TB", p.trsm_tb);
-    p.trsm_vb = macro_value(opts, "TESSERA_TRSM_VB", p.trsm_vb);
     p.trsm_bs = macro_value(opts, "TESSERA_TRSM_BS", p.trsm_bs);
     p.potrf_wg = macro_value(opts, "TESSERA_POTRF_WG", p.potrf_wg);
     p.potrf_bs = macro_value(opts, "TESSERA_POTRF_BS", p.potrf_bs);
@@ -113,59 +115,120 @@ void gemm_launch(const DeviceKernels& dk, const Params& p, cl_command_queue q, c
     enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_gemm)");
 }
 
-/// One launch of tessera_trsm: M·X = alpha·Y with M dim×dim at A[offA + i·sai + p·sap] and the
-/// nvec vectors Y(i, v) at B[offB + i·sbi + v·sbv] (see trsm.cl).
+/// One launch of tessera_trtri_blocks (trsm.cl): W(K) = M(K,K)⁻¹, dense trsm_bs × trsm_bs at
+/// W[offW + K·trsm_bs²], for every diagonal block K of the dim×dim triangular M(i,p) = A[offA +
+/// i·sai + p·sap].
 template <class T>
-void trsm_solve(const DeviceKernels& dk, const Params& p, cl_command_queue q, int64_t dim, int64_t nvec, bool lower,
-                bool unit, T alpha, cl_mem a, size_t offA, int64_t sai, int64_t sap, cl_mem b, size_t offB,
-                int64_t sbi, int64_t sbv) {
-    cl_kernel kernel = dk.get("tessera_trsm");
-    const size_t local[1] = {size_t(p.trsm_vb)};
-    check_local(kernel, q, local, 1, "tessera_trsm");
-    const cl_int cdim = to_int(dim, "trsm", "dim"), cnvec = to_int(nvec, "trsm", "nvec");
-    const cl_int clower = lower, cunit = unit;
+void trtri_blocks(const DeviceKernels& dk, const Params& p, cl_command_queue q, int64_t dim, bool lower, bool unit,
+                  cl_mem a, size_t offA, int64_t sai, int64_t sap, cl_mem w, size_t offW) {
+    cl_kernel kernel = dk.get("tessera_trtri_blocks");
+    const size_t local[1] = {size_t(p.trsm_bs)};
+    check_local(kernel, q, local, 1, "tessera_trtri_blocks");
+    const cl_int cdim = to_int(dim, "trsm", "dim"), clower = lower, cunit = unit;
     const cl_int csai = to_int(sai, "trsm", "lda"), csap = to_int(sap, "trsm", "lda");
-    const cl_int csbi = to_int(sbi, "trsm", "ldb"), csbv = to_int(sbv, "trsm", "ldb");
-    const cl_ulong coffA = offA, coffB = offB;
-    set_args(kernel, "clSetKernelArg(tessera_trsm)", cdim, cnvec, clower, cunit, alpha, a, coffA, csai, csap, b,
-             coffB, csbi, csbv);
-    const size_t global[1] = {round_up(size_t(nvec), local[0])};
-    enqueue(q, kernel, 1, global, local, "clEnqueueNDRangeKernel(tessera_trsm)");
+    const cl_ulong coffA = offA, coffW = offW;
+    set_args(kernel, "clSetKernelArg(tessera_trtri_blocks)", cdim, clower, cunit, a, coffA, csai, csap, w, coffW);
+    const size_t global[1] = {round_up(size_t(dim), local[0])};
+    enqueue(q, kernel, 1, global, local, "clEnqueueNDRangeKernel(tessera_trtri_blocks)");
 }
 
-/// xTRSM, blocked: every case is M·X = alpha·Y (Left: M = op(A), Y = B; Right: M = op(A)ᵀ,
-/// Y = Bᵀ). Over diagonal blocks K of trsm_bs rows in solve order: X(K) = M(K,K)⁻¹·Y(K) with
-/// tessera_trsm, then Y(rest) = a·Y(rest) − M(rest,K)·X(K) with tessera_gemm, where a = alpha at
-/// the first block (which also scales the first solve) and 1 afterwards.
+/// xTRSM by diagonal-block inversion + GEMM (MAGMA's trsm; the inversion is LAPACK's xTRTI2).
+/// Every case is M·X = alpha·Y, M dim×dim triangular, Y dim×nvec: Left, M = op(A) and Y = B;
+/// Right, M = op(A)ᵀ and Y = Bᵀ. M(i,p) = A[i·sai + p·sap] and Y(i,v) = B[i·sbi + v·sbv] are
+/// views through strides, so a block of M or of Y is a Mat with an op, and transposition costs
+/// nothing. The workspace (dk.scratch) holds the inverted diagonal blocks W(K) = M(K,K)⁻¹ (bs×bs
+/// each, bs = trsm_bs) followed by one copy of a block Y(K) (see solve_block).
+///
+/// solve() recurses on halves split at a block boundary; when M is lower (mirrored when upper)
+///   X1 = M11⁻¹·(a·Y1);  Y2 = a·Y2 − M21·X1;  X2 = M22⁻¹·Y2,
+/// so the off-diagonal updates are few large GEMMs (k up to dim/2) rather than one per block; a
+/// single block K is X(K) = W(K)·(a·Y(K)). All flops but the inversions go through gemm<T>
+/// (NVIDIA path first, portable kernel otherwise).
 template <class T>
-void trsm_blocked(const DeviceKernels& dk, const Params& p, cl_command_queue q, Side side, Uplo uplo, Trans trans,
-                  Diag diag, int64_t m, int64_t n, T alpha, const Mat& A, const Mat& B) {
-    const bool left = side == Side::Left;
-    const bool mtrans = left ? is_trans(trans) : !is_trans(trans);  // M = Aᵀ ?
-    const bool lower = (uplo == Uplo::Lower) != mtrans;              // M lower: forward substitution
-    const int64_t dim = left ? m : n, nvec = left ? n : m;
-    const int64_t lda = A.ld, ldb = B.ld;
-    const int64_t sai = mtrans ? lda : 1, sap = mtrans ? 1 : lda;    // M(i,p) = A[i·sai + p·sap]
-    const int64_t sbi = left ? 1 : ldb, sbv = left ? ldb : 1;        // Y(i,v) = B[i·sbi + v·sbv]
-    const int64_t bs = p.trsm_bs, nblk = (dim + bs - 1) / bs;
-    for (int64_t s = 0; s < nblk; ++s) {
-        const int64_t k0 = (lower ? s : nblk - 1 - s) * bs, kn = std::min(bs, dim - k0);
-        const T a = s == 0 ? alpha : T(1);
-        trsm_solve<T>(dk, p, q, kn, nvec, lower, diag == Diag::Unit, a, A.mem, A.off + size_t(k0 * (sai + sap)),
-                      sai, sap, B.mem, B.off + size_t(k0 * sbi), sbi, sbv);
-        if (s == nblk - 1) break;
-        const int64_t r0 = lower ? k0 + kn : 0, rn = lower ? dim - r0 : k0;  // the rows still to solve
-        // M(rest, K): stored as A(rest, K) (op N) or, when mtrans, as A(K, rest) (op T).
-        const Mat mrk{A.mem, A.off + size_t(mtrans ? k0 + r0 * lda : r0 + k0 * lda), lda};
-        if (left)  // B(rest, :) = a·B(rest, :) − M(rest, K)·B(K, :)
-            gemm_launch<T>(dk, p, q, "trsm", mtrans, false, rn, nvec, kn, T(-1), mrk,
-                           Mat{B.mem, B.off + size_t(k0), ldb}, a, Mat{B.mem, B.off + size_t(r0), ldb}, 0);
-        else  // B(:, rest) = a·B(:, rest) − B(:, K)·M(rest, K)ᵀ
-            gemm_launch<T>(dk, p, q, "trsm", false, !mtrans, nvec, rn, kn, T(-1),
-                           Mat{B.mem, B.off + size_t(k0 * ldb), ldb}, mrk, a,
-                           Mat{B.mem, B.off + size_t(r0 * ldb), ldb}, 0);
+class BlockedTrsm {
+public:
+    BlockedTrsm(const DeviceKernels& dk, const Params& p, cl_command_queue q, Side side, Uplo uplo, Trans trans,
+                Diag diag, int64_t m, int64_t n, const Mat& A, const Mat& B)
+        : dk_(dk), q_(q), left_(side == Side::Left),
+          mtrans_(left_ ? is_trans(trans) : !is_trans(trans)),  // M = Aᵀ ?
+          lower_((uplo == Uplo::Lower) != mtrans_),              // M lower: forward substitution
+          unit_(diag == Diag::Unit), dim_(left_ ? m : n), nvec_(left_ ? n : m), bs_(p.trsm_bs),
+          sai_(mtrans_ ? A.ld : 1), sap_(mtrans_ ? 1 : A.ld), sbi_(left_ ? 1 : B.ld), p_(p), A_(A), B_(B),
+          y_copy_off_(round_up(size_t((dim_ + bs_ - 1) / bs_ * bs_ * bs_), kAlign)) {}
+
+    /// Enqueue the whole solve of M·X = alpha·Y, X overwriting B (alpha ≠ 0: the caller handles 0).
+    void run(T alpha) {
+        const int64_t kn = std::min(bs_, dim_);
+        w_ = dk_.scratch((y_copy_off_ + copy_ld(left_ ? kn : nvec_) * size_t(left_ ? nvec_ : kn)) * sizeof(T));
+        trtri_blocks<T>(dk_, p_, q_, dim_, lower_, unit_, A_.mem, A_.off, sai_, sap_, w_, 0);
+        solve(0, dim_, alpha);
     }
-}
+
+private:
+    /// Rows r0 .. r0+n of M·X = a·Y (r0 a multiple of bs).
+    void solve(int64_t r0, int64_t n, T a) {
+        if (n <= bs_) return solve_block(r0, n, a);
+        const int64_t n1 = (n + bs_ - 1) / bs_ / 2 * bs_, n2 = n - n1;
+        if (lower_) {
+            solve(r0, n1, a);
+            update(r0 + n1, n2, r0, n1, a);
+            solve(r0 + n1, n2, T(1));
+        } else {
+            solve(r0 + n1, n2, a);
+            update(r0, n1, r0 + n1, n2, a);
+            solve(r0, n1, T(1));
+        }
+    }
+
+    /// X(K) = W(K)·(a·Y(K)) for the diagonal block at r0 (kn ≤ bs rows). A GEMM cannot run in
+    /// place, so Y(K) is copied to the workspace first and the GEMM writes X(K) straight into B,
+    /// where the updates read X, several blocks at once. Writing the product to the workspace and
+    /// copying it back would cost the same one copy; this order keeps the workspace an input of
+    /// the GEMM only. The in-order queue keeps the next block's copy behind this GEMM's read.
+    void solve_block(int64_t r0, int64_t kn, T a) {
+        const Mat w{w_, size_t(r0 / bs_ * bs_ * bs_), bs_};
+        const Mat y = y_rows(r0);
+        if (left_) {  // B(K, :) = a·W(K)·Y(K)
+            const Mat tmp{w_, y_copy_off_, int64_t(copy_ld(kn))};
+            lacpy<T>(dk_, q_, Uplo::General, kn, nvec_, y, tmp);
+            gemm<T>(dk_, q_, Trans::NoTrans, Trans::NoTrans, kn, nvec_, kn, a, w, tmp, T(0), y);
+        } else {  // B(:, K) = a·B(:, K)·W(K)ᵀ
+            const Mat tmp{w_, y_copy_off_, int64_t(copy_ld(nvec_))};
+            lacpy<T>(dk_, q_, Uplo::General, nvec_, kn, y, tmp);
+            gemm<T>(dk_, q_, Trans::NoTrans, Trans::Trans, nvec_, kn, kn, a, tmp, w, T(0), y);
+        }
+    }
+
+    /// Y(d0 .. d0+dn) = a·Y(d0 ..) − M(d0 .., s0 .. s0+sn)·X(s0 ..).
+    void update(int64_t d0, int64_t dn, int64_t s0, int64_t sn, T a) {
+        const Mat mds = m_block(d0, s0);
+        const Trans op = mtrans_ ? Trans::Trans : Trans::NoTrans;  // M(d, s) = op(mds)
+        if (left_)  // B(d, :) = a·B(d, :) − M(d, s)·B(s, :)
+            gemm<T>(dk_, q_, op, Trans::NoTrans, dn, nvec_, sn, T(-1), mds, y_rows(s0), a, y_rows(d0));
+        else  // B(:, d) = a·B(:, d) − B(:, s)·M(d, s)ᵀ
+            gemm<T>(dk_, q_, Trans::NoTrans, mtrans_ ? Trans::NoTrans : Trans::Trans, nvec_, dn, sn, T(-1),
+                    y_rows(s0), mds, a, y_rows(d0));
+    }
+
+    /// Leading dimension of the copy of Y(K) (`rows` rows) and offset of that copy: multiples of
+    /// kAlign elements, so that GEMM kernels that load aligned vectors can take it.
+    static constexpr size_t kAlign = 8;
+    static size_t copy_ld(int64_t rows) { return round_up(size_t(rows), kAlign); }
+
+    /// The block of M from (i0, p0), as stored in A: A(i0, p0), or A(p0, i0) when mtrans.
+    Mat m_block(int64_t i0, int64_t p0) const { return {A_.mem, A_.off + size_t(i0 * sai_ + p0 * sap_), A_.ld}; }
+    /// Rows i0.. of Y, as stored in B: B(i0, 0) when Left, B(0, i0) when Right.
+    Mat y_rows(int64_t i0) const { return {B_.mem, B_.off + size_t(i0 * sbi_), B_.ld}; }
+
+    const DeviceKernels& dk_;
+    cl_command_queue q_;
+    bool left_, mtrans_, lower_, unit_;
+    int64_t dim_, nvec_, bs_, sai_, sap_, sbi_;
+    Params p_;
+    Mat A_, B_;
+    size_t y_copy_off_;  // elements: the copy of Y(K) follows the inverted blocks in the workspace
+    cl_mem w_ = nullptr;
+};
 
 /// One launch of tessera_potrf on the n×n block at A whose first column is col0 of the tile.
 template <class T>
@@ -212,7 +275,11 @@ void trsm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Tra
     check_prec<T>(dk, "trsm");
     if (m == 0 || n == 0) return;
     if (uplo == Uplo::General) throw std::invalid_argument("tessera::ocl::trsm: uplo must be Lower or Upper");
-    trsm_blocked<T>(dk, params_of(dk), q, side, uplo, trans, diag, m, n, alpha, A, B);
+    if (alpha == T(0)) {  // B = 0, reading neither A nor B (BLAS): a GEMM with k = 0 and beta = 0
+        gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, m, n, 0, T(0), B, B, T(0), B);
+        return;
+    }
+    BlockedTrsm<T>(dk, params_of(dk), q, side, uplo, trans, diag, m, n, A, B).run(alpha);
 }
 
 template <class T>
@@ -236,12 +303,12 @@ void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Ma
         const Mat a22{A.mem, A.off + size_t(r0 + r0 * lda), lda};
         if (uplo == Uplo::Lower) {  // L21 = A21·L11⁻ᵀ; A22 −= L21·L21ᵀ
             const Mat a21{A.mem, A.off + size_t(r0 + k0 * lda), lda};
-            trsm_blocked<T>(dk, p, q, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, rn, kn, T(1), akk, a21);
-            gemm_launch<T>(dk, p, q, "potrf", false, true, rn, rn, kn, T(-1), a21, a21, T(1), a22, 1);
+            trsm<T>(dk, q, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, rn, kn, T(1), akk, a21);
+            syrk<T>(dk, q, Uplo::Lower, Trans::NoTrans, rn, kn, T(-1), a21, T(1), a22);
         } else {  // U12 = U11⁻ᵀ·A12; A22 −= U12ᵀ·U12
             const Mat a12{A.mem, A.off + size_t(k0 + r0 * lda), lda};
-            trsm_blocked<T>(dk, p, q, Side::Left, Uplo::Upper, Trans::Trans, Diag::NonUnit, kn, rn, T(1), akk, a12);
-            gemm_launch<T>(dk, p, q, "potrf", true, false, rn, rn, kn, T(-1), a12, a12, T(1), a22, 2);
+            trsm<T>(dk, q, Side::Left, Uplo::Upper, Trans::Trans, Diag::NonUnit, kn, rn, T(1), akk, a12);
+            syrk<T>(dk, q, Uplo::Upper, Trans::Trans, rn, kn, T(-1), a12, T(1), a22);
         }
     }
     check(clEnqueueReadBuffer(q, dk.info_scratch(), CL_FALSE, 0, sizeof(cl_int), host_info, 0, nullptr, nullptr),

@@ -28,6 +28,12 @@ void syrk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, i
           Mat A, T beta, Mat C);
 
 /// B = alpha·op(A)⁻¹·B (Left, A m×m) or alpha·B·op(A)⁻¹ (Right, A n×n); B m×n (BLAS xTRSM).
+/// Reads only the uplo triangle of A, not its diagonal when diag is Unit; alpha = 0 sets B = 0
+/// reading neither A nor B. A singular A is not detected (Inf/NaN in B, as in BLAS). Algorithm:
+/// the diagonal blocks of op(A) (TESSERA_TRSM_BS rows) are inverted in one launch, LAPACK
+/// xTRTI2-style, and the rest is GEMMs through gemm()'s dispatch (MAGMA's trsm); the inverses
+/// and a copy of B's rows (Left) or columns (Right) of one diagonal block live in dk.scratch().
+/// Throws std::invalid_argument if uplo is General or a size is out of range.
 template <class T>
 void trsm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Trans trans, Diag diag,
           int64_t m, int64_t n, T alpha, Mat A, Mat B);

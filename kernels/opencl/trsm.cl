@@ -1,145 +1,82 @@
-// tessera_trsm: triangular solve with many right-hand sides (BLAS xTRSM), all 16 cases.
+// tessera_trtri_blocks: inverses of the diagonal blocks of a triangular matrix, for the blocked
+// xTRSM of launch.cpp (invert the diagonal blocks, then solve with GEMMs, as MAGMA's trsm does;
+// the inversion of one block is LAPACK's xTRTI2).
 //
-// The launcher reduces every case to M·X = alpha·Y, with M a dim×dim triangular matrix and the
-// nvec columns of Y the "vectors" solved independently:
-//   Left  (op(A)·X = alpha·B): M = op(A),   vectors = columns of B, dim = m;
-//   Right (X·op(A) = alpha·B): M = op(A)ᵀ,  vectors = rows of B,    dim = n.
-// Both M and Y are addressed through strides, M(i,p) = A[i·sai + p·sap] and
-// Y(i,v) = B[i·sbi + v·sbv], so transposition costs nothing; `lower` says whether M (not A) is
-// lower triangular, i.e. whether the substitution runs forward.
+// M is dim×dim triangular, addressed through strides, M(i,p) = A[i·sai + p·sap], so that the
+// launcher's M = op(A) or op(A)ᵀ costs nothing; `lower` says whether M (not A) is lower
+// triangular. Only M's referenced triangle is read, and its diagonal is not read when `unit`.
+// Diagonal block K covers rows and columns k0 = K·BS .. k0 + kn − 1, kn = min(BS, dim − k0).
 //
-// One work-group owns TRSM_VB vectors, one per work-item, kept in registers one TRSM_TB-row
-// block at a time. Left-looking over row blocks: for the block K being solved, each work-item
-// starts from alpha·Y(K, v), subtracts M(K, P)·X(P, v) for every block P solved before (the
-// TB×TB block of M and the TB×VB block of X both staged in local memory, loaded coalesced
-// along whichever index is contiguous), then solves with the diagonal block in registers and
-// writes X(K, v) back through local memory. Only the referenced triangle of A is read, and its
-// diagonal is not read when `unit`.
+// Output: W(K) = M(K,K)⁻¹ as a dense BS×BS column-major block, W(K)(i,p) = W[K·BS² + i + p·BS]:
+// the kn×kn inverse, zero in its other triangle, and the identity on rows and columns ≥ kn.
 //
-// Launch: local size TRSM_VB, global size ceil(nvec/TRSM_VB)·TRSM_VB.
+// One work-group of BS work-items per block. The block is staged in local memory (loads
+// coalesced along whichever index of A is contiguous) as a lower triangular L: L = M(K,K) when
+// lower, else L(r,c) = M(K,K)(kn−1−r, kn−1−c), the reversal that makes an upper triangle lower
+// and commutes with inversion. L is inverted in place column by column from the right, as in
+// xTRTI2: with the diagonal inverted first and the columns right of j already inverted,
+//   L⁻¹(r, j) = −L⁻¹(j,j) · Σ_{j<p≤r} L⁻¹(r,p)·L(p,j)   for r > j,
+// one row r per work-item, two barriers per column; then W(K) is written back (reversed again).
+// BS·(BS+1) reals of local memory: BS = 64 takes 33 KB in double.
+//
+// Launch: local size BS, global size ceil(dim/BS)·BS.
 
-#ifndef TESSERA_TRSM_TB
-#define TESSERA_TRSM_TB 16  // rows of the solve per block (register array per work-item)
+#ifndef TESSERA_TRSM_BS
+#define TESSERA_TRSM_BS 64  // rows and columns of a diagonal block (= work-items per work-group)
 #endif
-#ifndef TESSERA_TRSM_VB
-#define TESSERA_TRSM_VB 64  // vectors (work-items) per work-group
-#endif
 
-#define TRSM_TB TESSERA_TRSM_TB
-#define TRSM_VB TESSERA_TRSM_VB
+#define TRTRI_BS TESSERA_TRSM_BS
 
-// Stage the TB×VB block Y(i0.., v0..) of B into Ys, zero outside dim×nvec.
-void tessera_trsm_load_y(__local real_t (*Ys)[TRSM_VB + 1], __global const real_t* B,
-                                const int sbi, const int sbv, const int i0, const int v0,
-                                const int dim, const int nvec, const int lid)
+// Row/column x of the block in L's order: reversed within the first kn when M is upper.
+int tessera_trtri_rev(const int x, const int kn, const int upper)
 {
-    const int along_i = (sbi == 1);  // column-major B with the vector index strided (Left)
-    for (int e = lid; e < TRSM_TB * TRSM_VB; e += TRSM_VB) {
-        int r, c;
-        if (along_i) { r = e % TRSM_TB; c = e / TRSM_TB; }
-        else         { c = e % TRSM_VB; r = e / TRSM_VB; }
-        const int i = i0 + r, v = v0 + c;
-        Ys[r][c] = (i < dim && v < nvec) ? B[(long)i * sbi + (long)v * sbv] : (real_t)0;
-    }
+    return (upper && x < kn) ? kn - 1 - x : x;
 }
 
-__kernel __attribute__((reqd_work_group_size(TRSM_VB, 1, 1)))
-void tessera_trsm(const int dim, const int nvec, const int lower, const int unit, const real_t alpha,
-                  __global const real_t* A, const ulong offA, const int sai, const int sap,
-                  __global real_t* B, const ulong offB, const int sbi, const int sbv)
+__kernel __attribute__((reqd_work_group_size(TRTRI_BS, 1, 1)))
+void tessera_trtri_blocks(const int dim, const int lower, const int unit,
+                          __global const real_t* A, const ulong offA, const int sai, const int sap,
+                          __global real_t* W, const ulong offW)
 {
+    __local real_t L[TRTRI_BS][TRTRI_BS + 1];
+
     const int lid = (int)get_local_id(0);
-    const int v0 = (int)get_group_id(0) * TRSM_VB;
-    A += offA;
-    B += offB;
+    const int k0 = (int)get_group_id(0) * TRTRI_BS;
+    const int kn = min(TRTRI_BS, dim - k0);
+    const int upper = !lower;
+    A += offA + (ulong)k0 * (ulong)(sai + sap);
+    W += offW + (ulong)get_group_id(0) * (TRTRI_BS * TRTRI_BS);
 
-    __local real_t Ms[TRSM_TB][TRSM_TB + 1];
-    __local real_t Ys[TRSM_TB][TRSM_VB + 1];
-
-    const int nblk = (dim + TRSM_TB - 1) / TRSM_TB;
+    // Stage M(K,K): its referenced triangle, 1 on the diagonal when unit, identity padding.
     const int along_i = (sai == 1);  // M(i,p) contiguous along i
+    for (int e = lid; e < TRTRI_BS * TRTRI_BS; e += TRTRI_BS) {
+        const int i = along_i ? e % TRTRI_BS : e / TRTRI_BS;
+        const int p = along_i ? e / TRTRI_BS : e % TRTRI_BS;
+        real_t v = (i == p) ? (real_t)1 : (real_t)0;
+        if (i < kn && p < kn && (lower ? p <= i : p >= i) && !(unit && i == p))
+            v = A[(long)i * sai + (long)p * sap];
+        L[tessera_trtri_rev(i, kn, upper)][tessera_trtri_rev(p, kn, upper)] = v;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    L[lid][lid] = (real_t)1 / L[lid][lid];
+    barrier(CLK_LOCAL_MEM_FENCE);
 
-    for (int step = 0; step < nblk; ++step) {
-        const int k0 = (lower ? step : nblk - 1 - step) * TRSM_TB;
-        real_t x[TRSM_TB];
-
-        // x = alpha·Y(K, v) (alpha = 0 gives X = 0 whatever B holds, as in BLAS)
-        tessera_trsm_load_y(Ys, B, sbi, sbv, k0, v0, dim, nvec, lid);
+    // Columns j = kn−2 .. 0 (the padding is already its own inverse and stays decoupled).
+    for (int j = kn - 2; j >= 0; --j) {
+        real_t s = (real_t)0;
+        const int active = lid > j && lid < kn;
+        if (active)
+            for (int p = j + 1; p <= lid; ++p) s += L[lid][p] * L[p][j];
+        barrier(CLK_LOCAL_MEM_FENCE);  // column j read by all before it is overwritten
+        if (active) L[lid][j] = -L[j][j] * s;
         barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-        for (int r = 0; r < TRSM_TB; ++r) x[r] = alpha == (real_t)0 ? (real_t)0 : alpha * Ys[r][lid];
-        barrier(CLK_LOCAL_MEM_FENCE);
+    }
 
-        // x -= M(K, P)·X(P, v) for the blocks P already solved.
-        for (int ps = 0; ps < step; ++ps) {
-            const int p0 = (lower ? ps : nblk - 1 - ps) * TRSM_TB;
-            for (int e = lid; e < TRSM_TB * TRSM_TB; e += TRSM_VB) {
-                int r, c;
-                if (along_i) { r = e % TRSM_TB; c = e / TRSM_TB; }
-                else         { c = e % TRSM_TB; r = e / TRSM_TB; }
-                const int i = k0 + r, p = p0 + c;
-                Ms[r][c] = (i < dim && p < dim) ? A[(long)i * sai + (long)p * sap] : (real_t)0;
-            }
-            tessera_trsm_load_y(Ys, B, sbi, sbv, p0, v0, dim, nvec, lid);
-            barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-            for (int c = 0; c < TRSM_TB; ++c) {
-                const real_t xp = Ys[c][lid];
-#pragma unroll
-                for (int r = 0; r < TRSM_TB; ++r) x[r] -= Ms[r][c] * xp;
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-
-        // Diagonal block: strict triangle of M, its diagonal unless unit; identity padding.
-        for (int e = lid; e < TRSM_TB * TRSM_TB; e += TRSM_VB) {
-            int r, c;
-            if (along_i) { r = e % TRSM_TB; c = e / TRSM_TB; }
-            else         { c = e % TRSM_TB; r = e / TRSM_TB; }
-            const int i = k0 + r, p = k0 + c;
-            real_t val = (real_t)0;
-            if (r == c) val = (!unit && i < dim) ? A[(long)i * sai + (long)p * sap] : (real_t)1;
-            else if ((lower ? c < r : c > r) && i < dim && p < dim) val = A[(long)i * sai + (long)p * sap];
-            Ms[r][c] = val;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lower) {
-#pragma unroll
-            for (int r = 0; r < TRSM_TB; ++r) {
-                real_t s = x[r];
-#pragma unroll
-                for (int c = 0; c < r; ++c) s -= Ms[r][c] * x[c];
-                x[r] = unit ? s : s / Ms[r][r];
-            }
-        } else {
-#pragma unroll
-            for (int r = TRSM_TB - 1; r >= 0; --r) {
-                real_t s = x[r];
-#pragma unroll
-                for (int c = r + 1; c < TRSM_TB; ++c) s -= Ms[r][c] * x[c];
-                x[r] = unit ? s : s / Ms[r][r];
-            }
-        }
-
-        // X(K, v) = x, written through local memory for coalescing.
-#pragma unroll
-        for (int r = 0; r < TRSM_TB; ++r) Ys[r][lid] = x[r];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        {
-            const int along = (sbi == 1);
-            for (int e = lid; e < TRSM_TB * TRSM_VB; e += TRSM_VB) {
-                int r, c;
-                if (along) { r = e % TRSM_TB; c = e / TRSM_TB; }
-                else       { c = e % TRSM_VB; r = e / TRSM_VB; }
-                const int i = k0 + r, vv = v0 + c;
-                if (i < dim && vv < nvec) B[(long)i * sbi + (long)vv * sbv] = Ys[r][c];
-            }
-        }
-        // Later blocks read X(K, ·) back from global memory, possibly in other work-items.
-        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    for (int e = lid; e < TRTRI_BS * TRTRI_BS; e += TRTRI_BS) {
+        const int i = e % TRTRI_BS, p = e / TRTRI_BS;
+        W[e] = L[tessera_trtri_rev(i, kn, upper)][tessera_trtri_rev(p, kn, upper)];
     }
 }
 
 // Internal helpers end here: later files of the concatenated program may reuse these names.
-#undef TRSM_TB
-#undef TRSM_VB
+#undef TRTRI_BS
