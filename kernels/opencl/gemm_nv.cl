@@ -1,33 +1,33 @@
-// tessera_nvgemm_{nn,nt,tn,tt}: C = alpha·op(A)·op(B) + beta·C for NVIDIA GPUs of compute
+// tessera_nvgemm_{nn,nt,tn,tt}[_u]: C = alpha·op(A)·op(B) + beta·C for NVIDIA GPUs of compute
 // capability ≥ 8.0 (built only when build_options() defines TESSERA_NV_SM; every other device,
 // PoCL included, never compiles this file's body). Column-major, offsets in elements, any m, n, k.
 //
-//   double: FP64 tensor cores through inline-PTX mma.sync (m16n8k8 by default; m16n8k4 and m8n8k4
-//           selectable; m8n8k4 runs at half rate on sm_90), local memory filled with cp.async.
+//   double: FP64 tensor cores through inline-PTX mma.sync (m16n8k8 on sm_90; m8n8k4, half rate
+//           there, on sm_80), local memory filled with cp.async.
 //   float:  FP32 FMA only (no TF32: results keep FP32 accuracy).
 //
 // Double. A work-group of TESSERA_NVD_WM × TESSERA_NVD_WN warps computes a (64·WM) × (32·WN)
-// block of C; each warp a 64×32 tile, 64 accumulators per work-item laid out as the mma C
-// fragments: acc[i][j][e] = C(64·wm + 8i + g, 32·wn + 8j + 2t + e), g = lane/4, t = lane%4.
+// block of C; each warp a 64×32 tile, 64 accumulators per work-item in the mma C-fragment layout.
 // k advances in slabs of 8; TESSERA_NVD_STAGES slabs are in flight (cp.async, zero-filled outside
-// the matrices), one barrier per slab. Local memory holds a slab as X[r][8] (r = row of op(A) or
-// column of op(B)), the k values permuted and XOR-swizzled so that one 16-byte load gives a
-// work-item both k = t and k = t + 4 of its fragment, and fragment loads as well as the copies of
-// both global patterns (r-contiguous and k-contiguous) are free of bank conflicts:
-//   X(r, k) = r·8 + 2·((k mod 4) xor ((r/2) mod 4)) + k/4.
+// the matrices), one barrier per slab. The local layouts (NVD_XA, NVD_XB) give each fragment load
+// an mma operand as it stands, with no bank conflicts; relabeling the slab's k and the rows of each
+// 16-row group (NVD_KM, NVD_RM) makes physically adjacent elements share a 16-byte chunk, so a
+// matrix in its natural orientation (A or B untransposed) is copied 16 bytes at a time. Blocks
+// entirely inside C and slabs entirely inside k copy with no masks at all. The _u kernels copy 8
+// bytes at a time, for odd offsets or leading dimensions.
 //
 // Float. 256 work-items, a 128×128 block, each work-item an 8×8 register tile; slabs of
 // TESSERA_NVS_BK staged through registers into k-major local memory, float4 fragment loads.
 //
-// Launch (gemm_select.cpp): local size = the kernel's reqd_work_group_size ((32·WM·WN, 1, 1), or
-// (32, WM, WN) with TESSERA_NVD_WG3D, for double; (256, 1, 1) for float); global = local × (number
-// of blocks, 1, 1). The double block shape is read off the never-launched tessera_nvgemm_geometry's
-// reqd_work_group_size (WM, WN, 1). Blocks are ordered in groups of TESSERA_NV_GROUP block rows so
-// that concurrently running work-groups share A and B in L2. `tri`: 0 = all of C, 1 = lower
-// triangle only (i ≥ j), 2 = upper (i ≤ j); serves xSYRK.
+// Launch (gemm_select.cpp): local size = the kernel's reqd_work_group_size ((32·WM·WN, 1, 1) for
+// double, (256, 1, 1) for float); global = local × (number of blocks, 1, 1). The double block
+// shape is read off the never-launched tessera_nvgemm_geometry's reqd_work_group_size (WM, WN, 1).
+// Blocks are ordered in groups of TESSERA_NV_GROUP block rows so that concurrently running
+// work-groups share A and B in L2. `tri`: 0 = all of C, 1 = lower triangle only (i ≥ j), 2 =
+// upper (i ≤ j); serves xSYRK.
 //
-// Defaults = the fastest measured on an H100 (bench/gpu_notes.md): double 128×64 blocks (two
-// work-groups per SM), m16n8k8, 2 stages; float BK 16 with 8×4-work-item warps.
+// Defaults = the fastest measured on an H100 (bench/gpu_notes.md, run 4): double 64×128 blocks
+// (two work-groups per SM), m16n8k8, 4 stages, staggered copies; float BK 16 with 8×4 warps.
 
 #if defined(TESSERA_NV_SM) && TESSERA_NV_SM >= 80
 
@@ -55,59 +55,32 @@ static inline void nvg_block_coords(const int m, const int n, const int BM, cons
 // ================================ double: FP64 tensor cores ================================
 
 #ifndef TESSERA_NVD_MMA
-#define TESSERA_NVD_MMA 1688  // 1688 = m16n8k8, 1684 = m16n8k4 (sm_90), 884 = m8n8k4 (sm_80+)
+#define TESSERA_NVD_MMA 1688  // 1688 = m16n8k8 (sm_90), 884 = m8n8k4 (sm_80+, half rate on sm_90)
 #endif
 #ifndef TESSERA_NVD_STAGES
-#define TESSERA_NVD_STAGES 2  // slabs in flight, 2..4 (local memory: STAGES·(BM + BN)·64 bytes)
+#define TESSERA_NVD_STAGES 4  // slabs in flight, 2..4 (local memory: STAGES·(BM + BN)·64 bytes)
 #endif
 #ifndef TESSERA_NVD_WM
-#define TESSERA_NVD_WM 2  // warps along m (64 rows each)
+#define TESSERA_NVD_WM 1  // warps along m (64 rows each): 1, 2 or 4
 #endif
 #ifndef TESSERA_NVD_WN
-#define TESSERA_NVD_WN 2  // warps along n (32 columns each)
+#define TESSERA_NVD_WN 4  // warps along n (32 columns each): 1, 2 or 4
 #endif
-#ifndef TESSERA_NVD_WG3D
-#define TESSERA_NVD_WG3D 0  // work-group shape: 0 = (32·WM·WN, 1, 1), 1 = (32, WM, WN)
-#endif
-#ifndef TESSERA_NVD_SPLIT
-#define TESSERA_NVD_SPLIT 0  // mma groups (of 4, out of 4) issued before the next slab's copies
-#endif
-#ifndef TESSERA_NVD_ALAYOUT
-#define TESSERA_NVD_ALAYOUT 0  // 1: A slabs as row pairs (r, r+8): mma A operands without register moves
-#endif
-#ifndef TESSERA_NVD_COPY
-#define TESSERA_NVD_COPY 1  // copy addressing: 0 = full address per slab, 1 = 32-bit offsets + row mask
+#ifndef TESSERA_NVD_STAGGER
+#define TESSERA_NVD_STAGGER 1  // 1: half of the warps issue the next slab's copies before their fragment loads
 #endif
 #if TESSERA_NV_SM < 90 && TESSERA_NVD_MMA != 884
 #undef TESSERA_NVD_MMA
-#define TESSERA_NVD_MMA 884  // the m16n8k* f64 shapes need sm_90
+#define TESSERA_NVD_MMA 884  // m16n8k8 f64 needs sm_90
 #endif
 
 #define NVD_BM (64 * TESSERA_NVD_WM)
 #define NVD_BN (32 * TESSERA_NVD_WN)
 #define NVD_NW (TESSERA_NVD_WM * TESSERA_NVD_WN)
-#define NVD_BK 8
-#define NVD_RA (NVD_BM / (16 * NVD_NW))  // copy rounds of 16 rows per warp, A
-#define NVD_RB (NVD_BN / (16 * NVD_NW))  // and B
-#if NVD_RA < 1 || NVD_RB < 1 || NVD_BM % (16 * NVD_NW) != 0 || NVD_BN % (16 * NVD_NW) != 0
-#error "TESSERA_NVD_WM/WN: each of 64·WM and 32·WN must be a multiple of 16·WM·WN"
-#endif
-#define NVD_SA (NVD_BM * NVD_BK)  // doubles per A slab
-#define NVD_SB (NVD_BN * NVD_BK)
-
-static inline int nvd_lid(void)
-{
-#if TESSERA_NVD_WG3D
-    return (int)get_local_id(0) + 32 * ((int)get_local_id(1) + TESSERA_NVD_WM * (int)get_local_id(2));
-#else
-    return (int)get_local_id(0);
-#endif
-}
-#if TESSERA_NVD_WG3D
-#define NVD_WG 32, TESSERA_NVD_WM, TESSERA_NVD_WN
-#else
-#define NVD_WG 32 * NVD_NW, 1, 1
-#endif
+#define NVD_NT (32 * NVD_NW)       // work-items per work-group
+#define NVD_SA (NVD_BM * 8)        // doubles per A slab (k slabs of 8)
+#define NVD_SB (NVD_BN * 8)
+#define NVD_INLINE static inline __attribute__((always_inline))  // specialized per kernel: trans flags are constants
 
 #ifdef TESSERA_NV_EMULATE
 // PoCL test mode: each mma shape emulated through local memory, following the PTX ISA fragment
@@ -119,13 +92,10 @@ static inline int nvd_lid(void)
 static inline void nvd_emu(int M, int K, const double* a, int na, const double* b, int nb, double* c,
                            __local double (*emu_a)[16 * 8], __local double (*emu_b)[8 * 8])
 {
-    const int lane = nvd_lid() & 31, w = nvd_lid() >> 5;
+    const int lane = (int)get_local_id(0) & 31, w = (int)get_local_id(0) >> 5;
     const int g = lane >> 2, t = lane & 3;
     for (int v = 0; v < na; ++v) {
-        int row, col;
-        if (M == 8) { row = g; col = t; }
-        else if (K == 4) { row = g + 8 * v; col = t; }
-        else { row = g + 8 * (v & 1); col = t + 4 * (v >> 1); }
+        const int row = M == 8 ? g : g + 8 * (v & 1), col = M == 8 ? t : t + 4 * (v >> 1);
         emu_a[w][row * K + col] = a[v];
     }
     for (int v = 0; v < nb; ++v) emu_b[w][(t + 4 * v) * 8 + g] = b[v];
@@ -140,16 +110,18 @@ static inline void nvd_emu(int M, int K, const double* a, int na, const double* 
 }
 #define NVD_MMA884(c0, c1, a0, b0) do { double a_[1] = {a0}, b_[1] = {b0}, c_[2] = {c0, c1}; \
     nvd_emu(8, 4, a_, 1, b_, 1, c_, emu_a, emu_b); c0 = c_[0]; c1 = c_[1]; } while (0)
-#define NVD_MMA1684(c0, c1, c2, c3, a0, a1, b0) do { double a_[2] = {a0, a1}, b_[1] = {b0}, \
-    c_[4] = {c0, c1, c2, c3}; nvd_emu(16, 4, a_, 2, b_, 1, c_, emu_a, emu_b); \
-    c0 = c_[0]; c1 = c_[1]; c2 = c_[2]; c3 = c_[3]; } while (0)
 #define NVD_MMA1688(c0, c1, c2, c3, a0, a1, a2, a3, b0, b1) do { double a_[4] = {a0, a1, a2, a3}, \
     b_[2] = {b0, b1}, c_[4] = {c0, c1, c2, c3}; nvd_emu(16, 8, a_, 4, b_, 2, c_, emu_a, emu_b); \
     c0 = c_[0]; c1 = c_[1]; c2 = c_[2]; c3 = c_[3]; } while (0)
-static inline void nvd_cp_async8(__local double* dst, __global const double* src, const int bytes)
+// cp.async: `bytes` of `size` come from src, the rest is zero-filled.
+static inline void nvd_cp(__local double* dst, __global const double* src, const int size, const int bytes)
 {
-    *dst = bytes ? *src : 0.0;
+    for (int i = 0; i < size / 8; ++i) dst[i] = 8 * i < bytes ? src[i] : 0.0;
 }
+#define NVD_CP8(dst, src) nvd_cp(dst, src, 8, 8)
+#define NVD_CP16(dst, src) nvd_cp(dst, src, 16, 16)
+#define NVD_CP8Z(dst, src, bytes) nvd_cp(dst, src, 8, bytes)
+#define NVD_CP16Z(dst, src, bytes) nvd_cp(dst, src, 16, bytes)
 #define NVD_CP_COMMIT() ((void)0)
 #define NVD_CP_WAIT(n) ((void)0)
 #else
@@ -160,96 +132,123 @@ static inline void nvd_cp_async8(__local double* dst, __global const double* src
     TESSERA_NV_ASM volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "                 \
                             "{%0,%1}, {%2}, {%3}, {%0,%1};"                                   \
                             : "+d"(c0), "+d"(c1) : "d"(a0), "d"(b0))
-#define NVD_MMA1684(c0, c1, c2, c3, a0, a1, b0)                                                 \
-    TESSERA_NV_ASM volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 "                \
-                            "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"                     \
-                            : "+d"(c0), "+d"(c1), "+d"(c2), "+d"(c3) : "d"(a0), "d"(a1), "d"(b0))
 #define NVD_MMA1688(c0, c1, c2, c3, a0, a1, a2, a3, b0, b1)                                     \
     TESSERA_NV_ASM volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "                \
                             "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"            \
                             : "+d"(c0), "+d"(c1), "+d"(c2), "+d"(c3)                          \
                             : "d"(a0), "d"(a1), "d"(a2), "d"(a3), "d"(b0), "d"(b1))
-// 8 bytes global → local, zero-filled when bytes == 0 (src must still be a valid address).
-static inline void nvd_cp_async8(__local double* dst, __global const double* src, const int bytes)
-{
-    const uint s = (uint)(ulong)dst;
-    TESSERA_NV_ASM volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;"
-                            :: "r"(s), "l"(src), "r"(bytes) : "memory");
-}
+// cp.async global → local of 8 or 16 bytes, through L1 (.ca: the two work-groups of an SM often
+// read the same data; bypassing L1 with .cg measured 8 % slower); the Z forms copy only `bytes`
+// and zero-fill the rest (src must still be a valid, aligned address).
+#define NVD_LADDR(p) ((uint)(ulong)(p))
+#define NVD_CP8(dst, src) TESSERA_NV_ASM volatile("cp.async.ca.shared.global [%0], [%1], 8;" \
+                                                  :: "r"(NVD_LADDR(dst)), "l"(src) : "memory")
+#define NVD_CP16(dst, src) TESSERA_NV_ASM volatile("cp.async.ca.shared.global [%0], [%1], 16;" \
+                                                   :: "r"(NVD_LADDR(dst)), "l"(src) : "memory")
+#define NVD_CP8Z(dst, src, bytes) TESSERA_NV_ASM volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" \
+                                                          :: "r"(NVD_LADDR(dst)), "l"(src), "r"(bytes) : "memory")
+#define NVD_CP16Z(dst, src, bytes) TESSERA_NV_ASM volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;" \
+                                                           :: "r"(NVD_LADDR(dst)), "l"(src), "r"(bytes) : "memory")
 #define NVD_CP_COMMIT() TESSERA_NV_ASM volatile("cp.async.commit_group;" ::: "memory")
 #define NVD_CP_WAIT_(n) TESSERA_NV_ASM volatile("cp.async.wait_group " #n ";" ::: "memory")
 #define NVD_CP_WAIT(n) NVD_CP_WAIT_(n)
 #endif
 
-// Local index of element (r, k) of a slab, in doubles; its 16-byte chunk is that / 2.
-#define NVD_X(r, k) ((r) * 8 + 2 * (((k) & 3) ^ (((r) >> 1) & 3)) + ((k) >> 2))
-// TESSERA_NVD_ALAYOUT: A slabs keep rows r and r+8 (same k) in one 16-byte chunk, so the two
-// fragment loads of an m16n8k8 are its A operand (a0, a1), (a2, a3) as they stand:
-//   XA(r, k) = 128·(r/16) + 16k + 2·((r mod 8) xor f(k)) + (r/8 mod 2), f(k) = 2·(k mod 4) + k/4,
-// conflict-free for the fragment loads and for copies that give a half-warp 16 consecutive rows
-// (r-contiguous) or rows r and r+8 (k-contiguous).
+// ---- Local memory layout (indices in doubles, in the mma's own row and k numbering) ----
+// A slab (BM rows × 8 k): rows r and r+8 of a 16-row group, same k, share a 16-byte chunk, so the
+// two fragment loads of an m16n8k8 are its A operand {a0, a1}, {a2, a3} as they stand; f(k) swizzles.
 #define NVD_XA(r, k) (128 * ((r) >> 4) + 16 * (k) + 2 * (((r) & 7) ^ (2 * ((k) & 3) + ((k) >> 2))) + (((r) >> 3) & 1))
-#define NVD_ELEM_RA(rc, w, l, rho, q) \
-    (16 * ((w) + NVD_NW * (rho)) + ((rc) ? ((l) & 15) : 8 * (((l) >> 3) & 1) + ((l) >> 4) + 2 * (q)))
-#define NVD_ELEM_KA(rc, l, q) ((rc) ? 4 * ((l) >> 4) + (q) : ((l) & 7))
+// B slab (BN columns × 8 k): k and k+4 of one column share a chunk: the B operand {b0, b1}.
+#define NVD_XB(r, k) ((r) * 8 + 2 * (((k) & 3) ^ (((r) >> 1) & 3)) + ((k) >> 2))
+// The mma numbering relabels the slab's k and each 16-row group's rows of op(A) (a relabeling of
+// a sum's terms and of C's rows, undone in the epilogue), so that physically adjacent elements
+// share a chunk: k = 2q, 2q+1 are mma k q, q+4 (a B chunk), rows 2i, 2i+1 are mma rows i, i+8
+// (an A chunk). Copies of the natural orientations then move 16 contiguous bytes per chunk.
+#define NVD_KM(kp) (((kp) >> 1) + 4 * ((kp) & 1))                          // slab k → mma k
+#define NVD_RM(rp) (((rp) & ~15) + (((rp) & 15) >> 1) + 8 * ((rp) & 1))    // row of op(A) → mma row
+#define NVD_RP(rm) (((rm) & ~15) + 2 * ((rm) & 7) + (((rm) >> 3) & 1))     // mma row → row of op(A)
 
-// Element e = 4·rho + q of this work-item in a slab: row r, k index kk (both within the slab).
-// rcontig: the global matrix is contiguous along r (op(A) = A, or op(B) = Bᵀ).
-#define NVD_ELEM_R(rc, w, l, rho, q) \
-    (16 * ((w) + NVD_NW * (rho)) + ((rc) ? ((l) & 7) + 8 * ((l) >> 4) : ((l) >> 3) + 4 * (q)))
-#define NVD_ELEM_K(rc, l, q) ((rc) ? 4 * (((l) >> 3) & 1) + (q) : ((l) & 7))
+// ---- Copies of one slab ----
+// Copy j of work-item lid, c = lid + NT·j, starts at element (r, kk) of the slab (r: row of op(A)
+// or column of op(B) within the block, kk: k within the slab). A "pair" copy, used for the
+// natural orientations, also covers the next element along the contiguous direction:
+//   A, op(A) = A (contiguous along r): pair of rows     r = 2·(c mod BM/2), kk = c / (BM/2)
+//   A, op(A) = Aᵀ (contiguous along k): one element      kk = c mod 8,       r = c / 8
+//   B, op(B) = B (contiguous along k): pair along k      kk = 2·(c mod 4),   r = c / 4
+//   B, op(B) = Bᵀ (contiguous along r): one element      r = c mod BN,       kk = c / BN
+// Each map is linear in j, so copy j of slab s reads P + 8s·sk + j·step. A warp's copy reads 512
+// (A pairs), 8 × 64 (B pairs), 4 × 64 (A elements) or 256 (B elements) contiguous bytes.
+NVD_INLINE void nvd_copy_map(const int isA, const int pair, const int c, int* r, int* kk)
+{
+    if (isA && pair)  { *r = 2 * (c % (NVD_BM / 2)); *kk = c / (NVD_BM / 2); }
+    else if (isA)     { *kk = c & 7; *r = c >> 3; }
+    else if (pair)    { *kk = 2 * (c & 3); *r = c >> 2; }
+    else              { *r = c % NVD_BN; *kk = c / NVD_BN; }
+}
+NVD_INLINE int nvd_local_index(const int isA, const int r, const int kk)
+{
+    return isA ? NVD_XA(NVD_RM(r), NVD_KM(kk)) : NVD_XB(r, NVD_KM(kk));
+}
+#define NVD_NCOPY(R, pair) ((pair) ? 4 * (R) / NVD_NT : 8 * (R) / NVD_NT)  // copies per work-item
+#define NVD_MAXCOPY 16
 
-// Per matrix and work-item, what the copies of every slab need: element offsets from the
-// work-item's first element (32-bit), which rows exist (bit e), and the local indices.
-#define NVD_COPY_PREP(P, off, x, okmask, base, sr, sk, rc, ROUNDS, r0, R_total, ER, EK, XF)     \
+// Per work-item and matrix: P = first element of copy 0 at slab 0, step = distance between copies,
+// x[j] = local index of copy j (all constant over slabs); computed once.
+#define NVD_COPY_SETUP(isA, pair, base, sr, sk, P, step, x)                                      \
     do {                                                                                           \
-        const int r00 = ER(rc, warp, lane, 0, 0), k00 = EK(rc, lane, 0);                           \
-        P = (base) + (long)r00 * (sr) + (long)k00 * (sk);                                          \
-        okmask = 0;                                                                                \
-        for (int rho = 0; rho < (ROUNDS); ++rho)                                                   \
-            for (int q = 0; q < 4; ++q) {                                                          \
-                const int r_ = ER(rc, warp, lane, rho, q), k_ = EK(rc, lane, q);                   \
-                off[4 * rho + q] = (int)((r_ - r00) * (sr) + (k_ - k00) * (sk));                   \
-                x[4 * rho + q] = XF(r_, k_);                                                       \
-                okmask |= ((r0) + r_ < (R_total)) << (4 * rho + q);                                \
+        int r0_, k0_, r1_, k1_;                                                                    \
+        nvd_copy_map(isA, pair, lid, &r0_, &k0_);                                                  \
+        nvd_copy_map(isA, pair, lid + NVD_NT, &r1_, &k1_);                                         \
+        P = (base) + r0_ * (sr) + k0_ * (sk);                                                      \
+        step = (r1_ - r0_) * (sr) + (k1_ - k0_) * (sk);                                            \
+        _Pragma("unroll") for (int j_ = 0; j_ < NVD_MAXCOPY; ++j_) {                               \
+            int r_, k_;                                                                            \
+            nvd_copy_map(isA, pair, lid + NVD_NT * j_, &r_, &k_);                                  \
+            x[j_] = nvd_local_index(isA, r_, k_);                                                  \
+        }                                                                                          \
+    } while (0)
+
+// Issue the copies of slab s (k from 8s) into X. fast: the block is inside the matrix and the
+// slab inside k (no masks). aligned: pair copies are 16-byte aligned (one 16-byte copy; else two
+// of 8). Elsewhere missing elements are zero-filled: rows of op(A) / columns of op(B) from
+// r_first + r ≥ r_total, and k ≥ k_total; base = element (r_first, 0), which exists.
+#define NVD_COPY_SLAB(isA, pair, X, P, step, sk, base, x, s, fast, r_first, r_total, k_total)     \
+    do {                                                                                           \
+        const int n_ = NVD_NCOPY((isA) ? NVD_BM : NVD_BN, pair);                                   \
+        __global const double* Ps_ = (P) + 8 * (s) * (sk);                                         \
+        if (fast) {                                                                                \
+            _Pragma("unroll") for (int j_ = 0; j_ < NVD_MAXCOPY; ++j_) {                           \
+                if (j_ >= n_) break;                                                               \
+                __global const double* src_ = Ps_ + j_ * (step);                                   \
+                __local double* dst_ = (X) + x[j_];                                                \
+                if ((pair) && aligned) NVD_CP16(dst_, src_);                                       \
+                else if (pair) { NVD_CP8(dst_, src_); NVD_CP8(dst_ + 1, src_ + 1); }               \
+                else NVD_CP8(dst_, src_);                                                          \
             }                                                                                      \
-    } while (0)
-
-// Copy slab kb into local X. Ps: the work-item's first element at this slab; Bs0: element (r0, kb),
-// which exists, stands in for missing ones (copied with size 0: zero fill). full: all k exist.
-#if TESSERA_NVD_COPY
-#define NVD_COPY_SLAB(X, Ps, Bs0, off, x, okmask, rc, ROUNDS, kb, k_total, full, ER, EK, XF)        \
-    do {                                                                                           \
-        for (int e = 0; e < 4 * (ROUNDS); ++e) {                                                   \
-            int ok = (okmask >> e) & 1;                                                            \
-            if (!(full)) ok = ok && (kb) + EK(rc, lane, e & 3) < (k_total);                        \
-            nvd_cp_async8((X) + x[e], ok ? (Ps) + off[e] : (Bs0), ok ? 8 : 0);                     \
+        } else {                                                                                   \
+            __global const double* B0_ = (base) + 8 * (s) * (sk);                                  \
+            _Pragma("unroll") for (int j_ = 0; j_ < NVD_MAXCOPY; ++j_) {                           \
+                if (j_ >= n_) break;                                                               \
+                int r_, k_;                                                                        \
+                nvd_copy_map(isA, pair, lid + NVD_NT * j_, &r_, &k_);                              \
+                const int first_ = (r_first) + r_ < (r_total) && 8 * (s) + k_ < (k_total);         \
+                /* the pair's second element: the next row (A) or the next k (B) */                \
+                const int second_ = first_ && ((isA) ? (r_first) + r_ + 1 < (r_total)              \
+                                                     : 8 * (s) + k_ + 1 < (k_total));              \
+                __global const double* src_ = first_ ? Ps_ + j_ * (step) : B0_;                    \
+                __local double* dst_ = (X) + x[j_];                                                \
+                if ((pair) && aligned) NVD_CP16Z(dst_, src_, 8 * first_ + 8 * second_);            \
+                else if (pair) {                                                                   \
+                    NVD_CP8Z(dst_, src_, 8 * first_);                                              \
+                    NVD_CP8Z(dst_ + 1, second_ ? src_ + 1 : B0_, 8 * second_);                     \
+                } else NVD_CP8Z(dst_, src_, 8 * first_);                                           \
+            }                                                                                      \
         }                                                                                          \
     } while (0)
-#else  // as in the first measured version: the whole address per element and slab, k always checked
-#define NVD_COPY_SLAB(X, Ps, Bs0, off, x, okmask, rc, ROUNDS, kb, k_total, full, ER, EK, XF)        \
-    do {                                                                                           \
-        for (int e = 0; e < 4 * (ROUNDS); ++e) {                                                   \
-            const int r_ = ER(rc, warp, lane, e >> 2, e & 3), k_ = EK(rc, lane, e & 3);            \
-            const int ok = ((okmask >> e) & 1) && (kb) + k_ < (k_total);                           \
-            nvd_cp_async8((X) + XF(r_, k_), ok ? (Bs0) + r_ * (rc ? 1L : ld_) + k_ * (rc ? (long)ld_ : 1L) \
-                          : (Bs0), ok ? 8 : 0);                                                    \
-        }                                                                                          \
-    } while (0)
-#endif
 
-#if TESSERA_NVD_ALAYOUT
-#define NVD_AER NVD_ELEM_RA
-#define NVD_AEK NVD_ELEM_KA
-#define NVD_AX NVD_XA
-#else
-#define NVD_AER NVD_ELEM_R
-#define NVD_AEK NVD_ELEM_K
-#define NVD_AX NVD_X
-#endif
-
-static inline void nvd_gemm_body(const int transA, const int transB, const int m, const int n, const int k,
-                                 const double alpha, __global const double* A, const int lda,
+// C = alpha·op(A)·op(B) + beta·C for one block of C (see the file's header).
+NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int aligned, const int m, const int n,
+                                 const int k, const double alpha, __global const double* A, const int lda,
                                  __global const double* B, const int ldb, const double beta,
                                  __global double* C, const int ldc, const int tri,
                                  __local double* As, __local double* Bs NVD_EMU_PARAMS)
@@ -260,7 +259,7 @@ static inline void nvd_gemm_body(const int transA, const int transB, const int m
     if (tri == 1 && i0 + NVD_BM - 1 < j0) return;  // uniform over the work-group
     if (tri == 2 && j0 + NVD_BN - 1 < i0) return;
 
-    const int lid = nvd_lid(), warp = lid >> 5, lane = lid & 31;
+    const int lid = (int)get_local_id(0), warp = lid >> 5, lane = lid & 31;
     const int g = lane >> 2, t = lane & 3;
     const int wm = warp % TESSERA_NVD_WM, wn = warp / TESSERA_NVD_WM;
 
@@ -270,63 +269,35 @@ static inline void nvd_gemm_body(const int transA, const int transB, const int m
 #pragma unroll
         for (int j = 0; j < 4; ++j) { acc[i][j][0] = 0.0; acc[i][j][1] = 0.0; }
 
-    const int a_rc = !transA, b_rc = transB;  // op(A) contiguous along rows? op(B) along columns?
-    const long a_sr = a_rc ? 1 : lda, a_sk = a_rc ? lda : 1;
-    const long b_sr = b_rc ? 1 : ldb, b_sk = b_rc ? ldb : 1;
+    // op(A)(r, kk) = A[r·a_sr + kk·a_sk], op(B)(kk, r) = B[r·b_sr + kk·b_sk].
+    const int a_pair = !transA, b_pair = !transB;  // natural orientations: pair copies
+    const long a_sr = transA ? lda : 1, a_sk = transA ? 1 : lda;
+    const long b_sr = transB ? 1 : ldb, b_sk = transB ? ldb : 1;
     __global const double* Ab = A + i0 * a_sr;  // element (i0, 0) of op(A)
     __global const double* Bb = B + j0 * b_sr;  // element (0, j0) of op(B)
-    const int nslab = (alpha == 0.0) ? 0 : (k + NVD_BK - 1) / NVD_BK;
-    const int nfull = (alpha == 0.0) ? 0 : k / NVD_BK;
-
     __global const double* Ap;
     __global const double* Bp;
-    int a_off[4 * NVD_RA], a_x[4 * NVD_RA], b_off[4 * NVD_RB], b_x[4 * NVD_RB], a_ok, b_ok;
-    NVD_COPY_PREP(Ap, a_off, a_x, a_ok, Ab, a_sr, a_sk, a_rc, NVD_RA, i0, m, NVD_AER, NVD_AEK, NVD_AX);
-    NVD_COPY_PREP(Bp, b_off, b_x, b_ok, Bb, b_sr, b_sk, b_rc, NVD_RB, j0, n, NVD_ELEM_R, NVD_ELEM_K, NVD_X);
+    long a_step, b_step;
+    int ax[NVD_MAXCOPY], bx[NVD_MAXCOPY];
+    NVD_COPY_SETUP(1, a_pair, Ab, a_sr, a_sk, Ap, a_step, ax);
+    NVD_COPY_SETUP(0, b_pair, Bb, b_sr, b_sk, Bp, b_step, bx);
+    const int inside = i0 + NVD_BM <= m && j0 + NVD_BN <= n;
+    const int nslab = (alpha == 0.0) ? 0 : (k + 7) / 8;
+    const int nfull = (alpha == 0.0) ? 0 : k / 8;
+#define NVD_ISSUE(sl, buf)                                                                         \
+    do {                                                                                           \
+        const int fast_s = inside && (sl) < nfull;                                                 \
+        NVD_COPY_SLAB(1, a_pair, As + (buf) * NVD_SA, Ap, a_step, a_sk, Ab, ax, sl, fast_s, i0, m, k); \
+        NVD_COPY_SLAB(0, b_pair, Bs + (buf) * NVD_SB, Bp, b_step, b_sk, Bb, bx, sl, fast_s, j0, n, k); \
+    } while (0)
 
-    // Fragment chunk indices of this work-item, constant over slabs.
+    // Fragment chunks of this work-item, constant over slabs: fa[2p + h] = rows 16p + g and
+    // 16p + 8 + g of the warp tile at k = t + 4h; fb[j] = column 8j + g at k = t (and t + 4).
     int fa[8], fb[4];
 #pragma unroll
-#if TESSERA_NVD_ALAYOUT  // fa[2p + h]: rows 16p + g and 16p + 8 + g, k = t + 4h
-    for (int i = 0; i < 8; ++i) { const int r = 64 * wm + 16 * (i >> 1) + g; fa[i] = NVD_XA(r, t + 4 * (i & 1)) >> 1; }
-#else
-    for (int i = 0; i < 8; ++i) { const int r = 64 * wm + 8 * i + g; fa[i] = NVD_X(r, t) >> 1; }
-#endif
+    for (int i = 0; i < 8; ++i) fa[i] = NVD_XA(64 * wm + 16 * (i >> 1) + g, t + 4 * (i & 1)) >> 1;
 #pragma unroll
-    for (int j = 0; j < 4; ++j) { const int r = 32 * wn + 8 * j + g; fb[j] = NVD_X(r, t) >> 1; }
-
-#if TESSERA_NVD_COPY
-#define NVD_ISSUE(sl, buf)                                                                         \
-    do {                                                                                           \
-        const int kb_ = (sl) * NVD_BK;                                                             \
-        __local double* Ax_ = As + (buf) * NVD_SA;                                                 \
-        __local double* Bx_ = Bs + (buf) * NVD_SB;                                                 \
-        __global const double* Aps_ = Ap + kb_ * a_sk;                                             \
-        __global const double* Bps_ = Bp + kb_ * b_sk;                                             \
-        __global const double* Ab0_ = Ab + kb_ * a_sk;                                             \
-        __global const double* Bb0_ = Bb + kb_ * b_sk;                                             \
-        if ((sl) < nfull) {                                                                        \
-            NVD_COPY_SLAB(Ax_, Aps_, Ab0_, a_off, a_x, a_ok, a_rc, NVD_RA, kb_, k, 1, NVD_AER, NVD_AEK, NVD_AX);             \
-            NVD_COPY_SLAB(Bx_, Bps_, Bb0_, b_off, b_x, b_ok, b_rc, NVD_RB, kb_, k, 1, NVD_ELEM_R, NVD_ELEM_K, NVD_X);             \
-        } else {                                                                                   \
-            NVD_COPY_SLAB(Ax_, Aps_, Ab0_, a_off, a_x, a_ok, a_rc, NVD_RA, kb_, k, 0, NVD_AER, NVD_AEK, NVD_AX);             \
-            NVD_COPY_SLAB(Bx_, Bps_, Bb0_, b_off, b_x, b_ok, b_rc, NVD_RB, kb_, k, 0, NVD_ELEM_R, NVD_ELEM_K, NVD_X);             \
-        }                                                                                          \
-    } while (0)
-#else
-#define NVD_ISSUE(sl, buf)                                                                         \
-    do {                                                                                           \
-        const int kb_ = (sl) * NVD_BK;                                                             \
-        {                                                                                          \
-            const int ld_ = lda;                                                                   \
-            NVD_COPY_SLAB(As + (buf) * NVD_SA, 0, Ab + kb_ * a_sk, 0, 0, a_ok, a_rc, NVD_RA, kb_, k, 0, NVD_AER, NVD_AEK, NVD_AX); \
-        }                                                                                          \
-        {                                                                                          \
-            const int ld_ = ldb;                                                                   \
-            NVD_COPY_SLAB(Bs + (buf) * NVD_SB, 0, Bb + kb_ * b_sk, 0, 0, b_ok, b_rc, NVD_RB, kb_, k, 0, NVD_ELEM_R, NVD_ELEM_K, NVD_X); \
-        }                                                                                          \
-    } while (0)
-#endif
+    for (int j = 0; j < 4; ++j) fb[j] = NVD_XB(32 * wn + 8 * j + g, t) >> 1;
 
     // Prologue: slabs 0 .. STAGES-2 in flight (one commit group per slab, empty ones included).
 #pragma unroll
@@ -343,98 +314,43 @@ static inline void nvd_gemm_body(const int transA, const int transB, const int m
         const int cur = s % TESSERA_NVD_STAGES;
         __local const double2* A2 = (__local const double2*)(As + cur * NVD_SA);
         __local const double2* B2 = (__local const double2*)(Bs + cur * NVD_SB);
-        double2 af[8], bf[4];  // .x: k = t, .y: k = t + 4
+        double2 af[8], bf[4];  // af[2p]: (A(g, t), A(g+8, t)), af[2p+1]: same at t + 4; bf: (B(t), B(t+4))
+        // The next slab's copies: before the fragment loads in the second half of the warps
+        // (TESSERA_NVD_STAGGER), after them in the first, which spreads the loads after a barrier.
+        const int sn = s + TESSERA_NVD_STAGES - 1;
+        const int early = TESSERA_NVD_STAGGER && (warp >= NVD_NW / 2);
+        if (early && sn < nslab) NVD_ISSUE(sn, sn % TESSERA_NVD_STAGES);
 #pragma unroll
         for (int i = 0; i < 8; ++i) af[i] = A2[fa[i]];
 #pragma unroll
         for (int j = 0; j < 4; ++j) bf[j] = B2[fb[j]];
-
-        // mma group p: rows 16p .. 16p+15 of the warp tile, all 32 columns, k = 0..7 of the slab.
-#if TESSERA_NVD_ALAYOUT  // af[2p] = (A(g, t), A(g+8, t)), af[2p+1] = (A(g, t+4), A(g+8, t+4))
-#if TESSERA_NVD_MMA == 884
-#define NVD_MMA_GROUP(p)                                                                           \
-        for (int j = 0; j < 4; ++j) {                                                              \
-            NVD_MMA884(acc[2 * (p)][j][0], acc[2 * (p)][j][1], af[2 * (p)].x, bf[j].x);            \
-            NVD_MMA884(acc[2 * (p)][j][0], acc[2 * (p)][j][1], af[2 * (p) + 1].x, bf[j].y);        \
-            NVD_MMA884(acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], af[2 * (p)].y, bf[j].x);    \
-            NVD_MMA884(acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], af[2 * (p) + 1].y, bf[j].y); \
-        }
-#elif TESSERA_NVD_MMA == 1684
-#define NVD_MMA_GROUP(p)                                                                           \
-        for (int j = 0; j < 4; ++j) {                                                              \
-            NVD_MMA1684(acc[2 * (p)][j][0], acc[2 * (p)][j][1], acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], \
-                        af[2 * (p)].x, af[2 * (p)].y, bf[j].x);                                    \
-            NVD_MMA1684(acc[2 * (p)][j][0], acc[2 * (p)][j][1], acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], \
-                        af[2 * (p) + 1].x, af[2 * (p) + 1].y, bf[j].y);                            \
-        }
-#elif TESSERA_NVD_MMA == 1688
-#define NVD_MMA_GROUP(p)                                                                           \
-        for (int j = 0; j < 4; ++j)                                                                \
-            NVD_MMA1688(acc[2 * (p)][j][0], acc[2 * (p)][j][1], acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], \
-                        af[2 * (p)].x, af[2 * (p)].y, af[2 * (p) + 1].x, af[2 * (p) + 1].y, bf[j].x, bf[j].y);
+        if (!early && sn < nslab) NVD_ISSUE(sn, sn % TESSERA_NVD_STAGES);
+        NVD_CP_COMMIT();
+#pragma unroll
+        for (int p = 0; p < 4; ++p)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+#if TESSERA_NVD_MMA == 1688
+                NVD_MMA1688(acc[2 * p][j][0], acc[2 * p][j][1], acc[2 * p + 1][j][0], acc[2 * p + 1][j][1],
+                            af[2 * p].x, af[2 * p].y, af[2 * p + 1].x, af[2 * p + 1].y, bf[j].x, bf[j].y);
+#elif TESSERA_NVD_MMA == 884
+                NVD_MMA884(acc[2 * p][j][0], acc[2 * p][j][1], af[2 * p].x, bf[j].x);
+                NVD_MMA884(acc[2 * p][j][0], acc[2 * p][j][1], af[2 * p + 1].x, bf[j].y);
+                NVD_MMA884(acc[2 * p + 1][j][0], acc[2 * p + 1][j][1], af[2 * p].y, bf[j].x);
+                NVD_MMA884(acc[2 * p + 1][j][0], acc[2 * p + 1][j][1], af[2 * p + 1].y, bf[j].y);
 #else
-#error "TESSERA_NVD_MMA must be 884, 1684 or 1688"
+#error "TESSERA_NVD_MMA must be 884 or 1688"
 #endif
-#else
-#if TESSERA_NVD_MMA == 884
-#define NVD_MMA_GROUP(p)                                                                           \
-        for (int h = 0; h < 2; ++h)                                                                \
-            for (int j = 0; j < 4; ++j) {                                                          \
-                NVD_MMA884(acc[2 * (p) + h][j][0], acc[2 * (p) + h][j][1], af[2 * (p) + h].x, bf[j].x); \
-                NVD_MMA884(acc[2 * (p) + h][j][0], acc[2 * (p) + h][j][1], af[2 * (p) + h].y, bf[j].y); \
             }
-#elif TESSERA_NVD_MMA == 1684
-#define NVD_MMA_GROUP(p)                                                                           \
-        for (int j = 0; j < 4; ++j) {                                                              \
-            NVD_MMA1684(acc[2 * (p)][j][0], acc[2 * (p)][j][1], acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], \
-                        af[2 * (p)].x, af[2 * (p) + 1].x, bf[j].x);                                \
-            NVD_MMA1684(acc[2 * (p)][j][0], acc[2 * (p)][j][1], acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], \
-                        af[2 * (p)].y, af[2 * (p) + 1].y, bf[j].y);                                \
-        }
-#elif TESSERA_NVD_MMA == 1688
-#define NVD_MMA_GROUP(p)                                                                           \
-        for (int j = 0; j < 4; ++j)                                                                \
-            NVD_MMA1688(acc[2 * (p)][j][0], acc[2 * (p)][j][1], acc[2 * (p) + 1][j][0], acc[2 * (p) + 1][j][1], \
-                        af[2 * (p)].x, af[2 * (p) + 1].x, af[2 * (p)].y, af[2 * (p) + 1].y, bf[j].x, bf[j].y);
-#else
-#error "TESSERA_NVD_MMA must be 884, 1684 or 1688"
-#endif
-#endif  // TESSERA_NVD_ALAYOUT
-        // The next slab's copies go after TESSERA_NVD_SPLIT mma groups: mma.sync and cp.async are
-        // both volatile asm, so this order holds, and the copies issue while the tensor pipe works.
-#if TESSERA_NVD_SPLIT > 0
-        NVD_MMA_GROUP(0)
-#endif
-#if TESSERA_NVD_SPLIT > 1
-        NVD_MMA_GROUP(1)
-#endif
-#if TESSERA_NVD_SPLIT > 2
-        NVD_MMA_GROUP(2)
-#endif
-        {
-            const int sn = s + TESSERA_NVD_STAGES - 1;
-            if (sn < nslab) NVD_ISSUE(sn, sn % TESSERA_NVD_STAGES);
-            NVD_CP_COMMIT();
-        }
-#if TESSERA_NVD_SPLIT <= 0
-        NVD_MMA_GROUP(0)
-#endif
-#if TESSERA_NVD_SPLIT <= 1
-        NVD_MMA_GROUP(1)
-#endif
-#if TESSERA_NVD_SPLIT <= 2
-        NVD_MMA_GROUP(2)
-#endif
-        NVD_MMA_GROUP(3)
-#undef NVD_MMA_GROUP
     }
     NVD_CP_WAIT(0);
 #undef NVD_ISSUE
 
-    // Epilogue: C = alpha·acc + beta·C (C not read when beta == 0).
+    // Epilogue: C = alpha·acc + beta·C (C not read when beta == 0). acc[i] holds mma row
+    // 64·wm + 16·(i/2) + g + 8·(i mod 2), i.e. row 64·wm + 16·(i/2) + 2g + (i mod 2) of C.
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
-        const int row = i0 + 64 * wm + 8 * i + g;
+        const int row = i0 + NVD_RP(64 * wm + 16 * (i >> 1) + g + 8 * (i & 1));
         if (row >= m) continue;
 #pragma unroll
         for (int j = 0; j < 4; ++j)
@@ -450,8 +366,10 @@ static inline void nvd_gemm_body(const int transA, const int transB, const int m
     }
 }
 
-#define NVD_KERNEL(name, ta, tb)                                                                  \
-    __kernel __attribute__((reqd_work_group_size(NVD_WG)))                                       \
+// tessera_nvgemm_XY: pair copies 16-byte aligned (the launcher checks: for every matrix in its
+// natural orientation, offset and leading dimension even); tessera_nvgemm_XY_u: any alignment.
+#define NVD_KERNEL(name, ta, tb, aligned)                                                         \
+    __kernel __attribute__((reqd_work_group_size(NVD_NT, 1, 1)))                                 \
     void name(const int m, const int n, const int k, const double alpha,                          \
               __global const double* A, const ulong offA, const int lda,                          \
               __global const double* B, const ulong offB, const int ldb, const double beta,       \
@@ -460,13 +378,17 @@ static inline void nvd_gemm_body(const int transA, const int transB, const int m
         __local double2 As2[TESSERA_NVD_STAGES * NVD_SA / 2];                                     \
         __local double2 Bs2[TESSERA_NVD_STAGES * NVD_SB / 2];                                     \
         NVD_EMU_DECL                                                                              \
-        nvd_gemm_body(ta, tb, m, n, k, alpha, A + offA, lda, B + offB, ldb, beta, C + offC, ldc, \
-                      tri, (__local double*)As2, (__local double*)Bs2 NVD_EMU_ARGS);              \
+        nvd_gemm_body(ta, tb, aligned, m, n, k, alpha, A + offA, lda, B + offB, ldb, beta,        \
+                      C + offC, ldc, tri, (__local double*)As2, (__local double*)Bs2 NVD_EMU_ARGS); \
     }
-NVD_KERNEL(tessera_nvgemm_nn, 0, 0)
-NVD_KERNEL(tessera_nvgemm_nt, 0, 1)
-NVD_KERNEL(tessera_nvgemm_tn, 1, 0)
-NVD_KERNEL(tessera_nvgemm_tt, 1, 1)
+NVD_KERNEL(tessera_nvgemm_nn, 0, 0, 1)
+NVD_KERNEL(tessera_nvgemm_nt, 0, 1, 1)
+NVD_KERNEL(tessera_nvgemm_tn, 1, 0, 1)
+NVD_KERNEL(tessera_nvgemm_tt, 1, 1, 1)
+NVD_KERNEL(tessera_nvgemm_nn_u, 0, 0, 0)
+NVD_KERNEL(tessera_nvgemm_nt_u, 0, 1, 0)
+NVD_KERNEL(tessera_nvgemm_tn_u, 1, 0, 0)
+NVD_KERNEL(tessera_nvgemm_tt_u, 1, 1, 0)
 
 // Never launched: its reqd_work_group_size tells the launcher the block of C, (64·WM) × (32·WN).
 __kernel __attribute__((reqd_work_group_size(TESSERA_NVD_WM, TESSERA_NVD_WN, 1)))
@@ -629,36 +551,36 @@ NVS_KERNEL(tessera_nvgemm_tt, 1, 1)
 #endif  // precision
 
 // Internal helpers end here: later files of the concatenated program may reuse these names.
-#undef NVD_BK
 #undef NVD_BM
 #undef NVD_BN
-#undef NVD_COPY_PREP
-#undef NVD_COPY_SLAB
+#undef NVD_NW
+#undef NVD_NT
+#undef NVD_SA
+#undef NVD_SB
+#undef NVD_INLINE
+#undef NVD_EMU_DECL
+#undef NVD_EMU_ARGS
+#undef NVD_EMU_PARAMS
+#undef NVD_MMA884
+#undef NVD_MMA1688
+#undef NVD_LADDR
+#undef NVD_CP8
+#undef NVD_CP16
+#undef NVD_CP8Z
+#undef NVD_CP16Z
 #undef NVD_CP_COMMIT
 #undef NVD_CP_WAIT
 #undef NVD_CP_WAIT_
-#undef NVD_ELEM_K
-#undef NVD_ELEM_R
-#undef NVD_EMU_ARGS
-#undef NVD_EMU_DECL
-#undef NVD_EMU_PARAMS
-#undef NVD_KERNEL
-#undef NVD_MMA1684
-#undef NVD_MMA1688
-#undef NVD_MMA884
-#undef NVD_NW
-#undef NVD_RA
-#undef NVD_RB
-#undef NVD_SA
-#undef NVD_SB
-#undef NVD_X
 #undef NVD_XA
-#undef NVD_ELEM_RA
-#undef NVD_ELEM_KA
-#undef NVD_AER
-#undef NVD_AEK
-#undef NVD_AX
-#undef NVD_WG
+#undef NVD_XB
+#undef NVD_KM
+#undef NVD_RM
+#undef NVD_RP
+#undef NVD_NCOPY
+#undef NVD_MAXCOPY
+#undef NVD_COPY_SETUP
+#undef NVD_COPY_SLAB
+#undef NVD_KERNEL
 #undef NVS_BM
 #undef NVS_BN
 #undef NVS_KERNEL

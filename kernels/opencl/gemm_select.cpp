@@ -70,9 +70,13 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     if (tri < 0 || tri > 2) throw std::invalid_argument("tessera::ocl::nv_gemm: tri must be 0, 1 or 2");
     if (m == 0 || n == 0) return true;
     const bool ta = transA != Trans::NoTrans, tb = transB != Trans::NoTrans;
-    static const char* const names[4] = {"tessera_nvgemm_nn", "tessera_nvgemm_nt", "tessera_nvgemm_tn",
-                                         "tessera_nvgemm_tt"};
-    cl_kernel kernel = dk.get(names[(ta ? 2 : 0) + (tb ? 1 : 0)]);
+    // Double: tessera_nvgemm_XY copies 16 bytes at a time from a matrix in its natural orientation
+    // (A untransposed, B untransposed), which needs even offsets and leading dimensions there;
+    // tessera_nvgemm_XY_u takes any. Float has one kernel per trans combination.
+    const bool even_a = ta || (A.off % 2 == 0 && A.ld % 2 == 0), even_b = tb || (B.off % 2 == 0 && B.ld % 2 == 0);
+    std::string name = std::string("tessera_nvgemm_") + (ta ? 't' : 'n') + (tb ? 't' : 'n');
+    if (dk.prec() == 'd' && !(even_a && even_b)) name += "_u";
+    cl_kernel kernel = dk.get(name.c_str());
     const cl_int cm = arg_int(m, "m"), cn = arg_int(n, "n"), ck = arg_int(k, "k");
     const cl_int lda = arg_int(A.ld, "lda"), ldb = arg_int(B.ld, "ldb"), ldc = arg_int(C.ld, "ldc");
     const cl_int ctri = tri;

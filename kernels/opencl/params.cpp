@@ -22,14 +22,11 @@ const std::vector<ParamSpec>& param_specs() {
         {"TESSERA_GEMM_TM", 4, {1, 2, 4, 8}, 0, 0, "gemm.cl: register-tile rows per work-item"},
         {"TESSERA_GEMM_TN", 4, {1, 2, 4, 8}, 0, 0, "gemm.cl: register-tile columns per work-item"},
         {"TESSERA_NV_GROUP", 8, {}, 1, 64, "gemm_nv.cl: block rows per rasterization group"},
-        {"TESSERA_NVD_MMA", 1688, {884, 1684, 1688}, 0, 0, "gemm_nv.cl: FP64 mma.sync shape (m8n8k4, m16n8k4, m16n8k8)"},
-        {"TESSERA_NVD_STAGES", 2, {}, 2, 4, "gemm_nv.cl: k slabs in flight (cp.async)"},
-        {"TESSERA_NVD_WM", 2, {1, 2, 4}, 0, 0, "gemm_nv.cl: warps along m (64 rows each)"},
-        {"TESSERA_NVD_WN", 2, {1, 2, 4}, 0, 0, "gemm_nv.cl: warps along n (32 columns each)"},
-        {"TESSERA_NVD_SPLIT", 0, {}, 0, 3, "gemm_nv.cl: mma groups issued before the next slab's copies"},
-        {"TESSERA_NVD_ALAYOUT", 0, {0, 1}, 0, 0, "gemm_nv.cl: A slabs as row pairs (mma A operands without register moves)"},
-        {"TESSERA_NVD_COPY", 1, {0, 1}, 0, 0, "gemm_nv.cl: copy addressing (0 = per slab, 1 = offsets + row mask)"},
-        {"TESSERA_NVD_WG3D", 0, {0, 1}, 0, 0, "gemm_nv.cl: work-group shape (0 = 1-D, 1 = (32, WM, WN))"},
+        {"TESSERA_NVD_MMA", 1688, {884, 1688}, 0, 0, "gemm_nv.cl: FP64 mma.sync shape (m8n8k4, m16n8k8)"},
+        {"TESSERA_NVD_STAGES", 4, {}, 2, 4, "gemm_nv.cl: k slabs in flight (cp.async)"},
+        {"TESSERA_NVD_WM", 1, {1, 2, 4}, 0, 0, "gemm_nv.cl: warps along m (64 rows each)"},
+        {"TESSERA_NVD_WN", 4, {1, 2, 4}, 0, 0, "gemm_nv.cl: warps along n (32 columns each)"},
+        {"TESSERA_NVD_STAGGER", 1, {0, 1}, 0, 0, "gemm_nv.cl: half of the warps copy the next slab before their fragment loads"},
         {"TESSERA_NVS_BK", 16, {8, 16}, 0, 0, "gemm_nv.cl: float k slab"},
         {"TESSERA_NVS_WARP", 1, {0, 1}, 0, 0, "gemm_nv.cl: float warp shape (0 = 16x2, 1 = 8x4 work-items)"},
     };
@@ -257,13 +254,11 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
     if (size_t(kb) * (mb + 1 + nb + 1) * sizeof(double) > lmem) return "gemm.cl local memory KB·(MB+NB+2)·8 bytes exceeds the device's";
     const int wm = v("TESSERA_NVD_WM"), wn = v("TESSERA_NVD_WN"), st = v("TESSERA_NVD_STAGES");
     const int nw = wm * wn;
-    if ((64 * wm) % (16 * nw) || (32 * wn) % (16 * nw))
-        return "TESSERA_NVD_WM/WN: 64·WM and 32·WN must be multiples of 16·WM·WN";
     if (size_t(st) * (64 * wm + 32 * wn) * 64 > lmem) return "gemm_nv.cl local memory STAGES·(64·WM + 32·WN)·64 bytes exceeds the device's";
     if (size_t(32 * nw) > maxwg) return "gemm_nv.cl work-group 32·WM·WN larger than the device allows";
     if (size_t(2) * 2 * v("TESSERA_NVS_BK") * 132 * sizeof(float) > lmem) return "gemm_nv.cl float slabs exceed local memory";
     if (info && info->cc_major >= 0 && info->cc_major < 9 && v("TESSERA_NVD_MMA") != 884)
-        return "TESSERA_NVD_MMA 1684/1688 need compute capability 9.0";
+        return "TESSERA_NVD_MMA 1688 needs compute capability 9.0";
     return {};
 }
 

@@ -1,7 +1,7 @@
 // tessera_potrf: Cholesky factorization of one diagonal block of at most TESSERA_POTRF_BS
 // columns, in local memory (LAPACK xPOTF2 semantics). The launcher (launch.cpp) factors a tile
 // larger than that with a blocked right-looking Cholesky: this kernel on each diagonal block,
-// then tessera_trsm/tessera_gemm for the panel and the trailing update.
+// then ocl::trsm and ocl::syrk (both on the GEMM dispatcher) for the panel and the trailing update.
 //
 // Lower: A = L·Lᵀ, L overwrites the lower triangle. Upper: A = Uᵀ·U, U overwrites the upper
 // triangle; with L = Uᵀ both are the same algorithm on L(r,c) = A[r·si + c·sp]. The other

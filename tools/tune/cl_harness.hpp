@@ -297,6 +297,18 @@ inline std::vector<GemmCase> standard_cases(bool quick) {
             cs.push_back(c);
             ++idx;
         }
+    // Even offsets and leading dimensions (NVIDIA double: the 16-byte copy kernels) with edges in
+    // m, n and an odd k, every trans combination.
+    for (int t = 0; t < 4; ++t) {
+        GemmCase c;
+        c.ta = t & 2, c.tb = t & 1;
+        c.m = 130, c.n = 98, c.k = 27;
+        c.offA = 2, c.offB = 4, c.offC = 1;
+        const int rowsA = c.ta ? c.k : c.m, rowsB = c.tb ? c.n : c.k;
+        c.padA = rowsA % 2 ? 1 : 2, c.padB = rowsB % 2 ? 1 : 2, c.padC = 3;
+        c.alpha = -1.5, c.beta = t % 2 ? 0.25 : 0.0;
+        cs.push_back(c);
+    }
     GemmCase z;  // k = 0: C = beta·C
     z.m = 33, z.n = 17, z.k = 0, z.beta = 2.0;
     cs.push_back(z);

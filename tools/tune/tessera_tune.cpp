@@ -35,18 +35,17 @@ std::string describe(const Candidate& c) {
 std::vector<Candidate> nv_candidates(char prec, const ocl::DeviceInfo& info, bool quick) {
     std::vector<Candidate> cs;
     if (prec == 'd') {
-        const std::vector<int> shapes = info.cc_major >= 9 ? std::vector<int>{1688, 1684} : std::vector<int>{884};
-        const int tiles[][2] = {{2, 4}, {2, 2}, {1, 4}};
-        for (int mma : shapes)
-            for (const auto& t : tiles)
-                for (int stages = 2; stages <= 4; ++stages)
-                    for (int alayout : {0, 1})
-                        for (int group : {8, 16}) {
-                            if (quick && (mma == 1684 || group == 16)) continue;
-                            cs.push_back({{"TESSERA_NVD_MMA", mma}, {"TESSERA_NVD_WM", t[0]}, {"TESSERA_NVD_WN", t[1]},
-                                          {"TESSERA_NVD_STAGES", stages}, {"TESSERA_NVD_ALAYOUT", alayout},
-                                          {"TESSERA_NV_GROUP", group}});
-                        }
+        const int mma = info.cc_major >= 9 ? 1688 : 884;
+        const int tiles[][2] = {{1, 4}, {2, 2}, {2, 4}};
+        for (const auto& t : tiles)
+            for (int stages = 2; stages <= 4; ++stages)
+                for (int stagger : {1, 0})
+                    for (int group : {8, 16}) {
+                        if (quick && (group == 16 || stages == 2 || stagger == 0)) continue;
+                        cs.push_back({{"TESSERA_NVD_MMA", mma}, {"TESSERA_NVD_WM", t[0]}, {"TESSERA_NVD_WN", t[1]},
+                                      {"TESSERA_NVD_STAGES", stages}, {"TESSERA_NVD_STAGGER", stagger},
+                                      {"TESSERA_NV_GROUP", group}});
+                    }
     } else {
         for (int bk : {8, 16})
             for (int warp : {0, 1})
