@@ -193,7 +193,8 @@ NVD_INLINE int nvd_local_index(const int isA, const int r, const int kk)
 #define NVD_MAXCOPY 16
 
 // Per work-item and matrix: P = first element of copy 0 at slab 0, step = distance between copies,
-// x[j] = local index of copy j (all constant over slabs); computed once.
+// x[j] = local index of copy j (all constant over slabs); computed once. Both macros read `lid`
+// (and NVD_COPY_SLAB `aligned`) of nvd_gemm_body, where they are used.
 #define NVD_COPY_SETUP(isA, pair, base, sr, sk, P, step, x)                                      \
     do {                                                                                           \
         int r0_, k0_, r1_, k1_;                                                                    \
