@@ -81,6 +81,7 @@ starpu_task* new_task(starpu_codelet& cl, const void* args, size_t args_size, in
 }
 
 void submit_task(starpu_task* task) {
+    if (detail::profile_active()) detail::profile_task(task);
     const int ret = starpu_task_submit(task);
     if (ret == -ENODEV) throw Error(std::string("tessera: no worker can run task ") + task->cl->name);
     if (ret != 0) throw Error(std::string("tessera: starpu_task_submit failed for ") + task->cl->name);

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "kernels/opencl/launch.hpp"
+#include "runtime/profile_internal.hpp"
 #include "runtime/runtime_internal.hpp"
 #include "tessera/tile_matrix.hpp"
 
@@ -38,10 +39,12 @@ ocl::Mat ocl_tile(void* buf) {
             int64_t(STARPU_MATRIX_GET_LD(buf))};
 }
 
-/// The calling OpenCL worker's kernels for precision T and its command queue.
+/// The calling OpenCL worker's kernels for precision T and its command queue. Keep it for the
+/// whole codelet: while a profile is active, it brackets the kernels the codelet enqueues.
 struct OpenCLWorker {
     const ocl::DeviceKernels& kernels;
     cl_command_queue queue;
+    detail::KernelSpan span{queue};
 };
 template <class T>
 OpenCLWorker opencl_worker() {

@@ -3,6 +3,7 @@
 #include <starpu.h>
 
 #include "codelets/codelet.hpp"
+#include "runtime/host_memory.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/blas.hpp"
 
@@ -118,16 +119,9 @@ TileHandle tasks::register_tile(void* ptr, int64_t rows, int64_t cols, int64_t l
 
 void tasks::unregister_tile(TileHandle h) { starpu_data_unregister_no_coherency(h); }
 
-void* tasks::alloc_tiles(size_t bytes) {
-    void* p = nullptr;
-    if (bytes > 0 && starpu_malloc(&p, bytes) != 0)
-        throw Error("tessera: cannot allocate " + std::to_string(bytes) + " bytes of tiles");
-    return p;
-}
+void* tasks::alloc_tiles(size_t bytes) { return bytes > 0 ? detail::host_memory().allocate(bytes) : nullptr; }
 
-void tasks::free_tiles(void* ptr) {
-    if (ptr) starpu_free(ptr);
-}
+void tasks::free_tiles(void* ptr) { detail::host_memory().release(ptr); }
 
 #define TESSERA_INSTANTIATE(T)                                                                      \
     template void tasks::lacpy_region<T>(Uplo, int64_t, int64_t, TileHandle, TileHandle, int);     \

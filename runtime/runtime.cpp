@@ -8,7 +8,9 @@
 #include <sstream>
 
 #include "runtime/blas_threads.hpp"
+#include "runtime/host_memory.hpp"
 #include "runtime/opencl_registry.hpp"
+#include "runtime/profile_internal.hpp"
 #include "runtime/runtime_internal.hpp"
 #include "tessera/types.hpp"
 
@@ -21,6 +23,8 @@ struct State {
     std::string scheduler;
     int saved_blas_threads = -1;
     std::unique_ptr<detail::OpenCLRegistry> opencl;
+    std::unique_ptr<detail::HostMemoryPool> host_memory;
+    bool profiling = false;  // between profile_begin and profile_end
     std::vector<long> executed;  // accumulated per worker: StarPU resets its counters on each read
 };
 State* g_state = nullptr;
@@ -53,6 +57,29 @@ bool opencl_device_expected() {
     return false;
 }
 
+// Whether StarPU drives an OpenCL GPU or accelerator (pinned host memory pays off).
+bool opencl_gpu_present() {
+    for (unsigned d = 0; d < starpu_opencl_worker_get_count(); ++d) {
+        cl_device_id dev = nullptr;
+        starpu_opencl_get_device(int(d), &dev);
+        cl_device_type type = 0;
+        if (dev && clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS &&
+            (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)))
+            return true;
+    }
+    return false;
+}
+
+// Read (and reset) StarPU's counters of every worker, keeping the executed-task totals.
+std::vector<starpu_profiling_worker_info> read_worker_counters() {
+    std::vector<starpu_profiling_worker_info> infos(starpu_worker_get_count());
+    for (unsigned w = 0; w < infos.size(); ++w) {
+        if (starpu_profiling_worker_get_info(int(w), &infos[w]) == 0) g_state->executed[w] += infos[w].executed_tasks;
+        else infos[w] = {};
+    }
+    return infos;
+}
+
 }  // namespace
 
 Runtime::Runtime(const RuntimeConfig& config) {
@@ -77,6 +104,9 @@ Runtime::Runtime(const RuntimeConfig& config) {
     state->executed.assign(starpu_worker_get_count(), 0);
     try {
         state->opencl = std::make_unique<detail::OpenCLRegistry>();
+        const bool pin = config.host_memory == HostMemory::Pinned ||
+                         (config.host_memory == HostMemory::Auto && opencl_gpu_present());
+        state->host_memory = std::make_unique<detail::HostMemoryPool>(pin);
     } catch (...) {
         starpu_shutdown();
         detail::set_blas_num_threads(state->saved_blas_threads);
@@ -87,6 +117,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
 
 Runtime::~Runtime() {
     starpu_task_wait_for_all();
+    g_state->host_memory.reset();
     g_state->opencl.reset();
     starpu_shutdown();
     detail::set_blas_num_threads(g_state->saved_blas_threads);
@@ -101,9 +132,8 @@ void Runtime::wait_all() { starpu_task_wait_for_all(); }
 
 std::vector<WorkerStats> Runtime::worker_stats() const {
     std::vector<WorkerStats> out;
+    read_worker_counters();
     for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
-        starpu_profiling_worker_info info;
-        if (starpu_profiling_worker_get_info(int(w), &info) == 0) g_state->executed[w] += info.executed_tasks;
         char name[128];
         starpu_worker_get_name(int(w), name, sizeof name);
         out.push_back({int(w), name, starpu_worker_get_type(int(w)) == STARPU_OPENCL_WORKER, g_state->executed[w]});
@@ -114,6 +144,28 @@ std::vector<WorkerStats> Runtime::worker_stats() const {
 void Runtime::reset_stats() {
     worker_stats();
     std::fill(g_state->executed.begin(), g_state->executed.end(), 0);
+}
+
+bool Runtime::pinned_host_memory() const { return g_state->host_memory->pinned(); }
+
+void Runtime::profile_begin() {
+    starpu_task_wait_for_all();
+    starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
+    read_worker_counters();  // resets them
+    detail::profile_start();
+    g_state->profiling = true;
+}
+
+Profile Runtime::profile_end() {
+    if (!g_state->profiling) throw Error("tessera::Runtime::profile_end: profile_begin() was not called");
+    starpu_task_wait_for_all();
+    Profile p = detail::profile_stop(read_worker_counters());
+    g_state->profiling = false;
+    if (!g_state->config.profiling) starpu_profiling_status_set(STARPU_PROFILING_DISABLE);
+    p.pinned = g_state->host_memory->pinned();
+    p.probe_h2d_gbps = g_state->host_memory->probe(size_t(64) << 20, true);
+    p.probe_d2h_gbps = g_state->host_memory->probe(size_t(64) << 20, false);
+    return p;
 }
 
 std::string Runtime::describe() const {
@@ -128,6 +180,7 @@ std::string Runtime::describe() const {
         s << "  worker " << w << ": " << name << "\n";
     }
     s << g_state->opencl->describe();
+    s << "tile storage: " << (g_state->host_memory->pinned() ? "pinned (OpenCL-mapped)" : "pageable") << "\n";
     s << "BLAS threads inside workers: 1 (caller's setting " << g_state->saved_blas_threads << " restored at exit)\n";
     return s.str();
 }
@@ -139,6 +192,7 @@ void require_runtime(const char* func) {
 }
 Placement placement() { return g_state ? g_state->config.placement : Placement::Any; }
 const ocl::DeviceKernels& opencl_kernels(int devid, char prec) { return g_state->opencl->kernels(devid, prec); }
+HostMemoryPool& host_memory() { return *g_state->host_memory; }
 
 }  // namespace detail
 }  // namespace tessera

@@ -6,11 +6,15 @@
 
 namespace tessera::detail {
 
+class HostMemoryPool;
+
 /// Throw tessera::Error naming `func` unless a Runtime is running.
 void require_runtime(const char* func);
 /// Task placement chosen by the running Runtime.
 Placement placement();
 /// OpenCL kernels of StarPU OpenCL device `devid` for precision `prec`.
 const ocl::DeviceKernels& opencl_kernels(int devid, char prec);
+/// The running Runtime's allocator of tile storage (pinned or pageable, RuntimeConfig::host_memory).
+HostMemoryPool& host_memory();
 
 }  // namespace tessera::detail

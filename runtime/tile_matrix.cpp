@@ -9,6 +9,7 @@
 #include <limits>
 #include <mutex>
 
+#include "runtime/host_memory.hpp"
 #include "runtime/runtime_internal.hpp"
 
 namespace tessera {
@@ -22,12 +23,24 @@ TileMatrix<T>::TileMatrix(int64_t m, int64_t n, int64_t nb, Distribution dist)
     check_arg(dist.p >= 1, "TileMatrix", "p", dist.p, "must be >= 1");
     check_arg(dist.q >= 1, "TileMatrix", "q", dist.q, "must be >= 1");
     detail::require_runtime("TileMatrix");
-    mt_ = (m + nb - 1) / nb;
-    nt_ = (n + nb - 1) / nb;
+    mt_ = m / nb + (m % nb != 0);  // ceil(m / nb) without overflowing m + nb - 1
+    nt_ = n / nb + (n % nb != 0);
     if (mt_ == 0 || nt_ == 0) return;
-    const size_t elems = size_t(mt_) * size_t(nt_) * size_t(nb) * size_t(nb);
-    if (starpu_malloc(reinterpret_cast<void**>(&storage_), elems * sizeof(T)) != 0)
-        throw Error("tessera::TileMatrix: cannot allocate " + std::to_string(elems * sizeof(T)) + " bytes");
+    // One block of host memory per tile column (pinned when the runtime pins): a block stays under
+    // the OpenCL driver's largest allocation for any matrix a device can hold one column of.
+    size_t column_bytes = 0;
+    if (__builtin_mul_overflow(size_t(mt_), size_t(nb), &column_bytes) ||
+        __builtin_mul_overflow(column_bytes, size_t(nb), &column_bytes) ||
+        __builtin_mul_overflow(column_bytes, sizeof(T), &column_bytes))
+        throw Error("tessera::TileMatrix: argument 'nb' = " + std::to_string(nb) + " gives tiles too large to address");
+    columns_.reserve(size_t(nt_));
+    try {
+        for (int64_t j = 0; j < nt_; ++j)
+            columns_.push_back(static_cast<T*>(detail::host_memory().allocate(column_bytes)));
+    } catch (...) {
+        release();
+        throw;
+    }
     handles_.resize(size_t(mt_ * nt_));
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {
@@ -39,15 +52,15 @@ TileMatrix<T>::TileMatrix(int64_t m, int64_t n, int64_t nb, Distribution dist)
 
 template <class T>
 T* TileMatrix<T>::tile_data(int64_t i, int64_t j) const {
-    return storage_ + size_t(j * mt_ + i) * size_t(nb_) * size_t(nb_);
+    return columns_[size_t(j)] + size_t(i) * size_t(nb_) * size_t(nb_);
 }
 
 template <class T>
 void TileMatrix<T>::release() noexcept {
     for (TileHandle h : handles_) starpu_data_unregister_no_coherency(h);
     handles_.clear();
-    if (storage_) starpu_free(storage_);
-    storage_ = nullptr;
+    for (T* c : columns_) detail::host_memory().release(c);
+    columns_.clear();
 }
 
 template <class T>
@@ -55,9 +68,9 @@ TileMatrix<T>::~TileMatrix() { release(); }
 
 template <class T>
 TileMatrix<T>::TileMatrix(TileMatrix&& o) noexcept
-    : m_(o.m_), n_(o.n_), nb_(o.nb_), mt_(o.mt_), nt_(o.nt_), dist_(o.dist_), storage_(o.storage_),
+    : m_(o.m_), n_(o.n_), nb_(o.nb_), mt_(o.mt_), nt_(o.nt_), dist_(o.dist_), columns_(std::move(o.columns_)),
       handles_(std::move(o.handles_)) {
-    o.storage_ = nullptr;
+    o.columns_.clear();
     o.handles_.clear();
     o.m_ = o.n_ = o.mt_ = o.nt_ = 0;
 }
@@ -67,9 +80,9 @@ TileMatrix<T>& TileMatrix<T>::operator=(TileMatrix&& o) noexcept {
     if (this != &o) {
         release();
         m_ = o.m_, n_ = o.n_, nb_ = o.nb_, mt_ = o.mt_, nt_ = o.nt_, dist_ = o.dist_;
-        storage_ = o.storage_;
+        columns_ = std::move(o.columns_);
         handles_ = std::move(o.handles_);
-        o.storage_ = nullptr;
+        o.columns_.clear();
         o.handles_.clear();
         o.m_ = o.n_ = o.mt_ = o.nt_ = 0;
     }
@@ -81,6 +94,20 @@ void TileMatrix<T>::acquire_host() const {
     for (TileHandle h : handles_) {
         starpu_data_acquire(h, STARPU_R);
         starpu_data_release(h);
+    }
+}
+
+template <class T>
+void TileMatrix<T>::fetch_to_device(int device) const {
+    const int worker = starpu_worker_get_by_devid(STARPU_OPENCL_WORKER, device);
+    if (device < 0 || worker < 0)
+        throw Error("tessera::TileMatrix::fetch_to_device: argument 'device' = " + std::to_string(device) +
+                    " is not an OpenCL device of the runtime");
+    const unsigned node = starpu_worker_get_memory_node(unsigned(worker));
+    for (TileHandle h : handles_) starpu_data_prefetch_on_node(h, node, 1);
+    for (TileHandle h : handles_) {  // waits for each prefetch
+        starpu_data_acquire_on_node(h, int(node), STARPU_R);
+        starpu_data_release_on_node(h, int(node));
     }
 }
 

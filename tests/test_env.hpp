@@ -3,7 +3,8 @@
 // tests/CMakeLists.txt):
 //   cpu    — CPU workers only (STARPU_NOPENCL=0)
 //   opencl — one CPU worker and PoCL's OpenCL device; tasks whose codelet has an OpenCL
-//            implementation run only on the OpenCL worker (Placement::OpenCLOnly)
+//            implementation run only on the OpenCL worker (Placement::OpenCLOnly); tile storage
+//            pinned through the OpenCL driver (HostMemory::Pinned), as on a GPU
 //   mixed  — the same workers under dmdas, placement left to the scheduler
 #pragma once
 
@@ -26,7 +27,10 @@ class RuntimeEnvironment : public ::testing::Environment {
 public:
     void SetUp() override {
         RuntimeConfig config;
-        if (mode() == "opencl") config.placement = Placement::OpenCLOnly;
+        if (mode() == "opencl") {
+            config.placement = Placement::OpenCLOnly;
+            config.host_memory = HostMemory::Pinned;
+        }
         runtime_ = std::make_unique<Runtime>(config);
         if (mode() != "cpu") ASSERT_GE(runtime_->opencl_workers(), 1) << "mode " << mode() << " needs an OpenCL device";
         else ASSERT_EQ(runtime_->opencl_workers(), 0);

@@ -77,5 +77,84 @@ TEST_F(RuntimeBasics, BadLeadingDimensionThrows) {
     EXPECT_THROW(A.to_lapack(a.data(), 4), Error);
 }
 
+TEST_F(RuntimeBasics, TileStoragePinnedAsConfigured) {
+    expect_no_tasks();
+    // opencl mode asks for pinned storage; cpu and mixed (PoCL is a CPU device) leave it pageable.
+    EXPECT_EQ(RuntimeEnvironment::runtime().pinned_host_memory(), test::mode() == "opencl");
+    EXPECT_NE(RuntimeEnvironment::runtime().describe().find(test::mode() == "opencl" ? "pinned" : "pageable"),
+              std::string::npos);
+}
+
+// gemm on 3×3 tiles with k = 2 tiles: 18 tile gemm tasks, every one of them in the profile.
+TEST_F(RuntimeBasics, ProfileAccountsForEveryTask) {
+    Runtime& rt = RuntimeEnvironment::runtime();
+    const int64_t n = 30, k = 20, nb = 10;
+    auto a = check::random_matrix<double>(n, k, n, 1), b = check::random_matrix<double>(k, n, k, 2);
+    auto c0 = check::random_matrix<double>(n, n, n, 3), c = c0;
+    TileMatrix<double> A(n, k, nb), B(k, n, nb), C(n, n, nb);
+    // Written by CPU tasks, so that the tiles start in host memory only and must travel.
+    allow_cpu_tasks();
+    auto from = [](const std::vector<double>& src, int64_t ld) {
+        return [&src, ld](int64_t i0, int64_t j0, int64_t rows, int64_t cols, double* t, int64_t ldt) {
+            for (int64_t j = 0; j < cols; ++j)
+                for (int64_t i = 0; i < rows; ++i) t[i + j * ldt] = src[size_t(i0 + i + (j0 + j) * ld)];
+        };
+    };
+    A.generate(from(a, n));
+    B.generate(from(b, k));
+    C.generate(from(c0, n));
+    Runtime::wait_all();
+    rt.profile_begin();
+    gemm(Trans::NoTrans, Trans::NoTrans, 1.0, A, B, 0.5, C);
+    C.acquire_host();
+    const Profile p = rt.profile_end();
+    long worker_tasks = 0, codelet_tasks = 0;
+    for (const Profile::Worker& w : p.workers) {
+        worker_tasks += w.tasks;
+        EXPECT_GE(w.kernel_s, 0.0);
+        EXPECT_LE(w.kernel_s, p.wall_s * 1.01 + 1e-3) << w.name;
+        if (w.opencl && w.tasks > 0) EXPECT_GT(w.kernel_s, 0.0) << w.name;
+    }
+    for (const Profile::Codelet& cl : p.codelets) {
+        EXPECT_EQ(cl.name, "dgemm");
+        codelet_tasks += cl.tasks;
+    }
+    EXPECT_EQ(worker_tasks, 18);
+    EXPECT_EQ(codelet_tasks, 18);
+    if (rt.opencl_workers() > 0 && test::mode() == "opencl") {
+        int64_t to_device = 0, to_host = 0;
+        for (const Profile::Transfer& t : p.transfers) (t.to.find("OpenCL") == 0 ? to_device : to_host) += t.bytes;
+        EXPECT_GE(to_device, int64_t(sizeof(double)) * (n * k + k * n + n * n));  // every operand went in once
+        EXPECT_GE(to_host, int64_t(sizeof(double)) * n * n);                     // C came back
+        EXPECT_GT(p.probe_h2d_gbps, 0.0);
+        EXPECT_TRUE(p.pinned);
+    }
+    EXPECT_NE(p.table().find("dgemm"), std::string::npos);
+    C.to_lapack(c.data(), n);
+    EXPECT_LE(check::gemm_residual(Trans::NoTrans, Trans::NoTrans, n, n, k, 1.0, a.data(), n, b.data(), k, 0.5,
+                                   c0.data(), c.data(), n),
+              check::kThreshold);
+    EXPECT_THROW(rt.profile_end(), Error);
+}
+
+// Device-resident operands: fetched before the operation, results read back afterwards.
+TEST_F(RuntimeBasics, FetchToDeviceKeepsResultsCorrect) {
+    const int64_t n = 25, nb = 10;
+    auto a = check::random_spd<double>(n, n, 5), f = a;
+    TileMatrix<double> A(n, n, nb);
+    A.fill_from_lapack(a.data(), n);
+    if (RuntimeEnvironment::runtime().opencl_workers() == 0) {
+        expect_no_tasks();
+        Runtime::wait_all();
+        EXPECT_THROW(A.fetch_to_device(0), Error);
+        return;
+    }
+    A.fetch_to_device(0);
+    EXPECT_THROW(A.fetch_to_device(1), Error);
+    ASSERT_EQ(potrf(Uplo::Lower, A), 0);
+    A.to_lapack(f.data(), n);
+    EXPECT_LE(check::potrf_residual(Uplo::Lower, n, a.data(), n, f.data(), n), check::kThreshold);
+}
+
 }  // namespace
 }  // namespace tessera

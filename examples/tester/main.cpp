@@ -72,8 +72,14 @@ int main(int argc, char** argv) {
     app.add_option("--repeat", repeat, "number of runs")->check(positive);
     app.add_flag("--check", p.check, "check each result against DESIGN.md's scaled residuals");
     app.add_flag("--csv", csv, "print comma-separated rows");
-    bool describe = false;
+    bool describe = false, profile = false;
     app.add_flag("--describe", describe, "print the runtime's workers and devices first");
+    app.add_flag("--profile", profile,
+                 "after each run, print to stderr where the time went: per worker tasks, execution, OpenCL kernel "
+                 "and data-wait time; per codelet; bytes moved over each bus; host-device copy rate");
+    app.add_flag("--resident", p.resident,
+                 "time with the operands already on OpenCL device 0 and results left there (default: from host "
+                 "memory to host memory)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -91,6 +97,8 @@ int main(int argc, char** argv) {
     try {
         Runtime rt;
         if (describe) std::fprintf(stderr, "%s", rt.describe().c_str());
+        if (p.resident && rt.opencl_workers() == 0) throw Error("tessera-tester: --resident needs an OpenCL device");
+        if (profile) profiled_runtime() = &rt;
         const char* fmt = csv ? "%s,%c,%lld,%lld,%lld,%lld,%.6f,%.2f,%.3g,%s\n"
                               : "%-8s %-4c %7lld %7lld %7lld %5lld %10.4f %9.2f %10.3g  %s\n";
         if (csv) std::printf("op,prec,m,n,k,nb,time_s,gflops,error,status\n");
@@ -105,6 +113,7 @@ int main(int argc, char** argv) {
             std::printf(fmt, op.name, p.prec, size(r.m, p.m), size(r.n, p.n), size(r.k, p.k), (long long)p.nb,
                         r.seconds, gflops, r.checked ? r.error : NAN, status.c_str());
             std::fflush(stdout);
+            if (profile) std::fprintf(stderr, "%s", last_profile().table().c_str());
             all_ok = all_ok && r.ok();
         }
     } catch (const tessera::Error& e) {

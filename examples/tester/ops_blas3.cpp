@@ -1,4 +1,4 @@
-// tessera-tester operations: gemm, trsm, syrk (tile forms, timed without the layout conversions).
+// tessera-tester operations: gemm, trsm, syrk (tile forms, timed without the layout conversions; time_op says what the clock covers).
 #include "examples/common/checks.hpp"
 #include "examples/tester/tester.hpp"
 #include "tessera/tessera.hpp"
@@ -19,7 +19,7 @@ Result run_gemm(const Params& p) {
     C.fill_from_lapack(c0.data(), ldc);
     Runtime::wait_all();
     Result r;
-    r.seconds = time_it([&] { gemm(p.transA, p.transB, T(p.alpha), A, B, T(p.beta), C); });
+    r.seconds = time_op(p, [&] { gemm(p.transA, p.transB, T(p.alpha), A, B, T(p.beta), C); }, A, B, C);
     r.flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
     if (p.check) {
         C.to_lapack(c.data(), ldc);
@@ -43,7 +43,7 @@ Result run_trsm(const Params& p) {
     B.fill_from_lapack(b0.data(), ldb);
     Runtime::wait_all();
     Result r;
-    r.seconds = time_it([&] { trsm(p.side, p.uplo, p.trans, p.diag, T(p.alpha), A, B); });
+    r.seconds = time_op(p, [&] { trsm(p.side, p.uplo, p.trans, p.diag, T(p.alpha), A, B); }, A, B);
     r.flops = p.side == Side::Left ? double(p.m) * double(p.m) * double(p.n) : double(p.m) * double(p.n) * double(p.n);
     if (p.check) {
         B.to_lapack(x.data(), ldb);
@@ -65,7 +65,7 @@ Result run_syrk(const Params& p) {
     C.fill_from_lapack(c0.data(), ldc);
     Runtime::wait_all();
     Result r;
-    r.seconds = time_it([&] { syrk(p.uplo, p.trans, T(p.alpha), A, T(p.beta), C); });
+    r.seconds = time_op(p, [&] { syrk(p.uplo, p.trans, T(p.alpha), A, T(p.beta), C); }, A, C);
     r.flops = double(p.n) * double(p.n + 1) * double(p.k);
     if (p.check) {
         C.to_lapack(c.data(), ldc);

@@ -1,4 +1,4 @@
-// tessera-tester operations: potrf, potrs, posv (tile forms, timed without the layout conversions).
+// tessera-tester operations: potrf, potrs, posv (tile forms, timed without the layout conversions; time_op says what the clock covers).
 #include "examples/common/checks.hpp"
 #include "examples/tester/tester.hpp"
 #include "tessera/tessera.hpp"
@@ -14,7 +14,7 @@ Result run_potrf(const Params& p) {
     A.fill_from_lapack(a.data(), lda);
     Runtime::wait_all();
     Result r{.m = p.n, .k = 0};
-    r.seconds = time_it([&] { r.info = potrf(p.uplo, A); });
+    r.seconds = time_op(p, [&] { r.info = potrf(p.uplo, A); }, A);
     r.flops = double(p.n) * double(p.n) * double(p.n) / 3.0;
     if (p.check) {
         A.to_lapack(f.data(), lda);

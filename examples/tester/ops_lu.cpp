@@ -1,5 +1,5 @@
 // tessera-tester operations of the LU family: getrf (m×n), getrf_nopiv, getrf_incpiv, getrs, gesv,
-// gesv_nopiv, gesv_incpiv (tile forms, timed without the layout conversions).
+// gesv_nopiv, gesv_incpiv (tile forms, timed without the layout conversions; time_op says what the clock covers).
 #include <algorithm>
 
 #include "examples/common/checks_lu.hpp"
@@ -29,7 +29,7 @@ Result run_getrf(const Params& p) {
     Runtime::wait_all();
     std::vector<int64_t> ipiv;
     Result r{.k = 0};
-    r.seconds = time_it([&] { r.info = V == Variant::NoPiv ? getrf_nopiv(A) : getrf(A, ipiv); });
+    r.seconds = time_op(p, [&] { r.info = V == Variant::NoPiv ? getrf_nopiv(A) : getrf(A, ipiv); }, A);
     r.flops = getrf_flops(p.m, p.n);
     if (p.check) {
         A.to_lapack(f.data(), lda);

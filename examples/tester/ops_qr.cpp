@@ -43,7 +43,7 @@ Result run_geqrf(const Params& p) {
     Factored<T> f(p);
     Runtime::wait_all();
     Result r;
-    r.seconds = time_it([&] { f.F = geqrf(f.A, p.options()); });
+    r.seconds = time_op(p, [&] { f.F = geqrf(f.A, p.options()); }, f.A);
     r.flops = qr_flops(double(p.m), double(p.n));
     if (p.check) {
         const int64_t k = std::min(p.m, p.n), lda = std::max<int64_t>(p.m, 1);

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tessera/types.hpp"
+#include "tessera/tessera.hpp"
 
 namespace tessera::tester {
 
@@ -20,6 +20,7 @@ struct Params {
     Trans trans = Trans::NoTrans, transA = Trans::NoTrans, transB = Trans::NoTrans;
     double alpha = 1.5, beta = -0.5;
     bool check = false;
+    bool resident = false;  ///< --resident: operands on OpenCL device 0 before the clock starts, results left there
     uint64_t seed = 42;
     Options options() const { return Options{.nb = nb, .ib = ib}; }
 };
@@ -48,12 +49,40 @@ struct Register {
     explicit Register(Op op) { registry().push_back(op); }
 };
 
-/// Wall-clock seconds taken by f().
+/// Set by --profile: the runtime whose profile time_it() records into last_profile().
+inline Runtime*& profiled_runtime() {
+    static Runtime* rt = nullptr;
+    return rt;
+}
+inline Profile& last_profile() {
+    static Profile p;
+    return p;
+}
+
+/// Wall-clock seconds taken by f() (profiled when --profile is given).
 template <class F>
 double time_it(F&& f) {
+    Runtime* rt = profiled_runtime();
+    if (rt) rt->profile_begin();
     auto t0 = std::chrono::steady_clock::now();
     f();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (rt) last_profile() = rt->profile_end();
+    return s;
+}
+
+/// Seconds taken by f() on the matrices `mats`, which the operation reads and writes, in the
+/// tester's timing mode. End to end (default): the tiles are in host memory when the clock starts
+/// and the clock stops once every result tile is back in host memory, as an application that
+/// reads its results sees it. Device-resident (--resident): every tile is first moved to OpenCL
+/// device 0 and the results are left where the tasks wrote them.
+template <class F, class... M>
+double time_op(const Params& p, F&& f, const M&... mats) {
+    if (p.resident) (mats.fetch_to_device(0), ...);
+    return time_it([&] {
+        f();
+        if (!p.resident) (mats.acquire_host(), ...);
+    });
 }
 
 }  // namespace tessera::tester

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "tessera/profile.hpp"
+
 namespace tessera {
 
 /// How tasks are placed on workers.
@@ -12,11 +14,21 @@ enum class Placement {
     OpenCLOnly,  ///< a task whose codelet has an OpenCL implementation runs on an OpenCL worker
 };
 
+/// Where tile storage (TileMatrix) lives in host memory.
+enum class HostMemory {
+    Auto,      ///< Pinned when StarPU drives an OpenCL GPU or accelerator, else Pageable
+    Pinned,    ///< page-locked through the OpenCL driver (a CL_MEM_ALLOC_HOST_PTR buffer mapped in
+               ///< StarPU's context of OpenCL device 0), so that host↔device copies run at DMA
+               ///< speed and overlap with kernels; Pageable when there is no OpenCL device
+    Pageable,  ///< starpu_malloc (StarPU 1.3 pins only for CUDA)
+};
+
 /// Settings of a Runtime. StarPU's environment (STARPU_SCHED, STARPU_NCPU, STARPU_NOPENCL,
 /// STARPU_OPENCL_ON_CPUS, STARPU_HOME, ...) is honoured and never overridden by these.
 struct RuntimeConfig {
     Placement placement = Placement::Any;
     bool profiling = true;  ///< collect per-worker task counts (Runtime::worker_stats)
+    HostMemory host_memory = HostMemory::Auto;  ///< see HostMemory
 };
 
 /// Tasks executed by one worker since the Runtime started.
@@ -54,6 +66,15 @@ public:
     /// Per-worker executed-task counts (StarPU's profiling counters) since start or reset_stats().
     std::vector<WorkerStats> worker_stats() const;
     void reset_stats();
+    /// Whether TileMatrix storage is page-locked (HostMemory resolved at start).
+    bool pinned_host_memory() const;
+    /// Start a profile: resets StarPU's worker and bus counters and records every task and every
+    /// OpenCL task's kernel interval until profile_end(). Costs an OpenCL marker pair per OpenCL
+    /// task and a callback per task while active.
+    void profile_begin();
+    /// Wait for all tasks, stop the profile and return it (see Profile). Throws tessera::Error if
+    /// profile_begin() was not called.
+    Profile profile_end();
     /// Block until every submitted task has completed.
     static void wait_all();
 };

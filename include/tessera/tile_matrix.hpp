@@ -25,7 +25,8 @@ struct Distribution {
 /// An m×n matrix of scalars T (float, double; complex ready) split into mt×nt tiles of nb×nb,
 /// the last row and column of tiles possibly partial (m − (mt−1)·nb rows, n − (nt−1)·nb columns).
 /// Storage is tile-major and owned by the matrix: tile (i, j) is contiguous and column-major with
-/// leading dimension tile_rows(i). Each tile is registered with StarPU as one matrix handle.
+/// leading dimension tile_rows(i); each tile column is one block of host memory, page-locked when
+/// the Runtime pins (RuntimeConfig::host_memory). Each tile is registered with StarPU as one matrix handle.
 /// The running Runtime must outlive the TileMatrix (its destructor unregisters the handles, which
 /// waits for the tasks that use them). m = 0 or n = 0 gives an empty matrix with no tiles.
 /// Throws tessera::Error for m < 0, n < 0 or nb < 1.
@@ -57,6 +58,12 @@ public:
     T* tile_data(int64_t i, int64_t j) const;
     /// Wait for every task on the matrix and bring each tile's valid copy back to main memory.
     void acquire_host() const;
+    /// Copy every tile to the memory of OpenCL device `device` (StarPU's device numbering) and wait
+    /// until all are there, so that later tasks on that device find their data resident (the
+    /// device-resident mode: results stay there until acquire_host(), to_lapack() or a CPU task
+    /// needs them). The host copies stay valid until a task writes the tile. Throws tessera::Error
+    /// when StarPU drives no such device.
+    void fetch_to_device(int device = 0) const;
 
     /// Copy a LAPACK column-major m×n array `a` (lda ≥ max(1, m)) into the tiles, as one copy task
     /// per tile. Returns when the tasks are submitted; `a` must stay valid until they have run
@@ -75,7 +82,7 @@ private:
     void release() noexcept;
     int64_t m_ = 0, n_ = 0, nb_ = 1, mt_ = 0, nt_ = 0;
     Distribution dist_;
-    T* storage_ = nullptr;
+    std::vector<T*> columns_;  // host storage of each tile column (mt tiles of nb×nb, tile-major)
     std::vector<TileHandle> handles_;
 };
 

@@ -1,0 +1,56 @@
+// Profile of a run: where the time went on each worker, what moved over each bus.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+/// What the runtime did between Runtime::profile_begin() and Runtime::profile_end(), from StarPU's
+/// profiling API (worker, task and bus counters; no FxT needed) and OpenCL event callbacks. All
+/// times are seconds, sizes bytes, rates GB/s (1e9 bytes per second).
+struct Profile {
+    double wall_s = 0;  ///< wall-clock time between begin and end
+
+    struct Worker {
+        std::string name;         ///< StarPU's worker name
+        bool opencl = false;
+        long tasks = 0;           ///< tasks it executed
+        double executing_s = 0;   ///< StarPU's executing time. For an OpenCL worker it counts from
+                                  ///< enqueue to detected completion, queueing included.
+        double kernel_s = 0;      ///< OpenCL only: time its queue was running our kernels, measured
+                                  ///< by completion callbacks of markers enqueued before and after
+                                  ///< each task's kernels (the union of those intervals)
+        double wait_data_s = 0;   ///< time its tasks waited for their input data to arrive
+                                  ///< (transfers that prefetch did not hide)
+    };
+    std::vector<Worker> workers;
+
+    /// Tasks of one codelet on one kind of worker.
+    struct Codelet {
+        std::string name;        ///< codelet, e.g. "dgemm"
+        bool opencl = false;     ///< ran on OpenCL workers (else CPU)
+        long tasks = 0;
+        double seconds = 0;      ///< CPU: sum of execution times; OpenCL: sum of kernel times
+    };
+    std::vector<Codelet> codelets;
+
+    /// Bytes moved between two memory nodes (e.g. "NUMA 0" -> "OpenCL 0").
+    struct Transfer {
+        std::string from, to;
+        int64_t bytes = 0;
+        long count = 0;
+    };
+    std::vector<Transfer> transfers;
+
+    bool pinned = false;         ///< tile storage is page-locked (see RuntimeConfig::host_memory)
+    double probe_h2d_gbps = 0;   ///< host→device rate of a 64 MiB copy from storage allocated like
+                                 ///< the tiles, on the first OpenCL device (0 without one)
+    double probe_d2h_gbps = 0;   ///< the same, device→host
+
+    /// A short fixed-width table of all of the above, ending with a newline.
+    std::string table() const;
+};
+
+}  // namespace tessera

@@ -1,0 +1,104 @@
+// Pinned (OpenCL-mapped) or pageable host memory for tile storage; host↔device rate probe.
+#include "runtime/host_memory.hpp"
+
+#include <starpu.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include "tessera/types.hpp"
+
+namespace tessera::detail {
+
+HostMemoryPool::HostMemoryPool(bool pinned) {
+    if (starpu_opencl_worker_get_count() == 0) return;
+    cl_device_id dev = nullptr;
+    starpu_opencl_get_context(0, &context_);
+    starpu_opencl_get_device(0, &dev);
+    cl_ulong max_alloc = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, nullptr);
+    max_alloc_ = size_t(max_alloc);
+    cl_int err = CL_SUCCESS;
+    cl_command_queue q = clCreateCommandQueue(context_, dev, 0, &err);
+    if (err != CL_SUCCESS) throw Error("tessera::Runtime: clCreateCommandQueue for host memory failed (" +
+                                       std::to_string(err) + ")");
+    // The queue also serves the probes; it marks the pool pinned only when asked to pin.
+    probe_queue_ = q;
+    if (pinned) queue_ = q;
+}
+
+HostMemoryPool::~HostMemoryPool() {
+    for (auto& [ptr, mem] : mapped_) {
+        clEnqueueUnmapMemObject(probe_queue_, mem, ptr, 0, nullptr, nullptr);
+        clFinish(probe_queue_);
+        clReleaseMemObject(mem);
+    }
+    if (probe_queue_) clReleaseCommandQueue(probe_queue_);
+}
+
+void* HostMemoryPool::allocate(size_t bytes) {
+    bytes = std::max<size_t>(bytes, 1);
+    if (queue_ && bytes <= max_alloc_) {
+        cl_int err = CL_SUCCESS;
+        cl_mem mem = clCreateBuffer(context_, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes, nullptr, &err);
+        if (err == CL_SUCCESS) {
+            void* ptr = clEnqueueMapBuffer(queue_, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr,
+                                           nullptr, &err);
+            if (err == CL_SUCCESS) {
+                std::lock_guard<std::mutex> guard(lock_);
+                mapped_.emplace(ptr, mem);
+                return ptr;
+            }
+            clReleaseMemObject(mem);
+        }
+        // The driver could not pin this much: fall through to pageable memory.
+    }
+    void* ptr = nullptr;
+    if (starpu_malloc(&ptr, bytes) != 0 || !ptr)
+        throw Error("tessera: cannot allocate " + std::to_string(bytes) + " bytes of host memory");
+    return ptr;
+}
+
+void HostMemoryPool::release(void* ptr) noexcept {
+    if (!ptr) return;
+    cl_mem mem = nullptr;
+    {
+        std::lock_guard<std::mutex> guard(lock_);
+        auto it = mapped_.find(ptr);
+        if (it != mapped_.end()) {
+            mem = it->second;
+            mapped_.erase(it);
+        }
+    }
+    if (!mem) {
+        starpu_free(ptr);
+        return;
+    }
+    clEnqueueUnmapMemObject(probe_queue_, mem, ptr, 0, nullptr, nullptr);
+    clFinish(probe_queue_);
+    clReleaseMemObject(mem);
+}
+
+double HostMemoryPool::probe(size_t bytes, bool to_device) {
+    if (!probe_queue_) return 0;
+    cl_int err = CL_SUCCESS;
+    cl_mem dev = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+    if (err != CL_SUCCESS) return 0;
+    void* host = allocate(bytes);
+    std::fill_n(static_cast<char*>(host), bytes, char(1));
+    double best = 1e30;
+    for (int rep = 0; rep < 4; ++rep) {  // the first copy warms the buffer up and is not counted
+        const auto t0 = std::chrono::steady_clock::now();
+        err = to_device ? clEnqueueWriteBuffer(probe_queue_, dev, CL_TRUE, 0, bytes, host, 0, nullptr, nullptr)
+                        : clEnqueueReadBuffer(probe_queue_, dev, CL_TRUE, 0, bytes, host, 0, nullptr, nullptr);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (err != CL_SUCCESS) break;
+        if (rep > 0) best = std::min(best, s);
+    }
+    release(host);
+    clReleaseMemObject(dev);
+    return err == CL_SUCCESS && best < 1e30 ? double(bytes) / best * 1e-9 : 0;
+}
+
+}  // namespace tessera::detail

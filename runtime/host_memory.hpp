@@ -1,0 +1,49 @@
+// Host memory for tile storage: page-locked through the OpenCL driver, or pageable.
+// Internal: not installed.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <map>
+#include <mutex>
+
+namespace tessera::detail {
+
+/// Allocator of TileMatrix storage. StarPU 1.3 pins host memory only for CUDA; with OpenCL,
+/// pageable memory is copied by the driver through a staging buffer at a fraction of the bus's
+/// rate and the asynchronous copy's submission blocks StarPU's driver thread. Pinned mode
+/// allocates each block as a CL_MEM_ALLOC_HOST_PTR buffer in the context StarPU created for
+/// OpenCL device 0 and maps it for its whole life: the driver then copies from it by DMA
+/// (the idiom of NVIDIA's OpenCL best-practice guide). Blocks larger than the device's
+/// CL_DEVICE_MAX_MEM_ALLOC_SIZE fall back to pageable memory.
+class HostMemoryPool {
+public:
+    /// `pinned` needs a running StarPU with at least one OpenCL device; without one the pool is
+    /// pageable whatever `pinned` says.
+    explicit HostMemoryPool(bool pinned);
+    ~HostMemoryPool();
+    HostMemoryPool(const HostMemoryPool&) = delete;
+    HostMemoryPool& operator=(const HostMemoryPool&) = delete;
+
+    /// `bytes` of host memory (aligned for any scalar); throws tessera::Error naming the size
+    /// when the allocation fails.
+    void* allocate(size_t bytes);
+    /// Release a block from allocate(); nullptr is ignored.
+    void release(void* ptr) noexcept;
+    bool pinned() const { return queue_ != nullptr; }
+
+    /// Rate in GB/s of copying `bytes` between a block of this pool and a buffer on OpenCL
+    /// device 0 (best of 3 blocking copies), host→device if `to_device`; 0 without a device.
+    double probe(size_t bytes, bool to_device);
+
+private:
+    std::mutex lock_;
+    cl_context context_ = nullptr;
+    cl_command_queue queue_ = nullptr;        // set when pinning: our queue for map/unmap
+    cl_command_queue probe_queue_ = nullptr;  // our own queue in StarPU's context (unmap, probes)
+    size_t max_alloc_ = 0;
+    std::map<void*, cl_mem> mapped_;  // pinned blocks and their buffers
+};
+
+}  // namespace tessera::detail

@@ -1,0 +1,229 @@
+// Run profiles: per-task records (StarPU's task profiling info, read in a chained callback),
+// OpenCL kernel intervals (marker completion callbacks), bus counters, and the summary table.
+#include <starpu.h>
+#include <starpu_profiling.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "runtime/profile_internal.hpp"
+#include "tessera/types.hpp"
+
+namespace tessera::detail {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct TaskRecord {
+    int worker;
+    std::string name;
+    double exec_s, wait_s;
+};
+struct SpanRecord {
+    int worker;
+    std::string name;
+    std::atomic<double> start{-1}, end{-1};  // seconds since profile start, set by event callbacks
+};
+
+struct Recorder {
+    std::atomic<bool> active{false};
+    Clock::time_point t0;
+    std::mutex lock;
+    std::deque<TaskRecord> tasks;
+    std::deque<SpanRecord> spans;  // deque: addresses stay valid for the callbacks
+};
+Recorder& recorder() {
+    static Recorder r;
+    return r;
+}
+
+double since_start() { return std::chrono::duration<double>(Clock::now() - recorder().t0).count(); }
+double seconds(const timespec& a, const timespec& b) { return starpu_timing_timespec_delay_us(
+    const_cast<timespec*>(&a), const_cast<timespec*>(&b)) * 1e-6; }
+
+struct Chained {
+    void (*func)(void*);
+    void* arg;
+};
+
+void record_task(void* arg) {
+    const Chained chained = *static_cast<Chained*>(arg);
+    delete static_cast<Chained*>(arg);
+    starpu_task* task = starpu_task_get_current();
+    if (task && task->profiling_info && task->cl) {
+        const starpu_profiling_task_info& info = *task->profiling_info;
+        TaskRecord rec{info.workerid, task->cl->name ? task->cl->name : "?", seconds(info.start_time, info.end_time),
+                       seconds(info.acquire_data_start_time, info.acquire_data_end_time)};
+        std::lock_guard<std::mutex> guard(recorder().lock);
+        recorder().tasks.push_back(std::move(rec));
+    }
+    if (chained.func) chained.func(chained.arg);
+}
+
+void CL_CALLBACK mark_time(cl_event event, cl_int, void* slot) {
+    static_cast<std::atomic<double>*>(slot)->store(since_start());
+    clReleaseEvent(event);
+}
+
+/// Enqueue a marker on `q` whose completion time goes to `slot`.
+void enqueue_marker(cl_command_queue q, std::atomic<double>* slot) {
+    cl_event event = nullptr;
+    if (clEnqueueMarkerWithWaitList(q, 0, nullptr, &event) != CL_SUCCESS) return;
+    if (clSetEventCallback(event, CL_COMPLETE, mark_time, slot) != CL_SUCCESS) clReleaseEvent(event);
+}
+
+std::string node_name(int node) {
+    char name[64] = "?";
+    starpu_memory_node_get_name(unsigned(node), name, sizeof name);
+    return name;
+}
+
+}  // namespace
+
+bool profile_active() { return recorder().active.load(std::memory_order_relaxed); }
+
+void profile_task(starpu_task* task) {
+    task->callback_arg = new Chained{task->callback_func, task->callback_arg};
+    task->callback_func = record_task;
+}
+
+KernelSpan::KernelSpan(cl_command_queue queue) : queue_(queue) {
+    if (!profile_active()) return;
+    starpu_task* task = starpu_task_get_current();
+    auto& r = recorder();
+    SpanRecord* rec;
+    {
+        std::lock_guard<std::mutex> guard(r.lock);
+        rec = &r.spans.emplace_back();
+    }
+    rec->worker = starpu_worker_get_id();
+    rec->name = task && task->cl && task->cl->name ? task->cl->name : "?";
+    record_ = rec;
+    enqueue_marker(queue_, &rec->start);
+}
+
+KernelSpan::~KernelSpan() {
+    if (record_) enqueue_marker(queue_, &static_cast<SpanRecord*>(record_)->end);
+}
+
+void profile_start() {
+    auto& r = recorder();
+    std::lock_guard<std::mutex> guard(r.lock);
+    r.tasks.clear();
+    r.spans.clear();
+    for (int b = 0; b < starpu_bus_get_count(); ++b) {
+        starpu_profiling_bus_info info;
+        starpu_bus_get_profiling_info(b, &info);  // resets the bus counters
+    }
+    r.t0 = Clock::now();
+    r.active = true;
+}
+
+Profile profile_stop(const std::vector<starpu_profiling_worker_info>& workers) {
+    auto& r = recorder();
+    Profile p;
+    p.wall_s = since_start();
+    r.active = false;
+    // Marker callbacks may still be on their way after the tasks completed: wait up to a second.
+    for (int i = 0; i < 1000; ++i) {
+        std::lock_guard<std::mutex> guard(r.lock);
+        if (std::all_of(r.spans.begin(), r.spans.end(), [](const SpanRecord& s) { return s.end.load() >= 0; })) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    std::lock_guard<std::mutex> guard(r.lock);
+
+    for (size_t w = 0; w < workers.size(); ++w) {
+        Profile::Worker pw;
+        char name[128];
+        starpu_worker_get_name(int(w), name, sizeof name);
+        pw.name = name;
+        pw.opencl = starpu_worker_get_type(int(w)) == STARPU_OPENCL_WORKER;
+        pw.tasks = workers[w].executed_tasks;
+        pw.executing_s = starpu_timing_timespec_to_us(const_cast<timespec*>(&workers[w].executing_time)) * 1e-6;
+        p.workers.push_back(pw);
+    }
+    std::map<std::pair<std::string, bool>, Profile::Codelet> codelets;
+    for (const TaskRecord& t : r.tasks) {
+        if (t.worker < 0 || size_t(t.worker) >= p.workers.size()) continue;
+        p.workers[size_t(t.worker)].wait_data_s += t.wait_s;
+        const bool opencl = p.workers[size_t(t.worker)].opencl;
+        Profile::Codelet& c = codelets[{t.name, opencl}];
+        c.name = t.name, c.opencl = opencl;
+        c.tasks += 1;
+        if (!opencl) c.seconds += t.exec_s;
+    }
+    // Kernel time per OpenCL worker: the union of its spans (a span may start before the previous
+    // one's end is reported when callbacks are late).
+    std::map<int, std::vector<std::pair<double, double>>> intervals;
+    for (const SpanRecord& s : r.spans) {
+        const double a = s.start.load(), b = s.end.load();
+        if (a < 0 || b < a) continue;
+        intervals[s.worker].push_back({a, b});
+        auto& c = codelets[{s.name, true}];
+        c.name = s.name, c.opencl = true;
+        c.seconds += b - a;
+    }
+    for (auto& [w, iv] : intervals) {
+        std::sort(iv.begin(), iv.end());
+        double busy = 0, lo = -1, hi = -1;
+        for (auto [a, b] : iv) {
+            if (a > hi) {
+                busy += hi - lo;
+                lo = a, hi = b;
+            } else {
+                hi = std::max(hi, b);
+            }
+        }
+        busy += hi - lo;
+        if (w >= 0 && size_t(w) < p.workers.size()) p.workers[size_t(w)].kernel_s = busy;
+    }
+    for (auto& [key, c] : codelets) p.codelets.push_back(c);
+    std::sort(p.codelets.begin(), p.codelets.end(),
+              [](const Profile::Codelet& a, const Profile::Codelet& b) { return a.seconds > b.seconds; });
+    for (int b = 0; b < starpu_bus_get_count(); ++b) {
+        starpu_profiling_bus_info info;
+        if (starpu_bus_get_profiling_info(b, &info) != 0 || info.transferred_bytes == 0) continue;
+        p.transfers.push_back({node_name(starpu_bus_get_src(b)), node_name(starpu_bus_get_dst(b)),
+                               int64_t(info.transferred_bytes), long(info.transfer_count)});
+    }
+    return p;
+}
+
+}  // namespace tessera::detail
+
+namespace tessera {
+
+std::string Profile::table() const {
+    std::string s;
+    char line[256];
+    auto add = [&](const char* fmt, auto... args) {
+        std::snprintf(line, sizeof line, fmt, args...);
+        s += line;
+    };
+    add("profile   wall %.3f s; tile storage %s", wall_s, pinned ? "pinned" : "pageable");
+    if (probe_h2d_gbps > 0) add("; copy probe host->device %.1f GB/s, device->host %.1f GB/s", probe_h2d_gbps, probe_d2h_gbps);
+    s += "\n";
+    add("  %-32s %6s %9s %9s %6s %11s\n", "worker", "tasks", "exec_s", "kernel_s", "busy%", "wait_data_s");
+    for (const Worker& w : workers) {
+        const double busy = w.opencl ? w.kernel_s : w.executing_s;  // CPU: kernel time = execution time
+        add("  %-32.32s %6ld %9.3f %9.3f %6.1f %11.3f\n", w.name.c_str(), w.tasks, w.executing_s, busy,
+            wall_s > 0 ? 100 * busy / wall_s : 0.0, w.wait_data_s);
+    }
+    add("  %-12s %-6s %6s %9s %9s\n", "codelet", "on", "tasks", "seconds", "mean_ms");
+    for (const Codelet& c : codelets)
+        add("  %-12s %-6s %6ld %9.3f %9.3f\n", c.name.c_str(), c.opencl ? "OpenCL" : "CPU", c.tasks, c.seconds,
+            c.tasks ? 1e3 * c.seconds / double(c.tasks) : 0.0);
+    for (const Transfer& t : transfers)
+        add("  transfer %-10s -> %-10s %9.3f GB in %6ld copies (%.2f GB/s over the wall time)\n", t.from.c_str(),
+            t.to.c_str(), double(t.bytes) * 1e-9, t.count, wall_s > 0 ? double(t.bytes) * 1e-9 / wall_s : 0.0);
+    return s;
+}
+
+}  // namespace tessera
