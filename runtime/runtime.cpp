@@ -185,6 +185,15 @@ std::string Runtime::describe() const {
     return s.str();
 }
 
+CallerBlasThreads::CallerBlasThreads() {
+    if (!g_state || g_state->saved_blas_threads < 1) return;
+    detail::set_blas_num_threads(g_state->saved_blas_threads);
+    active_ = true;
+}
+CallerBlasThreads::~CallerBlasThreads() {
+    if (active_) detail::set_blas_num_threads(1);
+}
+
 namespace detail {
 
 void require_runtime(const char* func) {

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
     std::string op_name;
     Params p;
     p.n = 1000;
-    int64_t m = -1, k = -1, repeat = 1;
+    int64_t m = -1, k = -1, repeat = 1, warmup = 0;
     bool csv = false;
     std::string prec = "d";
     std::vector<std::string> names;
@@ -70,9 +70,19 @@ int main(int argc, char** argv) {
     app.add_option("--beta", p.beta, "beta of gemm/syrk");
     app.add_option("--seed", p.seed, "seed of the random matrices");
     app.add_option("--repeat", repeat, "number of runs")->check(positive);
+    app.add_option("--warmup", warmup,
+                   "untimed runs first, neither printed nor checked (calibrate StarPU's perfmodels, build kernels)")
+        ->check(non_negative);
     app.add_flag("--check", p.check, "check each result against DESIGN.md's scaled residuals");
     app.add_flag("--csv", csv, "print comma-separated rows");
     bool describe = false, profile = false;
+    RuntimeConfig config;
+    app.add_option("--host-memory", config.host_memory,
+                   "tile storage: auto (pinned when an OpenCL GPU is used), pinned or pageable")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, HostMemory>{{"auto", HostMemory::Auto},
+                                                                           {"pinned", HostMemory::Pinned},
+                                                                           {"pageable", HostMemory::Pageable}},
+                                            CLI::ignore_case));
     app.add_flag("--describe", describe, "print the runtime's workers and devices first");
     app.add_flag("--profile", profile,
                  "after each run, print to stderr where the time went: per worker tasks, execution, OpenCL kernel "
@@ -95,15 +105,21 @@ int main(int argc, char** argv) {
 
     bool all_ok = true;
     try {
-        Runtime rt;
+        Runtime rt(config);
         if (describe) std::fprintf(stderr, "%s", rt.describe().c_str());
         if (p.resident && rt.opencl_workers() == 0) throw Error("tessera-tester: --resident needs an OpenCL device");
-        if (profile) profiled_runtime() = &rt;
         const char* fmt = csv ? "%s,%c,%lld,%lld,%lld,%lld,%.6f,%.2f,%.3g,%s\n"
                               : "%-8s %-4c %7lld %7lld %7lld %5lld %10.4f %9.2f %10.3g  %s\n";
         if (csv) std::printf("op,prec,m,n,k,nb,time_s,gflops,error,status\n");
         else std::printf("%-8s %-4s %7s %7s %7s %5s %10s %9s %10s  %s\n", "op", "prec", "m", "n", "k", "nb", "time_s",
                          "gflops", "error", "status");
+        for (int64_t run = 0; run < warmup; ++run) {
+            Params quiet = p;
+            quiet.check = false;
+            profiled_runtime() = nullptr;
+            (p.prec == 's' ? op.run_s : op.run_d)(quiet);
+        }
+        if (profile) profiled_runtime() = &rt;
         for (int64_t run = 0; run < repeat; ++run) {
             Result r = (p.prec == 's' ? op.run_s : op.run_d)(p);
             const double gflops = r.seconds > 0 ? r.flops / r.seconds * 1e-9 : 0.0;

@@ -22,6 +22,7 @@ Result run_gemm(const Params& p) {
     r.seconds = time_op(p, [&] { gemm(p.transA, p.transB, T(p.alpha), A, B, T(p.beta), C); }, A, B, C);
     r.flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
     if (p.check) {
+        CallerBlasThreads blas;  // the check runs on every core
         C.to_lapack(c.data(), ldc);
         r.error = check::gemm_residual(p.transA, p.transB, p.m, p.n, p.k, T(p.alpha), a.data(), lda, b.data(), ldb,
                                        T(p.beta), c0.data(), c.data(), ldc);
@@ -46,6 +47,7 @@ Result run_trsm(const Params& p) {
     r.seconds = time_op(p, [&] { trsm(p.side, p.uplo, p.trans, p.diag, T(p.alpha), A, B); }, A, B);
     r.flops = p.side == Side::Left ? double(p.m) * double(p.m) * double(p.n) : double(p.m) * double(p.n) * double(p.n);
     if (p.check) {
+        CallerBlasThreads blas;  // the check runs on every core
         B.to_lapack(x.data(), ldb);
         r.error = check::trsm_residual(p.side, p.uplo, p.trans, p.diag, p.m, p.n, T(p.alpha), a.data(), lda,
                                        b0.data(), x.data(), ldb);
@@ -68,6 +70,7 @@ Result run_syrk(const Params& p) {
     r.seconds = time_op(p, [&] { syrk(p.uplo, p.trans, T(p.alpha), A, T(p.beta), C); }, A, C);
     r.flops = double(p.n) * double(p.n + 1) * double(p.k);
     if (p.check) {
+        CallerBlasThreads blas;  // the check runs on every core
         C.to_lapack(c.data(), ldc);
         r.error = check::syrk_residual(p.uplo, p.trans, p.n, p.k, T(p.alpha), a.data(), lda, T(p.beta), c0.data(),
                                        c.data(), ldc);

@@ -32,6 +32,7 @@ Result run_getrf(const Params& p) {
     r.seconds = time_op(p, [&] { r.info = V == Variant::NoPiv ? getrf_nopiv(A) : getrf(A, ipiv); }, A);
     r.flops = getrf_flops(p.m, p.n);
     if (p.check) {
+        CallerBlasThreads blas;  // the check runs on every core
         A.to_lapack(f.data(), lda);
         r.error = check::getrf_residual(p.m, p.n, a.data(), lda, f.data(), lda, V == Variant::NoPiv ? nullptr : ipiv.data());
         r.checked = true;
@@ -72,6 +73,7 @@ Result run_solve(const Params& p) {
     const double dn = double(n), solve = 2.0 * dn * dn * double(p.nrhs);
     r.flops = S == Solve::Getrs ? solve : S == Solve::GetrfIncpiv ? getrf_flops(n, n) : getrf_flops(n, n) + solve;
     if (p.check && r.info == 0) {
+        CallerBlasThreads blas;  // the check runs on every core
         B.to_lapack(x.data(), lda);
         r.error = check::solve_residual(trans, n, n, p.nrhs, a.data(), lda, x.data(), lda, b.data(), lda);
         r.checked = true;

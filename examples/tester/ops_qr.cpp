@@ -46,6 +46,7 @@ Result run_geqrf(const Params& p) {
     r.seconds = time_op(p, [&] { f.F = geqrf(f.A, p.options()); }, f.A);
     r.flops = qr_flops(double(p.m), double(p.n));
     if (p.check) {
+        CallerBlasThreads blas;  // the check runs on every core
         const int64_t k = std::min(p.m, p.n), lda = std::max<int64_t>(p.m, 1);
         auto q = explicit_q(f.A, f.F, k);
         std::vector<T> fa(f.a.size());
@@ -68,6 +69,7 @@ Result run_ungqr(const Params& p) {
     r.seconds = time_it([&] { ungqr(f.A, f.F, Q); });
     r.flops = qr_flops(double(p.m), double(k));
     if (p.check) {
+        CallerBlasThreads blas;  // the check runs on every core
         std::vector<T> q(size_t(lda * std::max<int64_t>(k, 1))), fa(f.a.size());
         Q.to_lapack(q.data(), lda);
         f.A.to_lapack(fa.data(), lda);
@@ -94,6 +96,7 @@ Result run_unmqr(const Params& p) {
     const double k = double(std::min(p.m, p.n));
     r.flops = 2 * double(p.nrhs) * k * (2 * double(p.m) - k);
     if (p.check) {
+        CallerBlasThreads blas;  // the check runs on every core
         C.to_lapack(c.data(), ldc);
         auto q = explicit_q(f.A, f.F, p.m);
         r.error = check::unmqr_residual(p.side, p.trans, p.m, q.data(), std::max<int64_t>(p.m, 1), rows, cols,
@@ -119,6 +122,7 @@ Result run_gels(const Params& p) {
     const double k = double(std::min(m, n)), big = double(std::max(m, n));
     r.flops = qr_flops(double(m), double(n)) + double(p.nrhs) * (2 * k * (2 * big - k) + k * k);
     if (p.check) {
+        CallerBlasThreads blas;  // the check runs on every core
         B.to_lapack(x.data(), ldb);
         // Least squares when op(A) is tall, a consistent (minimum-norm) system otherwise.
         const bool least_squares = in_rows > out_rows;

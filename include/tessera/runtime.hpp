@@ -79,4 +79,19 @@ public:
     static void wait_all();
 };
 
+/// While it lives, the process's BLAS library runs with the thread count the caller had before the
+/// Runtime started (the Runtime sets it to 1 so that its workers do not oversubscribe the cores).
+/// For reference computations and checks on the application's thread while no task runs.
+/// Without a running Runtime it does nothing.
+class CallerBlasThreads {
+public:
+    CallerBlasThreads();
+    ~CallerBlasThreads();
+    CallerBlasThreads(const CallerBlasThreads&) = delete;
+    CallerBlasThreads& operator=(const CallerBlasThreads&) = delete;
+
+private:
+    bool active_ = false;
+};
+
 }  // namespace tessera

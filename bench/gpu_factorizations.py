@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Tessera's tile factorizations on one GPU next to cuSOLVER/cuBLAS (through torch), in one run.
+
+For each case (op, precision, n, nb) it runs tessera-tester end to end (tiles in host memory before
+and after: transfers included) and device-resident (--resident), with --profile, and times the peer
+on the same size device-resident and with the host<->device copies (pinned host tensors) included.
+Checks: ours by tessera-tester's scaled residuals (DESIGN.md) on every timed run for n <= CHECK_MAX
+(larger n is reported 'unchecked', never 'pass'); the peer by an O(n^2) randomized residual
+(||A x - L (L^T x)|| / (||A|| ||x|| n eps) and the like). Figures are medians of REPS timed runs
+after one untimed warm-up run (which also calibrates StarPU's perfmodels).
+
+Environment: CASES (space-separated op:prec:n:nb, default below), REPS (3), CHECK_MAX (16384),
+TESTER (.gpu-build/tessera-tester), MODES ("e2e resident"), EXTRA (more tester arguments),
+OUTDIR ($OUT or /tmp/gpu_factorizations). Flop counts: gemm 2n^3, potrf n^3/3, getrf 2n^3/3,
+geqrf 4n^3/3.
+"""
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+DEFAULT_CASES = ("gemm:d:8192:2048 gemm:d:16384:2048 potrf:d:8192:1024 potrf:d:16384:1024 "
+                 "potrf:d:32768:2048 potrf:s:16384:1024 getrf:d:16384:1024 geqrf:d:16384:1024")
+FLOPS = {"gemm": lambda n: 2.0 * n ** 3, "potrf": lambda n: n ** 3 / 3.0,
+         "getrf": lambda n: 2.0 * n ** 3 / 3.0, "geqrf": lambda n: 4.0 * n ** 3 / 3.0}
+
+outdir = os.environ.get("OUTDIR") or os.environ.get("OUT") or "/tmp/gpu_factorizations"
+os.makedirs(outdir, exist_ok=True)
+tester = os.environ.get("TESTER", ".gpu-build/tessera-tester")
+reps = int(os.environ.get("REPS", "3"))
+check_max = int(os.environ.get("CHECK_MAX", "16384"))
+modes = os.environ.get("MODES", "e2e resident").split()
+extra = os.environ.get("EXTRA", "").split()
+cases = [c.split(":") for c in os.environ.get("CASES", DEFAULT_CASES).split()]
+log = open(os.path.join(outdir, "profiles.txt"), "a")
+
+
+def run_ours(op, prec, n, nb, mode):
+    """Median TFLOP/s of our runs, the check status and the profile of the median run."""
+    args = [tester, op, "--prec", prec, "--n", str(n), "--nb", str(nb), "--warmup", "1", "--repeat", str(reps),
+            "--csv", "--profile"] + extra
+    if mode == "resident":
+        args.append("--resident")
+    checked = n <= check_max
+    if checked:
+        args.append("--check")
+    t0 = time.time()
+    p = subprocess.run(args, capture_output=True, text=True)
+    log.write(f"==== {' '.join(args)}  ({time.time() - t0:.0f} s, rc {p.returncode})\n{p.stdout}{p.stderr}\n")
+    log.flush()
+    rows = [line.split(",") for line in p.stdout.splitlines()[1:] if line.count(",") >= 9]
+    if not rows:
+        return None, "FAILED (rc %d)" % p.returncode, ""
+    times = [float(r[6]) for r in rows]
+    status = "pass" if all(r[9] == "pass" for r in rows) and checked else (
+        "unchecked" if all(r[9] == "pass" for r in rows) else "FAILED")
+    profiles = p.stderr.split("profile   ")[1:]
+    med = sorted(range(len(times)), key=lambda i: times[i])[len(times) // 2]
+    prof = "profile   " + profiles[med] if med < len(profiles) else ""
+    return FLOPS[op](n) / statistics.median(times) * 1e-12, status, prof
+
+
+def profile_summary(prof):
+    """GPU busy % from kernel time, the data wait of the GPU worker, and the bytes moved."""
+    busy = wait = 0.0
+    h2d = d2h = 0.0
+    for line in prof.splitlines():
+        f = line.split()
+        if line.strip().startswith("OpenCL") and len(f) > 6 and "(" in line:
+            busy, wait = float(f[-2]), float(f[-1])
+        if "transfer" in line and "GB in" in line:
+            gb = float(f[f.index("GB") - 1])
+            if f[f.index("->") + 1].startswith("OpenCL"):
+                h2d += gb
+            else:
+                d2h += gb
+    return busy, wait, h2d, d2h
+
+
+def peer(op, prec, n, torch):
+    """Median TFLOP/s of the peer device-resident and with copies from/to pinned host memory; check."""
+    dt = torch.float64 if prec == "d" else torch.float32
+    dev = "cuda"
+    g = torch.Generator(device=dev).manual_seed(1)
+    a = torch.rand(n, n, dtype=dt, device=dev, generator=g) * 2 - 1
+    b = None
+    if op == "potrf":
+        a = (a + a.T) / 2
+        a.diagonal().add_(n)
+    if op == "gemm":
+        b = torch.rand(n, n, dtype=dt, device=dev, generator=g) * 2 - 1
+
+    def compute(x):
+        if op == "gemm":
+            return x @ b
+        if op == "potrf":
+            return torch.linalg.cholesky(x)
+        if op == "getrf":
+            return torch.linalg.lu_factor(x)
+        return torch.geqrf(x)
+
+    def timed(fn):
+        ts = []
+        for _ in range(reps + 1):
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            out = fn()
+            torch.cuda.synchronize()
+            ts.append(time.perf_counter() - t0)
+        return statistics.median(ts[1:]), out
+
+    resident, out = timed(lambda: compute(a))
+    host = torch.empty(n, n, dtype=dt, pin_memory=True)
+    host.copy_(a)
+    back = torch.empty(n, n, dtype=dt, pin_memory=True)
+
+    def with_copies():
+        r = compute(host.to(dev, non_blocking=True))
+        back.copy_(r if isinstance(r, torch.Tensor) else r[0], non_blocking=True)
+        return r
+
+    e2e, _ = timed(with_copies)
+    # Randomized residual: ||A x - F(x)|| / (||A|| ||x|| n eps), F applying the factors.
+    x = torch.rand(n, 4, dtype=torch.float64, device=dev, generator=g)
+    A = a.double()
+    eps = torch.finfo(dt).eps / 2
+    if op == "gemm":
+        lhs, rhs, scale = out.double() @ x, A @ (b.double() @ x), A.abs().sum(0).max() * b.abs().sum(0).max().double()
+    elif op == "potrf":
+        L = out.double()
+        lhs, rhs, scale = A @ x, L @ (L.T @ x), A.abs().sum(0).max()
+    elif op == "getrf":
+        lu, piv = out
+        P, L, U = torch.lu_unpack(lu, piv)
+        lhs, rhs, scale = A @ x, P.double() @ (L.double() @ (U.double() @ x)), A.abs().sum(0).max()
+    else:  # A^T A x = R^T R x, since A = Q R with Q orthogonal
+        R = torch.triu(out[0]).double()
+        lhs, rhs, scale = A.T @ (A @ x), R.T @ (R @ x), A.abs().sum(0).max() ** 2
+    res = ((lhs - rhs).abs().sum(0).max() / (scale * x.abs().sum(0).max() * n * eps)).item()
+    del a, b, out, host, back
+    torch.cuda.empty_cache()
+    return FLOPS[op](n) / resident * 1e-12, FLOPS[op](n) / e2e * 1e-12, res
+
+
+def main():
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = False
+    print("device:", torch.cuda.get_device_name(0), "| torch", torch.__version__, flush=True)
+    rows = []
+    for op, prec, n, nb in cases:
+        n, nb = int(n), int(nb)
+        pr, pe, pres = peer(op, prec, n, torch)
+        res = {m: run_ours(op, prec, n, nb, m) for m in modes}
+        rows.append((op, prec, n, nb, pr, pe, pres, res))
+        e2e = res.get("e2e", (None,))[0]
+        print(f"{prec}{op} n={n} nb={nb}: peer {pr:.2f} TFLOP/s resident, {pe:.2f} with copies (check {pres:.3g}); "
+              + "; ".join(f"ours {m} {v[0] if v[0] is None else round(v[0], 2)} {v[1]}" for m, v in res.items()),
+              flush=True)
+        del e2e
+    print()
+    hdr = (f"{'op':7} {'n':>6} {'nb':>5} {'peer':>7} {'peer+cp':>7} {'ours':>7} {'ratio':>6} "
+           f"{'res.':>7} {'ratio':>6} {'gpu%':>5} {'wait_s':>7} {'in_GB':>6} {'out_GB':>6}  check")
+    print("TFLOP/s; peer = cuSOLVER/cuBLAS device-resident, peer+cp = with pinned host copies; ours = "
+          "end to end (host tiles before and after); res. = ours device-resident; ratio = ours / peer "
+          "device-resident; gpu%, wait_s, GB from the profile of the median end-to-end run")
+    print(hdr)
+    with open(os.path.join(outdir, "table.txt"), "w") as f:
+        f.write(hdr + "\n")
+        for op, prec, n, nb, pr, pe, pres, res in rows:
+            e, r = res.get("e2e", (None, "-", "")), res.get("resident", (None, "-", ""))
+            busy, wait, h2d, d2h = profile_summary(e[2])
+            fmt = lambda v: f"{v:7.2f}" if v else "      -"
+            rat = lambda v: f"{v / pr:6.2f}" if v else "     -"
+            line = (f"{prec + op:7} {n:6d} {nb:5d} {pr:7.2f} {pe:7.2f} {fmt(e[0])} {rat(e[0])} {fmt(r[0])} "
+                    f"{rat(r[0])} {busy:5.1f} {wait:7.3f} {h2d:6.2f} {d2h:6.2f}  ours {e[1]}/{r[1]}, "
+                    f"peer {'pass' if pres <= 60 else 'FAILED'} ({pres:.2g})")
+            print(line)
+            f.write(line + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
