@@ -186,12 +186,15 @@ std::string Runtime::describe() const {
 }
 
 CallerBlasThreads::CallerBlasThreads() {
-    if (!g_state || g_state->saved_blas_threads < 1) return;
-    detail::set_blas_num_threads(g_state->saved_blas_threads);
+    if (!g_state) return;
+    starpu_pause();  // idle workers would spin on the cores the caller's BLAS threads need
+    if (g_state->saved_blas_threads >= 1) detail::set_blas_num_threads(g_state->saved_blas_threads);
     active_ = true;
 }
 CallerBlasThreads::~CallerBlasThreads() {
-    if (active_) detail::set_blas_num_threads(1);
+    if (!active_) return;
+    detail::set_blas_num_threads(1);
+    starpu_resume();
 }
 
 namespace detail {

@@ -98,6 +98,20 @@ void TileMatrix<T>::acquire_host() const {
 }
 
 template <class T>
+void TileMatrix<T>::flush_to_host() const {
+    auto release = [](void* h) { starpu_data_release(static_cast<TileHandle>(h)); };
+    for (TileHandle h : handles_) starpu_data_acquire_cb(h, STARPU_R, release, h);
+}
+
+template <class T>
+void TileMatrix<T>::keep_only_on_host() const {
+    for (TileHandle h : handles_) {  // write access invalidates the copies in other memory nodes
+        starpu_data_acquire(h, STARPU_RW);
+        starpu_data_release(h);
+    }
+}
+
+template <class T>
 void TileMatrix<T>::fetch_to_device(int device) const {
     const int worker = starpu_worker_get_by_devid(STARPU_OPENCL_WORKER, device);
     if (device < 0 || worker < 0)

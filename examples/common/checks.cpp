@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 
 #include "kernels/cpu/blas.hpp"
 
@@ -22,23 +21,32 @@ double lange(char norm, int64_t m, int64_t n, const T* a, int64_t lda) {
     else return LAPACKE_dlange(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda));
 }
 
+// Entry (i, j) of the random matrices: a counter-based generator (SplitMix64 of the seed and the
+// pair), uniform in [-0.5, 0.5), so that any entry costs a few nanoseconds and a symmetric matrix
+// needs no transposition pass.
+static double random_entry(uint64_t seed, uint64_t i, uint64_t j) {
+    uint64_t z = seed * 0x9E3779B97F4A7C15ull + (i << 32 ^ j) + 0x632BE59BD9B4E019ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return double(z >> 11) * 0x1.0p-53 - 0.5;
+}
+
 template <class T>
 std::vector<T> random_matrix(int64_t m, int64_t n, int64_t lda, uint64_t seed) {
     std::vector<T> a(size_t(std::max<int64_t>(lda, 1) * std::max<int64_t>(n, 1)));
-    std::mt19937_64 gen(seed);
-    std::uniform_real_distribution<double> u(-0.5, 0.5);
     for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < m; ++i) a[size_t(i + j * lda)] = T(u(gen));
+        for (int64_t i = 0; i < m; ++i) a[size_t(i + j * lda)] = T(random_entry(seed, uint64_t(i), uint64_t(j)));
     return a;
 }
 
 template <class T>
 std::vector<T> random_spd(int64_t n, int64_t lda, uint64_t seed) {
-    std::vector<T> a = random_matrix<T>(n, n, lda, seed);
-    for (int64_t j = 0; j < n; ++j) {
-        for (int64_t i = j + 1; i < n; ++i) a[size_t(j + i * lda)] = a[size_t(i + j * lda)];
-        a[size_t(j + j * lda)] += T(n);
-    }
+    std::vector<T> a(size_t(std::max<int64_t>(lda, 1) * std::max<int64_t>(n, 1)));
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i)
+            a[size_t(i + j * lda)] = T(random_entry(seed, uint64_t(std::min(i, j)), uint64_t(std::max(i, j))));
+    for (int64_t j = 0; j < n; ++j) a[size_t(j + j * lda)] += T(n);
     return a;
 }
 

@@ -74,6 +74,9 @@ int main(int argc, char** argv) {
                    "untimed runs first, neither printed nor checked (calibrate StarPU's perfmodels, build kernels)")
         ->check(non_negative);
     app.add_flag("--check", p.check, "check each result against DESIGN.md's scaled residuals");
+    app.add_flag("--check-random", p.check_random,
+                 "check gemm, potrf, getrf (square) and geqrf with O(n^2) randomized residuals (Freivalds) instead "
+                 "of the full O(n^3) ones, for large n; other operations get the full check");
     app.add_flag("--csv", csv, "print comma-separated rows");
     bool describe = false, profile = false;
     RuntimeConfig config;
@@ -99,6 +102,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     p.prec = prec[0];
+    p.check = p.check || p.check_random;
     p.m = m < 0 ? p.n : m;
     p.k = k < 0 ? p.n : k;
     const Op& op = *std::find_if(registry().begin(), registry().end(), [&](const Op& o) { return op_name == o.name; });
@@ -121,7 +125,9 @@ int main(int argc, char** argv) {
         }
         if (profile) profiled_runtime() = &rt;
         for (int64_t run = 0; run < repeat; ++run) {
+            const auto start = std::chrono::steady_clock::now();
             Result r = (p.prec == 's' ? op.run_s : op.run_d)(p);
+            const auto stop = std::chrono::steady_clock::now();
             const double gflops = r.seconds > 0 ? r.flops / r.seconds * 1e-9 : 0.0;
             std::string status = r.ok() ? "pass" : "FAILED";
             if (r.info != 0) status += " (info=" + std::to_string(r.info) + ")";
@@ -129,7 +135,16 @@ int main(int argc, char** argv) {
             std::printf(fmt, op.name, p.prec, size(r.m, p.m), size(r.n, p.n), size(r.k, p.k), (long long)p.nb,
                         r.seconds, gflops, r.checked ? r.error : NAN, status.c_str());
             std::fflush(stdout);
-            if (profile) std::fprintf(stderr, "%s", last_profile().table().c_str());
+            if (profile) {
+                const Phases& ph = last_phases();
+                auto sec = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+                const auto staging = ph.staging < start ? ph.begin : ph.staging;  // operations without time_op
+                std::fprintf(stderr,
+                             "run       setup %.2f s, staging %.2f s, operation %.3f s, profile %.2f s, check %.2f s\n",
+                             sec(start, staging), sec(staging, ph.begin), sec(ph.begin, ph.end), sec(ph.end, ph.profiled),
+                             sec(ph.profiled, stop));
+                std::fprintf(stderr, "%s", last_profile().table().c_str());
+            }
             all_ok = all_ok && r.ok();
         }
     } catch (const tessera::Error& e) {

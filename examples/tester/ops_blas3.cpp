@@ -1,5 +1,6 @@
 // tessera-tester operations: gemm, trsm, syrk (tile forms, timed without the layout conversions; time_op says what the clock covers).
 #include "examples/common/checks.hpp"
+#include "examples/common/checks_random.hpp"
 #include "examples/tester/tester.hpp"
 #include "tessera/tessera.hpp"
 
@@ -19,13 +20,15 @@ Result run_gemm(const Params& p) {
     C.fill_from_lapack(c0.data(), ldc);
     Runtime::wait_all();
     Result r;
-    r.seconds = time_op(p, [&] { gemm(p.transA, p.transB, T(p.alpha), A, B, T(p.beta), C); }, A, B, C);
+    r.seconds = time_op(
+        p, r.info, [&](Sequence& s) { gemm_async(p.transA, p.transB, T(p.alpha), A, B, T(p.beta), C, s); }, A, B, C);
     r.flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
     if (p.check) {
-        CallerBlasThreads blas;  // the check runs on every core
         C.to_lapack(c.data(), ldc);
-        r.error = check::gemm_residual(p.transA, p.transB, p.m, p.n, p.k, T(p.alpha), a.data(), lda, b.data(), ldb,
-                                       T(p.beta), c0.data(), c.data(), ldc);
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
+        r.error = (p.check_random ? check::gemm_residual_random<T> : check::gemm_residual<T>)(
+            p.transA, p.transB, p.m, p.n, p.k, T(p.alpha), a.data(), lda, b.data(), ldb, T(p.beta), c0.data(),
+            c.data(), ldc);
         r.checked = true;
     }
     return r;
@@ -44,11 +47,12 @@ Result run_trsm(const Params& p) {
     B.fill_from_lapack(b0.data(), ldb);
     Runtime::wait_all();
     Result r;
-    r.seconds = time_op(p, [&] { trsm(p.side, p.uplo, p.trans, p.diag, T(p.alpha), A, B); }, A, B);
+    r.seconds = time_op(
+        p, r.info, [&](Sequence& s) { trsm_async(p.side, p.uplo, p.trans, p.diag, T(p.alpha), A, B, s); }, A, B);
     r.flops = p.side == Side::Left ? double(p.m) * double(p.m) * double(p.n) : double(p.m) * double(p.n) * double(p.n);
     if (p.check) {
-        CallerBlasThreads blas;  // the check runs on every core
         B.to_lapack(x.data(), ldb);
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
         r.error = check::trsm_residual(p.side, p.uplo, p.trans, p.diag, p.m, p.n, T(p.alpha), a.data(), lda,
                                        b0.data(), x.data(), ldb);
         r.checked = true;
@@ -67,11 +71,11 @@ Result run_syrk(const Params& p) {
     C.fill_from_lapack(c0.data(), ldc);
     Runtime::wait_all();
     Result r;
-    r.seconds = time_op(p, [&] { syrk(p.uplo, p.trans, T(p.alpha), A, T(p.beta), C); }, A, C);
+    r.seconds = time_op(p, r.info, [&](Sequence& s) { syrk_async(p.uplo, p.trans, T(p.alpha), A, T(p.beta), C, s); }, A, C);
     r.flops = double(p.n) * double(p.n + 1) * double(p.k);
     if (p.check) {
-        CallerBlasThreads blas;  // the check runs on every core
         C.to_lapack(c.data(), ldc);
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
         r.error = check::syrk_residual(p.uplo, p.trans, p.n, p.k, T(p.alpha), a.data(), lda, T(p.beta), c0.data(),
                                        c.data(), ldc);
         r.checked = true;

@@ -1,5 +1,6 @@
 // tessera-tester operations: potrf, potrs, posv (tile forms, timed without the layout conversions; time_op says what the clock covers).
 #include "examples/common/checks.hpp"
+#include "examples/common/checks_random.hpp"
 #include "examples/tester/tester.hpp"
 #include "tessera/tessera.hpp"
 
@@ -14,12 +15,13 @@ Result run_potrf(const Params& p) {
     A.fill_from_lapack(a.data(), lda);
     Runtime::wait_all();
     Result r{.m = p.n, .k = 0};
-    r.seconds = time_op(p, [&] { r.info = potrf(p.uplo, A); }, A);
+    r.seconds = time_op(p, r.info, [&](Sequence& s) { potrf_async(p.uplo, A, s); }, A);
     r.flops = double(p.n) * double(p.n) * double(p.n) / 3.0;
     if (p.check) {
-        CallerBlasThreads blas;  // the check runs on every core
         A.to_lapack(f.data(), lda);
-        r.error = check::potrf_residual(p.uplo, p.n, a.data(), lda, f.data(), lda);
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
+        r.error = (p.check_random ? check::potrf_residual_random<T> : check::potrf_residual<T>)(p.uplo, p.n, a.data(),
+                                                                                                 lda, f.data(), lda);
         r.checked = true;
     }
     return r;
@@ -44,8 +46,8 @@ Result run_solve(const Params& p, bool factor_timed) {
     const double n = double(p.n);
     r.flops = 2.0 * n * n * double(p.nrhs) + (factor_timed ? n * n * n / 3.0 : 0.0);
     if (p.check) {
-        CallerBlasThreads blas;  // the check runs on every core
         B.to_lapack(x.data(), lda);
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
         r.error = check::solve_residual(Trans::NoTrans, p.n, p.n, p.nrhs, a.data(), lda, x.data(), lda, b.data(), lda);
         r.checked = true;
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "examples/common/checks_lu.hpp"
+#include "examples/common/checks_random.hpp"
 #include "examples/tester/tester.hpp"
 #include "tessera/tessera.hpp"
 
@@ -29,12 +30,16 @@ Result run_getrf(const Params& p) {
     Runtime::wait_all();
     std::vector<int64_t> ipiv;
     Result r{.k = 0};
-    r.seconds = time_op(p, [&] { r.info = V == Variant::NoPiv ? getrf_nopiv(A) : getrf(A, ipiv); }, A);
+    r.seconds = time_op(
+        p, r.info,
+        [&](Sequence& s) { V == Variant::NoPiv ? getrf_nopiv_async(A, s) : getrf_async(A, ipiv, s); }, A);
     r.flops = getrf_flops(p.m, p.n);
     if (p.check) {
-        CallerBlasThreads blas;  // the check runs on every core
         A.to_lapack(f.data(), lda);
-        r.error = check::getrf_residual(p.m, p.n, a.data(), lda, f.data(), lda, V == Variant::NoPiv ? nullptr : ipiv.data());
+        const int64_t* piv = V == Variant::NoPiv ? nullptr : ipiv.data();
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
+        r.error = p.check_random && p.m == p.n ? check::getrf_residual_random(p.n, a.data(), lda, f.data(), lda, piv)
+                                               : check::getrf_residual(p.m, p.n, a.data(), lda, f.data(), lda, piv);
         r.checked = true;
     }
     return r;
@@ -73,8 +78,8 @@ Result run_solve(const Params& p) {
     const double dn = double(n), solve = 2.0 * dn * dn * double(p.nrhs);
     r.flops = S == Solve::Getrs ? solve : S == Solve::GetrfIncpiv ? getrf_flops(n, n) : getrf_flops(n, n) + solve;
     if (p.check && r.info == 0) {
-        CallerBlasThreads blas;  // the check runs on every core
         B.to_lapack(x.data(), lda);
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
         r.error = check::solve_residual(trans, n, n, p.nrhs, a.data(), lda, x.data(), lda, b.data(), lda);
         r.checked = true;
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "examples/common/checks_qr.hpp"
+#include "examples/common/checks_random.hpp"
 #include "examples/tester/tester.hpp"
 #include "tessera/tessera.hpp"
 
@@ -43,14 +44,22 @@ Result run_geqrf(const Params& p) {
     Factored<T> f(p);
     Runtime::wait_all();
     Result r;
-    r.seconds = time_op(p, [&] { f.F = geqrf(f.A, p.options()); }, f.A);
+    f.F = QRFactors<T>(f.A, p.options().ib);
+    r.seconds = time_op(p, r.info, [&](Sequence& s) { geqrf_async(f.A, f.F, s); }, f.A);
     r.flops = qr_flops(double(p.m), double(p.n));
-    if (p.check) {
-        CallerBlasThreads blas;  // the check runs on every core
+    if (p.check && p.check_random && p.m >= p.n) {
+        const int64_t lda = std::max<int64_t>(p.m, 1);
+        std::vector<T> fa(f.a.size());
+        f.A.to_lapack(fa.data(), lda);
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
+        r.error = check::geqrf_residual_random(p.m, p.n, f.a.data(), lda, fa.data(), lda);
+        r.checked = true;
+    } else if (p.check) {
         const int64_t k = std::min(p.m, p.n), lda = std::max<int64_t>(p.m, 1);
         auto q = explicit_q(f.A, f.F, k);
         std::vector<T> fa(f.a.size());
         f.A.to_lapack(fa.data(), lda);
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
         r.error = std::max(check::qr_residual(p.m, p.n, f.a.data(), lda, q.data(), lda, fa.data(), lda),
                            check::orthogonality_residual(p.m, k, q.data(), lda));
         r.checked = true;
@@ -69,10 +78,10 @@ Result run_ungqr(const Params& p) {
     r.seconds = time_it([&] { ungqr(f.A, f.F, Q); });
     r.flops = qr_flops(double(p.m), double(k));
     if (p.check) {
-        CallerBlasThreads blas;  // the check runs on every core
         std::vector<T> q(size_t(lda * std::max<int64_t>(k, 1))), fa(f.a.size());
         Q.to_lapack(q.data(), lda);
         f.A.to_lapack(fa.data(), lda);
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
         r.error = std::max(check::qr_residual(p.m, p.n, f.a.data(), lda, q.data(), lda, fa.data(), lda),
                            check::orthogonality_residual(p.m, k, q.data(), lda));
         r.checked = true;
@@ -96,9 +105,9 @@ Result run_unmqr(const Params& p) {
     const double k = double(std::min(p.m, p.n));
     r.flops = 2 * double(p.nrhs) * k * (2 * double(p.m) - k);
     if (p.check) {
-        CallerBlasThreads blas;  // the check runs on every core
         C.to_lapack(c.data(), ldc);
         auto q = explicit_q(f.A, f.F, p.m);
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
         r.error = check::unmqr_residual(p.side, p.trans, p.m, q.data(), std::max<int64_t>(p.m, 1), rows, cols,
                                         c0.data(), c.data(), ldc);
         r.checked = true;
@@ -122,10 +131,10 @@ Result run_gels(const Params& p) {
     const double k = double(std::min(m, n)), big = double(std::max(m, n));
     r.flops = qr_flops(double(m), double(n)) + double(p.nrhs) * (2 * k * (2 * big - k) + k * k);
     if (p.check) {
-        CallerBlasThreads blas;  // the check runs on every core
         B.to_lapack(x.data(), ldb);
         // Least squares when op(A) is tall, a consistent (minimum-norm) system otherwise.
         const bool least_squares = in_rows > out_rows;
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
         r.error = least_squares
                       ? check::least_squares_residual(p.trans, m, n, p.nrhs, a.data(), lda, x.data(), ldb, b.data(), ldb)
                       : check::solve_residual(p.trans, m, n, p.nrhs, a.data(), lda, x.data(), ldb, b.data(), ldb);

@@ -20,6 +20,7 @@ struct Params {
     Trans trans = Trans::NoTrans, transA = Trans::NoTrans, transB = Trans::NoTrans;
     double alpha = 1.5, beta = -0.5;
     bool check = false;
+    bool check_random = false;  ///< --check-random: O(n²) randomized residuals (checks_random.hpp) where available
     bool resident = false;  ///< --resident: operands on OpenCL device 0 before the clock starts, results left there
     uint64_t seed = 42;
     Options options() const { return Options{.nb = nb, .ib = ib}; }
@@ -59,6 +60,16 @@ inline Profile& last_profile() {
     return p;
 }
 
+/// When time_op staged the operands and when its clock started and stopped: with the run's start and
+/// end they split a run into setup, staging, operation and check (printed by --profile).
+struct Phases {
+    std::chrono::steady_clock::time_point staging, begin, end, profiled;
+};
+inline Phases& last_phases() {
+    static Phases p;
+    return p;
+}
+
 /// Wall-clock seconds taken by f() (profiled when --profile is given).
 template <class F>
 double time_it(F&& f) {
@@ -66,21 +77,33 @@ double time_it(F&& f) {
     if (rt) rt->profile_begin();
     auto t0 = std::chrono::steady_clock::now();
     f();
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto t1 = std::chrono::steady_clock::now();
+    last_phases().begin = t0;
+    last_phases().end = t1;
+    const double s = std::chrono::duration<double>(t1 - t0).count();
     if (rt) last_profile() = rt->profile_end();
+    last_phases().profiled = std::chrono::steady_clock::now();
     return s;
 }
 
-/// Seconds taken by f() on the matrices `mats`, which the operation reads and writes, in the
-/// tester's timing mode. End to end (default): the tiles are in host memory when the clock starts
-/// and the clock stops once every result tile is back in host memory, as an application that
-/// reads its results sees it. Device-resident (--resident): every tile is first moved to OpenCL
-/// device 0 and the results are left where the tasks wrote them.
+/// Seconds taken by an operation that submit(seq) submits on the matrices `mats`, which it reads
+/// and writes, in the tester's timing mode; `info` receives seq.wait()'s. End to end (default):
+/// the tiles are in host memory only when the clock starts, each result tile is sent home as soon
+/// as its last task completes (flush_to_host), and the clock stops once every tile is back in host
+/// memory, as an application that reads its results sees it. Device-resident (--resident): every
+/// tile is first moved to OpenCL device 0 and the results are left where the tasks wrote them.
 template <class F, class... M>
-double time_op(const Params& p, F&& f, const M&... mats) {
-    if (p.resident) (mats.fetch_to_device(0), ...);
+double time_op(const Params& p, int64_t& info, F&& submit, const M&... mats) {
+    last_phases().staging = std::chrono::steady_clock::now();
+    if (p.resident)
+        (mats.fetch_to_device(0), ...);
+    else
+        (mats.keep_only_on_host(), ...);
     return time_it([&] {
-        f();
+        Sequence seq;
+        submit(seq);
+        if (!p.resident) (mats.flush_to_host(), ...);
+        info = seq.wait();
         if (!p.resident) (mats.acquire_host(), ...);
     });
 }

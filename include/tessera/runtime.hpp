@@ -80,8 +80,10 @@ public:
 };
 
 /// While it lives, the process's BLAS library runs with the thread count the caller had before the
-/// Runtime started (the Runtime sets it to 1 so that its workers do not oversubscribe the cores).
-/// For reference computations and checks on the application's thread while no task runs.
+/// Runtime started (the Runtime sets it to 1 so that its workers do not oversubscribe the cores),
+/// and StarPU's workers are paused (starpu_pause), so that idle workers do not spin on the cores
+/// those threads need. For reference computations and checks on the application's thread: tasks
+/// submitted in its scope wait until it ends, so nothing in its scope may wait for a task.
 /// Without a running Runtime it does nothing.
 class CallerBlasThreads {
 public:

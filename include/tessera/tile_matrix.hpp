@@ -58,6 +58,14 @@ public:
     T* tile_data(int64_t i, int64_t j) const;
     /// Wait for every task on the matrix and bring each tile's valid copy back to main memory.
     void acquire_host() const;
+    /// Ask for every tile's copy in main memory as soon as the tasks submitted so far that use it
+    /// complete, and return at once: results come home while later tasks still run, so an
+    /// end-to-end run overlaps the write-back with computation (acquire_host() still waits).
+    void flush_to_host() const;
+    /// acquire_host(), then drop every other copy: main memory holds the only valid copy of each
+    /// tile, so the next task on a device transfers it again (the device buffers stay in StarPU's
+    /// allocation cache for reuse). The starting state of an end-to-end timing.
+    void keep_only_on_host() const;
     /// Copy every tile to the memory of OpenCL device `device` (StarPU's device numbering) and wait
     /// until all are there, so that later tasks on that device find their data resident (the
     /// device-resident mode: results stay there until acquire_host(), to_lapack() or a CPU task
