@@ -1,4 +1,6 @@
 // Runtime: scheduler choice, description, worker statistics; TileMatrix shapes and round trips.
+#include <starpu.h>
+
 #include <cstdlib>
 
 #include "examples/common/checks.hpp"
@@ -152,6 +154,30 @@ TEST_F(RuntimeBasics, FetchToDeviceKeepsResultsCorrect) {
     A.fetch_to_device(0);
     EXPECT_THROW(A.fetch_to_device(1), Error);
     ASSERT_EQ(potrf(Uplo::Lower, A), 0);
+    A.to_lapack(f.data(), n);
+    EXPECT_LE(check::potrf_residual(Uplo::Lower, n, a.data(), n, f.data(), n), check::kThreshold);
+}
+
+// The end-to-end staging of tessera-tester: keep_only_on_host leaves main memory the only valid
+// copy; flush_to_host after submission brings results home without changing them.
+TEST_F(RuntimeBasics, KeepOnlyOnHostAndFlushToHost) {
+    const int64_t n = 25, nb = 10;
+    auto a = check::random_spd<double>(n, n, 6), f = a;
+    TileMatrix<double> A(n, n, nb);
+    A.fill_from_lapack(a.data(), n);
+    A.keep_only_on_host();
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i)
+            for (unsigned node = 0; node < starpu_memory_nodes_get_count(); ++node)
+                EXPECT_EQ(starpu_data_is_on_node(A.handle(i, j), node) != 0, node == STARPU_MAIN_RAM)
+                    << "tile (" << i << ", " << j << ") node " << node;
+    Sequence seq;
+    potrf_async(Uplo::Lower, A, seq);
+    A.flush_to_host();
+    ASSERT_EQ(seq.wait(), 0);
+    A.acquire_host();
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) EXPECT_TRUE(starpu_data_is_on_node(A.handle(i, j), STARPU_MAIN_RAM));
     A.to_lapack(f.data(), n);
     EXPECT_LE(check::potrf_residual(Uplo::Lower, n, a.data(), n, f.data(), n), check::kThreshold);
 }
