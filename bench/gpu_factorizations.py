@@ -154,11 +154,11 @@ def main():
     for op, prec, n, nb in cases:
         n, nb = int(n), int(nb)
         pr, pe, pres = peer(op, prec, n, torch)
+        print(f"{prec}{op} n={n}: peer {pr:.2f} TFLOP/s resident, {pe:.2f} with copies (check {pres:.3g})", flush=True)
         res = {m: run_ours(op, prec, n, nb, m) for m in modes}
         rows.append((op, prec, n, nb, pr, pe, pres, res))
         e2e = res.get("e2e", (None,))[0]
-        print(f"{prec}{op} n={n} nb={nb}: peer {pr:.2f} TFLOP/s resident, {pe:.2f} with copies (check {pres:.3g}); "
-              + "; ".join(f"ours {m} {v[0] if v[0] is None else round(v[0], 2)} {v[1]}" for m, v in res.items()),
+        print(f"{prec}{op} n={n} nb={nb}: " + "; ".join(f"ours {m} {v[0] if v[0] is None else round(v[0], 2)} {v[1]}" for m, v in res.items()),
               flush=True)
         del e2e
     print()

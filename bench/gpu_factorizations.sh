@@ -7,15 +7,8 @@
 # build/examples/tester/tessera-tester and build/libtessera.so* into .gpu-build/ (carry .gpu-kit and
 # .gpu-build; ../shared/device/README.md):
 #   bash bench/gpu_factorizations.sh
-# Environment: see bench/gpu_factorizations.py (CASES, REPS, CHECK_MAX, MODES, EXTRA, OUTDIR).
-set -uo pipefail
-cd "$(dirname "$0")/.."
-[ -f .gpu-kit/env.sh ] && source .gpu-kit/env.sh
-export LD_LIBRARY_PATH="$PWD/.gpu-build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-outdir=${OUTDIR:-${OUT:-/tmp/gpu_factorizations}}
-mkdir -p "$outdir"
-# Hermetic StarPU and kernel caches for this run; perfmodels calibrate in the warm-up runs.
-export STARPU_HOME=${STARPU_HOME:-/tmp/tessera-gpu-home} TESSERA_CACHE_DIR=${TESSERA_CACHE_DIR:-/tmp/tessera-gpu-home/cl}
-export STARPU_SILENT=1
+# Environment: see bench/gpu_factorizations.py (CASES, REPS, CHECK, MODES, EXTRA, OUTDIR).
+default_outdir=/tmp/gpu_factorizations
+source "$(dirname "$0")/gpu_env.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu,power.draw --format=csv 2>/dev/null | tee "$outdir/gpu.txt"
 PYTHONUNBUFFERED=1 exec python3 bench/gpu_factorizations.py

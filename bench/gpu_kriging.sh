@@ -9,14 +9,8 @@
 # .gpu-build/ (and carried, as for gpu_factorizations.sh):
 #   bash bench/gpu_kriging.sh
 # Environment: POINTS, NB_GPU (2048), NB_CPU (320), ELL (km, 300), RATIO (0.001), OUTDIR.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-[ -f .gpu-kit/env.sh ] && source .gpu-kit/env.sh
-export LD_LIBRARY_PATH="$PWD/.gpu-build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-outdir=${OUTDIR:-${OUT:-/tmp/gpu_kriging}}
-mkdir -p "$outdir"
-export STARPU_HOME=${STARPU_HOME:-/tmp/tessera-gpu-home} TESSERA_CACHE_DIR=${TESSERA_CACHE_DIR:-/tmp/tessera-gpu-home/cl}
-export STARPU_SILENT=1
+default_outdir=/tmp/gpu_kriging
+source "$(dirname "$0")/gpu_env.sh"
 points=${POINTS:-25000}
 csv="$outdir/points.csv"
 python3 - "$points" "$csv" <<'PY'
