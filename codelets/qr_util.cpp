@@ -3,9 +3,9 @@
 #include <starpu.h>
 
 #include "codelets/codelet.hpp"
-#include "runtime/host_memory.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/blas.hpp"
+#include "runtime/host_memory.hpp"
 
 namespace tessera {
 namespace {

@@ -80,6 +80,12 @@ void HostMemoryPool::release(void* ptr) noexcept {
     clReleaseMemObject(mem);
 }
 
+double HostMemoryPool::copy_rate(bool to_device) {
+    double& rate = rate_[to_device];
+    if (rate < 0) rate = probe(size_t(64) << 20, to_device);
+    return rate;
+}
+
 double HostMemoryPool::probe(size_t bytes, bool to_device) {
     if (!probe_queue_) return 0;
     cl_int err = CL_SUCCESS;

@@ -33,12 +33,16 @@ public:
     void release(void* ptr) noexcept;
     bool pinned() const { return queue_ != nullptr; }
 
-    /// Rate in GB/s of copying `bytes` between a block of this pool and a buffer on OpenCL
-    /// device 0 (best of 3 blocking copies), host→device if `to_device`; 0 without a device.
-    double probe(size_t bytes, bool to_device);
+    /// Rate in GB/s of copying 64 MiB between a block of this pool and a buffer on OpenCL device 0
+    /// (best of 3 blocking copies), host→device if `to_device`; 0 without a device. Measured at the
+    /// first call for each direction and remembered: the rate belongs to the storage, not to a run.
+    double copy_rate(bool to_device);
 
 private:
+    double probe(size_t bytes, bool to_device);
+
     std::mutex lock_;
+    double rate_[2] = {-1, -1};  // copy_rate: device→host, host→device; < 0 until measured
     cl_context context_ = nullptr;
     cl_command_queue queue_ = nullptr;        // set when pinning: our queue for map/unmap
     cl_command_queue probe_queue_ = nullptr;  // our own queue in StarPU's context (unmap, probes)

@@ -163,8 +163,8 @@ Profile Runtime::profile_end() {
     g_state->profiling = false;
     if (!g_state->config.profiling) starpu_profiling_status_set(STARPU_PROFILING_DISABLE);
     p.pinned = g_state->host_memory->pinned();
-    p.probe_h2d_gbps = g_state->host_memory->probe(size_t(64) << 20, true);
-    p.probe_d2h_gbps = g_state->host_memory->probe(size_t(64) << 20, false);
+    p.probe_h2d_gbps = g_state->host_memory->copy_rate(true);
+    p.probe_d2h_gbps = g_state->host_memory->copy_rate(false);
     return p;
 }
 

@@ -89,12 +89,18 @@ TileMatrix<T>& TileMatrix<T>::operator=(TileMatrix&& o) noexcept {
     return *this;
 }
 
+// Acquire every handle on memory node `node` in `mode` and release it: waits for the tasks on each
+// tile and leaves a valid copy on `node` (write access also invalidates the copies elsewhere).
+static void acquire_each(const std::vector<TileHandle>& handles, int node, starpu_data_access_mode mode) {
+    for (TileHandle h : handles) {
+        starpu_data_acquire_on_node(h, node, mode);
+        starpu_data_release_on_node(h, node);
+    }
+}
+
 template <class T>
 void TileMatrix<T>::acquire_host() const {
-    for (TileHandle h : handles_) {
-        starpu_data_acquire(h, STARPU_R);
-        starpu_data_release(h);
-    }
+    acquire_each(handles_, STARPU_MAIN_RAM, STARPU_R);
 }
 
 template <class T>
@@ -105,10 +111,7 @@ void TileMatrix<T>::flush_to_host() const {
 
 template <class T>
 void TileMatrix<T>::keep_only_on_host() const {
-    for (TileHandle h : handles_) {  // write access invalidates the copies in other memory nodes
-        starpu_data_acquire(h, STARPU_RW);
-        starpu_data_release(h);
-    }
+    acquire_each(handles_, STARPU_MAIN_RAM, STARPU_RW);
 }
 
 template <class T>
@@ -118,11 +121,8 @@ void TileMatrix<T>::fetch_to_device(int device) const {
         throw Error("tessera::TileMatrix::fetch_to_device: argument 'device' = " + std::to_string(device) +
                     " is not an OpenCL device of the runtime");
     const unsigned node = starpu_worker_get_memory_node(unsigned(worker));
-    for (TileHandle h : handles_) starpu_data_prefetch_on_node(h, node, 1);
-    for (TileHandle h : handles_) {  // waits for each prefetch
-        starpu_data_acquire_on_node(h, int(node), STARPU_R);
-        starpu_data_release_on_node(h, int(node));
-    }
+    for (TileHandle h : handles_) starpu_data_prefetch_on_node(h, node, 1);  // all copies in flight at once
+    acquire_each(handles_, int(node), STARPU_R);
 }
 
 template class TileMatrix<float>;

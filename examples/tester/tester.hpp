@@ -60,10 +60,11 @@ inline Profile& last_profile() {
     return p;
 }
 
-/// When time_op staged the operands and when its clock started and stopped: with the run's start and
-/// end they split a run into setup, staging, operation and check (printed by --profile).
+/// When time_op staged the operands, when its clock started, and when timing (and profiling) was
+/// done: with the run's start and end they split a run into setup, staging, operation and check
+/// (printed by --profile).
 struct Phases {
-    std::chrono::steady_clock::time_point staging, begin, end, profiled;
+    std::chrono::steady_clock::time_point staging, begin, done;
 };
 inline Phases& last_phases() {
     static Phases p;
@@ -77,12 +78,10 @@ double time_it(F&& f) {
     if (rt) rt->profile_begin();
     auto t0 = std::chrono::steady_clock::now();
     f();
-    const auto t1 = std::chrono::steady_clock::now();
-    last_phases().begin = t0;
-    last_phases().end = t1;
-    const double s = std::chrono::duration<double>(t1 - t0).count();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (rt) last_profile() = rt->profile_end();
-    last_phases().profiled = std::chrono::steady_clock::now();
+    last_phases().begin = t0;
+    last_phases().done = std::chrono::steady_clock::now();
     return s;
 }
 

@@ -46,7 +46,8 @@ struct Profile {
 
     bool pinned = false;         ///< tile storage is page-locked (see RuntimeConfig::host_memory)
     double probe_h2d_gbps = 0;   ///< host→device rate of a 64 MiB copy from storage allocated like
-                                 ///< the tiles, on the first OpenCL device (0 without one)
+                                 ///< the tiles, on the first OpenCL device (0 without one);
+                                 ///< measured at the Runtime's first profile, then reused
     double probe_d2h_gbps = 0;   ///< the same, device→host
 
     /// A short fixed-width table of all of the above, ending with a newline.
