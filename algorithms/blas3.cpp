@@ -20,13 +20,22 @@ void gemm_async(Trans ta, Trans tb, T alpha, const TileMatrix<T>& A, const TileM
     check_arg(bn == n, "gemm", "B", bn, "columns of op(B) must equal columns of C");
     check_arg(A.nb() == C.nb() && B.nb() == C.nb(), "gemm", "nb", A.nb(), "must be the same for A, B and C");
     const int64_t kt = (k + C.nb() - 1) / C.nb();
-    for (int64_t i = 0; i < C.mt(); ++i)
-        for (int64_t j = 0; j < C.nt(); ++j) {
-            if (kt == 0) tasks::scale<T>(beta, C.handle(i, j));
+    // C's tiles in growing squares (shell s = max(i, j) = 0, 1, ...: column s down to the diagonal,
+    // then row s), each through all its k steps, submitted and prioritized in that order. A device
+    // then starts after a few input tiles and fetches the next ones while it computes, reusing the
+    // rows of A and columns of B already there; the plain order would first update every C(i, j)
+    // with l = 0, which needs all of C on the device before any tile has been reused.
+    int rank = 0;
+    for (int64_t s = 0; s < std::max(C.mt(), C.nt()); ++s)
+        for (int64_t t = 0; t <= 2 * s; ++t) {
+            const int64_t i = t <= s ? t : s, j = t <= s ? s : t - s - 1;
+            if (i >= C.mt() || j >= C.nt()) continue;
+            const int prio = -rank++;
+            if (kt == 0) tasks::scale<T>(beta, C.handle(i, j), Uplo::General, prio);
             for (int64_t l = 0; l < kt; ++l) {
                 TileHandle a = ta == Trans::NoTrans ? A.handle(i, l) : A.handle(l, i);
                 TileHandle b = tb == Trans::NoTrans ? B.handle(l, j) : B.handle(j, l);
-                tasks::gemm<T>(ta, tb, alpha, a, b, l == 0 ? beta : T(1), C.handle(i, j));
+                tasks::gemm<T>(ta, tb, alpha, a, b, l == 0 ? beta : T(1), C.handle(i, j), prio);
             }
         }
 }

@@ -16,12 +16,26 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
     // Priorities along the critical path: step k's panel before its updates, and the update of the
     // next panel column before the rest of the trailing matrix.
     auto prio = [nt](int64_t k, int64_t dist) { return int(3 * (nt - k) - dist); };
+    // With an OpenCL device the panel inverts the diagonal tile once (trtri) and multiplies each
+    // tile below it by the inverse (trmm, a GEMM on the device), as MAGMA's panels do: a device
+    // trsm is a chain of small diagonal-block solves, several times slower than its GEMM.
+    const bool invert = detail::opencl_devices() > 0;
+    const Side side = uplo == Uplo::Lower ? Side::Right : Side::Left;
     for (int64_t k = 0; k < nt; ++k) {
         tasks::potrf<T>(uplo, A.handle(k, k), seq.info_slot(k * A.nb()), prio(k, 0));
+        // L(m,k) = A(m,k)·L(k,k)⁻ᵀ (Lower) or U(k,n) = U(k,k)⁻ᵀ·A(k,n) (Upper), for every tile t below
+        // (right of) the diagonal; r is its distance from the diagonal.
+        TileHandle inverse = nullptr;
+        if (invert && k + 1 < nt) {
+            inverse = tasks::temp_tile<T>(A.tile_rows(k), A.tile_cols(k));
+            tasks::trtri<T>(uplo, Diag::NonUnit, A.handle(k, k), inverse, prio(k, 0));
+        }
+        auto solve = [&](TileHandle t, int64_t r) {
+            if (inverse) tasks::trmm<T>(side, uplo, Trans::Trans, Diag::NonUnit, T(1), inverse, t, prio(k, r));
+            else tasks::trsm<T>(side, uplo, Trans::Trans, Diag::NonUnit, T(1), A.handle(k, k), t, prio(k, r));
+        };
         if (uplo == Uplo::Lower) {
-            for (int64_t m = k + 1; m < nt; ++m)
-                tasks::trsm<T>(Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, T(1), A.handle(k, k),
-                               A.handle(m, k), prio(k, m - k));
+            for (int64_t m = k + 1; m < nt; ++m) solve(A.handle(m, k), m - k);
             for (int64_t n = k + 1; n < nt; ++n) {
                 tasks::syrk<T>(Uplo::Lower, Trans::NoTrans, T(-1), A.handle(n, k), T(1), A.handle(n, n),
                                prio(k, n - k + 1));
@@ -30,9 +44,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
                                    A.handle(m, n), prio(k, n - k + m - n + 1));
             }
         } else {
-            for (int64_t n = k + 1; n < nt; ++n)
-                tasks::trsm<T>(Side::Left, Uplo::Upper, Trans::Trans, Diag::NonUnit, T(1), A.handle(k, k),
-                               A.handle(k, n), prio(k, n - k));
+            for (int64_t n = k + 1; n < nt; ++n) solve(A.handle(k, n), n - k);
             for (int64_t m = k + 1; m < nt; ++m) {
                 tasks::syrk<T>(Uplo::Upper, Trans::Trans, T(-1), A.handle(k, m), T(1), A.handle(m, m),
                                prio(k, m - k + 1));
@@ -41,6 +53,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
                                    A.handle(m, n), prio(k, m - k + n - m + 1));
             }
         }
+        if (inverse) tasks::release_temp_tile(inverse);
     }
 }
 

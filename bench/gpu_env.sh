@@ -10,3 +10,11 @@ outdir=${OUTDIR:-${OUT:-$default_outdir}}
 mkdir -p "$outdir"
 export STARPU_HOME=${STARPU_HOME:-/tmp/tessera-gpu-home} TESSERA_CACHE_DIR=${TESSERA_CACHE_DIR:-/tmp/tessera-gpu-home/cl}
 export STARPU_SILENT=1
+# Perfmodels are named after STARPU_HOSTNAME: one name per GPU model, so that the models calibrated
+# by an earlier device call (copied from $STARPU_HOME/.starpu/sampling into .gpu-models/ and carried)
+# are found again on a fresh machine of the same kind.
+export STARPU_HOSTNAME=${STARPU_HOSTNAME:-tessera-$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr -c 'A-Za-z0-9' '-')}
+if [ -d .gpu-models ]; then
+  mkdir -p "$STARPU_HOME/.starpu/sampling"
+  cp -rn .gpu-models/. "$STARPU_HOME/.starpu/sampling/"
+fi

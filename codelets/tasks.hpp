@@ -18,6 +18,12 @@ void syrk(Uplo uplo, Trans trans, T alpha, TileHandle A, T beta, TileHandle C, i
 /// B = alpha·op(A)⁻¹·B or alpha·B·op(A)⁻¹ (RW B).
 template <class T>
 void trsm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A, TileHandle B, int prio = 0);
+/// B = alpha·op(A)·B or alpha·B·op(A), A triangular (RW B).
+template <class T>
+void trmm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A, TileHandle B, int prio = 0);
+/// W = A⁻¹ for the triangular tile A (zeros in W's other triangle); W is written, A only read.
+template <class T>
+void trtri(Uplo uplo, Diag diag, TileHandle A, TileHandle W, int prio = 0);
 /// Cholesky of a diagonal tile (RW A); the kernel's local info (0 or 1-based column) goes to *info.
 template <class T>
 void potrf(Uplo uplo, TileHandle A, int* info, int prio = 0);
@@ -33,5 +39,12 @@ void generate(std::shared_ptr<const TileFunction<T>> f, int64_t i0, int64_t j0, 
 /// A = alpha·A on the tile or its uplo trapezoid (RW A; CPU). alpha = 1 submits nothing.
 template <class T>
 void scale(T alpha, TileHandle A, Uplo uplo = Uplo::General, int prio = 0);
+
+/// A rows×cols tile of T with no home storage: StarPU allocates it where a task first writes it
+/// (its first access must be a write). Give it back with release_temp_tile().
+template <class T>
+TileHandle temp_tile(int64_t rows, int64_t cols);
+/// Unregister a handle once the tasks submitted on it have run, without waiting.
+void release_temp_tile(TileHandle h);
 
 }  // namespace tessera::tasks

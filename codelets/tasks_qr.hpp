@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "codelets/tasks.hpp"
 #include "tessera/tile_matrix.hpp"
 
 namespace tessera::tasks {
@@ -43,12 +44,6 @@ void transpose(TileHandle A, TileHandle B, int prio = 0);
 template <class T>
 void zero_diagonal(int64_t k, TileHandle A, int* info, int prio = 0);
 
-/// A rows×cols tile of T with no home storage: StarPU allocates it where a task first writes it
-/// (its first access must be a write). Give it back with release_temp_tile().
-template <class T>
-TileHandle temp_tile(int64_t rows, int64_t cols);
-/// Unregister a handle once the tasks submitted on it have run, without waiting.
-void release_temp_tile(TileHandle h);
 /// Register host memory (rows×cols, column-major, leading dimension ld) as a tile; unregister_tile()
 /// waits for its tasks and drops it without bringing device copies home (as TileMatrix does).
 TileHandle register_tile(void* ptr, int64_t rows, int64_t cols, int64_t ld, size_t elem_size);

@@ -203,6 +203,7 @@ void require_runtime(const char* func) {
     if (!g_state) throw Error(std::string("tessera::") + func + ": no tessera::Runtime is running");
 }
 Placement placement() { return g_state ? g_state->config.placement : Placement::Any; }
+int opencl_devices() { return g_state ? int(starpu_opencl_worker_get_count()) : 0; }
 const ocl::DeviceKernels& opencl_kernels(int devid, char prec) { return g_state->opencl->kernels(devid, prec); }
 HostMemoryPool& host_memory() { return *g_state->host_memory; }
 

@@ -12,6 +12,8 @@ class HostMemoryPool;
 void require_runtime(const char* func);
 /// Task placement chosen by the running Runtime.
 Placement placement();
+/// Number of OpenCL devices (workers) StarPU drives; 0 when no Runtime runs.
+int opencl_devices();
 /// OpenCL kernels of StarPU OpenCL device `devid` for precision `prec`.
 const ocl::DeviceKernels& opencl_kernels(int devid, char prec);
 /// The running Runtime's allocator of tile storage (pinned or pageable, RuntimeConfig::host_memory).

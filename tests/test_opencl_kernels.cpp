@@ -460,6 +460,103 @@ TYPED_TEST(OpenCLKernels, Trsm) {
                     }
 }
 
+// ---- trmm, trtri ----------------------------------------------------------------------------
+
+/// A triangular n×n A for trmm/trtri: referenced triangle off-diagonal in [-1,1]/n, diagonal in
+/// [1,2] (NaN when Unit: it must not be read), the other triangle NaN. Returns the dense op-free
+/// matrix a_clean that CBLAS reads (zeros outside the triangle, ones on a unit diagonal).
+template <class T>
+std::vector<T> fill_triangular(DevMat<T>& A, Uplo uplo, Diag diag, std::mt19937_64& rng) {
+    const int64_t n = A.rows;
+    std::vector<T> clean(size_t(n * n), T(0));
+    std::uniform_real_distribution<T> u(T(-1), T(1));
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) {
+            if (i == j) {
+                const T d = T(1.5) + T(0.5) * u(rng);
+                A(i, j) = diag == Diag::Unit ? nan_value<T>() : d;
+                clean[size_t(i + j * n)] = diag == Diag::Unit ? T(1) : d;
+            } else if (uplo == Uplo::Lower ? i > j : i < j) {
+                A(i, j) = u(rng) / T(n);
+                clean[size_t(i + j * n)] = A(i, j);
+            }
+        }
+    return clean;
+}
+
+TYPED_TEST(OpenCLKernels, Trmm) {
+    using T = TypeParam;
+    const std::pair<int64_t, int64_t> sizes[] = {{33, 17}, {1, 1}, {130, 70}, {1, 40}};
+    for (auto [m, n] : sizes)
+        for (Side side : {Side::Left, Side::Right})
+            for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+                for (Trans tr : {Trans::NoTrans, Trans::Trans})
+                    for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
+                        SCOPED_TRACE(::testing::Message() << "trmm " << char(side) << char(uplo) << char(tr)
+                                                          << char(diag) << " m=" << m << " n=" << n);
+                        const int64_t na = side == Side::Left ? m : n;
+                        const T alpha = T(-1.5);
+                        DevMat<T> A(na, na, 4), B(m, n, 6);
+                        const std::vector<T> a_clean = fill_triangular(A, uplo, diag, this->rng);
+                        fill_random(B, this->rng);
+                        A.upload();
+                        B.upload();
+                        const std::vector<T> a0 = A.h, b0 = B.h, b0d = B.dense();
+                        ocl::trmm<T>(this->dk(), this->q(), side, uplo, tr, diag, m, n, alpha, A.mat(), B.mat());
+                        B.download();
+                        A.download();
+                        // Reference alpha·op(A)·B0 (Left) or alpha·B0·op(A) (Right) through GEMM on a_clean.
+                        std::vector<T> ref(size_t(m * n), T(0)), diff = B.dense();
+                        if (side == Side::Left)
+                            ref_gemm<T>(tr, Trans::NoTrans, m, n, m, alpha, a_clean.data(), na, b0d.data(), m, T(0),
+                                        ref.data(), m);
+                        else
+                            ref_gemm<T>(Trans::NoTrans, tr, m, n, n, alpha, b0d.data(), m, a_clean.data(), na, T(0),
+                                        ref.data(), m);
+                        for (size_t e = 0; e < diff.size(); ++e) diff[e] -= ref[e];
+                        const double den = std::fabs(double(alpha)) * norm1(na, na, a_clean.data(), na) *
+                                           norm1(m, n, b0d.data(), m) * double(na) * eps<T>();
+                        EXPECT_TRUE(residual_ok(norm1(m, n, diff.data(), m), den, "trmm vs reference"));
+                        EXPECT_TRUE(untouched(B, b0, [](int64_t, int64_t) { return true; }));
+                        EXPECT_TRUE(untouched(A, a0, [](int64_t, int64_t) { return false; }));
+                    }
+}
+
+TYPED_TEST(OpenCLKernels, Trtri) {
+    using T = TypeParam;
+    // n against TESSERA_TRSM_BS = 64 (the blocks trsm inverts): one partial block, one full block,
+    // several with a partial last one.
+    for (int64_t n : {1, 37, 64, 150})
+        for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+            for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
+                SCOPED_TRACE(::testing::Message() << "trtri " << char(uplo) << char(diag) << " n=" << n);
+                DevMat<T> A(n, n, 4), W(n, n, 2);
+                const std::vector<T> a_clean = fill_triangular(A, uplo, diag, this->rng);
+                A.upload();
+                W.upload();
+                const std::vector<T> a0 = A.h, w0 = W.h;
+                ocl::trtri<T>(this->dk(), this->q(), uplo, diag, n, A.mat(), W.mat());
+                W.download();
+                A.download();
+                // ‖A·W − I‖ / (‖A‖·‖W‖·n·eps), and exact zeros in W's other triangle.
+                const std::vector<T> w = W.dense();
+                std::vector<T> r(size_t(n * n), T(0));
+                for (int64_t i = 0; i < n; ++i) r[size_t(i + i * n)] = T(-1);
+                ref_gemm<T>(Trans::NoTrans, Trans::NoTrans, n, n, n, T(1), a_clean.data(), n, w.data(), n, T(1),
+                            r.data(), n);
+                EXPECT_TRUE(residual_ok(norm1(n, n, r.data(), n),
+                                        norm1(n, n, a_clean.data(), n) * norm1(n, n, w.data(), n) * double(n) * eps<T>(),
+                                        "trtri residual"));
+                bool zeros = true;
+                for (int64_t j = 0; j < n; ++j)
+                    for (int64_t i = 0; i < n; ++i)
+                        if ((uplo == Uplo::Lower ? i < j : i > j) && w[size_t(i + j * n)] != T(0)) zeros = false;
+                EXPECT_TRUE(zeros) << "W's other triangle is not zero";
+                EXPECT_TRUE(untouched(W, w0, [](int64_t, int64_t) { return true; }));
+                EXPECT_TRUE(untouched(A, a0, [](int64_t, int64_t) { return false; }));
+            }
+}
+
 // ---- potrf ----------------------------------------------------------------------------------
 
 /// Symmetric matrix in the uplo triangle of A (the other triangle NaN); returns the full dense

@@ -48,6 +48,16 @@ void trsm(Side side, Uplo uplo, Trans trans, Diag diag, int64_t m, int64_t n, T 
         cblas_dtrsm(CblasColMajor, cblas(side), cblas(uplo), cblas(trans), cblas(diag), int(m), int(n), alpha, A, int(lda), B, int(ldb));
 }
 
+/// B = alpha·op(A)·B or alpha·B·op(A) (xTRMM), B m×n, A triangular.
+template <class T>
+void trmm(Side side, Uplo uplo, Trans trans, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda, T* B,
+          int64_t ldb) {
+    if constexpr (std::is_same_v<T, float>)
+        cblas_strmm(CblasColMajor, cblas(side), cblas(uplo), cblas(trans), cblas(diag), int(m), int(n), alpha, A, int(lda), B, int(ldb));
+    else
+        cblas_dtrmm(CblasColMajor, cblas(side), cblas(uplo), cblas(trans), cblas(diag), int(m), int(n), alpha, A, int(lda), B, int(ldb));
+}
+
 /// Cholesky of the n×n A (xPOTRF). Returns LAPACK's info, and also the 1-based column of the first
 /// NaN on the factor's diagonal, which some LAPACK implementations let through.
 template <class T>
@@ -68,6 +78,17 @@ void lacpy(Uplo uplo, int64_t m, int64_t n, const T* A, int64_t lda, T* B, int64
     const char u = uplo == Uplo::Lower ? 'L' : uplo == Uplo::Upper ? 'U' : 'G';
     if constexpr (std::is_same_v<T, float>) LAPACKE_slacpy_work(LAPACK_COL_MAJOR, u, int(m), int(n), A, int(lda), B, int(ldb));
     else LAPACKE_dlacpy_work(LAPACK_COL_MAJOR, u, int(m), int(n), A, int(lda), B, int(ldb));
+}
+
+/// W = A⁻¹ for the n×n triangular A (xTRTRI on a copy): the inverse in W's uplo triangle, zeros in
+/// the other. Returns LAPACK's info (> 0: A(info, info) is exactly zero, W unspecified).
+template <class T>
+int trtri(Uplo uplo, Diag diag, int64_t n, const T* A, int64_t lda, T* W, int64_t ldw) {
+    const char u = uplo == Uplo::Lower ? 'L' : 'U', d = diag == Diag::Unit ? 'U' : 'N';
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) W[i + j * ldw] = (uplo == Uplo::Lower ? i >= j : i <= j) ? A[i + j * lda] : T(0);
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_strtri_work(LAPACK_COL_MAJOR, u, d, int(n), W, int(ldw));
+    else return LAPACKE_dtrtri_work(LAPACK_COL_MAJOR, u, d, int(n), W, int(ldw));
 }
 
 }  // namespace tessera::cpu

@@ -1,4 +1,4 @@
-// tessera_lacpy: B = A on an m×n column-major region (LAPACK xLACPY).
+// tessera_lacpy: B = A on an m×n column-major region (LAPACK xLACPY); tessera_laset below.
 // uplo: 0 = General (all of it), 1 = Lower trapezoid (i >= j), 2 = Upper trapezoid (i <= j);
 // elements outside the trapezoid are neither read nor written.
 // Launch: 2-D, one work-item per element, global size rounded up to the local size (any local
@@ -12,4 +12,15 @@ __kernel void tessera_lacpy(const int m, const int n, const int uplo,
     if (i >= m || j >= n) return;
     if ((uplo == 1 && i < j) || (uplo == 2 && i > j)) return;
     B[offB + i + (long)j * ldb] = A[offA + i + (long)j * lda];
+}
+
+// tessera_laset: B(i, j) = beta when i == j, alpha otherwise, on the m×n region (LAPACK xLASET,
+// uplo General). Launch: like tessera_lacpy.
+__kernel void tessera_laset(const int m, const int n, const real_t alpha, const real_t beta,
+                            __global real_t* B, const ulong offB, const int ldb)
+{
+    const int i = (int)get_global_id(0);
+    const int j = (int)get_global_id(1);
+    if (i >= m || j >= n) return;
+    B[offB + i + (long)j * ldb] = i == j ? beta : alpha;
 }

@@ -66,15 +66,6 @@ Params params_of(const DeviceKernels& dk) {
     return p;
 }
 
-
-cl_int to_int(int64_t v, const char* func, const char* arg) {
-    if (v < 0 || v > INT_MAX)
-        throw std::invalid_argument(std::string("tessera::ocl::") + func + ": argument '" + arg + "' = " +
-                                    std::to_string(v) + " out of range");
-    return cl_int(v);
-}
-
-
 /// The local size the kernel was compiled for (reqd_work_group_size) must be `expect`.
 void check_local(cl_kernel kernel, cl_command_queue q, const size_t* expect, int dims, const char* name) {
     size_t got[3] = {0, 0, 0};
@@ -88,12 +79,7 @@ void check_local(cl_kernel kernel, cl_command_queue q, const size_t* expect, int
                                      " was built for another work-group size than build_options() describes");
 }
 
-void enqueue(cl_command_queue q, cl_kernel kernel, cl_uint dims, const size_t* global, const size_t* local,
-             const char* what) {
-    check(clEnqueueNDRangeKernel(q, kernel, dims, nullptr, global, local, 0, nullptr, nullptr), what);
-}
 
-bool is_trans(Trans t) { return t != Trans::NoTrans; }  // ConjTrans == Trans for real types
 
 /// Shared by gemm and syrk: tri 0 = all of C, 1 = lower, 2 = upper.
 template <class T>

@@ -44,6 +44,23 @@ void trsm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Tra
 template <class T>
 void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Mat A, int* host_info);
 
+/// B = alpha·op(A)·B (Left, A m×m) or alpha·B·op(A) (Right, A n×n); B m×n, A triangular (BLAS
+/// xTRMM): reads only the uplo triangle of A, not its diagonal when diag is Unit. The triangle is
+/// copied into dk.scratch() with zeros in the other one, B next to it, and one gemm() writes B
+/// (twice xTRMM's m·n·k flops, at the GEMM kernel's speed). alpha = 0 sets B = 0 reading neither.
+/// Throws std::invalid_argument if uplo is General or a size is out of range.
+template <class T>
+void trmm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Trans trans, Diag diag,
+          int64_t m, int64_t n, T alpha, Mat A, Mat B);
+/// W = A⁻¹ for the n×n triangular A (uplo triangle, unit diagonal when diag is Unit; LAPACK
+/// xTRTRI), written in full: the inverse in the uplo triangle, zeros in the other. W must not
+/// overlap A. Computed as trsm(A, I) (W set to the identity by laset first). A singular A is not
+/// detected (Inf/NaN in W). Throws std::invalid_argument if uplo is General or n is out of range.
+template <class T>
+void trtri(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Diag diag, int64_t n, Mat A, Mat W);
+/// B(i, j) = beta for i = j, alpha otherwise, on the m×n B (LAPACK xLASET, uplo General).
+template <class T>
+void laset(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T alpha, T beta, Mat B);
 /// B = A on the m×n region (uplo General), or on its lower/upper trapezoid (LAPACK xLACPY).
 template <class T>
 void lacpy(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, int64_t n, Mat A, Mat B);

@@ -12,16 +12,6 @@
 namespace tessera::ocl {
 namespace {
 
-
-cl_int to_int(int64_t v, const char* func, const char* arg) {
-    if (v < INT_MIN || v > INT_MAX)
-        throw std::invalid_argument(std::string("tessera::ocl::") + func + ": argument '" + arg + "' = " +
-                                    std::to_string(v) + " out of range");
-    return cl_int(v);
-}
-
-
-
 /// tessera_lu_rowcopy: D(idx[off+nrows+e], :) = S(idx[off+e], :) for e < nrows.
 void rowcopy(const DeviceKernels& dk, cl_command_queue q, int64_t nrows, int64_t ncols, const Mat& S, const Mat& D,
              cl_mem idx, size_t idx_off) {

@@ -14,13 +14,6 @@ namespace {
 
 constexpr size_t kLocalX = 16, kLocalY = 16, kColumns = 32;  // QR_LX, QR_LY, QR_NC of qr.cl
 
-cl_int to_int(int64_t v, const char* func, const char* arg) {
-    if (v < 0 || v > INT_MAX)
-        throw std::invalid_argument(std::string("tessera::ocl::") + func + ": argument '" + arg + "' = " +
-                                    std::to_string(v) + " out of range");
-    return cl_int(v);
-}
-
 /// Left application on a strided view: C (mv×ncols) and, in mode 1, A1 (k×ncols).
 struct View {
     Mat mat;

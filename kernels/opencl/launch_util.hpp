@@ -1,11 +1,14 @@
 // Helpers shared by the OpenCL launchers (launch*.cpp). Internal; StarPU-free.
 #pragma once
 
+#include <climits>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
 #include "kernels/opencl/device.hpp"
+#include "tessera/types.hpp"
 
 namespace tessera::ocl {
 
@@ -28,5 +31,23 @@ void set_args(cl_kernel kernel, const char* what, const Args&... args) {
 
 /// x rounded up to a multiple of `to` (global work sizes).
 inline size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
+
+/// v as a kernel's int argument; throws std::invalid_argument naming func and arg when v < 0 or
+/// v > INT_MAX.
+inline cl_int to_int(int64_t v, const char* func, const char* arg) {
+    if (v < 0 || v > INT_MAX)
+        throw std::invalid_argument(std::string("tessera::ocl::") + func + ": argument '" + arg + "' = " +
+                                    std::to_string(v) + " out of range");
+    return cl_int(v);
+}
+
+/// Enqueue an NDRange launch without events (the queue is in order).
+inline void enqueue(cl_command_queue q, cl_kernel kernel, cl_uint dims, const size_t* global, const size_t* local,
+                    const char* what) {
+    check(clEnqueueNDRangeKernel(q, kernel, dims, nullptr, global, local, 0, nullptr, nullptr), what);
+}
+
+/// Whether op is a transposition (ConjTrans is Trans for real types).
+inline bool is_trans(Trans t) { return t != Trans::NoTrans; }
 
 }  // namespace tessera::ocl
