@@ -1,4 +1,4 @@
-// Scaled residuals of DESIGN.md computed with CBLAS/LAPACKE in the working precision.
+// Scaled residuals of DESIGN.md computed with CBLAS/LAPACKE in the working precision; seeded test matrices.
 #include "examples/common/checks.hpp"
 
 #include <algorithm>
@@ -21,17 +21,6 @@ double lange(char norm, int64_t m, int64_t n, const T* a, int64_t lda) {
     else return LAPACKE_dlange(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda));
 }
 
-// Entry (i, j) of the random matrices: a counter-based generator (SplitMix64 of the seed and the
-// pair), uniform in [-0.5, 0.5), so that any entry costs a few nanoseconds and a symmetric matrix
-// needs no transposition pass.
-static double random_entry(uint64_t seed, uint64_t i, uint64_t j) {
-    uint64_t z = seed * 0x9E3779B97F4A7C15ull + (i << 32 ^ j) + 0x632BE59BD9B4E019ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return double(z >> 11) * 0x1.0p-53 - 0.5;
-}
-
 template <class T>
 std::vector<T> random_matrix(int64_t m, int64_t n, int64_t lda, uint64_t seed) {
     std::vector<T> a(size_t(std::max<int64_t>(lda, 1) * std::max<int64_t>(n, 1)));
@@ -47,6 +36,41 @@ std::vector<T> random_spd(int64_t n, int64_t lda, uint64_t seed) {
         for (int64_t i = 0; i < n; ++i)
             a[size_t(i + j * lda)] = T(random_entry(seed, uint64_t(std::min(i, j)), uint64_t(std::max(i, j))));
     for (int64_t j = 0; j < n; ++j) a[size_t(j + j * lda)] += T(n);
+    return a;
+}
+
+template <class T>
+void generate_random(TileMatrix<T>& A, uint64_t seed, int64_t rows) {
+    const int64_t random_rows = rows < 0 ? A.m() : std::min(rows, A.m());
+    A.generate([seed, random_rows](int64_t i0, int64_t j0, int64_t m, int64_t n, T* t, int64_t ld) {
+        const int64_t mr = std::clamp<int64_t>(random_rows - i0, 0, m);  // the tile's random rows
+        for (int64_t j = 0; j < n; ++j) {
+            for (int64_t i = 0; i < mr; ++i) t[i + j * ld] = T(random_entry(seed, uint64_t(i0 + i), uint64_t(j0 + j)));
+            std::fill(t + j * ld + mr, t + j * ld + m, T(0));
+        }
+    });
+}
+
+template <class T>
+void generate_random_spd(TileMatrix<T>& A, uint64_t seed) {
+    check_arg(A.m() == A.n(), "check::generate_random_spd", "A.m()", (long long)A.m(), "must equal A.n()");
+    const int64_t order = A.n();
+    A.generate([seed, order](int64_t i0, int64_t j0, int64_t m, int64_t n, T* t, int64_t ld) {
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i) {
+                const uint64_t gi = uint64_t(i0 + i), gj = uint64_t(j0 + j);
+                T v = T(random_entry(seed, std::min(gi, gj), std::max(gi, gj)));
+                if (gi == gj) v += T(order);
+                t[i + j * ld] = v;
+            }
+    });
+}
+
+template <class T>
+LapackArray<T> lapack_copy(const TileMatrix<T>& A) {
+    const int64_t lda = std::max<int64_t>(A.m(), 1);
+    LapackArray<T> a(size_t(lda * std::max<int64_t>(A.n(), 1)));
+    A.to_lapack(a.data(), lda);
     return a;
 }
 
@@ -147,6 +171,9 @@ double solve_residual(Trans trans, int64_t m, int64_t n, int64_t nrhs, const T* 
     template double lange(char, int64_t, int64_t, const T*, int64_t);                                            \
     template std::vector<T> random_matrix<T>(int64_t, int64_t, int64_t, uint64_t);                               \
     template std::vector<T> random_spd<T>(int64_t, int64_t, uint64_t);                                           \
+    template void generate_random(TileMatrix<T>&, uint64_t, int64_t);                                            \
+    template void generate_random_spd(TileMatrix<T>&, uint64_t);                                                 \
+    template LapackArray<T> lapack_copy(const TileMatrix<T>&);                                                   \
     template double gemm_residual(Trans, Trans, int64_t, int64_t, int64_t, T, const T*, int64_t, const T*,       \
                                   int64_t, T, const T*, const T*, int64_t);                                      \
     template double syrk_residual(Uplo, Trans, int64_t, int64_t, T, const T*, int64_t, T, const T*, const T*,    \

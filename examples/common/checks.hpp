@@ -1,11 +1,15 @@
 // Numerical checks of DESIGN.md ("Numerical checks") on LAPACK column-major arrays, and seeded test
-// matrices. Shared by tessera-tester, the tests, the benchmarks and the applications.
+// matrices, as LAPACK arrays or generated straight into a TileMatrix's tiles. Shared by
+// tessera-tester, the tests, the benchmarks and the applications.
 // A check passes when its scaled residual is ≤ kThreshold (60, as Chameleon's tester).
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
+#include "tessera/tile_matrix.hpp"
 #include "tessera/types.hpp"
 
 namespace tessera::check {
@@ -20,12 +24,66 @@ double eps();
 template <class T>
 double lange(char norm, int64_t m, int64_t n, const T* a, int64_t lda);
 
-/// m×n array with leading dimension lda ≥ m, entries uniform in [-0.5, 0.5], from a seed.
+/// Entry (i, j) (0-based) of the seeded random matrices: a counter-based generator (SplitMix64 of
+/// the seed and the pair), uniform in [-0.5, 0.5), so that any entry costs a few nanoseconds, a
+/// tile is generated independently of the others and a symmetric matrix needs no transposition.
+inline double random_entry(uint64_t seed, uint64_t i, uint64_t j) {
+    uint64_t z = seed * 0x9E3779B97F4A7C15ull + (i << 32 ^ j) + 0x632BE59BD9B4E019ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return double(z >> 11) * 0x1.0p-53 - 0.5;
+}
+
+/// m×n array with leading dimension lda ≥ m, entries T(random_entry(seed, i, j)), rows m..lda−1 zero.
 template <class T>
 std::vector<T> random_matrix(int64_t m, int64_t n, int64_t lda, uint64_t seed);
-/// Symmetric positive definite n×n array (random symmetric + n on the diagonal), both triangles set.
+/// Symmetric positive definite n×n array (random symmetric + n on the diagonal), both triangles set:
+/// a_ij = T(random_entry(seed, min(i, j), max(i, j))), plus T(n) on the diagonal.
 template <class T>
 std::vector<T> random_spd(int64_t n, int64_t lda, uint64_t seed);
+
+/// The same matrices generated in a TileMatrix: one CPU StarPU task per tile (TileMatrix::generate),
+/// O(m·n) work spread over the CPU workers, no LAPACK array. Submit-only: they return once the
+/// tasks are submitted; A's tiles hold the entries after any later wait (acquire_host(), to_lapack(),
+/// Runtime::wait_all(), an algorithm's synchronous call) and tasks submitted later on A see them.
+/// Entry by entry (bit for bit) what the array forms give for the same seed, whatever A's nb.
+///
+/// generate_random: the m×n A = random_matrix(m, n, m, seed). With 0 ≤ rows < m, only the first
+/// `rows` rows are random and the others zero, as random_matrix(rows, n, m, seed) pads them.
+template <class T>
+void generate_random(TileMatrix<T>& A, uint64_t seed, int64_t rows = -1);
+/// generate_random_spd: the n×n A = random_spd(n, n, seed), both triangles set. Throws
+/// tessera::Error unless A is square.
+template <class T>
+void generate_random_spd(TileMatrix<T>& A, uint64_t seed);
+
+/// Allocator of arrays that are written before they are read: value-initialization (vector(n),
+/// resize(n)) leaves their elements uninitialized instead of zeroing them on the caller's thread,
+/// so that the pages are first touched by whoever fills them (e.g. to_lapack's tasks, in parallel).
+template <class T>
+struct UninitializedAllocator : std::allocator<T> {
+    template <class U>
+    struct rebind {
+        using other = UninitializedAllocator<U>;
+    };
+    UninitializedAllocator() = default;
+    template <class U>
+    UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        if constexpr (sizeof...(Args) == 0) ::new (static_cast<void*>(p)) U;
+        else ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+/// A LAPACK column-major array made by lapack_copy.
+template <class T>
+using LapackArray = std::vector<T, UninitializedAllocator<T>>;
+
+/// A LAPACK column-major copy of A (leading dimension max(1, m), max(1, m)·max(1, n) entries)
+/// through TileMatrix::to_lapack: waits for the tasks on A. For the full checks of checks*.hpp.
+template <class T>
+LapackArray<T> lapack_copy(const TileMatrix<T>& A);
 
 /// gemm: ‖C − C_ref‖ / ((|α|·‖A‖·‖B‖ + |β|·‖C₀‖) · k · eps), C_ref = α·op(A)·op(B) + β·C₀ via CBLAS.
 template <class T>

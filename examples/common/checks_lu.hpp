@@ -13,6 +13,10 @@ namespace tessera::check {
 /// diagonally dominant (so LU without pivoting is stable) when shift ≥ max(m, n) / 2.
 template <class T>
 std::vector<T> random_shifted(int64_t m, int64_t n, int64_t lda, uint64_t seed, double shift);
+/// The same m×n matrix generated in A's tiles, entry for entry: random_shifted(m, n, m, seed, shift).
+/// One CPU task per tile; submit-only, like generate_random (checks.hpp).
+template <class T>
+void generate_random_shifted(TileMatrix<T>& A, uint64_t seed, double shift);
 
 /// getrf: ‖P·A − L·U‖ / (n · ‖A‖ · eps) (1-norms). f holds the factors as xGETRF leaves them (L unit
 /// lower m×min(m,n) below the diagonal, U upper min(m,n)×n on and above); ipiv holds LAPACK's

@@ -1,8 +1,10 @@
-// Randomized residuals: see checks_random.hpp.
+// Randomized residuals on tiles: see checks_random.hpp.
 #include "examples/common/checks_random.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "examples/common/checks.hpp"
@@ -21,28 +23,84 @@ std::vector<T> random_vectors(int64_t n) {
     return x;
 }
 
-/// Y = op(tri(A))·X for the uplo triangle of the n×n A (Diag::Unit: unit diagonal), in place.
+/// Y = op(P)·X, P the leading rows×cols block of A (uplo General) or that block's uplo triangle
+/// (with a unit diagonal for Diag::Unit). X is (op(P)'s columns)×kVectors and Y (op(P)'s
+/// rows)×kVectors, column-major with leading dimension their rows. A's tiles must be in host memory.
+/// One gemm per tile: an off-diagonal tile in place, a diagonal tile of a triangle through a copy
+/// with the other triangle zeroed.
 template <class T>
-void trmm(Uplo uplo, Trans trans, Diag diag, int64_t n, const T* a, int64_t lda, std::vector<T>& x) {
-    if (n == 0) return;
-    if constexpr (std::is_same_v<T, float>)
-        cblas_strmm(CblasColMajor, CblasLeft, cpu::cblas(uplo), cpu::cblas(trans), cpu::cblas(diag), int(n),
-                    int(kVectors), 1.0f, a, int(lda), x.data(), int(n));
-    else
-        cblas_dtrmm(CblasColMajor, CblasLeft, cpu::cblas(uplo), cpu::cblas(trans), cpu::cblas(diag), int(n),
-                    int(kVectors), 1.0, a, int(lda), x.data(), int(n));
-}
-
-/// Y = op(A)·X, A m×k (op(A) rows×k), X k×kVectors.
-template <class T>
-std::vector<T> times(Trans trans, int64_t rows, int64_t k, const T* a, int64_t lda, const std::vector<T>& x) {
-    std::vector<T> y(size_t(std::max<int64_t>(rows, 1) * kVectors));
-    if (rows > 0) cpu::gemm<T>(trans, Trans::NoTrans, rows, kVectors, k, T(1), a, lda, x.data(), std::max<int64_t>(k, 1), T(0), y.data(), rows);
+std::vector<T> times(const TileMatrix<T>& A, int64_t rows, int64_t cols, Uplo uplo, Diag diag, Trans trans,
+                     const std::vector<T>& x) {
+    const bool nt = trans == Trans::NoTrans;
+    const int64_t yld = std::max<int64_t>(nt ? rows : cols, 1), xld = std::max<int64_t>(nt ? cols : rows, 1);
+    const int64_t nb = A.nb();
+    std::vector<T> y(size_t(yld * kVectors), T(0)), tri;
+    for (int64_t j = 0; j * nb < cols; ++j)
+        for (int64_t i = 0; i * nb < rows; ++i) {
+            if ((uplo == Uplo::Lower && i < j) || (uplo == Uplo::Upper && i > j)) continue;
+            const int64_t r = std::min(A.tile_rows(i), rows - i * nb), c = std::min(A.tile_cols(j), cols - j * nb);
+            const T* t = A.tile_data(i, j);
+            int64_t ld = A.tile_rows(i);
+            if (uplo != Uplo::General && i == j) {  // the diagonal tile's triangle (same local diagonal)
+                tri.assign(size_t(r * c), T(0));
+                for (int64_t q = 0; q < c; ++q)
+                    for (int64_t p = 0; p < r; ++p)
+                        if (p == q) tri[size_t(p + q * r)] = diag == Diag::Unit ? T(1) : t[p + q * ld];
+                        else if (uplo == Uplo::Lower ? p > q : p < q) tri[size_t(p + q * r)] = t[p + q * ld];
+                t = tri.data();
+                ld = r;
+            }
+            if (nt)
+                cpu::gemm<T>(Trans::NoTrans, Trans::NoTrans, r, kVectors, c, T(1), t, ld, x.data() + j * nb, xld, T(1),
+                             y.data() + i * nb, yld);
+            else
+                cpu::gemm<T>(trans, Trans::NoTrans, c, kVectors, r, T(1), t, ld, x.data() + i * nb, xld, T(1),
+                             y.data() + j * nb, yld);
+        }
     return y;
 }
 
-/// ‖Y − Z‖∞ / (scale · ‖X‖∞ · eps), Y and Z rows × kVectors. The ∞-norm keeps an error confined to
-/// a few entries of the factors visible: ‖E·X‖∞ ≈ ‖E‖∞·‖X‖∞ for X with entries of one size.
+/// Y = op(A)·X for the whole A.
+template <class T>
+std::vector<T> times(const TileMatrix<T>& A, Trans trans, const std::vector<T>& x) {
+    return times(A, A.m(), A.n(), Uplo::General, Diag::NonUnit, trans, x);
+}
+
+/// ‖A‖∞ ('I': largest row sum of |a_ij|) or ‖A‖₁ ('1': largest column sum) over A's tiles in host
+/// memory, summed in double by one thread per core over interleaved tile columns (a pass over memory,
+/// run while StarPU is paused); 0 for an empty A, NaN when an entry is NaN (as xLANGE).
+template <class T>
+double norm(char which, const TileMatrix<T>& A) {
+    const bool rows = which == 'I';
+    const int64_t len = rows ? A.m() : A.n(), nb = A.nb();
+    const int64_t threads = std::clamp<int64_t>(std::thread::hardware_concurrency(), 1, std::max<int64_t>(A.nt(), 1));
+    std::vector<std::vector<double>> sums(size_t(threads), std::vector<double>(size_t(len), 0.0));
+    auto sum = [&](int64_t w) {
+        std::vector<double>& s = sums[size_t(w)];
+        for (int64_t j = w; j < A.nt(); j += threads)
+            for (int64_t i = 0; i < A.mt(); ++i) {
+                const T* t = A.tile_data(i, j);
+                const int64_t r = A.tile_rows(i), c = A.tile_cols(j);
+                for (int64_t q = 0; q < c; ++q)
+                    for (int64_t p = 0; p < r; ++p) s[size_t(rows ? i * nb + p : j * nb + q)] += std::abs(double(t[p + q * r]));
+            }
+    };
+    std::vector<std::thread> pool;
+    for (int64_t w = 1; w < threads; ++w) pool.emplace_back(sum, w);
+    sum(0);
+    for (std::thread& t : pool) t.join();
+    double best = 0;
+    for (int64_t k = 0; k < len; ++k) {
+        double s = 0;
+        for (const auto& part : sums) s += part[size_t(k)];
+        if (!(s <= best)) best = s;  // keeps a NaN
+    }
+    return best;
+}
+
+/// ‖Y − Z‖∞ / (scale · ‖X‖∞ · eps), Y and Z rows × kVectors, X xrows × kVectors. The ∞-norm keeps an
+/// error confined to a few entries of the factors visible: ‖E·X‖∞ ≈ ‖E‖∞·‖X‖∞ for X with entries of
+/// one size.
 template <class T>
 double scaled(const std::vector<T>& y, const std::vector<T>& z, int64_t rows, const std::vector<T>& x, int64_t xrows,
               double scale) {
@@ -53,67 +111,120 @@ double scaled(const std::vector<T>& y, const std::vector<T>& z, int64_t rows, co
     return num == 0 ? 0 : den == 0 ? INFINITY : num / den;
 }
 
+/// Throws tessera::Error unless M is rows×cols.
+template <class T>
+void require_shape(const char* func, const char* arg, const TileMatrix<T>& M, int64_t rows, int64_t cols) {
+    if (M.m() != rows || M.n() != cols)
+        throw Error(std::string("tessera::check::") + func + ": argument '" + arg + "' is " + std::to_string(M.m()) +
+                    "x" + std::to_string(M.n()) + ", must be " + std::to_string(rows) + "x" + std::to_string(cols));
+}
+
 }  // namespace
 
 template <class T>
-double gemm_residual_random(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
-                            const T* b, int64_t ldb, T beta, const T* c0, const T* c, int64_t ldc) {
-    const auto x = random_vectors<T>(n);
-    auto lhs = times<T>(Trans::NoTrans, m, n, c, ldc, x);
-    auto bx = times<T>(tb, k, n, b, ldb, x);
-    auto abx = times<T>(ta, m, k, a, lda, bx), c0x = times<T>(Trans::NoTrans, m, n, c0, ldc, x);
-    for (size_t i = 0; i < abx.size(); ++i) abx[i] = alpha * abx[i] + beta * c0x[i];
-    const double na = ta == Trans::NoTrans ? lange('I', m, k, a, lda) : lange('1', k, m, a, lda);
-    const double nb = tb == Trans::NoTrans ? lange('I', k, n, b, ldb) : lange('1', n, k, b, ldb);
-    const double scale = (std::abs(double(alpha)) * na * nb + std::abs(double(beta)) * lange('I', m, n, c0, ldc)) *
-                         double(std::max<int64_t>(k, 1));
-    return scaled(lhs, abx, m, x, n, scale);
+PotrfCheckRandom<T>::PotrfCheckRandom(Uplo uplo, const TileMatrix<T>& A) : uplo_(uplo), n_(A.n()) {
+    require_shape("PotrfCheckRandom", "A", A, n_, n_);
+    A.acquire_host();
+    x_ = random_vectors<T>(n_);
+    ax_ = times(A, Trans::NoTrans, x_);
+    norm_a_ = norm('I', A);
 }
 
 template <class T>
-double potrf_residual_random(Uplo uplo, int64_t n, const T* a, int64_t lda, const T* f, int64_t ldf) {
-    const auto x = random_vectors<T>(n);
-    auto ax = times<T>(Trans::NoTrans, n, n, a, lda, x), llx = x;
+double PotrfCheckRandom<T>::residual(const TileMatrix<T>& F) const {
+    require_shape("PotrfCheckRandom::residual", "F", F, n_, n_);
+    F.acquire_host();
     // Lower: L·(Lᵀ·X); Upper: Uᵀ·(U·X).
-    const Trans first = uplo == Uplo::Lower ? Trans::Trans : Trans::NoTrans;
-    const Trans second = uplo == Uplo::Lower ? Trans::NoTrans : Trans::Trans;
-    trmm(uplo, first, Diag::NonUnit, n, f, ldf, llx);
-    trmm(uplo, second, Diag::NonUnit, n, f, ldf, llx);
-    return scaled(ax, llx, n, x, n, double(std::max<int64_t>(n, 1)) * lange('I', n, n, a, lda));
+    const Trans first = uplo_ == Uplo::Lower ? Trans::Trans : Trans::NoTrans;
+    const Trans second = uplo_ == Uplo::Lower ? Trans::NoTrans : Trans::Trans;
+    const auto llx = times(F, n_, n_, uplo_, Diag::NonUnit, second, times(F, n_, n_, uplo_, Diag::NonUnit, first, x_));
+    return scaled(ax_, llx, n_, x_, n_, double(std::max<int64_t>(n_, 1)) * norm_a_);
 }
 
 template <class T>
-double getrf_residual_random(int64_t n, const T* a, int64_t lda, const T* f, int64_t ldf, const int64_t* ipiv) {
-    const auto x = random_vectors<T>(n);
-    auto pax = times<T>(Trans::NoTrans, n, n, a, lda, x), lux = x;
-    if (ipiv)  // P·(A·X): the row interchanges in order
-        for (int64_t i = 0; i < n; ++i)
-            if (ipiv[i] - 1 != i)
-                for (int64_t c = 0; c < kVectors; ++c) std::swap(pax[size_t(i + c * n)], pax[size_t(ipiv[i] - 1 + c * n)]);
-    trmm(Uplo::Upper, Trans::NoTrans, Diag::NonUnit, n, f, ldf, lux);
-    trmm(Uplo::Lower, Trans::NoTrans, Diag::Unit, n, f, ldf, lux);
-    return scaled(pax, lux, n, x, n, double(std::max<int64_t>(n, 1)) * lange('I', n, n, a, lda));
+GetrfCheckRandom<T>::GetrfCheckRandom(const TileMatrix<T>& A) : n_(A.n()) {
+    require_shape("GetrfCheckRandom", "A", A, n_, n_);
+    A.acquire_host();
+    x_ = random_vectors<T>(n_);
+    ax_ = times(A, Trans::NoTrans, x_);
+    norm_a_ = norm('I', A);
 }
 
 template <class T>
-double geqrf_residual_random(int64_t m, int64_t n, const T* a, int64_t lda, const T* f, int64_t ldf) {
-    const auto x = random_vectors<T>(n);
-    auto ax = times<T>(Trans::NoTrans, m, n, a, lda, x);
-    auto atax = times<T>(Trans::Trans, n, m, a, lda, ax), rtrx = x;
-    trmm(Uplo::Upper, Trans::NoTrans, Diag::NonUnit, n, f, ldf, rtrx);
-    trmm(Uplo::Upper, Trans::Trans, Diag::NonUnit, n, f, ldf, rtrx);
-    const double na = std::max(lange('1', m, n, a, lda), lange('I', m, n, a, lda));  // bounds ‖Aᵀ‖∞·‖A‖∞
-    return scaled(atax, rtrx, n, x, n, double(std::max<int64_t>(m, 1)) * na * na);
+double GetrfCheckRandom<T>::residual(const TileMatrix<T>& F, const std::vector<int64_t>& ipiv) const {
+    require_shape("GetrfCheckRandom::residual", "F", F, n_, n_);
+    if (!ipiv.empty() && int64_t(ipiv.size()) != n_)
+        throw Error("tessera::check::GetrfCheckRandom::residual: argument 'ipiv' has " + std::to_string(ipiv.size()) +
+                    " entries, must have 0 or " + std::to_string(n_));
+    F.acquire_host();
+    auto pax = ax_;  // P·(A·X): the row interchanges in order
+    for (int64_t i = 0; i < int64_t(ipiv.size()); ++i) {
+        const int64_t p = ipiv[size_t(i)] - 1;
+        if (p < 0 || p >= n_) return INFINITY;  // not a valid interchange
+        if (p != i)
+            for (int64_t c = 0; c < kVectors; ++c) std::swap(pax[size_t(i + c * n_)], pax[size_t(p + c * n_)]);
+    }
+    const auto ux = times(F, n_, n_, Uplo::Upper, Diag::NonUnit, Trans::NoTrans, x_);
+    const auto lux = times(F, n_, n_, Uplo::Lower, Diag::Unit, Trans::NoTrans, ux);
+    return scaled(pax, lux, n_, x_, n_, double(std::max<int64_t>(n_, 1)) * norm_a_);
 }
 
-#define TESSERA_INSTANTIATE(T)                                                                                    \
-    template double gemm_residual_random(Trans, Trans, int64_t, int64_t, int64_t, T, const T*, int64_t, const T*, \
-                                         int64_t, T, const T*, const T*, int64_t);                                \
-    template double potrf_residual_random(Uplo, int64_t, const T*, int64_t, const T*, int64_t);                   \
-    template double getrf_residual_random(int64_t, const T*, int64_t, const T*, int64_t, const int64_t*);         \
-    template double geqrf_residual_random(int64_t, int64_t, const T*, int64_t, const T*, int64_t);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
-#undef TESSERA_INSTANTIATE
+template <class T>
+GeqrfCheckRandom<T>::GeqrfCheckRandom(const TileMatrix<T>& A) : m_(A.m()), n_(A.n()) {
+    if (m_ < n_)
+        throw Error("tessera::check::GeqrfCheckRandom: argument 'A' is " + std::to_string(m_) + "x" +
+                    std::to_string(n_) + ", must have m >= n");
+    A.acquire_host();
+    x_ = random_vectors<T>(n_);
+    atax_ = times(A, Trans::Trans, times(A, Trans::NoTrans, x_));
+    norm_a_ = std::max(norm('1', A), norm('I', A));  // bounds ‖Aᵀ‖∞·‖A‖∞ when squared
+}
+
+template <class T>
+double GeqrfCheckRandom<T>::residual(const TileMatrix<T>& F) const {
+    require_shape("GeqrfCheckRandom::residual", "F", F, m_, n_);
+    F.acquire_host();
+    const auto rx = times(F, n_, n_, Uplo::Upper, Diag::NonUnit, Trans::NoTrans, x_);
+    const auto rtrx = times(F, n_, n_, Uplo::Upper, Diag::NonUnit, Trans::Trans, rx);
+    return scaled(atax_, rtrx, n_, x_, n_, double(std::max<int64_t>(m_, 1)) * norm_a_ * norm_a_);
+}
+
+template <class T>
+GemmCheckRandom<T>::GemmCheckRandom(Trans ta, Trans tb, T alpha, const TileMatrix<T>& A, const TileMatrix<T>& B,
+                                    T beta, const TileMatrix<T>& C0)
+    : m_(C0.m()), n_(C0.n()) {
+    const int64_t k = ta == Trans::NoTrans ? A.n() : A.m();
+    if (ta == Trans::NoTrans) require_shape("GemmCheckRandom", "A", A, m_, k);
+    else require_shape("GemmCheckRandom", "A", A, k, m_);
+    if (tb == Trans::NoTrans) require_shape("GemmCheckRandom", "B", B, k, n_);
+    else require_shape("GemmCheckRandom", "B", B, n_, k);
+    A.acquire_host();
+    B.acquire_host();
+    C0.acquire_host();
+    x_ = random_vectors<T>(n_);
+    ref_ = times(A, ta, times(B, tb, x_));  // op(A)·(op(B)·X)
+    const auto c0x = times(C0, Trans::NoTrans, x_);
+    for (size_t i = 0; i < ref_.size(); ++i) ref_[i] = alpha * ref_[i] + beta * c0x[i];
+    // ‖op(A)‖∞ is ‖A‖₁ for a transposed A.
+    const double na = norm(ta == Trans::NoTrans ? 'I' : '1', A), nb = norm(tb == Trans::NoTrans ? 'I' : '1', B);
+    scale_ = (std::abs(double(alpha)) * na * nb + std::abs(double(beta)) * norm('I', C0)) *
+             double(std::max<int64_t>(k, 1));
+}
+
+template <class T>
+double GemmCheckRandom<T>::residual(const TileMatrix<T>& C) const {
+    require_shape("GemmCheckRandom::residual", "C", C, m_, n_);
+    C.acquire_host();
+    return scaled(times(C, Trans::NoTrans, x_), ref_, m_, x_, n_, scale_);
+}
+
+template class PotrfCheckRandom<float>;
+template class PotrfCheckRandom<double>;
+template class GetrfCheckRandom<float>;
+template class GetrfCheckRandom<double>;
+template class GeqrfCheckRandom<float>;
+template class GeqrfCheckRandom<double>;
+template class GemmCheckRandom<float>;
+template class GemmCheckRandom<double>;
 
 }  // namespace tessera::check

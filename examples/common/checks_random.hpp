@@ -1,36 +1,94 @@
-// Randomized residuals (Freivalds' test) of gemm, potrf, getrf and geqrf: the scaled residuals of
-// DESIGN.md applied to k = 4 random vectors X instead of formed in full, O(n²) flops instead of
-// O(n³), for the large problems of the GPU benchmark. ‖(F − G)·X‖∞ / ‖X‖∞ ≤ ‖F − G‖∞, so each is
-// at most the full residual in the ∞-norm and passes under the same threshold (kThreshold); an
-// error in the factors larger than rounding shows with probability 1 over X. Column-major arrays;
-// ∞-norms (‖·‖ below), which for the symmetric A of potrf equal the 1-norms.
+// Randomized residuals (Freivalds' test) of gemm, potrf, getrf and geqrf on TileMatrix tiles: the
+// scaled residuals of DESIGN.md applied to k = 4 random vectors X (n×4, entries in [0.5, 1.5), the
+// same X for every check) instead of formed in full: O(n²) flops and no LAPACK-layout copy, for the
+// large problems of the GPU benchmark.
+//
+// ‖(F − G)·X‖∞ / ‖X‖∞ ≤ ‖F − G‖∞, so each residual is at most the full residual in the ∞-norm and
+// passes under the same threshold (kThreshold, checks.hpp); an error in the factors larger than
+// rounding shows with probability 1 over X. ‖·‖ below is the ∞-norm (largest row sum), which for
+// the symmetric A of potrf equals the 1-norm.
+//
+// Shape: prepare before the operation, residual after. The constructor reads the input (its tiles
+// after acquire_host(), which waits for the tasks on it and brings every tile to host memory) and
+// keeps only O(n) vectors and norms: A·X and ‖A‖. residual() reads the result the same way and
+// returns the scaled residual. Tile (i, j) is read through tile_data(i, j) (column-major, leading
+// dimension tile_rows(i)) by CBLAS calls on the caller's thread; products with triangular factors
+// treat off-diagonal tiles by gemm and diagonal tiles through a copy with the other triangle zeroed
+// (unit diagonal for getrf's L). Neither waits inside a tessera::CallerBlasThreads scope on tasks
+// that still run: acquire_host() the matrix (or wait) before opening one around the check.
+// Throws tessera::Error for inconsistent shapes.
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
+#include "tessera/tile_matrix.hpp"
 #include "tessera/types.hpp"
 
 namespace tessera::check {
 
-/// gemm: ‖C·X − α·op(A)·(op(B)·X) − β·C0·X‖ / ((|α|·‖op(A)‖·‖op(B)‖ + |β|·‖C0‖) · k · ‖X‖ · eps); C is
-/// m×n, op(A) m×k, op(B) k×n.
+/// potrf of the symmetric positive definite n×n A (both triangles set, as generate_random_spd
+/// fills it): ‖A·X − L·(Lᵀ·X)‖ / (n · ‖A‖ · ‖X‖ · eps), Uᵀ·(U·X) for uplo Upper. F holds the
+/// factor in its uplo triangle as xPOTRF leaves it (the other triangle is not read).
 template <class T>
-double gemm_residual_random(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
-                            const T* b, int64_t ldb, T beta, const T* c0, const T* c, int64_t ldc);
+class PotrfCheckRandom {
+public:
+    PotrfCheckRandom(Uplo uplo, const TileMatrix<T>& A);
+    double residual(const TileMatrix<T>& F) const;
 
-/// potrf: ‖A·X − L·(Lᵀ·X)‖ / (n · ‖A‖ · ‖X‖ · eps) (U instead of Lᵀ for uplo Upper); f holds the
-/// factor in the uplo triangle as xPOTRF leaves it.
-template <class T>
-double potrf_residual_random(Uplo uplo, int64_t n, const T* a, int64_t lda, const T* f, int64_t ldf);
+private:
+    Uplo uplo_;
+    int64_t n_;
+    std::vector<T> x_, ax_;  // n×4
+    double norm_a_;
+};
 
-/// getrf of a square n×n A: ‖P·A·X − L·(U·X)‖ / (n · ‖A‖ · ‖X‖ · eps); f and ipiv as xGETRF
-/// leaves them (ipiv 1-based, null for no pivoting).
+/// getrf of the square n×n A: ‖P·A·X − L·(U·X)‖ / (n · ‖A‖ · ‖X‖ · eps). F holds L (unit lower,
+/// strictly below the diagonal) and U (upper, on and above) as xGETRF leaves them; ipiv holds the n
+/// 1-based row interchanges applied in order (LAPACK's convention, as getrf returns them), or is
+/// empty for a factorization without pivoting (P = I).
 template <class T>
-double getrf_residual_random(int64_t n, const T* a, int64_t lda, const T* f, int64_t ldf, const int64_t* ipiv);
+class GetrfCheckRandom {
+public:
+    explicit GetrfCheckRandom(const TileMatrix<T>& A);
+    double residual(const TileMatrix<T>& F, const std::vector<int64_t>& ipiv) const;
 
-/// geqrf of an m×n A, m ≥ n: ‖Aᵀ·(A·X) − Rᵀ·(R·X)‖ / (m · max(‖A‖₁, ‖A‖∞)² · ‖X‖ · eps), R the upper triangle
-/// of f's leading n×n block (AᵀA = RᵀR when A = Q·R with Q orthonormal).
+private:
+    int64_t n_;
+    std::vector<T> x_, ax_;  // n×4
+    double norm_a_;
+};
+
+/// geqrf of the m×n A, m ≥ n: ‖Aᵀ·(A·X) − Rᵀ·(R·X)‖ / (m · max(‖A‖₁, ‖A‖∞)² · ‖X‖ · eps), R the
+/// upper triangle of F's leading n×n block (AᵀA = RᵀR when A = Q·R with Q orthonormal; the
+/// Householder vectors below R are not read). max(‖A‖₁, ‖A‖∞)² bounds ‖Aᵀ‖∞·‖A‖∞.
 template <class T>
-double geqrf_residual_random(int64_t m, int64_t n, const T* a, int64_t lda, const T* f, int64_t ldf);
+class GeqrfCheckRandom {
+public:
+    explicit GeqrfCheckRandom(const TileMatrix<T>& A);
+    double residual(const TileMatrix<T>& F) const;
+
+private:
+    int64_t m_, n_;
+    std::vector<T> x_, atax_;  // n×4
+    double norm_a_;
+};
+
+/// gemm C = α·op(A)·op(B) + β·C0, C and C0 m×n, op(A) m×k, op(B) k×n:
+/// ‖C·X − α·op(A)·(op(B)·X) − β·C0·X‖ / ((|α|·‖op(A)‖·‖op(B)‖ + |β|·‖C0‖) · k · ‖X‖ · eps).
+/// The constructor forms the reference α·op(A)·(op(B)·X) + β·C0·X and the norms at once, so A, B and
+/// C0 are read only there: C0 may be the matrix the gemm then overwrites.
+template <class T>
+class GemmCheckRandom {
+public:
+    GemmCheckRandom(Trans ta, Trans tb, T alpha, const TileMatrix<T>& A, const TileMatrix<T>& B, T beta,
+                    const TileMatrix<T>& C0);
+    double residual(const TileMatrix<T>& C) const;
+
+private:
+    int64_t m_, n_;
+    std::vector<T> x_, ref_;  // n×4, m×4
+    double scale_;           // (|α|·‖op(A)‖·‖op(B)‖ + |β|·‖C0‖) · max(k, 1)
+};
 
 }  // namespace tessera::check

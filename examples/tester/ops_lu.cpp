@@ -1,6 +1,8 @@
 // tessera-tester operations of the LU family: getrf (m×n), getrf_nopiv, getrf_incpiv, getrs, gesv,
 // gesv_nopiv, gesv_incpiv (tile forms, timed without the layout conversions; time_op says what the clock covers).
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 #include "examples/common/checks_lu.hpp"
 #include "examples/common/checks_random.hpp"
@@ -18,28 +20,40 @@ double getrf_flops(int64_t m, int64_t n) {
 
 enum class Variant { Partial, NoPiv };
 
-// getrf or getrf_nopiv on an m×n matrix, checked with ‖P·A − L·U‖ / (n·‖A‖·eps).
+// getrf or getrf_nopiv on an m×n matrix, checked with ‖P·A − L·U‖ / (n·‖A‖·eps), or its randomized
+// form (checks_random.hpp) for a square matrix with --check-random.
 template <class T, Variant V>
 Result run_getrf(const Params& p) {
     const int64_t lda = std::max<int64_t>(p.m, 1);
-    auto a = V == Variant::NoPiv ? check::random_shifted<T>(p.m, p.n, lda, p.seed, double(std::max(p.m, p.n)))
-                                 : check::random_matrix<T>(p.m, p.n, lda, p.seed);
-    auto f = a;
     TileMatrix<T> A(p.m, p.n, p.nb);
-    A.fill_from_lapack(a.data(), lda);
+    if (V == Variant::NoPiv) check::generate_random_shifted(A, p.seed, double(std::max(p.m, p.n)));
+    else check::generate_random(A, p.seed);
     Runtime::wait_all();
+    // The check's inputs, before A is overwritten: A·X and ‖A‖ (O(n²)), or a LAPACK copy of A.
+    std::optional<check::GetrfCheckRandom<T>> random;
+    check::LapackArray<T> a;
+    if (p.check && p.check_random && p.m == p.n) {
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
+        random.emplace(A);
+    } else if (p.check) {
+        a = check::lapack_copy(A);
+    }
     std::vector<int64_t> ipiv;
     Result r{.k = 0};
     r.seconds = time_op(
         p, r.info,
         [&](Sequence& s) { V == Variant::NoPiv ? getrf_nopiv_async(A, s) : getrf_async(A, ipiv, s); }, A);
     r.flops = getrf_flops(p.m, p.n);
-    if (p.check) {
-        A.to_lapack(f.data(), lda);
+    if (p.check && random) {
+        A.acquire_host();
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
+        r.error = random->residual(A, V == Variant::NoPiv ? std::vector<int64_t>{} : ipiv);
+        r.checked = true;
+    } else if (p.check) {
+        const auto f = check::lapack_copy(A);
         const int64_t* piv = V == Variant::NoPiv ? nullptr : ipiv.data();
         CallerBlasThreads blas;  // the check runs on every core, StarPU paused
-        r.error = p.check_random && p.m == p.n ? check::getrf_residual_random(p.n, a.data(), lda, f.data(), lda, piv)
-                                               : check::getrf_residual(p.m, p.n, a.data(), lda, f.data(), lda, piv);
+        r.error = check::getrf_residual(p.m, p.n, a.data(), lda, f.data(), lda, piv);
         r.checked = true;
     }
     return r;
@@ -53,12 +67,12 @@ enum class Solve { Getrs, Gesv, GesvNoPiv, GetrfIncpiv, GesvIncpiv };
 template <class T, Solve S>
 Result run_solve(const Params& p) {
     const int64_t n = p.n, lda = std::max<int64_t>(n, 1);
-    auto a = S == Solve::GesvNoPiv ? check::random_shifted<T>(n, n, lda, p.seed, double(n))
-                                   : check::random_matrix<T>(n, n, lda, p.seed);
-    auto b = check::random_matrix<T>(n, p.nrhs, lda, p.seed + 1), x = b;
     TileMatrix<T> A(n, n, p.nb), B(n, p.nrhs, p.nb);
-    A.fill_from_lapack(a.data(), lda);
-    B.fill_from_lapack(b.data(), lda);
+    if (S == Solve::GesvNoPiv) check::generate_random_shifted(A, p.seed, double(n));
+    else check::generate_random(A, p.seed);
+    check::generate_random(B, p.seed + 1);
+    check::LapackArray<T> a, b;
+    if (p.check) a = check::lapack_copy(A), b = check::lapack_copy(B);
     std::vector<int64_t> ipiv;
     IncpivFactors<T> F;
     Result r{.m = n, .k = p.nrhs};
@@ -78,7 +92,7 @@ Result run_solve(const Params& p) {
     const double dn = double(n), solve = 2.0 * dn * dn * double(p.nrhs);
     r.flops = S == Solve::Getrs ? solve : S == Solve::GetrfIncpiv ? getrf_flops(n, n) : getrf_flops(n, n) + solve;
     if (p.check && r.info == 0) {
-        B.to_lapack(x.data(), lda);
+        const auto x = check::lapack_copy(B);
         CallerBlasThreads blas;  // the check runs on every core, StarPU paused
         r.error = check::solve_residual(trans, n, n, p.nrhs, a.data(), lda, x.data(), lda, b.data(), lda);
         r.checked = true;

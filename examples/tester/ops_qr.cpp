@@ -3,7 +3,10 @@
 //   tessera-tester geqrf --prec d --m 4000 --n 1500 --nb 250 --ib 50 --check
 //   tessera-tester gels --prec s --m 3000 --n 1000 --nrhs 3 --nb 256 --check
 #include <algorithm>
+#include <optional>
+#include <vector>
 
+#include "examples/common/checks.hpp"
 #include "examples/common/checks_qr.hpp"
 #include "examples/common/checks_random.hpp"
 #include "examples/tester/tester.hpp"
@@ -17,48 +20,51 @@ double qr_flops(double m, double n) {
     return m >= n ? 2 * m * n * n - 2 * n * n * n / 3 : 2 * n * m * m - 2 * m * m * m / 3;
 }
 
-/// A factored copy of the random m×n matrix of the run, with its factors; `a` is the original.
+/// The random m×n matrix of the run generated in its tiles, with its factors; `a` is a LAPACK copy
+/// of the original (leading dimension max(1, m)) when `copy`, empty otherwise.
 template <class T>
 struct Factored {
-    std::vector<T> a;
+    check::LapackArray<T> a;
     TileMatrix<T> A;
     QRFactors<T> F;
-    Factored(const Params& p) : a(check::random_matrix<T>(p.m, p.n, std::max<int64_t>(p.m, 1), p.seed)), A(p.m, p.n, p.nb) {
-        A.fill_from_lapack(a.data(), std::max<int64_t>(p.m, 1));
+    Factored(const Params& p, bool copy) : A(p.m, p.n, p.nb) {
+        check::generate_random(A, p.seed);
+        if (copy) a = check::lapack_copy(A);
     }
 };
 
-/// Explicit Q (m×q) of the factorization.
+/// Explicit Q (m×q) of the factorization, leading dimension max(1, m).
 template <class T>
-std::vector<T> explicit_q(const TileMatrix<T>& A, const QRFactors<T>& F, int64_t q) {
-    const int64_t ldq = std::max<int64_t>(A.m(), 1);
-    std::vector<T> out(size_t(ldq * std::max<int64_t>(q, 1)));
+check::LapackArray<T> explicit_q(const TileMatrix<T>& A, const QRFactors<T>& F, int64_t q) {
     TileMatrix<T> Q(A.m(), q, A.nb());
     ungqr(A, F, Q);
-    Q.to_lapack(out.data(), ldq);
-    return out;
+    return check::lapack_copy(Q);
 }
 
 template <class T>
 Result run_geqrf(const Params& p) {
-    Factored<T> f(p);
+    const bool random_check = p.check && p.check_random && p.m >= p.n;
+    Factored<T> f(p, p.check && !random_check);
     Runtime::wait_all();
+    // The randomized check's inputs, before A is overwritten: Aᵀ·A·X and the norms of A (O(n²)).
+    std::optional<check::GeqrfCheckRandom<T>> random;
+    if (random_check) {
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
+        random.emplace(f.A);
+    }
     Result r;
     f.F = QRFactors<T>(f.A, p.options().ib);
     r.seconds = time_op(p, r.info, [&](Sequence& s) { geqrf_async(f.A, f.F, s); }, f.A);
     r.flops = qr_flops(double(p.m), double(p.n));
-    if (p.check && p.check_random && p.m >= p.n) {
-        const int64_t lda = std::max<int64_t>(p.m, 1);
-        std::vector<T> fa(f.a.size());
-        f.A.to_lapack(fa.data(), lda);
+    if (random) {
+        f.A.acquire_host();
         CallerBlasThreads blas;  // the check runs on every core, StarPU paused
-        r.error = check::geqrf_residual_random(p.m, p.n, f.a.data(), lda, fa.data(), lda);
+        r.error = random->residual(f.A);
         r.checked = true;
     } else if (p.check) {
         const int64_t k = std::min(p.m, p.n), lda = std::max<int64_t>(p.m, 1);
         auto q = explicit_q(f.A, f.F, k);
-        std::vector<T> fa(f.a.size());
-        f.A.to_lapack(fa.data(), lda);
+        const auto fa = check::lapack_copy(f.A);
         CallerBlasThreads blas;  // the check runs on every core, StarPU paused
         r.error = std::max(check::qr_residual(p.m, p.n, f.a.data(), lda, q.data(), lda, fa.data(), lda),
                            check::orthogonality_residual(p.m, k, q.data(), lda));
@@ -69,7 +75,7 @@ Result run_geqrf(const Params& p) {
 
 template <class T>
 Result run_ungqr(const Params& p) {
-    Factored<T> f(p);
+    Factored<T> f(p, p.check);
     f.F = geqrf(f.A, p.options());
     const int64_t k = std::min(p.m, p.n), lda = std::max<int64_t>(p.m, 1);
     TileMatrix<T> Q(p.m, k, p.nb);
@@ -78,9 +84,7 @@ Result run_ungqr(const Params& p) {
     r.seconds = time_it([&] { ungqr(f.A, f.F, Q); });
     r.flops = qr_flops(double(p.m), double(k));
     if (p.check) {
-        std::vector<T> q(size_t(lda * std::max<int64_t>(k, 1))), fa(f.a.size());
-        Q.to_lapack(q.data(), lda);
-        f.A.to_lapack(fa.data(), lda);
+        const auto q = check::lapack_copy(Q), fa = check::lapack_copy(f.A);
         CallerBlasThreads blas;  // the check runs on every core, StarPU paused
         r.error = std::max(check::qr_residual(p.m, p.n, f.a.data(), lda, q.data(), lda, fa.data(), lda),
                            check::orthogonality_residual(p.m, k, q.data(), lda));
@@ -92,20 +96,21 @@ Result run_ungqr(const Params& p) {
 // C is m×nrhs (Left) or nrhs×m (Right); A is m×n.
 template <class T>
 Result run_unmqr(const Params& p) {
-    Factored<T> f(p);
+    Factored<T> f(p, false);
     f.F = geqrf(f.A, p.options());
     const bool left = p.side == Side::Left;
     const int64_t rows = left ? p.m : p.nrhs, cols = left ? p.nrhs : p.m, ldc = std::max<int64_t>(rows, 1);
-    auto c0 = check::random_matrix<T>(rows, cols, ldc, p.seed + 1), c = c0;
     TileMatrix<T> C(rows, cols, p.nb);
-    C.fill_from_lapack(c0.data(), ldc);
+    check::generate_random(C, p.seed + 1);
+    check::LapackArray<T> c0;
+    if (p.check) c0 = check::lapack_copy(C);
     Runtime::wait_all();
     Result r{.k = p.nrhs};
     r.seconds = time_it([&] { unmqr(p.side, p.trans, f.A, f.F, C); });
     const double k = double(std::min(p.m, p.n));
     r.flops = 2 * double(p.nrhs) * k * (2 * double(p.m) - k);
     if (p.check) {
-        C.to_lapack(c.data(), ldc);
+        const auto c = check::lapack_copy(C);
         auto q = explicit_q(f.A, f.F, p.m);
         CallerBlasThreads blas;  // the check runs on every core, StarPU paused
         r.error = check::unmqr_residual(p.side, p.trans, p.m, q.data(), std::max<int64_t>(p.m, 1), rows, cols,
@@ -120,18 +125,18 @@ Result run_gels(const Params& p) {
     const int64_t m = p.m, n = p.n, lda = std::max<int64_t>(m, 1), ldb = std::max<int64_t>({m, n, 1});
     const bool nt = p.trans == Trans::NoTrans;
     const int64_t in_rows = nt ? m : n, out_rows = nt ? n : m;
-    auto a = check::random_matrix<T>(m, n, lda, p.seed);
-    auto b = check::random_matrix<T>(in_rows, p.nrhs, ldb, p.seed + 1), x = b;
     TileMatrix<T> A(m, n, p.nb), B(std::max(m, n), p.nrhs, p.nb);
-    A.fill_from_lapack(a.data(), lda);
-    B.fill_from_lapack(b.data(), ldb);
+    check::generate_random(A, p.seed);
+    check::generate_random(B, p.seed + 1, in_rows);  // the right-hand sides, zero below
+    check::LapackArray<T> a, b;
+    if (p.check) a = check::lapack_copy(A), b = check::lapack_copy(B);
     Runtime::wait_all();
     Result r{.k = p.nrhs};
     r.seconds = time_it([&] { r.info = gels(p.trans, A, B, p.options()); });
     const double k = double(std::min(m, n)), big = double(std::max(m, n));
     r.flops = qr_flops(double(m), double(n)) + double(p.nrhs) * (2 * k * (2 * big - k) + k * k);
     if (p.check) {
-        B.to_lapack(x.data(), ldb);
+        const auto x = check::lapack_copy(B);
         // Least squares when op(A) is tall, a consistent (minimum-norm) system otherwise.
         const bool least_squares = in_rows > out_rows;
         CallerBlasThreads blas;  // the check runs on every core, StarPU paused
