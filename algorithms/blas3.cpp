@@ -1,6 +1,7 @@
 // Tile BLAS-3 algorithms: gemm, trsm, syrk (loops of Chameleon's pzgemm, pztrsm, pzsyrk).
 #include "tessera/blas3.hpp"
 
+#include <utility>
 #include <vector>
 
 #include "algorithms/common.hpp"
@@ -25,19 +26,33 @@ void gemm_async(Trans ta, Trans tb, T alpha, const TileMatrix<T>& A, const TileM
     // then starts after a few input tiles and fetches the next ones while it computes, reusing the
     // rows of A and columns of B already there; the plain order would first update every C(i, j)
     // with l = 0, which needs all of C on the device before any tile has been reused.
-    int rank = 0;
-    for (int64_t s = 0; s < std::max(C.mt(), C.nt()); ++s)
-        for (int64_t t = 0; t <= 2 * s; ++t) {
-            const int64_t i = t <= s ? t : s, j = t <= s ? s : t - s - 1;
-            if (i >= C.mt() || j >= C.nt()) continue;
-            const int prio = -rank++;
-            if (kt == 0) tasks::scale<T>(beta, C.handle(i, j), Uplo::General, prio);
-            for (int64_t l = 0; l < kt; ++l) {
-                TileHandle a = ta == Trans::NoTrans ? A.handle(i, l) : A.handle(l, i);
-                TileHandle b = tb == Trans::NoTrans ? B.handle(l, j) : B.handle(j, l);
-                tasks::gemm<T>(ta, tb, alpha, a, b, l == 0 ? beta : T(1), C.handle(i, j), prio);
+    auto for_each_c_tile = [&](auto&& f) {
+        for (int64_t s = 0; s < std::max(C.mt(), C.nt()); ++s)
+            for (int64_t t = 0; t <= 2 * s; ++t) {
+                const int64_t i = t <= s ? t : s, j = t <= s ? s : t - s - 1;
+                if (i < C.mt() && j < C.nt()) f(i, j);
             }
+    };
+    auto a_tile = [&](int64_t i, int64_t l) { return ta == Trans::NoTrans ? A.handle(i, l) : A.handle(l, i); };
+    auto b_tile = [&](int64_t l, int64_t j) { return tb == Trans::NoTrans ? B.handle(l, j) : B.handle(j, l); };
+    // A single device gets every operand streamed in that order (each tile once).
+    const size_t bytes = size_t(A.m() * A.n() + B.m() * B.n() + m * n) * sizeof(T);
+    tasks::DevicePrefetch prefetch(bytes);
+    std::vector<char> a_sent(size_t(A.mt() * A.nt())), b_sent(size_t(B.mt() * B.nt()));
+    for_each_c_tile([&](int64_t i, int64_t j) {
+        prefetch(C.handle(i, j));
+        for (int64_t l = 0; l < kt; ++l) {
+            if (!std::exchange(a_sent[size_t(ta == Trans::NoTrans ? l * A.mt() + i : i * A.mt() + l)], 1)) prefetch(a_tile(i, l));
+            if (!std::exchange(b_sent[size_t(tb == Trans::NoTrans ? j * B.mt() + l : l * B.mt() + j)], 1)) prefetch(b_tile(l, j));
         }
+    });
+    int rank = 0;
+    for_each_c_tile([&](int64_t i, int64_t j) {
+        const int prio = -rank++;
+        if (kt == 0) tasks::scale<T>(beta, C.handle(i, j), Uplo::General, prio);
+        for (int64_t l = 0; l < kt; ++l)
+            tasks::gemm<T>(ta, tb, alpha, a_tile(i, l), b_tile(l, j), l == 0 ? beta : T(1), C.handle(i, j), prio);
+    });
 }
 
 template <class T>

@@ -21,6 +21,11 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
     // trsm is a chain of small diagonal-block solves, several times slower than its GEMM.
     const bool invert = detail::opencl_devices() > 0;
     const Side side = uplo == Uplo::Lower ? Side::Right : Side::Left;
+    // A single device gets the uplo triangle streamed in the order of first use, column by column.
+    auto tile = [&](int64_t i, int64_t j) { return uplo == Uplo::Lower ? A.handle(i, j) : A.handle(j, i); };
+    tasks::DevicePrefetch prefetch(size_t(nt * (nt + 1) / 2) * size_t(A.nb() * A.nb()) * sizeof(T));
+    for (int64_t k = 0; k < nt; ++k)
+        for (int64_t m = k; m < nt; ++m) prefetch(tile(m, k));
     for (int64_t k = 0; k < nt; ++k) {
         tasks::potrf<T>(uplo, A.handle(k, k), seq.info_slot(k * A.nb()), prio(k, 0));
         // L(m,k) = A(m,k)·L(k,k)⁻ᵀ (Lower) or U(k,n) = U(k,k)⁻ᵀ·A(k,n) (Upper), for every tile t below

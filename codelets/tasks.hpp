@@ -40,6 +40,21 @@ void generate(std::shared_ptr<const TileFunction<T>> f, int64_t i0, int64_t j0, 
 template <class T>
 void scale(T alpha, TileHandle A, Uplo uplo = Uplo::General, int prio = 0);
 
+/// Prefetch plan of an algorithm for the only OpenCL device: when the Runtime drives exactly one
+/// OpenCL device and `bytes` (the operands' size) fit in half its memory, each call starts an
+/// asynchronous copy of a tile to it (StarPU's prefetch, below the priority of every task, and in
+/// the order of the calls), so that transfers stream from the start instead of when each task
+/// becomes ready. Otherwise it does nothing. Call it before submitting the tasks that use the tiles.
+class DevicePrefetch {
+public:
+    explicit DevicePrefetch(size_t bytes);
+    void operator()(TileHandle h);
+
+private:
+    int node_ = -1;  // StarPU memory node of the device, -1 when the plan is off
+    int priority_;
+};
+
 /// A rows×cols tile of T with no home storage: StarPU allocates it where a task first writes it
 /// (its first access must be a write). Give it back with release_temp_tile().
 template <class T>
