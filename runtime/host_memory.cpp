@@ -81,30 +81,46 @@ void HostMemoryPool::release(void* ptr) noexcept {
 }
 
 double HostMemoryPool::copy_rate(bool to_device) {
-    double& rate = rate_[to_device];
-    if (rate < 0) rate = probe(size_t(64) << 20, to_device);
-    return rate;
+    if (rate_[to_device] < 0) probe(size_t(64) << 20, to_device);
+    return rate_[to_device];
 }
 
-double HostMemoryPool::probe(size_t bytes, bool to_device) {
-    if (!probe_queue_) return 0;
+double HostMemoryPool::copy_enqueue_share(bool to_device) {
+    if (rate_[to_device] < 0) probe(size_t(64) << 20, to_device);
+    return enqueue_share_[to_device];
+}
+
+void HostMemoryPool::probe(size_t bytes, bool to_device) {
+    rate_[to_device] = 0;
+    if (!probe_queue_) return;
     cl_int err = CL_SUCCESS;
     cl_mem dev = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
-    if (err != CL_SUCCESS) return 0;
+    if (err != CL_SUCCESS) return;
     void* host = allocate(bytes);
     std::fill_n(static_cast<char*>(host), bytes, char(1));
+    using Clock = std::chrono::steady_clock;
+    auto seconds = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+    auto copy = [&](cl_bool blocking) {
+        return to_device ? clEnqueueWriteBuffer(probe_queue_, dev, blocking, 0, bytes, host, 0, nullptr, nullptr)
+                         : clEnqueueReadBuffer(probe_queue_, dev, blocking, 0, bytes, host, 0, nullptr, nullptr);
+    };
     double best = 1e30;
-    for (int rep = 0; rep < 4; ++rep) {  // the first copy warms the buffer up and is not counted
-        const auto t0 = std::chrono::steady_clock::now();
-        err = to_device ? clEnqueueWriteBuffer(probe_queue_, dev, CL_TRUE, 0, bytes, host, 0, nullptr, nullptr)
-                        : clEnqueueReadBuffer(probe_queue_, dev, CL_TRUE, 0, bytes, host, 0, nullptr, nullptr);
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (err != CL_SUCCESS) break;
-        if (rep > 0) best = std::min(best, s);
+    for (int rep = 0; rep < 4 && err == CL_SUCCESS; ++rep) {  // the first copy warms the buffer up and is not counted
+        const auto t0 = Clock::now();
+        err = copy(CL_TRUE);
+        if (rep > 0) best = std::min(best, seconds(t0, Clock::now()));
+    }
+    if (err == CL_SUCCESS) {
+        const auto t0 = Clock::now();
+        err = copy(CL_FALSE);
+        const auto returned = Clock::now();
+        if (err == CL_SUCCESS) err = clFinish(probe_queue_);
+        const double all = seconds(t0, Clock::now());
+        if (err == CL_SUCCESS && all > 0) enqueue_share_[to_device] = seconds(t0, returned) / all;
     }
     release(host);
     clReleaseMemObject(dev);
-    return err == CL_SUCCESS && best < 1e30 ? double(bytes) / best * 1e-9 : 0;
+    if (err == CL_SUCCESS && best < 1e30) rate_[to_device] = double(bytes) / best * 1e-9;
 }
 
 }  // namespace tessera::detail

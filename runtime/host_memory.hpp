@@ -37,12 +37,18 @@ public:
     /// (best of 3 blocking copies), host→device if `to_device`; 0 without a device. Measured at the
     /// first call for each direction and remembered: the rate belongs to the storage, not to a run.
     double copy_rate(bool to_device);
+    /// Share (0..1) of a non-blocking 64 MiB copy's time, in the same direction, that the enqueue
+    /// call (clEnqueueWrite/ReadBuffer with CL_FALSE) holds its caller: near 0 when the driver
+    /// copies asynchronously, near 1 when it copies before returning (then StarPU's OpenCL worker,
+    /// which issues the transfers, cannot launch kernels meanwhile). Measured with copy_rate.
+    double copy_enqueue_share(bool to_device);
 
 private:
-    double probe(size_t bytes, bool to_device);
+    void probe(size_t bytes, bool to_device);
 
     std::mutex lock_;
     double rate_[2] = {-1, -1};  // copy_rate: device→host, host→device; < 0 until measured
+    double enqueue_share_[2] = {0, 0};  // copy_enqueue_share, same order
     cl_context context_ = nullptr;
     cl_command_queue queue_ = nullptr;        // set when pinning: our queue for map/unmap
     cl_command_queue probe_queue_ = nullptr;  // our own queue in StarPU's context (unmap, probes)

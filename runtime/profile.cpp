@@ -208,7 +208,10 @@ std::string Profile::table() const {
         s += line;
     };
     add("profile   wall %.3f s; tile storage %s", wall_s, pinned ? "pinned" : "pageable");
-    if (probe_h2d_gbps > 0) add("; copy probe host->device %.1f GB/s, device->host %.1f GB/s", probe_h2d_gbps, probe_d2h_gbps);
+    if (probe_h2d_gbps > 0)
+        add("; copy probe host->device %.1f GB/s, device->host %.1f GB/s (a non-blocking copy holds its caller "
+            "%.0f%% / %.0f%% of its time)",
+            probe_h2d_gbps, probe_d2h_gbps, 100 * probe_h2d_enqueue, 100 * probe_d2h_enqueue);
     s += "\n";
     add("  %-32s %6s %9s %9s %6s %11s\n", "worker", "tasks", "exec_s", "kernel_s", "busy%", "wait_data_s");
     for (const Worker& w : workers) {

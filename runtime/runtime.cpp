@@ -165,6 +165,8 @@ Profile Runtime::profile_end() {
     p.pinned = g_state->host_memory->pinned();
     p.probe_h2d_gbps = g_state->host_memory->copy_rate(true);
     p.probe_d2h_gbps = g_state->host_memory->copy_rate(false);
+    p.probe_h2d_enqueue = g_state->host_memory->copy_enqueue_share(true);
+    p.probe_d2h_enqueue = g_state->host_memory->copy_enqueue_share(false);
     return p;
 }
 

@@ -49,6 +49,9 @@ struct Profile {
                                  ///< the tiles, on the first OpenCL device (0 without one);
                                  ///< measured at the Runtime's first profile, then reused
     double probe_d2h_gbps = 0;   ///< the same, device→host
+    double probe_h2d_enqueue = 0;  ///< share (0..1) of a non-blocking host→device copy's time for which
+                                   ///< the enqueue call holds its caller (StarPU's OpenCL worker)
+    double probe_d2h_enqueue = 0;  ///< the same, device→host
 
     /// A short fixed-width table of all of the above, ending with a newline.
     std::string table() const;
