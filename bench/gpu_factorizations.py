@@ -10,7 +10,8 @@ residuals of DESIGN.md) or none (CHECK=none: reported 'unchecked', never 'pass')
 same randomized residual computed with torch (||A x - L (L^T x)|| / (n ||A|| ||x|| eps) and the like). Figures are medians of REPS timed runs
 after one untimed warm-up run (which also calibrates StarPU's perfmodels).
 
-Environment: CASES (space-separated op:prec:n:nb, default below), REPS (3), CHECK (random),
+Environment: CASES (space-separated op:prec:n:nb, default below), REPS (3, keep it odd), WARMUP (1;
+2 on a machine whose perfmodels are not calibrated yet: .gpu-models, see gpu_env.sh), CHECK (random),
 TESTER (.gpu-build/tessera-tester), MODES ("e2e resident"), EXTRA (more tester arguments),
 OUTDIR ($OUT or /tmp/gpu_factorizations). Flop counts: gemm 2n^3, potrf n^3/3, getrf 2n^3/3,
 geqrf 4n^3/3.
@@ -39,7 +40,7 @@ log = open(os.path.join(outdir, "profiles.txt"), "a")
 
 def run_ours(op, prec, n, nb, mode):
     """Median TFLOP/s of our runs, the check status and the profile of the median run."""
-    args = [tester, op, "--prec", prec, "--n", str(n), "--nb", str(nb), "--warmup", "1", "--repeat", str(reps),
+    args = [tester, op, "--prec", prec, "--n", str(n), "--nb", str(nb), "--warmup", os.environ.get("WARMUP", "1"), "--repeat", str(reps),
             "--csv", "--profile"] + extra
     if mode == "resident":
         args.append("--resident")
