@@ -1,4 +1,5 @@
-// trsm codelet: B = alpha·op(A)⁻¹·B (Left) or alpha·B·op(A)⁻¹ (Right) on one tile.
+// trsm and trmm codelets: B = alpha·op(A)⁻¹·B or alpha·B·op(A)⁻¹ (trsm), B = alpha·op(A)·B or
+// alpha·B·op(A) (trmm), A a triangular tile. Both take the same arguments.
 #include "codelets/codelet.hpp"
 #include "codelets/tasks.hpp"
 #include "kernels/cpu/blas.hpp"
@@ -7,7 +8,7 @@ namespace tessera {
 namespace {
 
 template <class T>
-struct TrsmArgs {
+struct TriangularArgs {
     uint32_t flags;
     Side side;
     Uplo uplo;
@@ -18,16 +19,32 @@ struct TrsmArgs {
 
 template <class T>
 void trsm_cpu(void* buffers[], void* cl_arg) {
-    const auto& a = *static_cast<TrsmArgs<T>*>(cl_arg);
+    const auto& a = *static_cast<TriangularArgs<T>*>(cl_arg);
     auto A = codelets::cpu_tile<T>(buffers[0]), B = codelets::cpu_tile<T>(buffers[1]);
     cpu::trsm<T>(a.side, a.uplo, a.trans, a.diag, B.m, B.n, a.alpha, A.ptr, A.ld, B.ptr, B.ld);
 }
 
 template <class T>
 void trsm_opencl(void* buffers[], void* cl_arg) {
-    const auto& a = *static_cast<TrsmArgs<T>*>(cl_arg);
+    const auto& a = *static_cast<TriangularArgs<T>*>(cl_arg);
     auto w = codelets::opencl_worker<T>();
     ocl::trsm<T>(w.kernels, w.queue, a.side, a.uplo, a.trans, a.diag, codelets::tile_rows(buffers[1]),
+                 codelets::tile_cols(buffers[1]), a.alpha, codelets::ocl_tile<T>(buffers[0]),
+                 codelets::ocl_tile<T>(buffers[1]));
+}
+
+template <class T>
+void trmm_cpu(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<TriangularArgs<T>*>(cl_arg);
+    auto A = codelets::cpu_tile<T>(buffers[0]), B = codelets::cpu_tile<T>(buffers[1]);
+    cpu::trmm<T>(a.side, a.uplo, a.trans, a.diag, B.m, B.n, a.alpha, A.ptr, A.ld, B.ptr, B.ld);
+}
+
+template <class T>
+void trmm_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<TriangularArgs<T>*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    ocl::trmm<T>(w.kernels, w.queue, a.side, a.uplo, a.trans, a.diag, codelets::tile_rows(buffers[1]),
                  codelets::tile_cols(buffers[1]), a.alpha, codelets::ocl_tile<T>(buffers[0]),
                  codelets::ocl_tile<T>(buffers[1]));
 }
@@ -40,15 +57,39 @@ starpu_codelet& trsm_codelet() {
     return cl;
 }
 
+template <class T>
+starpu_codelet& trmm_codelet() {
+    static const std::string name = prec_letter<T>() + std::string("trmm");
+    static starpu_codelet cl = codelets::make_codelet(name.c_str(), trmm_cpu<T>, trmm_opencl<T>, {STARPU_R, STARPU_RW},
+                                                      codelets::history_model("tessera_" + name));
+    return cl;
+}
+
+template <class T>
+void submit_triangular(starpu_codelet& cl, Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A,
+                       TileHandle B, int prio) {
+    TriangularArgs<T> args{codelets::pack_flags(char(side), char(uplo), char(trans), char(diag)), side, uplo, trans,
+                           diag, alpha};
+    codelets::submit(cl, args, {A, B}, prio);
+}
+
 }  // namespace
 
 template <class T>
 void tasks::trsm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A, TileHandle B, int prio) {
-    TrsmArgs<T> args{codelets::pack_flags(char(side), char(uplo), char(trans), char(diag)), side, uplo, trans, diag, alpha};
-    codelets::submit(trsm_codelet<T>(), args, {A, B}, prio);
+    submit_triangular(trsm_codelet<T>(), side, uplo, trans, diag, alpha, A, B, prio);
 }
 
-template void tasks::trsm<float>(Side, Uplo, Trans, Diag, float, TileHandle, TileHandle, int);
-template void tasks::trsm<double>(Side, Uplo, Trans, Diag, double, TileHandle, TileHandle, int);
+template <class T>
+void tasks::trmm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A, TileHandle B, int prio) {
+    submit_triangular(trmm_codelet<T>(), side, uplo, trans, diag, alpha, A, B, prio);
+}
+
+#define TESSERA_INSTANTIATE(T)                                                                   \
+    template void tasks::trsm<T>(Side, Uplo, Trans, Diag, T, TileHandle, TileHandle, int); \
+    template void tasks::trmm<T>(Side, Uplo, Trans, Diag, T, TileHandle, TileHandle, int);
+TESSERA_INSTANTIATE(float)
+TESSERA_INSTANTIATE(double)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera
