@@ -1,7 +1,7 @@
 // Tile BLAS-3 algorithms: gemm, trsm, syrk (loops of Chameleon's pzgemm, pztrsm, pzsyrk).
 #include "tessera/blas3.hpp"
 
-#include <utility>
+#include <unordered_set>
 #include <vector>
 
 #include "algorithms/common.hpp"
@@ -38,12 +38,15 @@ void gemm_async(Trans ta, Trans tb, T alpha, const TileMatrix<T>& A, const TileM
     // A single device gets every operand streamed in that order (each tile once).
     const size_t bytes = size_t(A.m() * A.n() + B.m() * B.n() + m * n) * sizeof(T);
     tasks::DevicePrefetch prefetch(bytes);
-    std::vector<char> a_sent(size_t(A.mt() * A.nt())), b_sent(size_t(B.mt() * B.nt()));
+    std::unordered_set<TileHandle> sent;
+    auto once = [&](TileHandle h) {
+        if (sent.insert(h).second) prefetch(h);
+    };
     for_each_c_tile([&](int64_t i, int64_t j) {
-        prefetch(C.handle(i, j));
+        once(C.handle(i, j));
         for (int64_t l = 0; l < kt; ++l) {
-            if (!std::exchange(a_sent[size_t(ta == Trans::NoTrans ? l * A.mt() + i : i * A.mt() + l)], 1)) prefetch(a_tile(i, l));
-            if (!std::exchange(b_sent[size_t(tb == Trans::NoTrans ? j * B.mt() + l : l * B.mt() + j)], 1)) prefetch(b_tile(l, j));
+            once(a_tile(i, l));
+            once(b_tile(l, j));
         }
     });
     int rank = 0;

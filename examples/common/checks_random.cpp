@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "examples/common/checks.hpp"
@@ -67,34 +66,22 @@ std::vector<T> times(const TileMatrix<T>& A, Trans trans, const std::vector<T>& 
 }
 
 /// ‖A‖∞ ('I': largest row sum of |a_ij|) or ‖A‖₁ ('1': largest column sum) over A's tiles in host
-/// memory, summed in double by one thread per core over interleaved tile columns (a pass over memory,
-/// run while StarPU is paused); 0 for an empty A, NaN when an entry is NaN (as xLANGE).
+/// memory, summed in double; 0 for an empty A, NaN when an entry is NaN (as xLANGE).
 template <class T>
 double norm(char which, const TileMatrix<T>& A) {
     const bool rows = which == 'I';
-    const int64_t len = rows ? A.m() : A.n(), nb = A.nb();
-    const int64_t threads = std::clamp<int64_t>(std::thread::hardware_concurrency(), 1, std::max<int64_t>(A.nt(), 1));
-    std::vector<std::vector<double>> sums(size_t(threads), std::vector<double>(size_t(len), 0.0));
-    auto sum = [&](int64_t w) {
-        std::vector<double>& s = sums[size_t(w)];
-        for (int64_t j = w; j < A.nt(); j += threads)
-            for (int64_t i = 0; i < A.mt(); ++i) {
-                const T* t = A.tile_data(i, j);
-                const int64_t r = A.tile_rows(i), c = A.tile_cols(j);
-                for (int64_t q = 0; q < c; ++q)
-                    for (int64_t p = 0; p < r; ++p) s[size_t(rows ? i * nb + p : j * nb + q)] += std::abs(double(t[p + q * r]));
-            }
-    };
-    std::vector<std::thread> pool;
-    for (int64_t w = 1; w < threads; ++w) pool.emplace_back(sum, w);
-    sum(0);
-    for (std::thread& t : pool) t.join();
+    const int64_t nb = A.nb();
+    std::vector<double> sums(size_t(rows ? A.m() : A.n()), 0.0);
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) {
+            const T* t = A.tile_data(i, j);
+            const int64_t r = A.tile_rows(i), c = A.tile_cols(j);
+            for (int64_t q = 0; q < c; ++q)
+                for (int64_t p = 0; p < r; ++p) sums[size_t(rows ? i * nb + p : j * nb + q)] += std::abs(double(t[p + q * r]));
+        }
     double best = 0;
-    for (int64_t k = 0; k < len; ++k) {
-        double s = 0;
-        for (const auto& part : sums) s += part[size_t(k)];
+    for (double s : sums)
         if (!(s <= best)) best = s;  // keeps a NaN
-    }
     return best;
 }
 
@@ -122,51 +109,52 @@ void require_shape(const char* func, const char* arg, const TileMatrix<T>& M, in
 }  // namespace
 
 template <class T>
-PotrfCheckRandom<T>::PotrfCheckRandom(Uplo uplo, const TileMatrix<T>& A) : uplo_(uplo), n_(A.n()) {
-    require_shape("PotrfCheckRandom", "A", A, n_, n_);
+SquareReference<T>::SquareReference(const char* func, const TileMatrix<T>& A) : n(A.n()) {
+    require_shape(func, "A", A, n, n);
     A.acquire_host();
-    x_ = random_vectors<T>(n_);
-    ax_ = times(A, Trans::NoTrans, x_);
-    norm_a_ = norm('I', A);
+    x = random_vectors<T>(n);
+    ax = times(A, Trans::NoTrans, x);
+    norm_a = norm('I', A);
 }
 
 template <class T>
+PotrfCheckRandom<T>::PotrfCheckRandom(Uplo uplo, const TileMatrix<T>& A) : uplo_(uplo), ref_("PotrfCheckRandom", A) {}
+
+template <class T>
 double PotrfCheckRandom<T>::residual(const TileMatrix<T>& F) const {
-    require_shape("PotrfCheckRandom::residual", "F", F, n_, n_);
+    const int64_t n = ref_.n;
+    const std::vector<T>& x = ref_.x;
+    require_shape("PotrfCheckRandom::residual", "F", F, n, n);
     F.acquire_host();
     // Lower: L·(Lᵀ·X); Upper: Uᵀ·(U·X).
     const Trans first = uplo_ == Uplo::Lower ? Trans::Trans : Trans::NoTrans;
     const Trans second = uplo_ == Uplo::Lower ? Trans::NoTrans : Trans::Trans;
-    const auto llx = times(F, n_, n_, uplo_, Diag::NonUnit, second, times(F, n_, n_, uplo_, Diag::NonUnit, first, x_));
-    return scaled(ax_, llx, n_, x_, n_, double(std::max<int64_t>(n_, 1)) * norm_a_);
+    const auto llx = times(F, n, n, uplo_, Diag::NonUnit, second, times(F, n, n, uplo_, Diag::NonUnit, first, x));
+    return scaled(ref_.ax, llx, n, x, n, double(std::max<int64_t>(n, 1)) * ref_.norm_a);
 }
 
 template <class T>
-GetrfCheckRandom<T>::GetrfCheckRandom(const TileMatrix<T>& A) : n_(A.n()) {
-    require_shape("GetrfCheckRandom", "A", A, n_, n_);
-    A.acquire_host();
-    x_ = random_vectors<T>(n_);
-    ax_ = times(A, Trans::NoTrans, x_);
-    norm_a_ = norm('I', A);
-}
+GetrfCheckRandom<T>::GetrfCheckRandom(const TileMatrix<T>& A) : ref_("GetrfCheckRandom", A) {}
 
 template <class T>
 double GetrfCheckRandom<T>::residual(const TileMatrix<T>& F, const std::vector<int64_t>& ipiv) const {
-    require_shape("GetrfCheckRandom::residual", "F", F, n_, n_);
-    if (!ipiv.empty() && int64_t(ipiv.size()) != n_)
+    const int64_t n = ref_.n;
+    const std::vector<T>& x = ref_.x;
+    require_shape("GetrfCheckRandom::residual", "F", F, n, n);
+    if (!ipiv.empty() && int64_t(ipiv.size()) != n)
         throw Error("tessera::check::GetrfCheckRandom::residual: argument 'ipiv' has " + std::to_string(ipiv.size()) +
-                    " entries, must have 0 or " + std::to_string(n_));
+                    " entries, must have 0 or " + std::to_string(n));
     F.acquire_host();
-    auto pax = ax_;  // P·(A·X): the row interchanges in order
+    auto pax = ref_.ax;  // P·(A·X): the row interchanges in order
     for (int64_t i = 0; i < int64_t(ipiv.size()); ++i) {
         const int64_t p = ipiv[size_t(i)] - 1;
-        if (p < 0 || p >= n_) return INFINITY;  // not a valid interchange
+        if (p < 0 || p >= n) return INFINITY;  // not a valid interchange
         if (p != i)
-            for (int64_t c = 0; c < kVectors; ++c) std::swap(pax[size_t(i + c * n_)], pax[size_t(p + c * n_)]);
+            for (int64_t c = 0; c < kVectors; ++c) std::swap(pax[size_t(i + c * n)], pax[size_t(p + c * n)]);
     }
-    const auto ux = times(F, n_, n_, Uplo::Upper, Diag::NonUnit, Trans::NoTrans, x_);
-    const auto lux = times(F, n_, n_, Uplo::Lower, Diag::Unit, Trans::NoTrans, ux);
-    return scaled(pax, lux, n_, x_, n_, double(std::max<int64_t>(n_, 1)) * norm_a_);
+    const auto ux = times(F, n, n, Uplo::Upper, Diag::NonUnit, Trans::NoTrans, x);
+    const auto lux = times(F, n, n, Uplo::Lower, Diag::Unit, Trans::NoTrans, ux);
+    return scaled(pax, lux, n, x, n, double(std::max<int64_t>(n, 1)) * ref_.norm_a);
 }
 
 template <class T>
@@ -218,6 +206,8 @@ double GemmCheckRandom<T>::residual(const TileMatrix<T>& C) const {
     return scaled(times(C, Trans::NoTrans, x_), ref_, m_, x_, n_, scale_);
 }
 
+template struct SquareReference<float>;
+template struct SquareReference<double>;
 template class PotrfCheckRandom<float>;
 template class PotrfCheckRandom<double>;
 template class GetrfCheckRandom<float>;

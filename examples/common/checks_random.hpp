@@ -27,6 +27,16 @@
 
 namespace tessera::check {
 
+/// What the square checks keep of A before the operation overwrites it: the random vectors X
+/// (n×4), A·X and ‖A‖∞. Throws tessera::Error (naming `func`) unless A is square.
+template <class T>
+struct SquareReference {
+    SquareReference(const char* func, const TileMatrix<T>& A);
+    int64_t n;
+    std::vector<T> x, ax;
+    double norm_a;
+};
+
 /// potrf of the symmetric positive definite n×n A (both triangles set, as generate_random_spd
 /// fills it): ‖A·X − L·(Lᵀ·X)‖ / (n · ‖A‖ · ‖X‖ · eps), Uᵀ·(U·X) for uplo Upper. F holds the
 /// factor in its uplo triangle as xPOTRF leaves it (the other triangle is not read).
@@ -38,9 +48,7 @@ public:
 
 private:
     Uplo uplo_;
-    int64_t n_;
-    std::vector<T> x_, ax_;  // n×4
-    double norm_a_;
+    SquareReference<T> ref_;
 };
 
 /// getrf of the square n×n A: ‖P·A·X − L·(U·X)‖ / (n · ‖A‖ · ‖X‖ · eps). F holds L (unit lower,
@@ -54,9 +62,7 @@ public:
     double residual(const TileMatrix<T>& F, const std::vector<int64_t>& ipiv) const;
 
 private:
-    int64_t n_;
-    std::vector<T> x_, ax_;  // n×4
-    double norm_a_;
+    SquareReference<T> ref_;
 };
 
 /// geqrf of the m×n A, m ≥ n: ‖Aᵀ·(A·X) − Rᵀ·(R·X)‖ / (m · max(‖A‖₁, ‖A‖∞)² · ‖X‖ · eps), R the
