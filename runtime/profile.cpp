@@ -1,7 +1,11 @@
 // Run profiles: per-task records (StarPU's task profiling info, read in a chained callback),
-// OpenCL kernel intervals (marker completion callbacks), bus counters, and the summary table.
+// OpenCL kernel intervals (markers timed on the device clock where the driver lets the profile turn
+// on event profiling of StarPU's kernel queues, else marker completion callbacks on the host clock),
+// bus counters, and the summary table.
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS  // clSetCommandQueueProperty: StarPU's queues are made without profiling
 #include <starpu.h>
 #include <starpu_profiling.h>
+#include <CL/cl_icd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -30,10 +34,14 @@ struct SpanRecord {
     int worker;
     std::string name;
     std::atomic<double> start{-1}, end{-1};  // seconds since profile start, set by event callbacks
+    cl_event marker[2] = {nullptr, nullptr};  // device clock: the markers themselves, read at the stop
 };
 
 struct Recorder {
     std::atomic<bool> active{false};
+    bool device_clock = false;  // every OpenCL worker's queue has event profiling on
+    std::vector<cl_command_queue> profiled_queues;
+    std::map<int, cl_ulong> origin_ns;  // per OpenCL device: its clock when the profile started
     Clock::time_point t0;
     std::mutex lock;
     std::deque<TaskRecord> tasks;
@@ -72,11 +80,67 @@ void CL_CALLBACK mark_time(cl_event event, cl_int, void* slot) {
     clReleaseEvent(event);
 }
 
-/// Enqueue a marker on `q` whose completion time goes to `slot`.
-void enqueue_marker(cl_command_queue q, std::atomic<double>* slot) {
+/// Enqueue a marker on `q`: kept in `marker` (device clock), or its completion time sent to `slot`.
+void enqueue_marker(cl_command_queue q, cl_event* marker, std::atomic<double>* slot) {
     cl_event event = nullptr;
     if (clEnqueueMarkerWithWaitList(q, 0, nullptr, &event) != CL_SUCCESS) return;
-    if (clSetEventCallback(event, CL_COMPLETE, mark_time, slot) != CL_SUCCESS) clReleaseEvent(event);
+    if (recorder().device_clock)
+        *marker = event;
+    else if (clSetEventCallback(event, CL_COMPLETE, mark_time, slot) != CL_SUCCESS)
+        clReleaseEvent(event);
+}
+
+/// Whether the driver behind `q` implements the deprecated clSetCommandQueueProperty: the ICD
+/// loader calls through the object's dispatch table without checking, and some drivers (PoCL)
+/// leave the entry empty. Every ICD object starts with its dispatch table (Khronos ICD spec).
+bool can_set_property(cl_command_queue q) {
+    return q && (*reinterpret_cast<cl_icd_dispatch* const*>(q))->clSetCommandQueueProperty != nullptr;
+}
+
+/// The device clock of `q` now (ns): a marker enqueued on the idle queue and waited for.
+cl_ulong device_now(cl_command_queue q) {
+    cl_event e = nullptr;
+    cl_ulong t = 0;
+    if (clEnqueueMarkerWithWaitList(q, 0, nullptr, &e) != CL_SUCCESS) return 0;
+    if (clWaitForEvents(1, &e) == CL_SUCCESS)
+        clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t, &t, nullptr);
+    clReleaseEvent(e);
+    return t;
+}
+
+/// Turn event profiling on for every OpenCL worker's kernel queue (StarPU 1.3 creates them without
+/// it) and note each device's clock; true if the driver allowed it for all. Undone by
+/// unprofile_queues().
+bool profile_queues(std::vector<cl_command_queue>& done, std::map<int, cl_ulong>& origin) {
+    bool all = true;
+    for (int dev = 0; dev < int(starpu_opencl_worker_get_count()); ++dev) {
+        cl_command_queue q = nullptr;
+        starpu_opencl_get_queue(dev, &q);
+        cl_command_queue_properties old = 0;
+        if (can_set_property(q) && clSetCommandQueueProperty(q, CL_QUEUE_PROFILING_ENABLE, CL_TRUE, &old) == CL_SUCCESS) {
+            if (!(old & CL_QUEUE_PROFILING_ENABLE)) done.push_back(q);
+            origin[dev] = device_now(q);
+        } else {
+            all = false;
+        }
+    }
+    return all;
+}
+void unprofile_queues(std::vector<cl_command_queue>& done) {
+    for (cl_command_queue q : done) clSetCommandQueueProperty(q, CL_QUEUE_PROFILING_ENABLE, CL_FALSE, nullptr);
+    done.clear();
+}
+
+/// Device-clock interval of a span, in seconds since its device's origin; false if unreadable.
+bool device_interval(SpanRecord& s, cl_ulong origin, double& a, double& b) {
+    cl_ulong t[2] = {0, 0};
+    bool ok = s.marker[0] && s.marker[1] && clWaitForEvents(1, &s.marker[1]) == CL_SUCCESS;
+    for (int i = 0; i < 2 && ok; ++i)
+        ok = clGetEventProfilingInfo(s.marker[i], CL_PROFILING_COMMAND_END, sizeof t[i], &t[i], nullptr) == CL_SUCCESS;
+    for (cl_event& e : s.marker)
+        if (e) clReleaseEvent(e), e = nullptr;
+    a = double(int64_t(t[0] - origin)) * 1e-9, b = double(int64_t(t[1] - origin)) * 1e-9;
+    return ok && origin != 0;
 }
 
 std::string node_name(int node) {
@@ -106,11 +170,13 @@ KernelSpan::KernelSpan(cl_command_queue queue) : queue_(queue) {
     rec->worker = starpu_worker_get_id();
     rec->name = task && task->cl && task->cl->name ? task->cl->name : "?";
     record_ = rec;
-    enqueue_marker(queue_, &rec->start);
+    enqueue_marker(queue_, &rec->marker[0], &rec->start);
 }
 
 KernelSpan::~KernelSpan() {
-    if (record_) enqueue_marker(queue_, &static_cast<SpanRecord*>(record_)->end);
+    if (!record_) return;
+    SpanRecord* rec = static_cast<SpanRecord*>(record_);
+    enqueue_marker(queue_, &rec->marker[1], &rec->end);
 }
 
 void profile_start() {
@@ -122,6 +188,8 @@ void profile_start() {
         starpu_profiling_bus_info info;
         starpu_bus_get_profiling_info(b, &info);  // resets the bus counters
     }
+    r.origin_ns.clear();
+    r.device_clock = profile_queues(r.profiled_queues, r.origin_ns);
     r.t0 = Clock::now();
     r.active = true;
 }
@@ -131,8 +199,15 @@ Profile profile_stop(const std::vector<starpu_profiling_worker_info>& workers) {
     Profile p;
     p.wall_s = since_start();
     r.active = false;
+    p.device_clock = r.device_clock;
+    if (r.device_clock)
+        for (SpanRecord& s : r.spans) {
+            double a = -1, b = -1;
+            if (device_interval(s, r.origin_ns[starpu_worker_get_devid(s.worker)], a, b)) s.start = a, s.end = b;
+        }
+    unprofile_queues(r.profiled_queues);
     // Marker callbacks may still be on their way after the tasks completed: wait up to a second.
-    for (int i = 0; i < 1000; ++i) {
+    for (int i = 0; i < 1000 && !r.device_clock; ++i) {
         std::lock_guard<std::mutex> guard(r.lock);
         if (std::all_of(r.spans.begin(), r.spans.end(), [](const SpanRecord& s) { return s.end.load() >= 0; })) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -182,7 +257,19 @@ Profile profile_stop(const std::vector<starpu_profiling_worker_info>& workers) {
             }
         }
         busy += hi - lo;
-        if (w >= 0 && size_t(w) < p.workers.size()) p.workers[size_t(w)].kernel_s = busy;
+        if (w < 0 || size_t(w) >= p.workers.size()) continue;
+        Profile::Worker& pw = p.workers[size_t(w)];
+        pw.kernel_s = busy;
+        pw.first_kernel_s = iv.front().first;
+        for (auto [a, b] : iv) pw.last_kernel_s = std::max(pw.last_kernel_s, b);
+        // Idle time per tenth of the wall: busy time is subtracted interval by interval.
+        pw.idle_by_tenth.assign(10, p.wall_s / 10);
+        for (auto [a, b] : iv)
+            for (int t = 0; t < 10; ++t) {
+                const double lo_t = p.wall_s * t / 10, hi_t = p.wall_s * (t + 1) / 10;
+                pw.idle_by_tenth[size_t(t)] -= std::max(0.0, std::min(b, hi_t) - std::max(a, lo_t));
+            }
+        for (double& x : pw.idle_by_tenth) x = std::max(0.0, x);
     }
     for (auto& [key, c] : codelets) p.codelets.push_back(c);
     std::sort(p.codelets.begin(), p.codelets.end(),
@@ -207,7 +294,8 @@ std::string Profile::table() const {
         std::snprintf(line, sizeof line, fmt, args...);
         s += line;
     };
-    add("profile   wall %.3f s; tile storage %s", wall_s, pinned ? "pinned" : "pageable");
+    add("profile   wall %.3f s; tile storage %s; kernel times from the %s", wall_s, pinned ? "pinned" : "pageable",
+        device_clock ? "device clock (OpenCL event profiling)" : "host clock (marker callbacks, approximate)");
     if (probe_h2d_gbps > 0)
         add("; copy probe host->device %.1f GB/s, device->host %.1f GB/s (a non-blocking copy holds its caller "
             "%.0f%% / %.0f%% of its time)",
@@ -219,6 +307,16 @@ std::string Profile::table() const {
         add("  %-32.32s %6ld %9.3f %9.3f %6.1f %11.3f\n", w.name.c_str(), w.tasks, w.executing_s, busy,
             wall_s > 0 ? 100 * busy / wall_s : 0.0, w.wait_data_s);
     }
+    for (const Worker& w : workers)
+        if (w.opencl && w.kernel_s > 0)
+            add("  %s: first kernel starts at %.3f s, last ends at %.3f s; idle %.3f s between them\n",
+                w.name.substr(0, w.name.find(" (")).c_str(), w.first_kernel_s, w.last_kernel_s, w.last_kernel_s - w.first_kernel_s - w.kernel_s);
+    for (const Worker& w : workers)
+        if (w.opencl && !w.idle_by_tenth.empty()) {
+            s += "    idle ms per tenth of the wall:";
+            for (double x : w.idle_by_tenth) add(" %.1f", 1e3 * x);
+            s += "\n";
+        }
     add("  %-12s %-6s %6s %9s %9s\n", "codelet", "on", "tasks", "seconds", "mean_ms");
     for (const Codelet& c : codelets)
         add("  %-12s %-6s %6ld %9.3f %9.3f\n", c.name.c_str(), c.opencl ? "OpenCL" : "CPU", c.tasks, c.seconds,

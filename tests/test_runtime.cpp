@@ -115,7 +115,20 @@ TEST_F(RuntimeBasics, ProfileAccountsForEveryTask) {
         worker_tasks += w.tasks;
         EXPECT_GE(w.kernel_s, 0.0);
         EXPECT_LE(w.kernel_s, p.wall_s * 1.01 + 1e-3) << w.name;
-        if (w.opencl && w.tasks > 0) EXPECT_GT(w.kernel_s, 0.0) << w.name;
+        if (!w.opencl || w.tasks == 0) continue;
+        EXPECT_GT(w.kernel_s, 0.0) << w.name;
+        // Kernels lie between the first start and the last end; idle time is what is left.
+        EXPECT_GE(w.first_kernel_s, 0.0) << w.name;
+        EXPECT_LE(w.kernel_s, w.last_kernel_s - w.first_kernel_s + 1e-6) << w.name;
+        EXPECT_LE(w.last_kernel_s, p.wall_s * 1.01 + 1e-3) << w.name;
+        ASSERT_EQ(w.idle_by_tenth.size(), 10u) << w.name;
+        double idle = 0;
+        for (double x : w.idle_by_tenth) {
+            EXPECT_GE(x, 0.0);
+            EXPECT_LE(x, p.wall_s / 10 + 1e-9);
+            idle += x;
+        }
+        EXPECT_NEAR(idle, p.wall_s - w.kernel_s, p.wall_s * 0.02 + 1e-3) << w.name;
     }
     for (const Profile::Codelet& cl : p.codelets) {
         EXPECT_EQ(cl.name, "dgemm");

@@ -8,7 +8,7 @@
 namespace tessera {
 
 /// What the runtime did between Runtime::profile_begin() and Runtime::profile_end(), from StarPU's
-/// profiling API (worker, task and bus counters; no FxT needed) and OpenCL event callbacks. All
+/// profiling API (worker, task and bus counters; no FxT needed) and OpenCL markers. All
 /// times are seconds, sizes bytes, rates GB/s (1e9 bytes per second).
 struct Profile {
     double wall_s = 0;  ///< wall-clock time between begin and end
@@ -19,9 +19,15 @@ struct Profile {
         long tasks = 0;           ///< tasks it executed
         double executing_s = 0;   ///< StarPU's executing time. For an OpenCL worker it counts from
                                   ///< enqueue to detected completion, queueing included.
-        double kernel_s = 0;      ///< OpenCL only: time its queue was running our kernels, measured
-                                  ///< by completion callbacks of markers enqueued before and after
-                                  ///< each task's kernels (the union of those intervals)
+        double kernel_s = 0;      ///< OpenCL only: time its queue was running our kernels: the union
+                                  ///< of the intervals between markers enqueued before and after
+                                  ///< each task's kernels, timed on the device clock (device_clock)
+                                  ///< or by the markers' completion callbacks on the host clock
+        double first_kernel_s = 0;  ///< OpenCL only: when its first kernel started and its last one
+        double last_kernel_s = 0;   ///< ended, seconds since profile_begin (before and after them:
+                                    ///< the first operands' transfer, the last results' write-back)
+        std::vector<double> idle_by_tenth;  ///< OpenCL only: seconds without a kernel running in
+                                            ///< each tenth of the wall time (empty without kernels)
         double wait_data_s = 0;   ///< time its tasks waited for their input data to arrive
                                   ///< (transfers that prefetch did not hide)
     };
@@ -44,6 +50,8 @@ struct Profile {
     };
     std::vector<Transfer> transfers;
 
+    bool device_clock = false;   ///< kernel times come from OpenCL event profiling (exact); false:
+                                 ///< from completion callbacks, which may fire late (approximate)
     bool pinned = false;         ///< tile storage is page-locked (see RuntimeConfig::host_memory)
     double probe_h2d_gbps = 0;   ///< host→device rate of a 64 MiB copy from storage allocated like
                                  ///< the tiles, on the first OpenCL device (0 without one);
