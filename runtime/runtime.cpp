@@ -38,23 +38,34 @@ int env_int(const char* name, int fallback) {
     return v && *v ? std::atoi(v) : fallback;
 }
 
-// Whether StarPU will find an OpenCL device, decided before starpu_init so that the default
-// scheduler can depend on it: StarPU uses GPU and accelerator devices, and CPU devices only with
-// STARPU_OPENCL_ON_CPUS or STARPU_OPENCL_ONLY_ON_CPUS.
-bool opencl_device_expected() {
-    if (env_int("STARPU_NOPENCL", -1) == 0) return false;
+// Whether some OpenCL platform has a device of one of `types`.
+bool opencl_platforms_have(cl_device_type types) {
     cl_uint nplat = 0;
     if (clGetPlatformIDs(0, nullptr, &nplat) != CL_SUCCESS || nplat == 0) return false;
     std::vector<cl_platform_id> plats(nplat);
     clGetPlatformIDs(nplat, plats.data(), nullptr);
-    cl_device_type types = CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR;
-    if (env_int("STARPU_OPENCL_ON_CPUS", 0) > 0) types |= CL_DEVICE_TYPE_CPU;
-    if (env_int("STARPU_OPENCL_ONLY_ON_CPUS", 0) > 0) types = CL_DEVICE_TYPE_CPU;
     for (cl_platform_id p : plats) {
         cl_uint n = 0;
         if (clGetDeviceIDs(p, types, 0, nullptr, &n) == CL_SUCCESS && n > 0) return true;
     }
     return false;
+}
+
+// Whether StarPU will find an OpenCL device, decided before starpu_init so that the default
+// scheduler can depend on it: StarPU uses GPU and accelerator devices, and CPU devices only with
+// STARPU_OPENCL_ON_CPUS or STARPU_OPENCL_ONLY_ON_CPUS.
+bool opencl_device_expected() {
+    if (env_int("STARPU_NOPENCL", -1) == 0) return false;
+    cl_device_type types = CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR;
+    if (env_int("STARPU_OPENCL_ON_CPUS", 0) > 0) types |= CL_DEVICE_TYPE_CPU;
+    if (env_int("STARPU_OPENCL_ONLY_ON_CPUS", 0) > 0) types = CL_DEVICE_TYPE_CPU;
+    return opencl_platforms_have(types);
+}
+
+// Whether StarPU will drive an OpenCL GPU or accelerator (the OpenCL pipeline depth depends on it).
+bool opencl_gpu_expected() {
+    if (env_int("STARPU_NOPENCL", -1) == 0 || env_int("STARPU_OPENCL_ONLY_ON_CPUS", 0) > 0) return false;
+    return opencl_platforms_have(CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR);
 }
 
 // Whether StarPU drives an OpenCL GPU or accelerator (pinned host memory pays off).
@@ -90,6 +101,10 @@ Runtime::Runtime(const RuntimeConfig& config) {
     starpu_conf conf;
     starpu_conf_init(&conf);
     if (!env_set("STARPU_SCHED")) conf.sched_policy_name = opencl_device_expected() ? "dmdas" : "lws";
+    // With StarPU's default pipeline (2) the OpenCL worker takes the next task, and starts fetching
+    // its operands, while the current kernel runs; on a GPU that left it idle for most of the first
+    // transfers of an end-to-end run (bench/gpu_notes.md). StarPU has no starpu_conf field for it.
+    if (!env_set("STARPU_OPENCL_PIPELINE") && opencl_gpu_expected()) setenv("STARPU_OPENCL_PIPELINE", "0", 0);
     // Workers call single-threaded BLAS: a threaded BLAS inside StarPU workers oversubscribes cores.
     state->saved_blas_threads = detail::blas_num_threads();
     detail::set_blas_num_threads(1);
