@@ -76,22 +76,16 @@ void run(const Env& env, int nb, int reps) {
             clFlush(env.queue);
         }
     };
-    auto copies_in = [&] {
-        for (int t = 0; t < kTasks; ++t) {
+    // `count` tile copies on `q`, host→device (`in`) or device→host, round robin over the tiles.
+    auto copies = [&](cl_command_queue q, bool in, int count, std::vector<cl_event>& evs) {
+        for (int t = 0; t < count; ++t) {
             cl_event e;
-            check(clEnqueueWriteBuffer(qin, tiles[3 + t % kBuffers]->mem, CL_FALSE, 0, bytes, host, 0, nullptr, &e),
-                  "clEnqueueWriteBuffer");
-            in.push_back(e);
-            clFlush(qin);
-        }
-    };
-    auto copies_out = [&] {
-        for (int t = 0; t < kTasks / 2; ++t) {
-            cl_event e;
-            check(clEnqueueReadBuffer(qout, tiles[3 + t % kBuffers]->mem, CL_FALSE, 0, bytes, host, 0, nullptr, &e),
-                  "clEnqueueReadBuffer");
-            out.push_back(e);
-            clFlush(qout);
+            cl_mem tile = tiles[3 + t % kBuffers]->mem;
+            check(in ? clEnqueueWriteBuffer(q, tile, CL_FALSE, 0, bytes, host, 0, nullptr, &e)
+                     : clEnqueueReadBuffer(q, tile, CL_FALSE, 0, bytes, host, 0, nullptr, &e),
+                  "clEnqueue{Write,Read}Buffer");
+            evs.push_back(e);
+            clFlush(q);
         }
     };
     auto finish = [&] {
@@ -102,8 +96,8 @@ void run(const Env& env, int nb, int reps) {
     for (int r = 0; r < reps; ++r) {
         for (int scenario = 0; scenario < 4; ++scenario) {
             const bool k = scenario != 1, ci = scenario >= 1, co = scenario == 3;
-            if (ci) copies_in();
-            if (co) copies_out();
+            if (ci) copies(qin, true, kTasks, in);
+            if (co) copies(qout, false, kTasks / 2, out);
             if (k) gemms();
             finish();
             const char* name[] = {"gemm alone", "copies in alone", "gemm + copies in", "gemm + copies in + out"};

@@ -200,11 +200,13 @@ Profile profile_stop(const std::vector<starpu_profiling_worker_info>& workers) {
     p.wall_s = since_start();
     r.active = false;
     p.device_clock = r.device_clock;
-    if (r.device_clock)
+    if (r.device_clock) {
+        std::lock_guard<std::mutex> guard(r.lock);
         for (SpanRecord& s : r.spans) {
             double a = -1, b = -1;
             if (device_interval(s, r.origin_ns[starpu_worker_get_devid(s.worker)], a, b)) s.start = a, s.end = b;
         }
+    }
     unprofile_queues(r.profiled_queues);
     // Marker callbacks may still be on their way after the tasks completed: wait up to a second.
     for (int i = 0; i < 1000 && !r.device_clock; ++i) {
