@@ -79,8 +79,6 @@ void check_local(cl_kernel kernel, cl_command_queue q, const size_t* expect, int
                                      " was built for another work-group size than build_options() describes");
 }
 
-
-
 /// Shared by gemm and syrk: tri 0 = all of C, 1 = lower, 2 = upper.
 template <class T>
 void gemm_launch(const DeviceKernels& dk, const Params& p, cl_command_queue q, const char* func, bool transA,
