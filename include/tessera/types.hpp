@@ -37,6 +37,16 @@ public:
     explicit Error(const std::string& what) : std::runtime_error(what) {}
 };
 
+/// Error thrown by Sequence::wait (and the synchronous algorithms) when a task of the sequence failed
+/// on its worker (a kernel launch or device failure, an exception in a user's tile generator, an
+/// allocation inside a task): what() is the first failure's message. The sequence's later tasks were
+/// skipped, so the matrices it touched hold unspecified values. Distinct from an invalid argument,
+/// which is refused before anything is submitted.
+class TaskError : public Error {
+public:
+    explicit TaskError(const std::string& what) : Error(what) {}
+};
+
 /// Throw Error("tessera::<func>: argument '<arg>' = <value> <requirement>") unless `ok`.
 void check_arg(bool ok, const char* func, const char* arg, long long value, const char* requirement);
 
