@@ -10,9 +10,11 @@
 #include <vector>
 
 #include "examples/common/checks.hpp"
+#include "examples/common/tool_main.hpp"
 #include "examples/tester/tester.hpp"
 #include "kernels/cpu/blas.hpp"
 #include "runtime/blas_threads.hpp"
+#include "runtime/host_memory.hpp"
 #include "tessera/tessera.hpp"
 
 using namespace tessera;
@@ -38,15 +40,26 @@ static void print(const Row& r, double ref_seconds) {
                 ref_seconds / r.seconds, r.error, r.error <= check::kThreshold ? "pass" : "FAILED");
 }
 
-int main(int argc, char** argv) {
+// Exit status (examples/common/tool_main.hpp): 0 every result within the residual threshold; 1 one
+// was not, or a task failed; 2 refused: bad arguments or more memory than is available.
+static int bench_main(int argc, char** argv) {
     CLI::App app{"Tessera vs OpenBLAS on the CPU: dpotrf and dgemm"};
     int64_t n = 4096, nb = 320;
     int repeat = 3, threads = 2;
-    app.add_option("--n", n, "matrix order");
-    app.add_option("--nb", nb, "tile size");
-    app.add_option("--repeat", repeat, "runs per measurement (median reported)");
-    app.add_option("--threads", threads, "OpenBLAS threads for the reference");
-    CLI11_PARSE(app, argc, argv);
+    app.add_option("--n", n, "matrix order")->check(CLI::Range(int64_t(1), int64_t(INT32_MAX)));  // LAPACKE's int
+    app.add_option("--nb", nb, "tile size")->check(CLI::Range(int64_t(1), int64_t(INT32_MAX)));
+    app.add_option("--repeat", repeat, "runs per measurement (median reported)")->check(CLI::PositiveNumber);
+    app.add_option("--threads", threads, "OpenBLAS threads for the reference")->check(CLI::PositiveNumber);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "%s: %s\n", "cpu_vs_lapack", e.what());
+        return tool::kRefused;
+    }
+    // a, b, c0 and the two results as LAPACK arrays, A, B and C in tiles.
+    detail::require_host_arrays("--n " + std::to_string(n), n, n, sizeof(double), 8);
 
     const double potrf_flops = double(n) * n * n / 3.0, gemm_flops = 2.0 * double(n) * n * n;
     const auto a = check::random_spd<double>(n, n, 1);
@@ -95,5 +108,10 @@ int main(int argc, char** argv) {
     print({"Tessera gemm (tiles)", tile_gemm, gemm_flops, tile_gemm_err}, ref_gemm);
     print({"Tessera lapack::gemm (+convert)", lapack_gemm, gemm_flops, lapack_gemm_err}, ref_gemm);
     const bool ok = std::max({ref_potrf_err, tile_potrf_err, lapack_potrf_err, ref_gemm_err, tile_gemm_err, lapack_gemm_err}) <= check::kThreshold;
-    return ok ? 0 : 1;
+    return ok ? tool::kOk : tool::kFailed;
 }
+
+int main(int argc, char** argv) {
+    return tool::guarded_main("cpu_vs_lapack", [&] { return bench_main(argc, argv); });
+}
+

@@ -13,8 +13,10 @@
 #include <vector>
 
 #include "examples/common/checks_qr.hpp"
+#include "examples/common/tool_main.hpp"
 #include "examples/tester/tester.hpp"
 #include "runtime/blas_threads.hpp"
+#include "runtime/host_memory.hpp"
 #include "tessera/tessera.hpp"
 
 using namespace tessera;
@@ -25,22 +27,35 @@ static void print(const char* what, double seconds, double flops, double ref_sec
     std::printf("\n");
 }
 
-int main(int argc, char** argv) {
+// Exit status (examples/common/tool_main.hpp): 0 every result within the residual threshold; 1 one
+// was not, or a task failed; 2 refused: bad arguments or more memory than is available.
+static int bench_main(int argc, char** argv) {
     CLI::App app{"Tessera vs OpenBLAS on the CPU: dgeqrf"};
     int64_t m = -1, n = 4096, nb = 256, ib = 64;  // nb, ib: the best of a sweep on 2 cores (see the .sh)
     int repeat = 3, threads = 2;
     bool check = true, reference = true;
     app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-    app.add_option("--n", n, "columns (and rows unless --m)");
-    app.add_option("--m", m, "rows (default n)");
-    app.add_option("--nb", nb, "tile size");
-    app.add_option("--ib", ib, "inner block size");
+    const auto lapack_int_range = CLI::Range(int64_t(1), int64_t(INT32_MAX));  // LAPACKE's int
+    app.add_option("--n", n, "columns (and rows unless --m)")->check(lapack_int_range);
+    app.add_option("--m", m, "rows (default n)")->check(lapack_int_range);
+    app.add_option("--nb", nb, "tile size")->check(lapack_int_range);
+    app.add_option("--ib", ib, "inner block size")->check(lapack_int_range);
     app.add_option("--repeat", repeat, "rounds (median and best reported)")->check(CLI::PositiveNumber);
-    app.add_option("--threads", threads, "OpenBLAS threads for the reference (and the checks)");
+    app.add_option("--threads", threads, "OpenBLAS threads for the reference (and the checks)")
+        ->check(CLI::PositiveNumber);
     app.add_flag("!--no-check", check, "skip the residual checks");
     app.add_flag("!--no-reference", reference, "skip OpenBLAS (e.g. to sweep nb and ib)");
-    CLI11_PARSE(app, argc, argv);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "%s: %s\n", "geqrf_vs_lapack", e.what());
+        return tool::kRefused;
+    }
     if (m < 0) m = n;
+    // a and the reference's result as LAPACK arrays, A in tiles, the check's Q and copies.
+    detail::require_host_arrays("--m " + std::to_string(m) + " --n " + std::to_string(n), m, n, sizeof(double), 6);
     const int64_t k = std::min(m, n);
     const double flops = m >= n ? 2.0 * m * n * n - 2.0 * n * n * n / 3 : 2.0 * n * m * m - 2.0 * m * m * m / 3;
     const auto a = check::random_matrix<double>(m, n, m, 1);
@@ -92,5 +107,10 @@ int main(int argc, char** argv) {
     print("Tessera median", median(ours), flops, reference ? median(ref) : 0);
     if (reference) print("OpenBLAS best", best(ref), flops, best(ref));
     print("Tessera best", best(ours), flops, reference ? best(ref) : 0);
-    return ok ? 0 : 1;
+    return ok ? tool::kOk : tool::kFailed;
 }
+
+int main(int argc, char** argv) {
+    return tool::guarded_main("geqrf_vs_lapack", [&] { return bench_main(argc, argv); });
+}
+

@@ -13,8 +13,10 @@
 #include <vector>
 
 #include "examples/common/checks_lu.hpp"
+#include "examples/common/tool_main.hpp"
 #include "examples/tester/tester.hpp"
 #include "runtime/blas_threads.hpp"
+#include "runtime/host_memory.hpp"
 #include "tessera/tessera.hpp"
 
 using namespace tessera;
@@ -37,19 +39,31 @@ static bool print(const char* what, double seconds, double flops, double error, 
     return ok;
 }
 
-int main(int argc, char** argv) {
+// Exit status (examples/common/tool_main.hpp): 0 every result within the residual threshold; 1 one
+// was not, or a task failed; 2 refused: bad arguments or more memory than is available.
+static int bench_main(int argc, char** argv) {
     CLI::App app{"Tessera vs OpenBLAS on the CPU: dgetrf (and getrf_nopiv, getrf_incpiv)"};
     int64_t n = 4096, nb = Options{}.nb, ib = Options{}.ib;
     int repeat = 3, threads = 2;
     bool variants = true;
     app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-    app.add_option("--n", n, "matrix order");
-    app.add_option("--nb", nb, "tile size");
-    app.add_option("--ib", ib, "inner block size of getrf_incpiv");
-    app.add_option("--repeat", repeat, "runs per measurement (median reported)");
-    app.add_option("--threads", threads, "OpenBLAS threads for the reference");
+    const auto lapack_int_range = CLI::Range(int64_t(1), int64_t(INT32_MAX));  // LAPACKE's int
+    app.add_option("--n", n, "matrix order")->check(lapack_int_range);
+    app.add_option("--nb", nb, "tile size")->check(lapack_int_range);
+    app.add_option("--ib", ib, "inner block size of getrf_incpiv")->check(lapack_int_range);
+    app.add_option("--repeat", repeat, "runs per measurement (median reported)")->check(CLI::PositiveNumber);
+    app.add_option("--threads", threads, "OpenBLAS threads for the reference")->check(CLI::PositiveNumber);
     app.add_flag("!--no-variants", variants, "skip getrf_nopiv and getrf_incpiv");
-    CLI11_PARSE(app, argc, argv);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "%s: %s\n", "getrf_vs_lapack", e.what());
+        return tool::kRefused;
+    }
+    // a and the results as LAPACK arrays, A in tiles, the incremental-pivoting factors.
+    detail::require_host_arrays("--n " + std::to_string(n), n, n, sizeof(double), 5);
 
     const double flops = 2.0 * double(n) * n * n / 3.0;
     const auto a = check::random_matrix<double>(n, n, n, 1);
@@ -102,5 +116,10 @@ int main(int argc, char** argv) {
                     check::solve_residual(Trans::NoTrans, n, n, 1, a.data(), n, x.data(), n, b.data(), n), ref);
         std::printf("time relative to Tessera getrf: nopiv %.2f, incpiv %.2f\n", nopiv / tile, incpiv / tile);
     }
-    return ok ? 0 : 1;
+    return ok ? tool::kOk : tool::kFailed;
 }
+
+int main(int argc, char** argv) {
+    return tool::guarded_main("getrf_vs_lapack", [&] { return bench_main(argc, argv); });
+}
+

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "examples/common/tool_main.hpp"
+#include "runtime/host_memory.hpp"
 #include "tools/tune/cl_harness.hpp"
 
 using namespace tessera;
@@ -403,14 +405,17 @@ void dump_ptx(const Env& env, const Args& a) {
     }
 }
 
-}  // namespace
+constexpr const char* kUsage =
+    "usage: gpu_gemm [--check] [--bench] [--micro] [--clblast] [--emulate] [--prec d,s] [--variant OPTS]... "
+    "[--sizes N,...] [--reps R] [--dump-ptx DIR]";
 
-int main(int argc, char** argv) {
+/// Parse argv; throws tessera::Error (exit code 2) naming the option for a missing or invalid value.
+Args parse_args(int argc, char** argv) {
     Args a;
     for (int i = 1; i < argc; ++i) {
         const std::string s = argv[i];
         auto value = [&]() -> std::string {
-            if (i + 1 >= argc) throw std::invalid_argument(s + " needs a value");
+            if (i + 1 >= argc) throw Error(s + " needs a value; " + kUsage);
             return argv[++i];
         };
         if (s == "--check") a.check = true;
@@ -420,43 +425,57 @@ int main(int argc, char** argv) {
         else if (s == "--emulate") a.emulate = true;
         else if (s == "--dump-ptx") a.dump_dir = value();
         else if (s == "--variant") a.variants.push_back(value());
-        else if (s == "--reps") a.reps = std::stoi(value());
+        else if (s == "--reps") a.reps = parse_int_option("--reps", value(), 1);
         else if (s == "--prec") {
             a.precs.clear();
-            for (const auto& p : split(value(), ',')) a.precs.push_back(p[0]);
+            for (const auto& p : split(value(), ',')) {
+                if (p != "d" && p != "s") throw Error("--prec: expected d, s or d,s, got '" + p + "'");
+                a.precs.push_back(p[0]);
+            }
         } else if (s == "--sizes") {
             a.sizes.clear();
-            for (const auto& p : split(value(), ',')) a.sizes.push_back(std::stoi(p));
+            for (const auto& p : split(value(), ',')) {
+                const int n = parse_int_option("--sizes", p, 1);
+                // The benchmark's host copies of A, B and C (double at most).
+                detail::require_host_arrays("--sizes " + p, n, n, sizeof(double), 3);
+                a.sizes.push_back(n);
+            }
         } else {
-            std::fprintf(stderr, "usage: %s [--check] [--bench] [--micro] [--clblast] [--emulate] [--prec d,s] "
-                                 "[--variant OPTS]... [--sizes N,...] [--reps R] [--dump-ptx DIR]\n", argv[0]);
-            return 2;
+            throw Error("unknown argument '" + s + "'; " + kUsage);
         }
     }
-    try {
-        Env env;
-        std::printf("device: %s\n", env.describe().c_str());
+    return a;
+}
+
+// Exit status (examples/common/tool_main.hpp): 0 every check passed; 1 a check or the device failed;
+// 2 refused: bad arguments, or --sizes whose matrices do not fit in host memory.
+int gpu_gemm_main(int argc, char** argv) {
+    const Args a = parse_args(argc, argv);
+    Env env;
+    std::printf("device: %s\n", env.describe().c_str());
 #ifndef TESSERA_HAVE_CLBLAST
-        if (a.clblast) std::printf("CLBLAST not built in (no clblast_c.h at configure time)\n");
+    if (a.clblast) std::printf("CLBLAST not built in (no clblast_c.h at configure time)\n");
 #endif
-        bool ok = true;
-        if (!a.dump_dir.empty()) dump_ptx(env, a);
-        if (a.micro) run_micro(env);
-        if (a.check)
-            for (char p : a.precs)
-                for (const std::string& v : a.variants.empty() ? std::vector<std::string>{""} : a.variants)
-                    try {
-                        ok &= p == 'd' ? run_checks<double>(env, a, v) : run_checks<float>(env, a, v);
-                        ok &= p == 'd' ? run_trsm_checks<double>(env, a, v) : run_trsm_checks<float>(env, a, v);
-                    } catch (const std::exception& e) {
-                        std::printf("CHECK %c %s error: %.2000s\n", p, label(v).c_str(), e.what());
-                        ok = false;
-                    }
-        if (a.bench)
-            for (char p : a.precs) p == 'd' ? run_bench<double>(env, a) : run_bench<float>(env, a);
-        return ok ? 0 : 1;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "gpu_gemm: %s\n", e.what());
-        return 1;
-    }
+    bool ok = true;
+    if (!a.dump_dir.empty()) dump_ptx(env, a);
+    if (a.micro) run_micro(env);
+    if (a.check)
+        for (char p : a.precs)
+            for (const std::string& v : a.variants.empty() ? std::vector<std::string>{""} : a.variants)
+                try {
+                    ok &= p == 'd' ? run_checks<double>(env, a, v) : run_checks<float>(env, a, v);
+                    ok &= p == 'd' ? run_trsm_checks<double>(env, a, v) : run_trsm_checks<float>(env, a, v);
+                } catch (const std::exception& e) {
+                    std::printf("CHECK %c %s error: %.2000s\n", p, label(v).c_str(), e.what());
+                    ok = false;
+                }
+    if (a.bench)
+        for (char p : a.precs) p == 'd' ? run_bench<double>(env, a) : run_bench<float>(env, a);
+    return ok ? tool::kOk : tool::kFailed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return tool::guarded_main("gpu_gemm", [&] { return gpu_gemm_main(argc, argv); });
 }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "examples/common/tool_main.hpp"
+#include "runtime/host_memory.hpp"
 #include "tools/tune/cl_harness.hpp"
 
 using namespace tessera;
@@ -130,28 +132,32 @@ void run(const Env& env, int nb, int reps) {
     clReleaseCommandQueue(qin), clReleaseCommandQueue(qout);
 }
 
+// Exit status (examples/common/tool_main.hpp): 0 measured; 1 the device failed; 2 refused: bad
+// arguments or a tile too large for host memory.
+int gpu_overlap_main(int argc, char** argv) {
+    int nb = 2048, reps = 3;
+    char prec = 'd';
+    for (int i = 1; i < argc; ++i) {
+        const std::string s = argv[i];
+        if (s != "--nb" && s != "--reps" && s != "--prec")
+            throw Error("unknown argument '" + s + "'; usage: gpu_overlap [--nb 2048] [--prec d|s] [--reps 3]");
+        if (i + 1 >= argc) throw Error(s + " needs a value");
+        const std::string value = argv[++i];
+        if (s == "--nb") nb = parse_int_option("--nb", value, 1);
+        else if (s == "--reps") reps = parse_int_option("--reps", value, 1);
+        else if (value == "d" || value == "s") prec = value[0];
+        else throw Error("--prec: expected d or s, got '" + value + "'");
+    }
+    // The pinned host tile (the device holds 64 more of them and 3 operands).
+    detail::require_host_arrays("--nb " + std::to_string(nb), nb, nb, prec == 'd' ? sizeof(double) : sizeof(float), 1);
+    Env env;
+    std::printf("device: %s\n", env.describe().c_str());
+    prec == 's' ? run<float>(env, nb, reps) : run<double>(env, nb, reps);
+    return tool::kOk;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    int nb = 2048, reps = 3;
-    char prec = 'd';
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string s = argv[i];
-        if (s == "--nb") nb = std::atoi(argv[i + 1]);
-        else if (s == "--reps") reps = std::atoi(argv[i + 1]);
-        else if (s == "--prec") prec = argv[i + 1][0];
-        else {
-            std::fprintf(stderr, "usage: %s [--nb 2048] [--prec d|s] [--reps 3]\n", argv[0]);
-            return 2;
-        }
-    }
-    try {
-        Env env;
-        std::printf("device: %s\n", env.describe().c_str());
-        prec == 's' ? run<float>(env, nb, reps) : run<double>(env, nb, reps);
-        return 0;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "gpu_overlap: %s\n", e.what());
-        return 1;
-    }
+    return tool::guarded_main("gpu_overlap", [&] { return gpu_overlap_main(argc, argv); });
 }

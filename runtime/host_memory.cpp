@@ -5,11 +5,59 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <string>
 
 #include "tessera/types.hpp"
 
 namespace tessera::detail {
+
+// MemAvailable (Linux >= 3.14) is the kernel's own estimate of what new allocations can have without
+// swapping: free pages plus the page cache and slab it can reclaim. sysinfo's freeram counts free
+// pages only (after a few builds have filled the page cache it reports a fraction of what is usable,
+// and we would refuse work that fits), and hwloc reports the machine's total, not what is left to us.
+// Swap is left out on purpose: tile algorithms on swapped memory run orders of magnitude slower.
+// In a container whose cgroup limit is below MemAvailable the figure is optimistic.
+uint64_t available_host_memory() {
+    std::FILE* f = std::fopen("/proc/meminfo", "r");
+    if (!f) return 0;
+    char line[256];
+    unsigned long long kib = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, f)) found = std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+    std::fclose(f);
+    return found ? uint64_t(kib) * 1024 : 0;
+}
+
+std::string format_gb(double bytes) {
+    const double gb = bytes * 1e-9;
+    char text[64];
+    std::snprintf(text, sizeof text, gb >= 100 ? "%.0f GB" : gb >= 10 ? "%.1f GB" : gb >= 1 ? "%.2f GB" : "%.3g GB", gb);
+    return text;
+}
+
+void require_host_memory(const std::string& who, uint64_t bytes) {
+    const uint64_t available = available_host_memory();
+    if (available != 0 && bytes > available)
+        throw Error(who + ": needs " + format_gb(double(bytes)) + " of host memory, " + format_gb(double(available)) +
+                    " available");
+}
+
+void require_host_arrays(const std::string& who, int64_t rows, int64_t cols, uint64_t elem, uint64_t count) {
+    uint64_t bytes = 0;
+    if (rows < 0 || cols < 0 || __builtin_mul_overflow(uint64_t(rows), uint64_t(cols), &bytes) ||
+        __builtin_mul_overflow(bytes, elem, &bytes) || __builtin_mul_overflow(bytes, count, &bytes))
+        throw Error(who + ": " + (count == 1 ? "a " : std::to_string(count) + " matrices of ") + std::to_string(rows) +
+                    " x " + std::to_string(cols) + (count == 1 ? " matrix has" : " have") +
+                    " more bytes than a 64-bit count can hold");
+    require_host_memory(who, bytes);
+}
+
+// Blocks below this are not compared with the available memory: a matrix of small tiles has
+// thousands of tile columns, and reading /proc/meminfo for each would cost more than the check is
+// worth; a small block can only be refused on a machine that is already full, where the allocation
+// itself fails (and becomes an Error below).
+constexpr size_t kCheckedBlockBytes = size_t(64) << 20;
 
 HostMemoryPool::HostMemoryPool(bool pinned) {
     if (starpu_opencl_worker_get_count() == 0) return;
@@ -39,24 +87,26 @@ HostMemoryPool::~HostMemoryPool() {
 
 void* HostMemoryPool::allocate(size_t bytes) {
     bytes = std::max<size_t>(bytes, 1);
+    if (bytes >= kCheckedBlockBytes) require_host_memory("tessera::TileMatrix", bytes);
     if (queue_ && bytes <= max_alloc_) {
         cl_int err = CL_SUCCESS;
         cl_mem mem = clCreateBuffer(context_, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes, nullptr, &err);
         if (err == CL_SUCCESS) {
             void* ptr = clEnqueueMapBuffer(queue_, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr,
                                            nullptr, &err);
-            if (err == CL_SUCCESS) {
+            if (err == CL_SUCCESS && ptr) {
                 std::lock_guard<std::mutex> guard(lock_);
                 mapped_.emplace(ptr, mem);
                 return ptr;
             }
-            clReleaseMemObject(mem);
+            clReleaseMemObject(mem);  // not mapped (a driver that maps to nullptr has nothing to unmap)
         }
         // The driver could not pin this much: fall through to pageable memory.
     }
     void* ptr = nullptr;
     if (starpu_malloc(&ptr, bytes) != 0 || !ptr)
-        throw Error("tessera: cannot allocate " + std::to_string(bytes) + " bytes of host memory");
+        throw Error("tessera::TileMatrix: cannot allocate " + format_gb(double(bytes)) + " of host memory (" +
+                    std::to_string(bytes) + " bytes)");
     return ptr;
 }
 

@@ -5,10 +5,26 @@
 #include <CL/cl.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <mutex>
+#include <string>
 
 namespace tessera::detail {
+
+/// Bytes of host memory that new allocations can have now without swapping (Linux's MemAvailable);
+/// 0 when unknown (no /proc/meminfo), in which case nothing is refused on its account.
+uint64_t available_host_memory();
+/// A byte count in GB (10^9 bytes) to about 3 significant digits: "320 GB", "23.7 GB", "0.512 GB".
+std::string format_gb(double bytes);
+/// Throw tessera::Error("<who>: needs 320 GB of host memory, 23.7 GB available") when `bytes`
+/// exceed available_host_memory(): refuse a request the machine cannot hold before allocating any
+/// of it (an over-committed allocation would succeed and the process be killed when it touched it).
+void require_host_memory(const std::string& who, uint64_t bytes);
+/// require_host_memory for `count` arrays of rows×cols scalars of `elem` bytes each (dense matrices
+/// of a tool's user-given sizes); throws tessera::Error naming `who` when the byte count does not
+/// even fit in 64 bits.
+void require_host_arrays(const std::string& who, int64_t rows, int64_t cols, uint64_t elem, uint64_t count);
 
 /// Allocator of TileMatrix storage. StarPU 1.3 pins host memory only for CUDA; with OpenCL,
 /// pageable memory is copied by the driver through a staging buffer at a fraction of the bus's
@@ -26,7 +42,8 @@ public:
     HostMemoryPool(const HostMemoryPool&) = delete;
     HostMemoryPool& operator=(const HostMemoryPool&) = delete;
 
-    /// `bytes` of host memory (aligned for any scalar); throws tessera::Error naming the size
+    /// `bytes` of host memory (aligned for any scalar). Throws tessera::Error naming the sizes,
+    /// before allocating, when `bytes` exceed the memory available (require_host_memory), and
     /// when the allocation fails.
     void* allocate(size_t bytes);
     /// Release a block from allocate(); nullptr is ignored.

@@ -1,5 +1,5 @@
-// What the three airport applications share: their common command-line options, a wall clock, and
-// the report lines about data, runtime and timing. Header-only.
+// What the three airport applications share: their common command-line options, their main's error
+// discipline, a wall clock, and the report lines about data, runtime and timing. Header-only.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -10,6 +10,8 @@
 #include <string>
 
 #include "examples/apps/airports.hpp"
+#include "examples/common/tool_main.hpp"
+#include "runtime/host_memory.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera::apps {
@@ -38,7 +40,8 @@ inline void add_common_options(CLI::App& app, CommonOptions& o, const char* chec
     app.add_flag("--check", o.check, check_help);
 }
 
-/// Parse the command line; returns -1 to go on, else the exit code (0 for --help, 2 for an error).
+/// Parse the command line; returns -1 to go on, else the exit code (0 for --help, tool::kRefused for
+/// an error, printed as one line).
 inline int parse_command_line(CLI::App& app, int argc, char** argv) {
     try {
         app.parse(argc, argv);
@@ -46,9 +49,32 @@ inline int parse_command_line(CLI::App& app, int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::fprintf(stderr, "%s: %s\n", app.get_name().c_str(), e.what());
-        return 2;
+        return tool::kRefused;
     }
     return -1;
+}
+
+/// An application's main: body() under tool::guarded_main (no exception leaves main; exit codes
+/// kOk, kFailed, kRefused), with a malformed data file (DataError, "FILE:LINE: what is wrong")
+/// refused like an invalid argument.
+template <class Body>
+int guarded_app_main(const char* prog, Body&& body) {
+    return tool::guarded_main(prog, [&]() -> int {
+        try {
+            return body();
+        } catch (const DataError& e) {
+            std::fprintf(stderr, "%s: %s\n", prog, e.what());
+            return tool::kRefused;
+        }
+    });
+}
+
+/// Refuse, before allocating any of them, `copies` dense rows×cols matrices of T (column-major arrays
+/// and tile storage alike) that need more host memory than is available, or more bytes than a 64-bit
+/// count can hold. An over-committed allocation would succeed and the process be killed on first touch.
+template <class T>
+void require_dense_memory(const std::string& who, int64_t rows, int64_t cols, uint64_t copies) {
+    detail::require_host_arrays(who, rows, cols, sizeof(T), copies);
 }
 
 /// Wall-clock seconds since construction or the last restart().

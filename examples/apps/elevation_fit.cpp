@@ -15,7 +15,9 @@
 // ‖c − c_ref‖₂/‖c_ref‖₂; DESIGN.md's least-squares residual of our solution.
 // --check passes when that residual is ≤ 60 and the coefficient difference is within the
 // first-order perturbation bound 60·n·eps·κ·(1 + κ·‖r‖/(‖A‖·‖c‖)) (κ: LAPACK's estimate of κ₁(R)).
-// Exit status: 0 success, 1 a rank-deficient fit (info > 0) or a failed --check, 2 bad arguments.
+// Exit status (examples/common/tool_main.hpp): 0 success; 1 a rank-deficient fit (info > 0), a failed
+// --check or a task failure; 2 refused: bad arguments, a malformed --data file, fewer rows than
+// coefficients without damping, or more memory than is available.
 #include <lapacke.h>
 
 #include <cmath>
@@ -78,8 +80,10 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const AirportData& d
     if (rows_total < n) {
         std::fprintf(stderr, "elevation_fit: %lld training airports for %lld coefficients (degree %lld): need m >= n or --lambda > 0\n",
                      (long long)m, (long long)n, (long long)L);
-        return 2;
+        return tool::kRefused;
     }
+    // The system three times over: the LAPACK array, LAPACKE's copy of it, the tile matrix.
+    require_dense_memory<T>("--L " + std::to_string(L) + " (a " + std::to_string(rows_total) + " x " + std::to_string(n) + " system)", rows_total, n, 3);
     // The system: m data rows, then n damping rows (zero right-hand side), as a LAPACK array for
     // the reference and the residuals; the tile matrix is generated from the same function.
     const double damping = std::sqrt(lambda * double(m));
@@ -96,7 +100,7 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const AirportData& d
             }
         }
     };
-    std::vector<T> a(size_t(rows_total * n)), b(static_cast<size_t>(rows_total), T(0));
+    std::vector<T> a(size_t(rows_total) * size_t(n)), b(static_cast<size_t>(rows_total), T(0));
     design_rows(0, rows_total, 0, n, a.data(), rows_total);
     for (int64_t i = 0; i < m; ++i) b[size_t(i)] = T(data.train[size_t(i)].elev_m);
     // Reference first, while OpenBLAS still has its own threads.
@@ -123,9 +127,13 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const AirportData& d
     const int64_t info = gels(Trans::NoTrans, A, B, Options{.nb = opt.nb});
     const double gels_s = clock.seconds();
     if (info > 0) {
+        // Undamped, harmonics that the airports' positions cannot tell apart make A rank deficient;
+        // damped, every column but the constant one has a damping row, so only a degree too high
+        // for the precision is left.
         std::printf("FAILED     tile gels: R(%lld,%lld) is exactly zero (info = %lld): the design matrix is rank "
-                    "deficient; no result\n", (long long)info, (long long)info, (long long)info);
-        return 1;
+                    "deficient; no result (%s)\n", (long long)info, (long long)info, (long long)info,
+                    lambda > 0 ? "try a smaller --L" : "try --lambda > 0 to damp the fit, or a smaller --L");
+        return tool::kFailed;
     }
     std::vector<T> bx(static_cast<size_t>(rows_total));
     B.to_lapack(bx.data(), rows_total);
@@ -166,7 +174,7 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const AirportData& d
                 bound, kappa);
     const bool ok = std::isfinite(orth) && orth <= check::kThreshold && diff <= bound && solve::all_finite(c);
     std::printf("check      least-squares residual and agreement with %s: %s\n", ref_name, verdict(ok));
-    return opt.check && !ok ? 1 : 0;
+    return opt.check && !ok ? tool::kFailed : tool::kOk;
 }
 
 }  // namespace
@@ -183,14 +191,8 @@ int main(int argc, char** argv) {
     app.add_option("--lambda", lambda, "damping: weight of the roughness penalty relative to the data rows")
         ->capture_default_str()->check(CLI::NonNegativeNumber);
     if (int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
-    try {
+    return guarded_app_main("elevation_fit", [&] {
         const AirportData data = load_airports(opt.data, opt.n);
         return opt.prec == "s" ? run<float>(opt, L, lambda, data) : run<double>(opt, L, lambda, data);
-    } catch (const DataError& e) {
-        std::fprintf(stderr, "elevation_fit: %s\n", e.what());
-        return 2;
-    } catch (const tessera::Error& e) {
-        std::fprintf(stderr, "elevation_fit: %s\n", e.what());
-        return 2;
-    }
+    });
 }

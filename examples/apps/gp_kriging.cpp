@@ -12,7 +12,9 @@
 // is read off the factor's diagonal tiles. The best grid point predicts every held-out airport with
 // the kriging mean k*ᵀ·K⁻¹·y + mean, compared with the training mean and the nearest training airport.
 // Subnormal arithmetic is switched off (FTZ/DAZ, see main). Default: every training airport.
-// Exit status: 0 success, 1 a failed factorization (info > 0) or a failed --check, 2 bad arguments.
+// Exit status (examples/common/tool_main.hpp): 0 success; 1 a failed factorization (info > 0), a
+// failed --check or a task failure; 2 refused: bad arguments, a malformed --data file, training
+// elevations without variance (fewer than 2 airports), or more memory than is available.
 #include <cmath>
 #include <cstdio>
 #if defined(__SSE2__)
@@ -55,17 +57,46 @@ struct GpOptions {
     std::vector<double> ratios{0.01, 0.1};        ///< nugget ratios τ²/σ²
 };
 
+/// σ²: the variance of the training elevations (m²), the scale of the covariance.
+double elevation_variance(const std::vector<Airport>& train) {
+    const double mean = mean_elevation(train);
+    double var = 0;
+    for (const Airport& a : train) var += (a.elev_m - mean) * (a.elev_m - mean);
+    return var / double(train.size());
+}
+
+/// Refuse training data the model cannot be fitted to: σ² is their variance, and both terms of K scale
+/// with it (τ² = ratio·σ²), so with fewer than 2 airports, or elevations all equal, K = 0 and no
+/// factorization can succeed (the old message then blamed the precision).
+void require_model_data(const std::vector<Airport>& train, bool n_given) {
+    const std::string n = std::to_string(train.size());
+    if (train.size() < 2)
+        throw Error((n_given ? "--n " + n + ": " : "the data has " + n + " training airport(s): ") +
+                    "too few training airports for the model: sigma^2 is the variance of their elevations, which "
+                    "needs at least 2 airports with different elevations");
+    if (!(elevation_variance(train) > 0))
+        throw Error("the " + n + " training airports all have the same elevation (sigma^2 = 0): nothing for the model "
+                    "to fit; use more airports (--n)");
+}
+
+/// Why a factorization can fail in this run, and what to change: single precision loses positive
+/// definiteness first; without a nugget, coinciding or very close airports make K singular; a long
+/// length scale makes far-apart airports nearly collinear.
+std::string factorization_hint(const GpOptions& opt, double ratio) {
+    if (opt.common.prec == "s") return "try --prec d or a larger --ratio";
+    if (ratio == 0) return "--ratio 0 adds no nugget, and with airports close together or a long --ell K is singular "
+                           "to working precision; try --ratio 0.01 or more";
+    return "K is numerically singular even in double precision; try a larger --ratio or a shorter --ell";
+}
+
 template <class T>
 int run(const GpOptions& opt, const AirportData& data, const Runtime& rt) {
     const int64_t n = int64_t(data.train.size()), nb = opt.common.nb;
+    require_dense_memory<T>(std::to_string(n) + " training airports", n, n, 1);
     const double mean = mean_elevation(data.train);
+    const double var = elevation_variance(data.train);  // σ², m²
     std::vector<T> y(static_cast<size_t>(n));
-    double var = 0;  // σ², m²
-    for (int64_t i = 0; i < n; ++i) {
-        y[size_t(i)] = T(data.train[size_t(i)].elev_m - mean);
-        var += (data.train[size_t(i)].elev_m - mean) * (data.train[size_t(i)].elev_m - mean);
-    }
-    var /= double(n);
+    for (int64_t i = 0; i < n; ++i) y[size_t(i)] = T(data.train[size_t(i)].elev_m - mean);
     auto points = std::make_shared<std::vector<GeoPoint>>();
     for (const Airport& a : data.train) points->emplace_back(a);
 
@@ -111,9 +142,10 @@ int run(const GpOptions& opt, const AirportData& data, const Runtime& rt) {
                 std::fprintf(stderr,
                              "gp_kriging: Cholesky factorization failed for ell = %g km, tau^2/sigma^2 = %g in %s "
                              "precision: the leading minor of order %lld is not positive definite (info = %lld). "
-                             "No result; try --prec d or a larger --ratio.\n",
-                             ell, ratio, opt.common.prec == "s" ? "single" : "double", (long long)info, (long long)info);
-                return 1;
+                             "No result; %s.\n",
+                             ell, ratio, opt.common.prec == "s" ? "single" : "double", (long long)info, (long long)info,
+                             factorization_hint(opt, ratio).c_str());
+                return tool::kFailed;
             }
             clock.restart();
             potrs(Uplo::Lower, K, Y);
@@ -134,7 +166,7 @@ int run(const GpOptions& opt, const AirportData& data, const Runtime& rt) {
             std::fflush(stdout);
             if (!std::isfinite(g.loglik)) {
                 std::fprintf(stderr, "gp_kriging: log-likelihood is not finite for ell = %g km; no result\n", ell);
-                return 1;
+                return tool::kFailed;
             }
             if (g.loglik > best.loglik) {
                 best = g;
@@ -164,7 +196,7 @@ int run(const GpOptions& opt, const AirportData& data, const Runtime& rt) {
     std::printf("  training mean                     %8.1f\n", base.mean_rmse_m);
     const bool ok = std::isfinite(gp_rmse) && gp_rmse < base.nearest_rmse_m && gp_rmse < base.mean_rmse_m;
     std::printf("check      GP beats both baselines: %s\n", verdict(ok));
-    return opt.common.check && !ok ? 1 : 0;
+    return opt.common.check && !ok ? tool::kFailed : tool::kOk;
 }
 
 }  // namespace
@@ -178,6 +210,7 @@ int main(int argc, char** argv) {
     app.add_option("--ratio", opt.ratios, "nugget ratios tau^2/sigma^2 of the grid")->delimiter(',')
         ->capture_default_str()->check(CLI::NonNegativeNumber);
     if (int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
+    const bool n_given = app.count("--n") > 0;
 #if defined(__SSE2__)
     // Flush subnormal results to zero and read subnormal inputs as zero (MXCSR FTZ | DAZ), before
     // StarPU creates its workers, which inherit the setting. A short ℓ makes the Cholesky factor's
@@ -185,15 +218,10 @@ int main(int argc, char** argv) {
     // factorization runs 3 to 20 times slower, for values that are zero to working accuracy.
     _mm_setcsr(_mm_getcsr() | 0x8040);
 #endif
-    try {
+    return guarded_app_main("gp_kriging", [&] {
         const AirportData data = load_airports(opt.common.data, opt.common.n);
+        require_model_data(data.train, n_given);
         Runtime rt;
         return opt.common.prec == "s" ? run<float>(opt, data, rt) : run<double>(opt, data, rt);
-    } catch (const DataError& e) {
-        std::fprintf(stderr, "gp_kriging: %s\n", e.what());
-        return 2;
-    } catch (const tessera::Error& e) {
-        std::fprintf(stderr, "gp_kriging: %s\n", e.what());
-        return 2;
-    }
+    });
 }

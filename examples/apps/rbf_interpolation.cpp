@@ -17,7 +17,9 @@
 // Reports: held-out RMSE (m) next to the baselines, the backward error
 // ‖y − A·w‖/((‖A‖·‖w‖ + ‖y‖)·n·eps), and ‖w − w_ref‖₂/‖w_ref‖₂. --check passes when the backward error
 // is ≤ 60 (DESIGN.md) and the weight difference is within 60·n·eps·κ₁(A) (LAPACK's estimate of κ₁).
-// Exit status: 0 success, 1 an exactly singular matrix (info > 0) or a failed --check, 2 bad arguments.
+// Exit status (examples/common/tool_main.hpp): 0 success; 1 an exactly singular matrix (info > 0), a
+// failed --check or a task failure; 2 refused: bad arguments, a malformed --data file, or more memory
+// than is available.
 #include <lapacke.h>
 
 #include <algorithm>
@@ -89,6 +91,8 @@ int run(const CommonOptions& opt, double c_opt, const AirportData& data) {
     std::vector<T> y(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) y[size_t(i)] = T(data.train[size_t(i)].elev_m - mean);
 
+    // A twice: the LAPACK array of the reference, then the tile matrix.
+    require_dense_memory<T>(std::to_string(n) + " training airports", n, n, 2);
     // Reference first, while OpenBLAS still has its own threads: A as a LAPACK array (column j
     // holds φ(‖xᵢ − xⱼ‖) for every i), its 1-norm, LAPACKE_xgesv, LAPACK's condition estimate.
     double norm_a1 = 0;
@@ -132,10 +136,13 @@ int run(const CommonOptions& opt, double c_opt, const AirportData& data) {
     const int64_t info = gesv(A, ipiv, B);
     const double gesv_s = clock.seconds();
     if (info > 0) {
+        // Distinct points give a nonsingular matrix (Micchelli), so an exact zero pivot means two
+        // training airports at the same position (equal rows) or, in single precision, rounding.
         std::printf("FAILED     tile gesv: U(%lld,%lld) is exactly zero (info = %lld): the matrix is singular in %s "
-                    "precision; no result\n", (long long)info, (long long)info, (long long)info,
-                    opt.prec == "s" ? "single" : "double");
-        return 1;
+                    "precision; no result (%s)\n", (long long)info, (long long)info, (long long)info,
+                    opt.prec == "s" ? "single" : "double",
+                    opt.prec == "s" ? "try --prec d" : "two training airports at the same position give equal rows");
+        return tool::kFailed;
     }
     std::vector<T> w(static_cast<size_t>(n));
     B.to_lapack(w.data(), n);
@@ -182,7 +189,7 @@ int run(const CommonOptions& opt, double c_opt, const AirportData& data) {
                 bound, kappa);
     const bool ok = std::isfinite(berr) && berr <= check::kThreshold && diff <= bound && solve::all_finite(w);
     std::printf("check      backward error and agreement with %s: %s\n", ref_name, verdict(ok));
-    return opt.check && !ok ? 1 : 0;
+    return opt.check && !ok ? tool::kFailed : tool::kOk;
 }
 
 }  // namespace
@@ -196,14 +203,8 @@ int main(int argc, char** argv) {
     app.add_option("--c", c_km, "multiquadric shape parameter, km (default: median nearest-neighbour distance)")
         ->check(CLI::PositiveNumber);
     if (int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
-    try {
+    return guarded_app_main("rbf_interpolation", [&] {
         const AirportData data = load_airports(opt.data, opt.n);
         return opt.prec == "s" ? run<float>(opt, c_km, data) : run<double>(opt, c_km, data);
-    } catch (const DataError& e) {
-        std::fprintf(stderr, "rbf_interpolation: %s\n", e.what());
-        return 2;
-    } catch (const tessera::Error& e) {
-        std::fprintf(stderr, "rbf_interpolation: %s\n", e.what());
-        return 2;
-    }
+    });
 }

@@ -1,17 +1,24 @@
 // tessera-tester: runs one Tessera operation, times it and checks it against DESIGN.md's residuals.
 //   tessera-tester potrf --prec d --n 2000 --nb 256 --check
-// Prints one row per run (op prec m n k nb time_s gflops error status); exits 1 if a run failed,
-// 2 on an invalid argument.
+// Prints one row per run (op prec m n k nb time_s gflops error status).
+// Exit status (examples/common/tool_main.hpp): 0 every run passed; 1 a run failed (a check, LAPACK
+// info > 0, a task or device failure); 2 refused before any run: an invalid argument, an option the
+// operation does not read, sizes too large to address, or more host memory than is available.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <map>
+#include <string>
 
 #include "examples/common/checks.hpp"
+#include "examples/common/tool_main.hpp"
 #include "examples/tester/tester.hpp"
+#include "runtime/host_memory.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera::tester {
@@ -28,34 +35,147 @@ bool Result::ok() const { return info == 0 && (!checked || (std::isfinite(error)
 using namespace tessera;
 using namespace tessera::tester;
 
-// Validators with one-line messages naming the value.
-static const CLI::Validator non_negative(
-    [](std::string& s) { return std::stoll(s) >= 0 ? std::string() : "must be >= 0, got " + s; }, "INT>=0");
-static const CLI::Validator positive(
-    [](std::string& s) { return std::stoll(s) >= 1 ? std::string() : "must be >= 1, got " + s; }, "INT>=1");
+namespace {
+
+// Integer options are validated on their text with std::from_chars, which reports "abc" and values
+// beyond int64_t as errors (std::stoll threw them, out of CLI11's reach), so that every malformed
+// value becomes one CLI11 error line naming the option.
+CLI::Validator integer_at_least(int64_t lo) {
+    const std::string lo_text = std::to_string(lo);
+    return CLI::Validator(
+        [lo, lo_text](std::string& text) -> std::string {
+            int64_t value = 0;
+            const char* end = text.data() + text.size();
+            const auto [stop, ec] = std::from_chars(text.data(), end, value);
+            if (ec == std::errc::result_out_of_range)
+                return "must be an integer from " + lo_text + " to " + std::to_string(INT64_MAX) + ", got " + text;
+            if (ec != std::errc() || stop != end) return "must be an integer, got '" + text + "'";
+            return value >= lo ? std::string() : "must be >= " + lo_text + ", got " + text;
+        },
+        "INT>=" + lo_text);
+}
 
 template <class E>
-static CLI::Option* add_flag_char(CLI::App& app, const char* name, E& target, std::map<std::string, E> values,
-                                  const char* help) {
+CLI::Option* add_flag_char(CLI::App& app, const char* name, E& target, std::map<std::string, E> values,
+                           const char* help) {
     return app.add_option(name, target, help)->transform(CLI::CheckedTransformer(values, CLI::ignore_case));
 }
 
-int main(int argc, char** argv) {
-    CLI::App app{"tessera-tester: run, time and check one Tessera operation"};
-    std::string op_name;
+/// The options that only some operations read, with the bit an operation declares them by.
+constexpr std::pair<OpOption, const char*> kOpOptions[] = {
+    {kM, "--m"},         {kK, "--k"},         {kNrhs, "--nrhs"},     {kIb, "--ib"},
+    {kUplo, "--uplo"},   {kSide, "--side"},   {kDiag, "--diag"},     {kTrans, "--trans"},
+    {kTransA, "--transA"}, {kTransB, "--transB"}, {kAlpha, "--alpha"}, {kBeta, "--beta"},
+    {kResident, "--resident"},
+};
+
+/// "--n, --uplo, --resident": the options of kOpOptions that `op` reads, after --n.
+std::string options_read(const Op& op) {
+    std::string list = "--n";
+    for (const auto& [bit, name] : kOpOptions)
+        if (op.options & bit) list += std::string(", ") + name;
+    return list;
+}
+
+/// Refuse every option given on the command line that `op` does not read (it would be ignored).
+void refuse_options_not_read(const CLI::App& app, const Op& op) {
+    for (const auto& [bit, name] : kOpOptions)
+        if (!(op.options & bit) && app.count(name) > 0)
+            throw Error(std::string(name) + " does not apply to " + op.name + " (it reads " + options_read(op) +
+                        ", --nb and the run options)");
+}
+
+/// a·b into `out`; false when the product does not fit in 64 bits.
+bool multiply(uint64_t a, uint64_t b, uint64_t& out) { return !__builtin_mul_overflow(a, b, &out); }
+
+/// Whether an option was given on the command line (else it has its default; --m and --k default to --n).
+using GivenFn = std::function<bool(const std::string&)>;
+
+/// "--m 5", or "--k 7 (from --n)" for a size that defaulted to --n.
+std::string size_option(const std::string& name, int64_t value, const GivenFn& given) {
+    const bool from_n = !given(name) && (name == "--m" || name == "--k");
+    return name + " " + std::to_string(value) + (from_n ? " (from --n)" : given(name) ? "" : " (default)");
+}
+
+/// "--m 5 and --n 7", or "--n 7" when both sizes come from the same option.
+std::string size_options(const Operand& o, const GivenFn& given) {
+    std::string text = size_option(o.rows_from, o.rows, given);
+    if (std::string(o.rows_from) != o.cols_from) text += " and " + size_option(o.cols_from, o.cols, given);
+    return text;
+}
+
+/// Bytes of `o` as a column-major array of `elem`-byte scalars (the full check's copies); refused,
+/// naming the options, when the count does not fit in 64 bits.
+uint64_t column_major_bytes(const Operand& o, uint64_t elem, const GivenFn& given) {
+    uint64_t bytes = 0;
+    if (!multiply(uint64_t(o.rows), uint64_t(o.cols), bytes) || !multiply(bytes, elem, bytes))
+        throw Error(size_options(o, given) + ": a " + std::to_string(o.rows) + " x " + std::to_string(o.cols) +
+                    " matrix has more bytes than a 64-bit count can hold");
+    return bytes;
+}
+
+/// Bytes of `o` in tile storage: ceil(rows/nb)·ceil(cols/nb) tiles of tile_rows×nb scalars (TileMatrix
+/// pads the last tile row and column to full tiles). Refused, naming the option, when it cannot be counted.
+uint64_t tile_storage_bytes(const Operand& o, int64_t nb, uint64_t elem, const GivenFn& given) {
+    column_major_bytes(o, elem, given);  // the sizes themselves first: they name --m, --n, ...
+    const uint64_t tiles_down = uint64_t(o.rows / nb + (o.rows % nb != 0));
+    const uint64_t tiles_across = uint64_t(o.cols / nb + (o.cols % nb != 0));
+    const uint64_t tile_rows = uint64_t(o.tile_rows > 0 ? o.tile_rows : nb);
+    uint64_t bytes = 0;
+    if (!multiply(tiles_down, tile_rows, bytes) || !multiply(bytes, tiles_across, bytes) ||
+        !multiply(bytes, uint64_t(nb), bytes) || !multiply(bytes, elem, bytes))
+        throw Error((o.tile_rows > 0 ? "--nb " + std::to_string(nb) + " and --ib " + std::to_string(o.tile_rows)
+                                     : "--nb " + std::to_string(nb)) +
+                    ": the tiles of a " + std::to_string(o.rows) + " x " + std::to_string(o.cols) +
+                    " matrix have more bytes than a 64-bit count can hold");
+    return bytes;
+}
+
+/// "potrf --n 200000": the operation and the sizes given to it.
+std::string describe_run(const Op& op, const Params& p) {
+    std::string text = std::string(op.name) + " --n " + std::to_string(p.n);
+    if (op.options & kM) text += " --m " + std::to_string(p.m);
+    if (op.options & kK) text += " --k " + std::to_string(p.k);
+    if (op.options & kNrhs) text += " --nrhs " + std::to_string(p.nrhs);
+    return text + " --nb " + std::to_string(p.nb);
+}
+
+/// Refuse, before anything is allocated, a run whose matrices (in tile storage, and their column-major
+/// copies for the full check) need more host memory than the machine has available, or whose sizes
+/// cannot even be counted. The count leaves out the check's scratch arrays: it errs towards running.
+void require_memory_for(const Op& op, const Params& p, const GivenFn& given) {
+    const uint64_t elem = p.prec == 's' ? sizeof(float) : sizeof(double);
+    const bool copies = p.check && !p.check_random;
+    uint64_t total = 0;
+    for (const Operand& o : op.operands(p)) {
+        uint64_t bytes = tile_storage_bytes(o, p.nb, elem, given);
+        if (copies && !o.workspace) bytes += column_major_bytes(o, elem, given);  // each < 2^64 / 2: no overflow
+        if (__builtin_add_overflow(total, bytes, &total))
+            throw Error(describe_run(op, p) + ": the matrices have more bytes than a 64-bit count can hold");
+    }
+    detail::require_host_memory(describe_run(op, p) + (copies ? " --check" : ""), total);
+}
+
+/// The parsed command line.
+struct Command {
+    std::string op_name, prec = "d";
     Params p;
-    p.n = 1000;
     int64_t m = -1, k = -1, repeat = 1, warmup = 0;
-    bool csv = false;
-    std::string prec = "d";
+    bool csv = false, describe = false, profile = false;
+    RuntimeConfig config;
+};
+
+void add_options(CLI::App& app, Command& c) {
+    Params& p = c.p;
     std::vector<std::string> names;
     for (const Op& op : registry()) names.push_back(op.name);
     std::sort(names.begin(), names.end());
-    app.add_option("op", op_name, "operation")->required()->check(CLI::IsMember(names));
-    app.add_option("--prec", prec, "precision: s or d")->check(CLI::IsMember({"s", "d"}));
+    const CLI::Validator non_negative = integer_at_least(0), positive = integer_at_least(1);
+    app.add_option("op", c.op_name, "operation")->required()->check(CLI::IsMember(names));
+    app.add_option("--prec", c.prec, "precision: s or d")->check(CLI::IsMember({"s", "d"}));
     app.add_option("--n", p.n, "columns (order of square matrices)")->check(non_negative);
-    app.add_option("--m", m, "rows (default n)")->check(non_negative);
-    app.add_option("--k", k, "inner dimension of gemm/syrk (default n)")->check(non_negative);
+    app.add_option("--m", c.m, "rows (default n)")->check(non_negative);
+    app.add_option("--k", c.k, "inner dimension of gemm/syrk (default n)")->check(non_negative);
     app.add_option("--nrhs", p.nrhs, "right-hand sides")->check(non_negative);
     app.add_option("--nb", p.nb, "tile size")->check(positive);
     app.add_option("--ib", p.ib, "inner block size")->check(positive);
@@ -69,85 +189,104 @@ int main(int argc, char** argv) {
     app.add_option("--alpha", p.alpha, "alpha of gemm/trsm/syrk");
     app.add_option("--beta", p.beta, "beta of gemm/syrk");
     app.add_option("--seed", p.seed, "seed of the random matrices");
-    app.add_option("--repeat", repeat, "number of runs")->check(positive);
-    app.add_option("--warmup", warmup,
+    app.add_option("--repeat", c.repeat, "number of runs")->check(positive);
+    app.add_option("--warmup", c.warmup,
                    "untimed runs first, neither printed nor checked (calibrate StarPU's perfmodels, build kernels)")
         ->check(non_negative);
     app.add_flag("--check", p.check, "check each result against DESIGN.md's scaled residuals");
     app.add_flag("--check-random", p.check_random,
                  "check gemm, potrf, getrf (square) and geqrf with O(n^2) randomized residuals (Freivalds) instead "
                  "of the full O(n^3) ones, for large n; other operations get the full check");
-    app.add_flag("--csv", csv, "print comma-separated rows");
-    bool describe = false, profile = false;
-    RuntimeConfig config;
-    app.add_option("--host-memory", config.host_memory,
+    app.add_flag("--csv", c.csv, "print comma-separated rows");
+    app.add_option("--host-memory", c.config.host_memory,
                    "tile storage: auto (pinned when an OpenCL GPU is used), pinned or pageable")
         ->transform(CLI::CheckedTransformer(std::map<std::string, HostMemory>{{"auto", HostMemory::Auto},
                                                                            {"pinned", HostMemory::Pinned},
                                                                            {"pageable", HostMemory::Pageable}},
                                             CLI::ignore_case));
-    app.add_flag("--describe", describe, "print the runtime's workers and devices first");
-    app.add_flag("--profile", profile,
+    app.add_flag("--describe", c.describe, "print the runtime's workers and devices first");
+    app.add_flag("--profile", c.profile,
                  "after each run, print to stderr where the time went: per worker tasks, execution, OpenCL kernel "
                  "and data-wait time; per codelet; bytes moved over each bus; host-device copy rate");
     app.add_flag("--resident", p.resident,
                  "time with the operands already on OpenCL device 0 and results left there (default: from host "
                  "memory to host memory)");
+}
+
+/// Print the phases and the profile of the run that started at `start` and ended at `stop` (--profile).
+void print_profile(const Result& r, std::chrono::steady_clock::time_point start,
+                   std::chrono::steady_clock::time_point stop) {
+    const Phases& ph = last_phases();
+    auto sec = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+    const auto staging = ph.staging < start ? ph.begin : ph.staging;  // operations without time_op
+    std::fprintf(stderr, "run       setup %.2f s, staging %.2f s, operation %.3f s, check %.2f s\n",
+                 sec(start, staging), sec(staging, ph.begin), r.seconds, sec(ph.done, stop));
+    std::fprintf(stderr, "%s", last_profile().table().c_str());
+}
+
+/// The warm-up runs and the timed runs, one row each; kOk when every timed run passed.
+int run_op(const Op& op, const Command& c) {
+    const Params& p = c.p;
+    Runtime rt(c.config);
+    if (c.describe) std::fprintf(stderr, "%s", rt.describe().c_str());
+    if (p.resident && rt.opencl_workers() == 0) throw Error("--resident needs an OpenCL device");
+    const RunFn run = p.prec == 's' ? op.run_s : op.run_d;
+    const char* fmt = c.csv ? "%s,%c,%lld,%lld,%lld,%lld,%.6f,%.2f,%.3g,%s\n"
+                            : "%-8s %-4c %7lld %7lld %7lld %5lld %10.4f %9.2f %10.3g  %s\n";
+    if (c.csv) std::printf("op,prec,m,n,k,nb,time_s,gflops,error,status\n");
+    else std::printf("%-8s %-4s %7s %7s %7s %5s %10s %9s %10s  %s\n", "op", "prec", "m", "n", "k", "nb", "time_s",
+                     "gflops", "error", "status");
+    for (int64_t i = 0; i < c.warmup; ++i) {
+        Params quiet = p;
+        quiet.check = false;
+        profiled_runtime() = nullptr;
+        run(quiet);
+    }
+    if (c.profile) profiled_runtime() = &rt;
+    bool all_ok = true;
+    for (int64_t i = 0; i < c.repeat; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        const Result r = run(p);
+        const auto stop = std::chrono::steady_clock::now();
+        const double gflops = r.seconds > 0 ? r.flops / r.seconds * 1e-9 : 0.0;
+        std::string status = r.ok() ? "pass" : "FAILED";
+        if (r.info != 0) status += " (info=" + std::to_string(r.info) + ")";
+        auto size = [](int64_t shown, int64_t given) { return (long long)(shown >= 0 ? shown : given); };
+        std::printf(fmt, op.name, p.prec, size(r.m, p.m), size(r.n, p.n), size(r.k, p.k), (long long)p.nb, r.seconds,
+                    gflops, r.checked ? r.error : NAN, status.c_str());
+        std::fflush(stdout);
+        if (c.profile) print_profile(r, start, stop);
+        all_ok = all_ok && r.ok();
+    }
+    return all_ok ? tool::kOk : tool::kFailed;
+}
+
+int tester_main(int argc, char** argv) {
+    CLI::App app{"tessera-tester: run, time and check one Tessera operation"};
+    Command c;
+    c.p.n = 1000;
+    add_options(app, c);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::fprintf(stderr, "tessera-tester: %s\n", e.what());
-        return 2;
+        return tool::kRefused;
     }
-    p.prec = prec[0];
+    Params& p = c.p;
+    p.prec = c.prec[0];
     p.check = p.check || p.check_random;
-    p.m = m < 0 ? p.n : m;
-    p.k = k < 0 ? p.n : k;
-    const Op& op = *std::find_if(registry().begin(), registry().end(), [&](const Op& o) { return op_name == o.name; });
+    p.m = c.m < 0 ? p.n : c.m;
+    p.k = c.k < 0 ? p.n : c.k;
+    const Op& op = *std::find_if(registry().begin(), registry().end(), [&](const Op& o) { return c.op_name == o.name; });
+    refuse_options_not_read(app, op);
+    require_memory_for(op, p, [&app](const std::string& name) { return app.count(name) > 0; });
+    return run_op(op, c);
+}
 
-    bool all_ok = true;
-    try {
-        Runtime rt(config);
-        if (describe) std::fprintf(stderr, "%s", rt.describe().c_str());
-        if (p.resident && rt.opencl_workers() == 0) throw Error("tessera-tester: --resident needs an OpenCL device");
-        const char* fmt = csv ? "%s,%c,%lld,%lld,%lld,%lld,%.6f,%.2f,%.3g,%s\n"
-                              : "%-8s %-4c %7lld %7lld %7lld %5lld %10.4f %9.2f %10.3g  %s\n";
-        if (csv) std::printf("op,prec,m,n,k,nb,time_s,gflops,error,status\n");
-        else std::printf("%-8s %-4s %7s %7s %7s %5s %10s %9s %10s  %s\n", "op", "prec", "m", "n", "k", "nb", "time_s",
-                         "gflops", "error", "status");
-        for (int64_t run = 0; run < warmup; ++run) {
-            Params quiet = p;
-            quiet.check = false;
-            profiled_runtime() = nullptr;
-            (p.prec == 's' ? op.run_s : op.run_d)(quiet);
-        }
-        if (profile) profiled_runtime() = &rt;
-        for (int64_t run = 0; run < repeat; ++run) {
-            const auto start = std::chrono::steady_clock::now();
-            Result r = (p.prec == 's' ? op.run_s : op.run_d)(p);
-            const auto stop = std::chrono::steady_clock::now();
-            const double gflops = r.seconds > 0 ? r.flops / r.seconds * 1e-9 : 0.0;
-            std::string status = r.ok() ? "pass" : "FAILED";
-            if (r.info != 0) status += " (info=" + std::to_string(r.info) + ")";
-            auto size = [](int64_t shown, int64_t given) { return (long long)(shown >= 0 ? shown : given); };
-            std::printf(fmt, op.name, p.prec, size(r.m, p.m), size(r.n, p.n), size(r.k, p.k), (long long)p.nb,
-                        r.seconds, gflops, r.checked ? r.error : NAN, status.c_str());
-            std::fflush(stdout);
-            if (profile) {
-                const Phases& ph = last_phases();
-                auto sec = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
-                const auto staging = ph.staging < start ? ph.begin : ph.staging;  // operations without time_op
-                std::fprintf(stderr, "run       setup %.2f s, staging %.2f s, operation %.3f s, check %.2f s\n",
-                             sec(start, staging), sec(staging, ph.begin), r.seconds, sec(ph.done, stop));
-                std::fprintf(stderr, "%s", last_profile().table().c_str());
-            }
-            all_ok = all_ok && r.ok();
-        }
-    } catch (const tessera::Error& e) {
-        std::fprintf(stderr, "tessera-tester: %s\n", e.what());
-        return 2;
-    }
-    return all_ok ? 0 : 1;
+}  // namespace
+
+int main(int argc, char** argv) {
+    return tool::guarded_main("tessera-tester", [&] { return tester_main(argc, argv); });
 }

@@ -98,9 +98,31 @@ Result run_syrk(const Params& p) {
     return r;
 }
 
-const Register reg_gemm{{"gemm", run_gemm<float>, run_gemm<double>}};
-const Register reg_trsm{{"trsm", run_trsm<float>, run_trsm<double>}};
-const Register reg_syrk{{"syrk", run_syrk<float>, run_syrk<double>}};
+// op(A) is m×k, op(B) k×n, C m×n.
+std::vector<Operand> gemm_operands(const Params& p) {
+    const bool na = p.transA == Trans::NoTrans, nb = p.transB == Trans::NoTrans;
+    return {{na ? p.m : p.k, na ? p.k : p.m, na ? "--m" : "--k", na ? "--k" : "--m"},
+            {nb ? p.k : p.n, nb ? p.n : p.k, nb ? "--k" : "--n", nb ? "--n" : "--k"},
+            {p.m, p.n, "--m", "--n"}};
+}
+// A is m×m (Left) or n×n (Right), B m×n.
+std::vector<Operand> trsm_operands(const Params& p) {
+    const bool left = p.side == Side::Left;
+    const char* order = left ? "--m" : "--n";
+    return {{left ? p.m : p.n, left ? p.m : p.n, order, order}, {p.m, p.n, "--m", "--n"}};
+}
+// op(A) is n×k, C n×n.
+std::vector<Operand> syrk_operands(const Params& p) {
+    const bool nt = p.trans == Trans::NoTrans;
+    return {{nt ? p.n : p.k, nt ? p.k : p.n, nt ? "--n" : "--k", nt ? "--k" : "--n"}, {p.n, p.n, "--n", "--n"}};
+}
+
+const Register reg_gemm{{"gemm", run_gemm<float>, run_gemm<double>,
+                         kM | kK | kTransA | kTransB | kAlpha | kBeta | kResident, gemm_operands}};
+const Register reg_trsm{{"trsm", run_trsm<float>, run_trsm<double>,
+                         kM | kSide | kUplo | kTrans | kDiag | kAlpha | kResident, trsm_operands}};
+const Register reg_syrk{{"syrk", run_syrk<float>, run_syrk<double>,
+                         kK | kUplo | kTrans | kAlpha | kBeta | kResident, syrk_operands}};
 
 }  // namespace
 }  // namespace tessera::tester

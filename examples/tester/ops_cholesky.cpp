@@ -74,9 +74,14 @@ Result run_potrs(const Params& p) { return run_solve<T>(p, false); }
 template <class T>
 Result run_posv(const Params& p) { return run_solve<T>(p, true); }
 
-const Register reg_potrf{{"potrf", run_potrf<float>, run_potrf<double>}};
-const Register reg_potrs{{"potrs", run_potrs<float>, run_potrs<double>}};
-const Register reg_posv{{"posv", run_posv<float>, run_posv<double>}};
+std::vector<Operand> potrf_operands(const Params& p) { return {{p.n, p.n, "--n", "--n"}}; }
+std::vector<Operand> solve_operands(const Params& p) {
+    return {{p.n, p.n, "--n", "--n"}, {p.n, p.nrhs, "--n", "--nrhs"}};
+}
+
+const Register reg_potrf{{"potrf", run_potrf<float>, run_potrf<double>, kUplo | kResident, potrf_operands}};
+const Register reg_potrs{{"potrs", run_potrs<float>, run_potrs<double>, kUplo | kNrhs, solve_operands}};
+const Register reg_posv{{"posv", run_posv<float>, run_posv<double>, kUplo | kNrhs, solve_operands}};
 
 }  // namespace
 }  // namespace tessera::tester

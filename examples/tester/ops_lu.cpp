@@ -100,15 +100,33 @@ Result run_solve(const Params& p) {
     return r;
 }
 
-const Register reg_getrf{{"getrf", run_getrf<float, Variant::Partial>, run_getrf<double, Variant::Partial>}};
-const Register reg_getrf_nopiv{{"getrf_nopiv", run_getrf<float, Variant::NoPiv>, run_getrf<double, Variant::NoPiv>}};
-const Register reg_getrf_incpiv{
-    {"getrf_incpiv", run_solve<float, Solve::GetrfIncpiv>, run_solve<double, Solve::GetrfIncpiv>}};
-const Register reg_getrs{{"getrs", run_solve<float, Solve::Getrs>, run_solve<double, Solve::Getrs>}};
-const Register reg_gesv{{"gesv", run_solve<float, Solve::Gesv>, run_solve<double, Solve::Gesv>}};
-const Register reg_gesv_nopiv{{"gesv_nopiv", run_solve<float, Solve::GesvNoPiv>, run_solve<double, Solve::GesvNoPiv>}};
-const Register reg_gesv_incpiv{
-    {"gesv_incpiv", run_solve<float, Solve::GesvIncpiv>, run_solve<double, Solve::GesvIncpiv>}};
+std::vector<Operand> getrf_operands(const Params& p) { return {{p.m, p.n, "--m", "--n"}}; }
+std::vector<Operand> solve_operands(const Params& p) {
+    return {{p.n, p.n, "--n", "--n"}, {p.n, p.nrhs, "--n", "--nrhs"}};
+}
+// Incremental pivoting adds an ib×nb L tile below the diagonal of each column of tiles (StarPU
+// allocates them where they are produced); counted as an n×n matrix of ib-row tiles, which also
+// covers the copies of the diagonal tiles.
+std::vector<Operand> incpiv_operands(const Params& p) {
+    std::vector<Operand> ops = solve_operands(p);
+    ops.push_back({p.n, p.n, "--n", "--n", p.ib, true});
+    return ops;
+}
+
+const Register reg_getrf{{"getrf", run_getrf<float, Variant::Partial>, run_getrf<double, Variant::Partial>,
+                          kM | kResident, getrf_operands}};
+const Register reg_getrf_nopiv{{"getrf_nopiv", run_getrf<float, Variant::NoPiv>, run_getrf<double, Variant::NoPiv>,
+                                kM | kResident, getrf_operands}};
+// getrf_incpiv's --nrhs: the right-hand sides of the check's solve.
+const Register reg_getrf_incpiv{{"getrf_incpiv", run_solve<float, Solve::GetrfIncpiv>,
+                                 run_solve<double, Solve::GetrfIncpiv>, kNrhs | kIb, incpiv_operands}};
+const Register reg_getrs{{"getrs", run_solve<float, Solve::Getrs>, run_solve<double, Solve::Getrs>, kNrhs | kTrans,
+                          solve_operands}};
+const Register reg_gesv{{"gesv", run_solve<float, Solve::Gesv>, run_solve<double, Solve::Gesv>, kNrhs, solve_operands}};
+const Register reg_gesv_nopiv{{"gesv_nopiv", run_solve<float, Solve::GesvNoPiv>, run_solve<double, Solve::GesvNoPiv>,
+                               kNrhs, solve_operands}};
+const Register reg_gesv_incpiv{{"gesv_incpiv", run_solve<float, Solve::GesvIncpiv>,
+                                run_solve<double, Solve::GesvIncpiv>, kNrhs | kIb, incpiv_operands}};
 
 }  // namespace
 }  // namespace tessera::tester

@@ -152,10 +152,36 @@ Result run_gels(const Params& p) {
     return r;
 }
 
-const Register reg_geqrf{{"geqrf", run_geqrf<float>, run_geqrf<double>}};
-const Register reg_ungqr{{"ungqr", run_ungqr<float>, run_ungqr<double>}};
-const Register reg_unmqr{{"unmqr", run_unmqr<float>, run_unmqr<double>}};
-const Register reg_gels{{"gels", run_gels<float>, run_gels<double>}};
+// A (m×n) and its T factors (an ib×nb tile per tile of A).
+std::vector<Operand> geqrf_operands(const Params& p) {
+    return {{p.m, p.n, "--m", "--n"}, {p.m, p.n, "--m", "--n", p.ib, true}};
+}
+// The factors and the thin Q (m×min(m, n)).
+std::vector<Operand> ungqr_operands(const Params& p) {
+    std::vector<Operand> ops = geqrf_operands(p);
+    ops.push_back({p.m, std::min(p.m, p.n), "--m", p.m < p.n ? "--m" : "--n"});
+    return ops;
+}
+// The factors, C (m×nrhs or nrhs×m) and, for the full check, the explicit m×m Q.
+std::vector<Operand> unmqr_operands(const Params& p) {
+    std::vector<Operand> ops = geqrf_operands(p);
+    const bool left = p.side == Side::Left;
+    ops.push_back({left ? p.m : p.nrhs, left ? p.nrhs : p.m, left ? "--m" : "--nrhs", left ? "--nrhs" : "--m"});
+    if (p.check) ops.push_back({p.m, p.m, "--m", "--m"});
+    return ops;
+}
+// The factors and B (max(m, n)×nrhs).
+std::vector<Operand> gels_operands(const Params& p) {
+    std::vector<Operand> ops = geqrf_operands(p);
+    ops.push_back({std::max(p.m, p.n), p.nrhs, p.m < p.n ? "--n" : "--m", "--nrhs"});
+    return ops;
+}
+
+const Register reg_geqrf{{"geqrf", run_geqrf<float>, run_geqrf<double>, kM | kIb | kResident, geqrf_operands}};
+const Register reg_ungqr{{"ungqr", run_ungqr<float>, run_ungqr<double>, kM | kIb, ungqr_operands}};
+const Register reg_unmqr{{"unmqr", run_unmqr<float>, run_unmqr<double>, kM | kIb | kNrhs | kSide | kTrans,
+                          unmqr_operands}};
+const Register reg_gels{{"gels", run_gels<float>, run_gels<double>, kM | kIb | kNrhs | kTrans, gels_operands}};
 
 }  // namespace
 }  // namespace tessera::tester

@@ -38,14 +38,38 @@ struct Result {
     bool ok() const;
 };
 
+/// Options that only some operations read. Each operation declares the ones it reads (Op::options);
+/// a run that gives an option its operation does not read is refused, never silently ignored.
+/// --n, --nb, --prec and the run options (--repeat, --check, --csv, ...) apply to every operation.
+enum OpOption : uint32_t {
+    kM = 1u << 0, kK = 1u << 1, kNrhs = 1u << 2, kIb = 1u << 3,
+    kUplo = 1u << 4, kSide = 1u << 5, kDiag = 1u << 6, kTrans = 1u << 7, kTransA = 1u << 8, kTransB = 1u << 9,
+    kAlpha = 1u << 10, kBeta = 1u << 11,
+    kResident = 1u << 12,  ///< the operation is timed by time_op, which honours --resident
+};
+
+/// One matrix a run allocates in tile storage: rows × cols, the options its sizes come from (named
+/// when they are too large), and the rows stored per tile (nb when 0; ib for the T factors of QR).
+/// `workspace` marks factors that the full check does not copy.
+struct Operand {
+    int64_t rows, cols;
+    const char *rows_from, *cols_from;
+    int64_t tile_rows = 0;
+    bool workspace = false;
+};
+
 using RunFn = Result (*)(const Params&);
+using OperandsFn = std::vector<Operand> (*)(const Params&);
 struct Op {
     const char* name;
-    RunFn run_s, run_d;  ///< single and double precision
+    RunFn run_s, run_d;   ///< single and double precision
+    uint32_t options;     ///< the OpOptions it reads
+    OperandsFn operands;  ///< the matrices it allocates: the memory it needs is checked before the run
 };
 /// Every registered operation.
 std::vector<Op>& registry();
-/// Registers an operation at static-initialization time: `static Register r{{"potrf", f<float>, f<double>}};`
+/// Registers an operation at static-initialization time:
+/// `static Register r{{"potrf", f<float>, f<double>, kUplo | kResident, potrf_operands}};`
 struct Register {
     explicit Register(Op op) { registry().push_back(op); }
 };

@@ -2,8 +2,8 @@
 // FMA rate, memory and transfer bandwidth and launch latency on each; with --dump-binary DIR write
 // the compiled program of Tessera's own kernels per device and precision.
 //
-// Exit status: 0 success; 1 no OpenCL device, or a benchmark / build / output failure;
-// CLI11's codes (nonzero) for bad arguments.
+// Exit status (examples/common/tool_main.hpp): 0 success; 1 no OpenCL device, or a benchmark / build /
+// output failure; 2 bad arguments (one CLI11 error line), or --device/--type matching no device.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "examples/common/tool_main.hpp"
 #include "tools/devinfo/bench.hpp"
 #include "tools/devinfo/device_props.hpp"
 #include "tools/devinfo/dump_binary.hpp"
@@ -64,9 +65,7 @@ bool selected(const Args& args, const DeviceRef& ref, const DeviceProps& p) {
     return true;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int devinfo_main(int argc, char** argv) {
     CLI::App app{"tessera-devinfo: OpenCL platforms and devices, microbenchmarks, and Tessera's compiled kernels"};
     Args args;
     app.add_flag("--bench", args.bench, "measure FMA rate, memory copy and host<->device bandwidth, launch latency");
@@ -81,7 +80,14 @@ int main(int argc, char** argv) {
     app.add_option("-o,--output", args.output, "also write the output to FILE (default when $OUT is set: "
                                                "$OUT/tessera-devinfo{,-bench,-dump}.txt)")
         ->type_name("FILE");
-    CLI11_PARSE(app, argc, argv);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "tessera-devinfo: " << e.what() << "\n";
+        return tessera::tool::kRefused;
+    }
 
     // One file name per mode, so that a listing, a benchmark and a dump in one $OUT do not overwrite each other.
     if (args.output.empty())
@@ -94,7 +100,7 @@ int main(int argc, char** argv) {
         copy.open(args.output);
         if (!copy) {
             std::cerr << "tessera-devinfo: cannot write " << args.output << "\n";
-            return 1;
+            return tessera::tool::kFailed;
         }
     }
     TeeBuf tee(std::cout.rdbuf(), copy.is_open() ? copy.rdbuf() : nullptr);
@@ -106,7 +112,7 @@ int main(int argc, char** argv) {
         std::cerr << "tessera-devinfo: no OpenCL device found (" << platforms.size()
                   << " platform(s); is an ICD registered in /etc/OpenCL/vendors or OCL_ICD_VENDORS?)\n";
         out << "no OpenCL device found\n";
-        return 1;
+        return tessera::tool::kFailed;
     }
     std::vector<DeviceProps> props;
     for (const DeviceRef& ref : devices) props.push_back(query_props(ref));
@@ -144,12 +150,18 @@ int main(int argc, char** argv) {
     }
     if ((args.bench || !args.dump_dir.empty()) && chosen == 0) {
         std::cerr << "tessera-devinfo: no device matches --device/--type\n";
-        return 1;
+        return tessera::tool::kRefused;
     }
     if (failures) std::cerr << "tessera-devinfo: " << failures << " failure(s), see above\n";
     if (copy.is_open() && !copy.flush()) {
         std::cerr << "tessera-devinfo: writing " << args.output << " failed\n";
-        return 1;
+        return tessera::tool::kFailed;
     }
-    return failures ? 1 : 0;
+    return failures ? tessera::tool::kFailed : tessera::tool::kOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return tessera::tool::guarded_main("tessera-devinfo", [&] { return devinfo_main(argc, argv); });
 }

@@ -8,6 +8,7 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -26,10 +27,25 @@
 #include "kernels/opencl/embedded_sources.hpp"
 #include "kernels/opencl/gemm_select.hpp"
 #include "kernels/opencl/launch.hpp"
+#include "tessera/types.hpp"
 
 namespace tessera::harness {
 
 using ocl::check;
+
+/// The value of command-line option `name`: an integer from `lo` to INT_MAX. Anything else (not a
+/// number, trailing characters, out of range) throws tessera::Error naming the option, which the
+/// tools' guarded main refuses with exit code 2 (std::stoi's exceptions escaped main and aborted).
+inline int parse_int_option(const std::string& name, const std::string& text, int lo) {
+    int value = 0;
+    const char* end = text.data() + text.size();
+    const auto [stop, ec] = std::from_chars(text.data(), end, value);
+    if (ec == std::errc::result_out_of_range || (ec == std::errc() && stop == end && value < lo))
+        throw Error(name + ": must be an integer from " + std::to_string(lo) + " to " +
+                    std::to_string(std::numeric_limits<int>::max()) + ", got " + text);
+    if (ec != std::errc() || stop != end || text.empty()) throw Error(name + ": must be an integer, got '" + text + "'");
+    return value;
+}
 
 struct Env {
     cl_platform_id platform = nullptr;

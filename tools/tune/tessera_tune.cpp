@@ -10,13 +10,18 @@
 // gemm.cl. --out FILE: merge the entries into FILE (replacing entries for the same device and
 // precision; a FILE that exists but does not parse is left alone and the run fails), else print.
 // Use the result through $TESSERA_KERNEL_PARAMS=FILE, or paste it into kernels/opencl/params/.
+// Exit status (examples/common/tool_main.hpp): 0 entries written or printed; 1 no candidate passed,
+// no OpenCL device, a device failure, or FILE unreadable as a table; 2 refused: an invalid argument,
+// or a --size whose matrices do not fit in host or device memory.
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "examples/common/tool_main.hpp"
 #include "kernels/opencl/params.hpp"
+#include "runtime/host_memory.hpp"
 #include "tools/tune/cl_harness.hpp"
 
 using namespace tessera;
@@ -153,87 +158,138 @@ bool same_match(const ocl::DeviceMatch& a, const ocl::DeviceMatch& b) {
            a.prec == b.prec;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// The command line of tessera-tune.
+struct Args {
     std::vector<char> precs = {'d', 's'};
     std::string kernel = "auto", out_path;
-    int size = 0, reps = 5;
+    int size = 0, reps = 5;  ///< size 0: chosen by device type
     bool quick = false;
+};
+
+constexpr const char* kUsage =
+    "usage: tessera-tune [--prec d,s] [--kernel auto|nv|portable] [--size N] [--reps R] [--quick] [--out FILE]";
+
+/// --prec's value: d, s, or both separated by a comma.
+std::vector<char> parse_precs(const std::string& text) {
+    std::vector<char> precs;
+    for (char c : text) {
+        if (c == 's' || c == 'd') precs.push_back(c);
+        else if (c != ',') throw Error("--prec: expected d, s or d,s, got '" + text + "'");
+    }
+    if (precs.empty()) throw Error("--prec: expected d, s or d,s, got '" + text + "'");
+    return precs;
+}
+
+/// Parse argv; throws tessera::Error (exit code 2) naming the option for a missing or invalid value.
+Args parse_args(int argc, char** argv) {
+    Args args;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&]() -> std::string {
-            if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
+            if (i + 1 >= argc) throw Error(a + " needs a value; " + kUsage);
             return argv[++i];
         };
-        if (a == "--prec") {
-            precs.clear();
-            for (char c : value())
-                if (c == 's' || c == 'd') precs.push_back(c);
-        } else if (a == "--kernel") kernel = value();
-        else if (a == "--size") size = std::stoi(value());
-        else if (a == "--reps") reps = std::stoi(value());
-        else if (a == "--quick") quick = true;
-        else if (a == "--out") out_path = value();
-        else {
-            std::fprintf(stderr, "usage: %s [--prec d,s] [--kernel auto|nv|portable] [--size N] [--reps R] [--quick] [--out FILE]\n", argv[0]);
-            return 2;
+        if (a == "--prec") args.precs = parse_precs(value());
+        else if (a == "--kernel") {
+            args.kernel = value();
+            if (args.kernel != "auto" && args.kernel != "nv" && args.kernel != "portable")
+                throw Error("--kernel: expected auto, nv or portable, got '" + args.kernel + "'");
+        } else if (a == "--size") args.size = parse_int_option("--size", value(), 1);
+        else if (a == "--reps") args.reps = parse_int_option("--reps", value(), 1);
+        else if (a == "--quick") args.quick = true;
+        else if (a == "--out") args.out_path = value();
+        else throw Error("unknown argument '" + a + "'; " + kUsage);
+    }
+    return args;
+}
+
+/// Refuse a timing size whose n×n matrices do not fit: one on the host, three on the device (A, B, C).
+void require_timing_memory(const Env& env, int size, size_t elem) {
+    uint64_t bytes = 0;
+    if (__builtin_mul_overflow(uint64_t(size), uint64_t(size), &bytes) || __builtin_mul_overflow(bytes, elem, &bytes))
+        throw Error("--size " + std::to_string(size) + ": the matrices have more bytes than a 64-bit count can hold");
+    detail::require_host_memory("--size " + std::to_string(size), bytes);
+    cl_ulong global = 0, max_alloc = 0;
+    clGetDeviceInfo(env.device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, nullptr);
+    clGetDeviceInfo(env.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, nullptr);
+    if ((global > 0 && bytes > global / 3) || (max_alloc > 0 && bytes > max_alloc))
+        throw Error("--size " + std::to_string(size) + ": three " + std::to_string(size) + " x " +
+                    std::to_string(size) + " matrices need " + detail::format_gb(3.0 * double(bytes)) +
+                    " of device memory (at most " + detail::format_gb(double(max_alloc)) + " each); the device has " +
+                    detail::format_gb(double(global)));
+}
+
+/// Merge `entries` into the table at `path` (entries for the same device and precision replaced);
+/// false, with a message, when an existing file does not parse.
+bool merge_with_file(const std::string& path, std::vector<ocl::ParamEntry>& all,
+                     const std::vector<ocl::ParamEntry>& entries) {
+    if (!path.empty() && std::ifstream(path)) {
+        std::string err;
+        auto old = ocl::load_param_file(path, &err);
+        if (!old) {
+            std::fprintf(stderr, "tessera-tune: %s; not overwriting it\n", err.c_str());
+            return false;
+        }
+        for (const ocl::ParamEntry& o : old->entries) {
+            bool replaced = false;
+            for (const ocl::ParamEntry& e : entries) replaced |= same_match(o.match, e.match);
+            if (!replaced) all.push_back(o);
         }
     }
-    try {
-        Env env;
-        const ocl::DeviceInfo& info = env.info;
-        std::printf("tessera-tune on %s\n", env.describe().c_str());
-        const bool nv = kernel == "nv" || (kernel == "auto" && info.cc_major >= 8);
-        if (size == 0) size = info.type & CL_DEVICE_TYPE_GPU ? 4096 : 768;
-        std::vector<ocl::ParamEntry> entries;
-        for (char prec : precs) {
-            if (prec == 'd' && !info.fp64) continue;
-            const std::vector<Candidate> cands = nv ? nv_candidates(prec, info, quick) : portable_candidates(quick);
-            std::printf("%cgemm, %s kernel, %zu candidates, n = %d:\n", prec, nv ? "NVIDIA" : "portable", cands.size(), size);
-            Outcome best;
-            for (const Candidate& c : cands) {
-                Outcome o = prec == 'd' ? try_candidate<double>(env, c, nv, size, reps, quick)
-                                        : try_candidate<float>(env, c, nv, size, reps, quick);
-                if (o.ok && o.tflops > best.tflops) best = o;
-            }
-            if (!best.ok) {
-                std::printf("  no candidate passed for %cgemm: no entry written\n", prec);
-                continue;
-            }
-            std::printf("  best: %s, %.1f GFLOP/s\n", describe(best.cand).c_str(), best.tflops * 1e3);
-            ocl::ParamEntry e;
-            e.match.vendor = info.vendor, e.match.name = info.name, e.match.prec = prec;
-            e.match.cc_major = info.cc_major, e.match.cc_minor = info.cc_major >= 0 ? info.cc_minor : -1;
-            e.values = best.cand;
-            entries.push_back(e);
+    all.insert(all.end(), entries.begin(), entries.end());
+    return true;
+}
+
+int tune_main(int argc, char** argv) {
+    Args args = parse_args(argc, argv);
+    Env env;
+    const ocl::DeviceInfo& info = env.info;
+    std::printf("tessera-tune on %s\n", env.describe().c_str());
+    const bool nv = args.kernel == "nv" || (args.kernel == "auto" && info.cc_major >= 8);
+    if (args.size == 0) args.size = info.type & CL_DEVICE_TYPE_GPU ? 4096 : 768;
+    for (char prec : args.precs) require_timing_memory(env, args.size, prec == 'd' ? sizeof(double) : sizeof(float));
+    std::vector<ocl::ParamEntry> entries;
+    for (char prec : args.precs) {
+        if (prec == 'd' && !info.fp64) continue;
+        const std::vector<Candidate> cands = nv ? nv_candidates(prec, info, args.quick) : portable_candidates(args.quick);
+        std::printf("%cgemm, %s kernel, %zu candidates, n = %d:\n", prec, nv ? "NVIDIA" : "portable", cands.size(),
+                    args.size);
+        Outcome best;
+        for (const Candidate& c : cands) {
+            Outcome o = prec == 'd' ? try_candidate<double>(env, c, nv, args.size, args.reps, args.quick)
+                                    : try_candidate<float>(env, c, nv, args.size, args.reps, args.quick);
+            if (o.ok && o.tflops > best.tflops) best = o;
         }
-        if (entries.empty()) return 1;
-        std::vector<ocl::ParamEntry> all;
-        if (!out_path.empty() && std::ifstream(out_path)) {
-            std::string err;
-            auto old = ocl::load_param_file(out_path, &err);
-            if (!old) {
-                std::fprintf(stderr, "tessera-tune: %s; not overwriting it\n", err.c_str());
-                return 1;
-            }
-            for (const ocl::ParamEntry& o : old->entries) {
-                bool replaced = false;
-                for (const ocl::ParamEntry& e : entries) replaced |= same_match(o.match, e.match);
-                if (!replaced) all.push_back(o);
-            }
+        if (!best.ok) {
+            std::printf("  no candidate passed for %cgemm: no entry written\n", prec);
+            continue;
         }
-        all.insert(all.end(), entries.begin(), entries.end());
-        const std::string text = ocl::format_param_table(all, "written by tessera-tune on " + env.describe());
-        if (out_path.empty()) {
-            std::fputs(text.c_str(), stdout);
-        } else {
-            std::ofstream(out_path) << text;
-            std::printf("wrote %s\n", out_path.c_str());
-        }
-        return 0;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "tessera-tune: %s\n", e.what());
-        return 1;
+        std::printf("  best: %s, %.1f GFLOP/s\n", describe(best.cand).c_str(), best.tflops * 1e3);
+        ocl::ParamEntry e;
+        e.match.vendor = info.vendor, e.match.name = info.name, e.match.prec = prec;
+        e.match.cc_major = info.cc_major, e.match.cc_minor = info.cc_major >= 0 ? info.cc_minor : -1;
+        e.values = best.cand;
+        entries.push_back(e);
     }
+    if (entries.empty()) return tool::kFailed;
+    std::vector<ocl::ParamEntry> all;
+    if (!merge_with_file(args.out_path, all, entries)) return tool::kFailed;
+    const std::string text = ocl::format_param_table(all, "written by tessera-tune on " + env.describe());
+    if (args.out_path.empty()) {
+        std::fputs(text.c_str(), stdout);
+    } else {
+        std::ofstream out(args.out_path);
+        if (!(out << text) || !out.flush()) {
+            std::fprintf(stderr, "tessera-tune: writing %s failed\n", args.out_path.c_str());
+            return tool::kFailed;
+        }
+        std::printf("wrote %s\n", args.out_path.c_str());
+    }
+    return tool::kOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return tool::guarded_main("tessera-tune", [&] { return tune_main(argc, argv); });
 }
