@@ -11,7 +11,8 @@ namespace tessera {
 
 template <class T>
 void gemm_async(Trans ta, Trans tb, T alpha, const TileMatrix<T>& A, const TileMatrix<T>& B, T beta,
-                TileMatrix<T>& C, Sequence&) {
+                TileMatrix<T>& C, Sequence& seq) {
+    detail::SubmitScope scope(seq);
     detail::require_runtime("gemm");
     const int64_t m = C.m(), n = C.n();
     const int64_t am = ta == Trans::NoTrans ? A.m() : A.n(), k = ta == Trans::NoTrans ? A.n() : A.m();
@@ -60,7 +61,8 @@ void gemm_async(Trans ta, Trans tb, T alpha, const TileMatrix<T>& A, const TileM
 
 template <class T>
 void trsm_async(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, const TileMatrix<T>& A, TileMatrix<T>& B,
-                Sequence&) {
+                Sequence& seq) {
+    detail::SubmitScope scope(seq);
     detail::require_runtime("trsm");
     check_arg(uplo != Uplo::General, "trsm", "uplo", 'G', "must be Lower or Upper");
     check_arg(A.m() == A.n(), "trsm", "A", A.n(), "must be square");
@@ -102,7 +104,8 @@ void trsm_async(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, const Til
 }
 
 template <class T>
-void syrk_async(Uplo uplo, Trans trans, T alpha, const TileMatrix<T>& A, T beta, TileMatrix<T>& C, Sequence&) {
+void syrk_async(Uplo uplo, Trans trans, T alpha, const TileMatrix<T>& A, T beta, TileMatrix<T>& C, Sequence& seq) {
+    detail::SubmitScope scope(seq);
     detail::require_runtime("syrk");
     check_arg(uplo != Uplo::General, "syrk", "uplo", 'G', "must be Lower or Upper");
     check_arg(C.m() == C.n(), "syrk", "C", C.n(), "must be square");

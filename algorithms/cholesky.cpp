@@ -9,6 +9,7 @@ namespace tessera {
 
 template <class T>
 void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
+    detail::SubmitScope scope(seq);
     detail::require_runtime("potrf");
     check_arg(uplo != Uplo::General, "potrf", "uplo", 'G', "must be Lower or Upper");
     check_arg(A.m() == A.n(), "potrf", "A", A.m(), "rows must equal columns");
@@ -71,6 +72,7 @@ int64_t potrf(Uplo uplo, TileMatrix<T>& A) {
 
 template <class T>
 void potrs_async(Uplo uplo, const TileMatrix<T>& A, TileMatrix<T>& B, Sequence& seq) {
+    detail::SubmitScope scope(seq);
     check_arg(uplo != Uplo::General, "potrs", "uplo", 'G', "must be Lower or Upper");
     check_arg(A.m() == A.n(), "potrs", "A", A.m(), "rows must equal columns");
     check_arg(B.m() == A.n(), "potrs", "B", B.m(), "rows must equal the order of A");
@@ -90,6 +92,7 @@ void potrs(Uplo uplo, const TileMatrix<T>& A, TileMatrix<T>& B) {
 
 template <class T>
 void posv_async(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B, Sequence& seq) {
+    detail::SubmitScope scope(seq);
     potrf_async(uplo, A, seq);
     potrs_async(uplo, A, B, seq);
 }

@@ -5,7 +5,12 @@
 #include <cstdint>
 
 #include "runtime/runtime_internal.hpp"
+#include "runtime/sequence_internal.hpp"
 #include "tessera/tile_matrix.hpp"
+
+// Every `_async` entry point (and any other function that submits tasks itself) starts with
+// `detail::SubmitScope scope(seq);`: the tasks it submits then belong to `seq`, which learns of
+// their failures and waits for exactly them (runtime/sequence_internal.hpp explains why a scope).
 
 namespace tessera {
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "codelets/tasks.hpp"
+#include "runtime/sequence_internal.hpp"
 #include "tessera/tile_matrix.hpp"
 
 namespace tessera {
@@ -23,13 +24,22 @@ TileHandle register_region(const TileMatrix<T>& A, const T* a, int64_t lda, int6
 
 }  // namespace
 
+// Outside an algorithm, these tasks join the calling thread's implicit sequence (see Sequence):
+// to_lapack, a wait, reports its failures. A region registered on the caller's array is always
+// unregistered, even when a submission fails, so that StarPU keeps no handle on that memory.
+
 template <class T>
 void TileMatrix<T>::fill_from_lapack(const T* a, int64_t lda) {
     check_arg(lda >= std::max<int64_t>(1, m_), "fill_from_lapack", "lda", lda, "must be >= max(1, m)");
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {
             TileHandle region = register_region(*this, a, lda, i, j);
-            tasks::lacpy<T>(Uplo::General, region, handle(i, j));
+            try {
+                tasks::lacpy<T>(Uplo::General, region, handle(i, j));
+            } catch (...) {
+                starpu_data_unregister_submit(region);
+                throw;
+            }
             starpu_data_unregister_submit(region);
         }
 }
@@ -38,12 +48,19 @@ template <class T>
 void TileMatrix<T>::to_lapack(T* a, int64_t lda) const {
     check_arg(lda >= std::max<int64_t>(1, m_), "to_lapack", "lda", lda, "must be >= max(1, m)");
     std::vector<TileHandle> regions;
-    for (int64_t j = 0; j < nt_; ++j)
-        for (int64_t i = 0; i < mt_; ++i) {
-            regions.push_back(register_region(*this, a, lda, i, j));
-            tasks::lacpy<T>(Uplo::General, handle(i, j), regions.back());
-        }
+    regions.reserve(size_t(mt_ * nt_));
+    try {
+        for (int64_t j = 0; j < nt_; ++j)
+            for (int64_t i = 0; i < mt_; ++i) {
+                regions.push_back(register_region(*this, a, lda, i, j));
+                tasks::lacpy<T>(Uplo::General, handle(i, j), regions.back());
+            }
+    } catch (...) {
+        for (TileHandle region : regions) starpu_data_unregister(region);  // after the copies submitted
+        throw;
+    }
     for (TileHandle region : regions) starpu_data_unregister(region);  // waits, brings the copy home
+    detail::wait_detached();
 }
 
 template <class T>

@@ -82,6 +82,7 @@ void solve_r(Trans trans, const TileMatrix<T>& A, const LeadingRows<T>& Y, int64
 
 template <class T>
 void gels_async(Trans trans, TileMatrix<T>& A, QRFactors<T>& F, TileMatrix<T>& B, Sequence& seq) {
+    detail::SubmitScope scope(seq);
     detail::require_runtime("gels");
     check_arg(A.m() >= A.n(), "gels_async", "A", A.m(), "rows must be >= columns (use gels for m < n)");
     check_arg(B.m() == A.m(), "gels", "B", B.m(), "rows must equal max(m, n) of A");
@@ -108,14 +109,14 @@ int64_t gels(Trans trans, TileMatrix<T>& A, TileMatrix<T>& B, const Options& opt
     const int64_t m = A.m(), n = A.n();
     check_arg(B.m() == std::max(m, n), "gels", "B", B.m(), "rows must equal max(m, n) of A");
     check_arg(B.nb() == A.nb(), "gels", "nb", B.nb(), "must be the same for A and B");
+    Sequence seq;
+    detail::SubmitScope scope(seq);  // gels submits tasks itself (zero fill, transposition)
     if (std::min(m, n) == 0) {  // LAPACK: X = 0
         B.generate([](int64_t, int64_t, int64_t rows, int64_t cols, T* tile, int64_t ld) {
             for (int64_t j = 0; j < cols; ++j) std::fill(tile + j * ld, tile + j * ld + rows, T(0));
         });
-        Runtime::wait_all();
-        return 0;
+        return seq.wait();
     }
-    Sequence seq;
     if (m >= n) {
         QRFactors<T> F(A, opts.ib);
         gels_async(trans, A, F, B, seq);

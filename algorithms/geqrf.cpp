@@ -65,7 +65,8 @@ QRFactors<T>& QRFactors<T>::operator=(QRFactors&& o) noexcept {
 // ---- geqrf
 
 template <class T>
-void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence&) {
+void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence& seq) {
+    detail::SubmitScope scope(seq);
     detail::require_runtime("geqrf");
     check_arg(F.matches(A), "geqrf", "F", F.m(), "must be built for A (QRFactors(A, ib))");
     const int64_t mt = A.mt(), nt = A.nt(), kt = std::min(mt, nt), ib = F.ib();

@@ -26,6 +26,7 @@ std::vector<TileHandle> column_from(const TileMatrix<T>& A, int64_t k, int64_t j
 
 template <class T>
 void getrf_async(TileMatrix<T>& A, std::vector<int64_t>& ipiv, Sequence& seq) {
+    detail::SubmitScope scope(seq);
     detail::require_runtime("getrf");
     const int64_t m = A.m(), n = A.n(), nb = A.nb(), mt = A.mt(), nt = A.nt(), kt = std::min(mt, nt);
     ipiv.assign(size_t(std::min(m, n)), 0);

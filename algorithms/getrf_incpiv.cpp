@@ -13,6 +13,7 @@ namespace tessera {
 
 template <class T>
 void getrf_incpiv_async(TileMatrix<T>& A, IncpivFactors<T>& F, Sequence& seq, const Options& opts) {
+    detail::SubmitScope scope(seq);
     detail::require_runtime("getrf_incpiv");
     check_arg(opts.ib >= 1, "getrf_incpiv", "ib", opts.ib, "must be >= 1");
     const int64_t mt = A.mt(), nt = A.nt(), kt = std::min(mt, nt), nb = A.nb();
@@ -47,6 +48,7 @@ int64_t getrf_incpiv(TileMatrix<T>& A, IncpivFactors<T>& F, const Options& opts)
 
 template <class T>
 void getrs_incpiv_async(const TileMatrix<T>& A, const IncpivFactors<T>& F, TileMatrix<T>& B, Sequence& seq) {
+    detail::SubmitScope scope(seq);
     detail::require_runtime("getrs_incpiv");
     check_arg(A.m() == A.n(), "getrs_incpiv", "A", A.m(), "rows must equal columns");
     check_arg(B.m() == A.n(), "getrs_incpiv", "B", B.m(), "rows must equal the order of A");
@@ -72,6 +74,7 @@ void getrs_incpiv(const TileMatrix<T>& A, const IncpivFactors<T>& F, TileMatrix<
 
 template <class T>
 void gesv_incpiv_async(TileMatrix<T>& A, IncpivFactors<T>& F, TileMatrix<T>& B, Sequence& seq, const Options& opts) {
+    detail::SubmitScope scope(seq);
     check_arg(A.m() == A.n(), "gesv_incpiv", "A", A.m(), "rows must equal columns");
     check_arg(B.m() == A.n(), "gesv_incpiv", "B", B.m(), "rows must equal the order of A");
     getrf_incpiv_async(A, F, seq, opts);

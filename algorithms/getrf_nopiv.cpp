@@ -12,6 +12,7 @@ namespace tessera {
 
 template <class T>
 void getrf_nopiv_async(TileMatrix<T>& A, Sequence& seq) {
+    detail::SubmitScope scope(seq);
     detail::require_runtime("getrf_nopiv");
     const int64_t mt = A.mt(), nt = A.nt(), kt = std::min(mt, nt);
     // Critical path first: the diagonal tile, then its column and row, then the next diagonal tile's
@@ -41,6 +42,7 @@ int64_t getrf_nopiv(TileMatrix<T>& A) {
 
 template <class T>
 void getrs_nopiv_async(Trans trans, const TileMatrix<T>& A, TileMatrix<T>& B, Sequence& seq) {
+    detail::SubmitScope scope(seq);
     check_arg(A.m() == A.n(), "getrs_nopiv", "A", A.m(), "rows must equal columns");
     check_arg(B.m() == A.n(), "getrs_nopiv", "B", B.m(), "rows must equal the order of A");
     if (trans == Trans::NoTrans) {
@@ -61,6 +63,7 @@ void getrs_nopiv(Trans trans, const TileMatrix<T>& A, TileMatrix<T>& B) {
 
 template <class T>
 void gesv_nopiv_async(TileMatrix<T>& A, TileMatrix<T>& B, Sequence& seq) {
+    detail::SubmitScope scope(seq);
     check_arg(A.m() == A.n(), "gesv_nopiv", "A", A.m(), "rows must equal columns");
     check_arg(B.m() == A.n(), "gesv_nopiv", "B", B.m(), "rows must equal the order of A");
     getrf_nopiv_async(A, seq);

@@ -38,6 +38,7 @@ void check_getrs(const char* func, const TileMatrix<T>& A, const std::vector<int
 template <class T>
 void getrs_async(Trans trans, const TileMatrix<T>& A, const std::vector<int64_t>& ipiv, TileMatrix<T>& B,
                  Sequence& seq) {
+    detail::SubmitScope scope(seq);
     detail::require_runtime("getrs");
     check_getrs("getrs", A, ipiv, B);
     if (A.n() == 0 || B.n() == 0) return;
@@ -61,6 +62,7 @@ void getrs(Trans trans, const TileMatrix<T>& A, const std::vector<int64_t>& ipiv
 
 template <class T>
 void gesv_async(TileMatrix<T>& A, std::vector<int64_t>& ipiv, TileMatrix<T>& B, Sequence& seq) {
+    detail::SubmitScope scope(seq);
     check_arg(A.m() == A.n(), "gesv", "A", A.m(), "rows must equal columns");
     check_arg(B.m() == A.n(), "gesv", "B", B.m(), "rows must equal the order of A");
     check_arg(A.nb() == B.nb(), "gesv", "nb", B.nb(), "must be the same for A and B");

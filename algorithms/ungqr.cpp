@@ -15,7 +15,8 @@
 namespace tessera {
 
 template <class T>
-void ungqr_async(const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& Q, Sequence&) {
+void ungqr_async(const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& Q, Sequence& seq) {
+    detail::SubmitScope scope(seq);
     detail::require_runtime("ungqr");
     check_arg(F.matches(A), "ungqr", "F", F.m(), "must be the factors of A (geqrf(A))");
     check_arg(Q.m() == A.m(), "ungqr", "Q", Q.m(), "rows must equal the rows of A");

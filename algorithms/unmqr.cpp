@@ -14,7 +14,9 @@
 namespace tessera {
 
 template <class T>
-void unmqr_async(Side side, Trans trans, const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& C, Sequence&) {
+void unmqr_async(Side side, Trans trans, const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& C,
+                 Sequence& seq) {
+    detail::SubmitScope scope(seq);
     detail::require_runtime("unmqr");
     check_arg(F.matches(A), "unmqr", "F", F.m(), "must be the factors of A (geqrf(A))");
     const bool left = side == Side::Left;

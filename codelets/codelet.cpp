@@ -1,15 +1,21 @@
-// Perfmodels, codelet construction and task submission shared by every codelet.
+// Perfmodels, codelet construction, and the life of a task: creation with its context, submission
+// (or destruction when refused), completion callback.
 #include "codelets/codelet.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
+
+#include "codelets/fault_injection.hpp"
+#include "runtime/sequence_internal.hpp"
 
 namespace tessera::codelets {
 
 // Footprint = hash of the sizes of every matrix and vector buffer (data-less tokens are skipped) and
-// of the flags word that starts cl_arg.
+// of the flags word that starts cl_arg (every task comes from new_task).
 static uint32_t footprint(starpu_task* task) {
     uint32_t h = 0;
     for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
@@ -28,7 +34,12 @@ static uint32_t footprint(starpu_task* task) {
     }
     uint32_t flags = 0;
     if (task->cl_arg && task->cl_arg_size >= sizeof flags) std::memcpy(&flags, task->cl_arg, sizeof flags);
-    return starpu_hash_crc32c_be(flags, h);
+    h = starpu_hash_crc32c_be(flags, h);
+    // A task of a failed sequence skips its work: its near-zero time goes to a history entry of its
+    // own instead of the kernel's (StarPU computes the footprint when it schedules the task, or
+    // when it records the time), so that a failure does not teach the scheduler wrong costs.
+    if (task_group(task).failed()) h = starpu_hash_crc32c_be(0x5C1BBEDu, h);
+    return h;
 }
 
 starpu_perfmodel* history_model(const std::string& symbol) {
@@ -48,8 +59,8 @@ starpu_perfmodel* history_model(const std::string& symbol) {
     return &slot->second;
 }
 
-starpu_codelet make_codelet(const char* name, starpu_cpu_func_t cpu, starpu_opencl_func_t ocl,
-                            std::initializer_list<starpu_data_access_mode> modes, starpu_perfmodel* model) {
+starpu_codelet codelet_of_guarded(const char* name, starpu_cpu_func_t cpu, starpu_opencl_func_t ocl,
+                                  std::initializer_list<starpu_data_access_mode> modes, starpu_perfmodel* model) {
     starpu_codelet cl;
     starpu_codelet_init(&cl);
     cl.name = name;
@@ -67,34 +78,129 @@ starpu_codelet make_codelet(const char* name, starpu_cpu_func_t cpu, starpu_open
     return cl;
 }
 
-starpu_task* new_task(starpu_codelet& cl, const void* args, size_t args_size, int priority) {
-    starpu_task* task = starpu_task_create();
+// ---- A task's context: what it reports to and keeps alive, from new_task to its callback.
+//
+// The context pointer is appended to the task's malloc'd cl_arg, after the arguments: the
+// arguments stay at offset 0, where the codelets and the perfmodel footprint read them, and the
+// guarded implementation finds the context from the running task alone (callback_arg is no help:
+// a profile chains its own callback in front). The completion callback frees the context.
+
+namespace {
+
+struct TaskContext {
+    std::shared_ptr<detail::TaskGroup> group;  // the sequence: failure, tasks in flight, lifetime
+    std::shared_ptr<const void> keep;          // e.g. a user's tile generator, alive until completion
+};
+
+std::atomic<long> g_live{0};
+std::atomic<bool> g_force_opencl{false};  // test-only (fault_injection.hpp)
+
+size_t context_offset(size_t args_size) {
+    return (args_size + alignof(TaskContext*) - 1) / alignof(TaskContext*) * alignof(TaskContext*);
+}
+
+TaskContext* context_of(const starpu_task* task) {
+    TaskContext* ctx;
+    std::memcpy(&ctx, static_cast<const char*>(task->cl_arg) + task->cl_arg_size - sizeof ctx, sizeof ctx);
+    return ctx;
+}
+
+void free_context(TaskContext* ctx) noexcept {
+    delete ctx;
+    g_live.fetch_sub(1, std::memory_order_relaxed);
+}
+
+// Completion callback (StarPU's thread, after the task's data is released): the sequence learns
+// that one task less is in flight; the context, and with it the task's references, goes.
+void task_completed(void* arg) {
+    auto* ctx = static_cast<TaskContext*>(arg);
+    std::shared_ptr<detail::TaskGroup> group = std::move(ctx->group);
+    free_context(ctx);
+    group->task_finished();
+}
+
+}  // namespace
+
+detail::TaskGroup& task_group(starpu_task* task) { return *context_of(task)->group; }
+
+starpu_task* new_task(starpu_codelet& cl, const void* args, size_t args_size, int priority,
+                      std::shared_ptr<const void> keep) {
+    const size_t at = context_offset(args_size), size = at + sizeof(TaskContext*);
+    void* arg = std::malloc(size);
+    if (!arg) throw std::bad_alloc();
+    std::memcpy(arg, args, args_size);
+    TaskContext* ctx = nullptr;
+    try {
+        ctx = new TaskContext{detail::current_group(), std::move(keep)};
+    } catch (...) {
+        std::free(arg);
+        throw;
+    }
+    g_live.fetch_add(1, std::memory_order_relaxed);
+    std::memcpy(static_cast<char*>(arg) + at, &ctx, sizeof ctx);
+    starpu_task* task = starpu_task_create();  // StarPU aborts itself if this allocation fails
     task->cl = &cl;
     task->name = cl.name;
-    task->cl_arg = std::malloc(args_size);
-    std::memcpy(task->cl_arg, args, args_size);
-    task->cl_arg_size = args_size;
+    task->cl_arg = arg;
+    task->cl_arg_size = size;
     task->cl_arg_free = 1;
+    task->callback_func = task_completed;
+    task->callback_arg = ctx;
     task->priority = priority;
-    if (detail::placement() == Placement::OpenCLOnly && cl.opencl_funcs[0]) task->where = STARPU_OPENCL;
+    const bool opencl_only = detail::placement() == Placement::OpenCLOnly || g_force_opencl.load();
+    if (opencl_only && cl.opencl_funcs[0]) task->where = STARPU_OPENCL;
     return task;
 }
 
+void discard_task(starpu_task* task) noexcept {
+    TaskContext* ctx = context_of(task);
+    task->destroy = 0;  // starpu_task_destroy refuses a task with destroy = 1 and detach = 1
+    starpu_task_destroy(task);  // frees cl_arg (cl_arg_free), dyn_handles and dyn_modes
+    free_context(ctx);
+}
+
+namespace {
+std::string refusal_message(const char* name, int ret) {
+    return std::string("tessera: task ") + name + " could not be submitted: " +
+           (ret == -ENODEV ? std::string("no worker can run it (starpu_task_submit returned -ENODEV)")
+                           : "starpu_task_submit returned " + std::to_string(ret));
+}
+}  // namespace
+
 void submit_task(starpu_task* task) {
-    if (detail::profile_active()) detail::profile_task(task);
-    const int ret = starpu_task_submit(task);
-    if (ret == -ENODEV) throw Error(std::string("tessera: no worker can run task ") + task->cl->name);
-    if (ret != 0) throw Error(std::string("tessera: starpu_task_submit failed for ") + task->cl->name);
+    const bool profiled = detail::profile_active();
+    try {
+        if (profiled) detail::profile_task(task);
+    } catch (...) {
+        discard_task(task);
+        throw;
+    }
+    detail::TaskGroup& group = task_group(task);
+    group.task_submitted();
+    const int ret = detail::submit_failure_due() ? -ENODEV : starpu_task_submit(task);
+    if (ret == 0) return;
+    // StarPU 1.3 refuses a task (non-zero return) only in _starpu_task_submit_head, before the task
+    // enters the graph: no dependency refers to it, so destroying it here is safe. The sequence
+    // (kept alive by the submitting thread's scope) is marked failed: its graph is incomplete.
+    std::shared_ptr<detail::TaskGroup> owner = context_of(task)->group;
+    const char* name = task->cl->name;  // the codelet's, static
+    if (profiled) detail::profile_forget(task);
+    discard_task(task);
+    owner->task_finished();  // first: nothing below may leave the sequence waiting for this task
+    Error error(refusal_message(name, ret));
+    owner->fail(error.what());
+    throw error;
 }
 
 void submit(starpu_codelet& cl, const void* args, size_t args_size, std::initializer_list<TileHandle> handles,
-            int priority, void (*callback)(void*), void* callback_arg) {
-    starpu_task* task = new_task(cl, args, args_size, priority);
+            int priority, std::shared_ptr<const void> keep) {
+    starpu_task* task = new_task(cl, args, args_size, priority, std::move(keep));
     int i = 0;
     for (TileHandle h : handles) task->handles[i++] = h;
-    task->callback_func = callback;
-    task->callback_arg = callback_arg;
     submit_task(task);
 }
 
 }  // namespace tessera::codelets
+
+long tessera::detail::live_tasks() { return codelets::g_live.load(); }
+void tessera::detail::force_opencl_placement(bool on) { codelets::g_force_opencl.store(on); }

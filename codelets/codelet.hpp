@@ -1,5 +1,7 @@
-// Shared StarPU glue for the codelets: buffer access, perfmodels, codelet construction, insertion.
-// Internal header; each codelets/<op>.cpp uses it to bind one kernel to CPU and OpenCL workers.
+// Shared StarPU glue for the codelets: buffer access, perfmodels, codelet construction (every
+// implementation runs guarded: failures become its sequence's, never std::terminate), task creation
+// with a reference to the sequence being submitted, submission. Internal header; each
+// codelets/<op>.cpp uses it to bind one kernel to CPU and OpenCL workers.
 #pragma once
 
 #include <starpu.h>
@@ -8,13 +10,20 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "kernels/opencl/launch.hpp"
 #include "runtime/profile_internal.hpp"
 #include "runtime/runtime_internal.hpp"
 #include "tessera/tile_matrix.hpp"
+
+namespace tessera::detail {
+class TaskGroup;
+}
 
 namespace tessera::codelets {
 
@@ -63,26 +72,66 @@ inline uint32_t pack_flags(char a, char b = 0, char c = 0, char d = 0) {
 /// vector buffers and the flags.
 starpu_perfmodel* history_model(const std::string& symbol);
 
-/// A codelet with one CPU and (when `ocl` is non-null) one asynchronous OpenCL implementation.
-starpu_codelet make_codelet(const char* name, starpu_cpu_func_t cpu, starpu_opencl_func_t ocl,
-                            std::initializer_list<starpu_data_access_mode> modes, starpu_perfmodel* model);
+/// The sequence state the task (made by new_task) reports to.
+detail::TaskGroup& task_group(starpu_task* task);
 
-/// A new task of `cl` with a copy of `args` as its argument, the priority, and the placement of
-/// Placement::OpenCLOnly; its buffers are the caller's to set before submit_task().
-starpu_task* new_task(starpu_codelet& cl, const void* args, size_t args_size, int priority);
-/// Submit the task; throws tessera::Error when no worker can run it or StarPU refuses it.
+/// Run the codelet implementation `f` for the calling worker's current task, unless the task's
+/// sequence has already failed (the task is then a no-op); anything `f` throws fails the task's
+/// sequence with a message naming the codelet, the worker and the error, instead of reaching
+/// StarPU's C code (std::terminate). Every implementation runs through it (make_codelet).
+void run_guarded(void (*f)(void**, void*), void* buffers[], void* cl_arg) noexcept;
+template <void (*F)(void**, void*)>
+void guarded(void* buffers[], void* cl_arg) {
+    run_guarded(F, buffers, cl_arg);
+}
+
+/// A codelet of already guarded implementations (use make_codelet / make_var_codelet).
+starpu_codelet codelet_of_guarded(const char* name, starpu_cpu_func_t cpu, starpu_opencl_func_t ocl,
+                                  std::initializer_list<starpu_data_access_mode> modes, starpu_perfmodel* model);
+
+/// A codelet with the CPU implementation Cpu and, when Ocl is given, one asynchronous OpenCL
+/// implementation, both run through guarded().
+template <starpu_cpu_func_t Cpu, starpu_opencl_func_t Ocl = nullptr>
+starpu_codelet make_codelet(const char* name, std::initializer_list<starpu_data_access_mode> modes,
+                            starpu_perfmodel* model) {
+    starpu_opencl_func_t ocl = nullptr;
+    if constexpr (Ocl != nullptr) ocl = guarded<Ocl>;
+    return codelet_of_guarded(name, guarded<Cpu>, ocl, modes, model);
+}
+
+/// A new task of `cl` with a copy of `args` as its argument, the priority, the placement of
+/// Placement::OpenCLOnly, and a reference to the sequence being submitted (current_group()),
+/// plus `keep` held until the task has completed. Its buffers are the caller's to set; then
+/// submit_task() it, or discard_task() it. Throws std::bad_alloc when memory runs out.
+starpu_task* new_task(starpu_codelet& cl, const void* args, size_t args_size, int priority,
+                      std::shared_ptr<const void> keep = {});
+/// Submit the task. When StarPU refuses it (no worker can run it), the task is destroyed with its
+/// arguments, its sequence marked failed, and tessera::Error thrown naming the task.
 void submit_task(starpu_task* task);
+/// Destroy a task from new_task() that was not submitted, with its arguments and its reference.
+void discard_task(starpu_task* task) noexcept;
 
 /// Submit one task of `cl` on `handles` with a copy of `args` (trivially copyable) as its argument.
 /// Under Placement::OpenCLOnly, a codelet with an OpenCL implementation runs on OpenCL workers only.
-/// `callback(callback_arg)` runs once the task has completed.
+/// `keep` (e.g. a user's function the task calls) is held until the task has completed.
 void submit(starpu_codelet& cl, const void* args, size_t args_size, std::initializer_list<TileHandle> handles,
-            int priority, void (*callback)(void*) = nullptr, void* callback_arg = nullptr);
+            int priority, std::shared_ptr<const void> keep = {});
 template <class Args>
 void submit(starpu_codelet& cl, const Args& args, std::initializer_list<TileHandle> handles, int priority,
-            void (*callback)(void*) = nullptr, void* callback_arg = nullptr) {
+            std::shared_ptr<const void> keep = {}) {
     static_assert(std::is_trivially_copyable_v<Args>);
-    submit(cl, &args, sizeof(Args), handles, priority, callback, callback_arg);
+    submit(cl, &args, sizeof(Args), handles, priority, std::move(keep));
+}
+
+/// Inside a task: a per-worker workspace of at least n elements, grown on demand and reused
+/// across tasks (no page faults per task). Throws std::bad_alloc (failing the task) when memory
+/// runs out, or when a test injected an allocation failure (codelets/fault_injection.hpp).
+void task_allocation_point();
+template <class T>
+T* workspace(std::vector<T>& w, size_t n) {
+    task_allocation_point();
+    if (w.size() < n) w.resize(n);
+    return w.data();
 }
 
 }  // namespace tessera::codelets

@@ -8,7 +8,7 @@ namespace {
 template <class T>
 struct GenerateArgs {
     uint32_t flags;
-    const tasks::TileFunction<T>* f;  // kept alive by the shared_ptr owned by the callback
+    const tasks::TileFunction<T>* f;  // kept alive by the task (submit's `keep`) until it has run
     int64_t i0, j0;
 };
 
@@ -22,7 +22,7 @@ void generate_cpu(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& generate_codelet() {
     static const std::string name = prec_letter<T>() + std::string("generate");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), generate_cpu<T>, nullptr, {STARPU_W},
+    static starpu_codelet cl = codelets::make_codelet<generate_cpu<T>>(name.c_str(), {STARPU_W},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -52,7 +52,7 @@ void scale_cpu(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& scale_codelet() {
     static const std::string name = prec_letter<T>() + std::string("scale");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), scale_cpu<T>, nullptr, {STARPU_RW},
+    static starpu_codelet cl = codelets::make_codelet<scale_cpu<T>>(name.c_str(), {STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -61,11 +61,9 @@ starpu_codelet& scale_codelet() {
 
 template <class T>
 void tasks::generate(std::shared_ptr<const TileFunction<T>> f, int64_t i0, int64_t j0, TileHandle A, int prio) {
-    // Each task holds a reference to f until it has run; the callback drops it.
-    auto* keep = new std::shared_ptr<const TileFunction<T>>(f);
+    // Each task holds a reference to f until it has run. What f throws fails the task (guarded).
     GenerateArgs<T> args{0, f.get(), i0, j0};
-    codelets::submit(generate_codelet<T>(), args, {A}, prio,
-                     [](void* p) { delete static_cast<std::shared_ptr<const TileFunction<T>>*>(p); }, keep);
+    codelets::submit(generate_codelet<T>(), args, {A}, prio, f);
 }
 
 template <class T>

@@ -34,8 +34,8 @@ void gemm_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& gemm_codelet() {
     static const std::string name = prec_letter<T>() + std::string("gemm");
-    static starpu_codelet cl = codelets::make_codelet(
-        name.c_str(), gemm_cpu<T>, gemm_opencl<T>, {STARPU_R, STARPU_R, STARPU_RW},
+    static starpu_codelet cl = codelets::make_codelet<gemm_cpu<T>, gemm_opencl<T>>(
+        name.c_str(), {STARPU_R, STARPU_R, STARPU_RW},
         codelets::history_model("tessera_" + name));
     return cl;
 }

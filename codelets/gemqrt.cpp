@@ -22,7 +22,7 @@ void gemqrt_cpu(void* buffers[], void* cl_arg) {
     auto C = codelets::cpu_tile<T>(buffers[2]);
     const int info = cpu::gemqrt<T>(a.side, a.trans, C.m, C.n, std::min(V.m, V.n), a.ib, V.ptr, V.ld, Tf.ptr, Tf.ld,
                                     C.ptr, C.ld);
-    STARPU_ASSERT_MSG(info == 0, "tessera: xGEMQRT returned info %d", info);
+    if (info != 0) throw Error("xGEMQRT returned info " + std::to_string(info));  // an argument LAPACK refused
 }
 
 template <class T>
@@ -38,7 +38,7 @@ void gemqrt_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& gemqrt_codelet() {
     static const std::string name = prec_letter<T>() + std::string("gemqrt");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), gemqrt_cpu<T>, gemqrt_opencl<T>,
+    static starpu_codelet cl = codelets::make_codelet<gemqrt_cpu<T>, gemqrt_opencl<T>>(name.c_str(),
                                                       {STARPU_R, STARPU_R, STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;

@@ -16,13 +16,13 @@ void geqrt_cpu(void* buffers[], void* cl_arg) {
     const auto& a = *static_cast<GeqrtArgs*>(cl_arg);
     auto A = codelets::cpu_tile<T>(buffers[0]), Tf = codelets::cpu_tile<T>(buffers[1]);
     const int info = cpu::geqrt<T>(A.m, A.n, a.ib, A.ptr, A.ld, Tf.ptr, Tf.ld);
-    STARPU_ASSERT_MSG(info == 0, "tessera: xGEQRT returned info %d", info);
+    if (info != 0) throw Error("xGEQRT returned info " + std::to_string(info));  // an argument LAPACK refused
 }
 
 template <class T>
 starpu_codelet& geqrt_codelet() {
     static const std::string name = prec_letter<T>() + std::string("geqrt");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), geqrt_cpu<T>, nullptr, {STARPU_RW, STARPU_W},
+    static starpu_codelet cl = codelets::make_codelet<geqrt_cpu<T>>(name.c_str(), {STARPU_RW, STARPU_W},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }

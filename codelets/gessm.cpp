@@ -36,7 +36,7 @@ void gessm_opencl(void* buffers[], void*) {
 template <class T>
 starpu_codelet& gessm_codelet() {
     static const std::string name = prec_letter<T>() + std::string("gessm");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), gessm_cpu<T>, gessm_opencl<T>,
+    static starpu_codelet cl = codelets::make_codelet<gessm_cpu<T>, gessm_opencl<T>>(name.c_str(),
                                                       {STARPU_R, STARPU_R, STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;

@@ -6,6 +6,7 @@
 #include "codelets/lu_codelet.hpp"
 #include "codelets/tasks_lu.hpp"
 #include "kernels/cpu/lu.hpp"
+#include "runtime/sequence_internal.hpp"
 
 namespace tessera {
 namespace {
@@ -25,20 +26,20 @@ void panel_cpu(void* buffers[], void* cl_arg) {
     int64_t rows = 0;
     for (int64_t t = 0; t < ntiles; ++t) rows += codelets::tile_rows(buffers[t]);
     // Per-worker workspaces, grown on demand and reused across panels (no page faults per task).
-    thread_local std::vector<T> work;
-    thread_local std::vector<int> piv;
-    if (work.size() < size_t(rows * cols)) work.resize(size_t(rows * cols));
-    if (piv.size() < size_t(cols)) piv.resize(size_t(cols));
+    thread_local std::vector<T> work_buffer;
+    thread_local std::vector<int> piv_buffer;
+    T* work = codelets::workspace(work_buffer, size_t(rows * cols));
+    int* piv = codelets::workspace(piv_buffer, size_t(cols));
     for (int64_t c = 0; c < cols; ++c) {
-        T* dst = work.data() + c * rows;
+        T* dst = work + c * rows;
         for (int64_t t = 0; t < ntiles; ++t) {
             auto A = codelets::cpu_tile<T>(buffers[t]);
             dst = std::copy(A.ptr + c * A.ld, A.ptr + c * A.ld + A.m, dst);
         }
     }
-    const int info = cpu::getrf<T>(rows, cols, work.data(), rows, piv.data());
+    const int info = cpu::getrf<T>(rows, cols, work, rows, piv);
     for (int64_t c = 0; c < cols; ++c) {
-        const T* src = work.data() + c * rows;
+        const T* src = work + c * rows;
         for (int64_t t = 0; t < ntiles; ++t) {
             auto A = codelets::cpu_tile<T>(buffers[t]);
             std::copy(src, src + A.m, A.ptr + c * A.ld);
@@ -46,7 +47,7 @@ void panel_cpu(void* buffers[], void* cl_arg) {
         }
     }
     const int64_t kb = std::min(rows, cols);
-    for (int64_t i = 0; i < kb; ++i) a.ipiv[i] = a.row0 + piv[size_t(i)];
+    for (int64_t i = 0; i < kb; ++i) a.ipiv[i] = a.row0 + piv[i];
     *a.info = info;
 }
 
@@ -54,7 +55,7 @@ template <class T>
 starpu_codelet& panel_codelet() {
     static const std::string name = prec_letter<T>() + std::string("getrf_panel");
     static starpu_codelet cl =
-        codelets::make_var_codelet(name.c_str(), panel_cpu<T>, nullptr, codelets::history_model("tessera_" + name));
+        codelets::make_var_codelet<panel_cpu<T>>(name.c_str(), codelets::history_model("tessera_" + name));
     return cl;
 }
 
@@ -63,10 +64,14 @@ starpu_codelet& panel_codelet() {
 TileHandle tasks::make_token() {
     starpu_data_handle_t h;
     starpu_void_data_register(&h);
+    detail::track_temporary(h);  // unregistered by the scope if the algorithm is interrupted
     return h;
 }
 
-void tasks::release_token(TileHandle token) { starpu_data_unregister_submit(token); }
+void tasks::release_token(TileHandle token) {
+    detail::untrack_temporary(token);
+    starpu_data_unregister_submit(token);
+}
 
 template <class T>
 void tasks::getrf_panel(const std::vector<TileHandle>& column, int64_t row0, int64_t* ipiv, int* info,

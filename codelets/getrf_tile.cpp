@@ -31,7 +31,7 @@ void incpiv_cpu(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& nopiv_codelet() {
     static const std::string name = prec_letter<T>() + std::string("getrf_nopiv");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), nopiv_cpu<T>, nullptr, {STARPU_RW},
+    static starpu_codelet cl = codelets::make_codelet<nopiv_cpu<T>>(name.c_str(), {STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -39,7 +39,7 @@ starpu_codelet& nopiv_codelet() {
 template <class T>
 starpu_codelet& incpiv_codelet() {
     static const std::string name = prec_letter<T>() + std::string("getrf_incpiv");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), incpiv_cpu<T>, nullptr, {STARPU_RW, STARPU_W},
+    static starpu_codelet cl = codelets::make_codelet<incpiv_cpu<T>>(name.c_str(), {STARPU_RW, STARPU_W},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }

@@ -29,7 +29,7 @@ void lacpy_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& lacpy_codelet() {
     static const std::string name = prec_letter<T>() + std::string("lacpy");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), lacpy_cpu<T>, lacpy_opencl<T>, {STARPU_R, STARPU_W},
+    static starpu_codelet cl = codelets::make_codelet<lacpy_cpu<T>, lacpy_opencl<T>>(name.c_str(), {STARPU_R, STARPU_W},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }

@@ -49,7 +49,8 @@ template <class T>
 starpu_codelet& laswp_codelet() {
     static const std::string name = prec_letter<T>() + std::string("laswp");
     static starpu_codelet cl =
-        codelets::make_var_codelet(name.c_str(), laswp_cpu<T>, laswp_opencl<T>, codelets::history_model("tessera_" + name));
+        codelets::make_var_codelet<laswp_cpu<T>, laswp_opencl<T>>(name.c_str(),
+                                                                   codelets::history_model("tessera_" + name));
     return cl;
 }
 

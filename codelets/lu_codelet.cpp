@@ -1,17 +1,10 @@
-// Variable-buffer codelets, submission and dependency tokens for the LU codelets.
+// Submission of tasks with a variable number of buffers, for the LU codelets.
 #include "codelets/lu_codelet.hpp"
 
 #include <cstdlib>
-#include <memory>
+#include <new>
 
 namespace tessera::codelets {
-
-starpu_codelet make_var_codelet(const char* name, starpu_cpu_func_t cpu, starpu_opencl_func_t ocl,
-                                starpu_perfmodel* model) {
-    starpu_codelet cl = make_codelet(name, cpu, ocl, {}, model);
-    cl.nbuffers = STARPU_VARIABLE_NBUFFERS;
-    return cl;
-}
 
 void submit_buffers(starpu_codelet& cl, const void* args, size_t args_size, const std::vector<Buffer>& buffers,
                     int priority) {
@@ -21,9 +14,13 @@ void submit_buffers(starpu_codelet& cl, const void* args, size_t args_size, cons
     starpu_task* task = new_task(cl, args, args_size, priority);
     if (cl.nbuffers == STARPU_VARIABLE_NBUFFERS) {
         task->nbuffers = n;
-        if (n > STARPU_NMAXBUFS) {  // freed by StarPU with the task
+        if (n > STARPU_NMAXBUFS) {  // freed by StarPU with the task (or by discard_task)
             task->dyn_handles = static_cast<starpu_data_handle_t*>(std::malloc(size_t(n) * sizeof(starpu_data_handle_t)));
             task->dyn_modes = static_cast<starpu_data_access_mode*>(std::malloc(size_t(n) * sizeof(starpu_data_access_mode)));
+            if (!task->dyn_handles || !task->dyn_modes) {
+                discard_task(task);
+                throw std::bad_alloc();
+            }
         }
         for (int i = 0; i < n; ++i) {
             STARPU_TASK_SET_HANDLE(task, buffers[size_t(i)].first, i);

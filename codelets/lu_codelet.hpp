@@ -12,16 +12,21 @@
 
 namespace tessera::codelets {
 
-/// A codelet with a variable number of buffers (modes given per task), one CPU implementation and,
-/// when `ocl` is non-null, one asynchronous OpenCL implementation.
-starpu_codelet make_var_codelet(const char* name, starpu_cpu_func_t cpu, starpu_opencl_func_t ocl,
-                                starpu_perfmodel* model);
+/// A codelet with a variable number of buffers (modes given per task), the CPU implementation Cpu
+/// and, when Ocl is given, one asynchronous OpenCL implementation, both run through guarded().
+template <starpu_cpu_func_t Cpu, starpu_opencl_func_t Ocl = nullptr>
+starpu_codelet make_var_codelet(const char* name, starpu_perfmodel* model) {
+    starpu_codelet cl = make_codelet<Cpu, Ocl>(name, {}, model);
+    cl.nbuffers = STARPU_VARIABLE_NBUFFERS;
+    return cl;
+}
 
 /// One buffer of a task: handle and access mode.
 using Buffer = std::pair<TileHandle, starpu_data_access_mode>;
 
 /// Submit one task of `cl` (fixed or variable number of buffers) on `buffers` with a copy of
 /// `args` (trivially copyable, starting with `uint32_t flags`). Honours Placement::OpenCLOnly.
+/// Throws std::bad_alloc when memory runs out, tessera::Error as submit_task().
 void submit_buffers(starpu_codelet& cl, const void* args, size_t args_size, const std::vector<Buffer>& buffers,
                     int priority);
 template <class Args>

@@ -29,7 +29,7 @@ void potrf_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& potrf_codelet() {
     static const std::string name = prec_letter<T>() + std::string("potrf");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), potrf_cpu<T>, potrf_opencl<T>, {STARPU_RW},
+    static starpu_codelet cl = codelets::make_codelet<potrf_cpu<T>, potrf_opencl<T>>(name.c_str(), {STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }

@@ -6,6 +6,7 @@
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/blas.hpp"
 #include "runtime/host_memory.hpp"
+#include "runtime/sequence_internal.hpp"
 
 namespace tessera {
 namespace {
@@ -34,7 +35,7 @@ void region_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& region_codelet() {
     static const std::string name = prec_letter<T>() + std::string("lacpy_region");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), region_cpu<T>, region_opencl<T>,
+    static starpu_codelet cl = codelets::make_codelet<region_cpu<T>, region_opencl<T>>(name.c_str(),
                                                       {STARPU_R, STARPU_RW}, codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -49,7 +50,7 @@ void transpose_cpu(void* buffers[], void*) {
 template <class T>
 starpu_codelet& transpose_codelet() {
     static const std::string name = prec_letter<T>() + std::string("transpose");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), transpose_cpu<T>, nullptr, {STARPU_R, STARPU_W},
+    static starpu_codelet cl = codelets::make_codelet<transpose_cpu<T>>(name.c_str(), {STARPU_R, STARPU_W},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -75,7 +76,7 @@ void zero_diagonal_cpu(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& zero_diagonal_codelet() {
     static const std::string name = prec_letter<T>() + std::string("zero_diagonal");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), zero_diagonal_cpu<T>, nullptr, {STARPU_R},
+    static starpu_codelet cl = codelets::make_codelet<zero_diagonal_cpu<T>>(name.c_str(), {STARPU_R},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -105,10 +106,14 @@ template <class T>
 TileHandle tasks::temp_tile(int64_t rows, int64_t cols) {
     starpu_data_handle_t h;
     starpu_matrix_data_register(&h, -1, 0, uint32_t(rows), uint32_t(rows), uint32_t(cols), sizeof(T));
+    detail::track_temporary(h);  // unregistered by the scope if the algorithm is interrupted
     return h;
 }
 
-void tasks::release_temp_tile(TileHandle h) { starpu_data_unregister_submit(h); }
+void tasks::release_temp_tile(TileHandle h) {
+    detail::untrack_temporary(h);
+    starpu_data_unregister_submit(h);
+}
 
 TileHandle tasks::register_tile(void* ptr, int64_t rows, int64_t cols, int64_t ld, size_t elem_size) {
     starpu_data_handle_t h;

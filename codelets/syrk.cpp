@@ -34,7 +34,7 @@ void syrk_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& syrk_codelet() {
     static const std::string name = prec_letter<T>() + std::string("syrk");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), syrk_cpu<T>, syrk_opencl<T>, {STARPU_R, STARPU_RW},
+    static starpu_codelet cl = codelets::make_codelet<syrk_cpu<T>, syrk_opencl<T>>(name.c_str(), {STARPU_R, STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }

@@ -30,7 +30,8 @@ void potrf(Uplo uplo, TileHandle A, int* info, int prio = 0);
 /// B = A on B's rows × columns, or on its uplo trapezoid (R A, W B; A at least as large as B).
 template <class T>
 void lacpy(Uplo uplo, TileHandle A, TileHandle B, int prio = 0);
-/// Fill the tile with f(i0, j0, rows, cols, tile, ld) on a CPU worker (W A).
+/// Fill the tile with f(i0, j0, rows, cols, tile, ld) on a CPU worker (W A); what f throws fails
+/// the task (its sequence's wait throws TaskError).
 template <class T>
 using TileFunction = std::function<void(int64_t, int64_t, int64_t, int64_t, T*, int64_t)>;
 template <class T>
@@ -41,7 +42,9 @@ template <class T>
 void scale(T alpha, TileHandle A, Uplo uplo = Uplo::General, int prio = 0);
 
 /// Prefetch plan of an algorithm for the only OpenCL device: when the Runtime drives exactly one
-/// OpenCL device and `bytes` (the operands' size) fit in half its memory, each call starts an
+/// OpenCL device and `bytes` (the operands' size) fit in half its memory together with the plans
+/// of the sequences still running (other application threads'; the submitting sequence keeps its
+/// reservation until it drains), each call starts an
 /// asynchronous copy of a tile to it (StarPU's prefetch, below the priority of every task, and in
 /// the order of the calls), so that transfers stream from the start instead of when each task
 /// becomes ready. Otherwise it does nothing. Call it before submitting the tasks that use the tiles.
@@ -56,7 +59,8 @@ private:
 };
 
 /// A rows×cols tile of T with no home storage: StarPU allocates it where a task first writes it
-/// (its first access must be a write). Give it back with release_temp_tile().
+/// (its first access must be a write). Give it back with release_temp_tile(); if the submitting
+/// algorithm is interrupted by an exception first, its SubmitScope unregisters it.
 template <class T>
 TileHandle temp_tile(int64_t rows, int64_t cols);
 /// Unregister a handle once the tasks submitted on it have run, without waiting.

@@ -22,7 +22,7 @@ void tpmqrt_cpu(void* buffers[], void* cl_arg) {
     auto A1 = codelets::cpu_tile<T>(buffers[2]), A2 = codelets::cpu_tile<T>(buffers[3]);
     const int info = cpu::tpmqrt<T>(a.side, a.trans, A2.m, A2.n, V.n, a.ib, V.ptr, V.ld, Tf.ptr, Tf.ld, A1.ptr, A1.ld,
                                     A2.ptr, A2.ld);
-    STARPU_ASSERT_MSG(info == 0, "tessera: xTPMQRT returned info %d", info);
+    if (info != 0) throw Error("xTPMQRT returned info " + std::to_string(info));  // an argument LAPACK refused
 }
 
 template <class T>
@@ -38,7 +38,7 @@ void tpmqrt_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& tpmqrt_codelet() {
     static const std::string name = prec_letter<T>() + std::string("tpmqrt");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), tpmqrt_cpu<T>, tpmqrt_opencl<T>,
+    static starpu_codelet cl = codelets::make_codelet<tpmqrt_cpu<T>, tpmqrt_opencl<T>>(name.c_str(),
                                                       {STARPU_R, STARPU_R, STARPU_RW, STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;

@@ -52,7 +52,7 @@ void trmm_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& trsm_codelet() {
     static const std::string name = prec_letter<T>() + std::string("trsm");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), trsm_cpu<T>, trsm_opencl<T>, {STARPU_R, STARPU_RW},
+    static starpu_codelet cl = codelets::make_codelet<trsm_cpu<T>, trsm_opencl<T>>(name.c_str(), {STARPU_R, STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -60,7 +60,7 @@ starpu_codelet& trsm_codelet() {
 template <class T>
 starpu_codelet& trmm_codelet() {
     static const std::string name = prec_letter<T>() + std::string("trmm");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), trmm_cpu<T>, trmm_opencl<T>, {STARPU_R, STARPU_RW},
+    static starpu_codelet cl = codelets::make_codelet<trmm_cpu<T>, trmm_opencl<T>>(name.c_str(), {STARPU_R, STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }

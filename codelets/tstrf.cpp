@@ -21,17 +21,16 @@ void tstrf_cpu(void* buffers[], void* cl_arg) {
     auto U = codelets::cpu_tile<T>(buffers[0]), A = codelets::cpu_tile<T>(buffers[1]), L = codelets::cpu_tile<T>(buffers[2]);
     int* ipiv = reinterpret_cast<int*>(STARPU_VECTOR_GET_PTR(buffers[3]));
     const int64_t kb = A.n;
-    thread_local std::vector<T> work;
-    const size_t need = size_t((a.ib + A.m) * a.ib);
-    if (work.size() < need) work.resize(need);
-    const int info = cpu::tstrf<T>(A.m, kb, a.ib, U.ptr, U.ld, A.ptr, A.ld, L.ptr, L.ld, ipiv, work.data());
+    thread_local std::vector<T> work;  // per worker, grown on demand
+    T* w = codelets::workspace(work, size_t((a.ib + A.m) * a.ib));
+    const int info = cpu::tstrf<T>(A.m, kb, a.ib, U.ptr, U.ld, A.ptr, A.ld, L.ptr, L.ld, ipiv, w);
     if (a.info) *a.info = info;
 }
 
 template <class T>
 starpu_codelet& tstrf_codelet() {
     static const std::string name = prec_letter<T>() + std::string("tstrf");
-    static starpu_codelet cl = codelets::make_codelet(name.c_str(), tstrf_cpu<T>, nullptr,
+    static starpu_codelet cl = codelets::make_codelet<tstrf_cpu<T>>(name.c_str(),
                                                       {STARPU_RW, STARPU_RW, STARPU_W, STARPU_W},
                                                       codelets::history_model("tessera_" + name));
     return cl;

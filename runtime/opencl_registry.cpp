@@ -88,11 +88,11 @@ static cl_program build(cl_context ctx, cl_device_id dev, const ocl::DeviceInfo&
     cl_int err = CL_SUCCESS;
     cl_program p = clCreateProgramWithSource(ctx, 1, &text, nullptr, &err);
     ocl::check(err, "clCreateProgramWithSource");
-    if (clBuildProgram(p, 1, &dev, opts.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+    if ((err = clBuildProgram(p, 1, &dev, opts.c_str(), nullptr, nullptr)) != CL_SUCCESS) {
         std::string log = build_log(p, dev);
         clReleaseProgram(p);
-        throw Error("tessera: OpenCL build failed on device '" + info.name + "' with options '" + opts +
-                    "':\n" + log);
+        throw Error("clBuildProgram returned " + std::to_string(err) + " (" + ocl::error_name(err) +
+                    ") with options '" + opts + "':\n" + log);
     }
     // Asking PoCL-like CPU devices for their binary makes them compile every kernel up front
     // (minutes); they keep their own kernel cache (POCL_CACHE_DIR), so only other devices use ours.
@@ -100,31 +100,45 @@ static cl_program build(cl_context ctx, cl_device_id dev, const ocl::DeviceInfo&
     return p;
 }
 
+// Build device `devid`'s programs and kernels into `d`. Throws what the OpenCL calls throw.
+static void build_device(int devid, ocl::DeviceInfo& info, std::string& summary,
+                         std::unique_ptr<ocl::DeviceKernels>& single, std::unique_ptr<ocl::DeviceKernels>& dbl) {
+    cl_context ctx;
+    cl_device_id dev;
+    starpu_opencl_get_context(devid, &ctx);
+    starpu_opencl_get_device(devid, &dev);
+    info = ocl::query_device(dev);
+    std::string precs;
+    int hits = 0;
+    for (char prec : {'s', 'd'}) {
+        if (prec == 'd' && !info.fp64) continue;
+        bool cached = false;
+        cl_program p = build(ctx, dev, info, prec, cached);
+        hits += cached;
+        (prec == 's' ? single : dbl) = std::make_unique<ocl::DeviceKernels>(ctx, dev, p, prec, info);  // owns p
+        precs += prec;
+    }
+    const std::string cache =
+        info.type & CL_DEVICE_TYPE_CPU ? std::string("(none for CPU devices)") : OpenCLRegistry::cache_dir();
+    summary = "OpenCL device " + std::to_string(devid) + ": " + info.name + " (" + info.vendor + ", driver " +
+              info.driver_version + ", precisions " + precs + ", " + std::to_string(hits) + " program(s) from cache " +
+              cache + ")";
+}
+
 OpenCLRegistry::OpenCLRegistry() {
     const int ndev = int(starpu_opencl_worker_get_count());
     devices_.resize(size_t(ndev));
     for (int devid = 0; devid < ndev; ++devid) {
-        cl_context ctx;
-        cl_device_id dev;
-        starpu_opencl_get_context(devid, &ctx);
-        starpu_opencl_get_device(devid, &dev);
-        ocl::DeviceInfo info = ocl::query_device(dev);
         Device& d = devices_[size_t(devid)];
-        std::string precs;
-        int hits = 0;
-        for (char prec : {'s', 'd'}) {
-            if (prec == 'd' && !info.fp64) continue;
-            bool cached = false;
-            cl_program p = build(ctx, dev, info, prec, cached);
-            hits += cached;
-            auto kernels = std::make_unique<ocl::DeviceKernels>(ctx, dev, p, prec, info);
-            (prec == 's' ? d.single : d.dbl) = std::move(kernels);
-            precs += prec;
+        ocl::DeviceInfo info;
+        try {
+            build_device(devid, info, d.summary, d.single, d.dbl);
+        } catch (const std::exception& e) {
+            // Whatever failed (a query, a build, a kernel table), name the device and the call; the
+            // kernels built so far are released with the registry, which is never constructed.
+            const std::string name = info.name.empty() ? std::string() : " ('" + info.name + "')";
+            throw Error("tessera::Runtime: OpenCL device " + std::to_string(devid) + name + ": " + e.what());
         }
-        d.summary = "OpenCL device " + std::to_string(devid) + ": " + info.name + " (" + info.vendor + ", driver " +
-                    info.driver_version + ", precisions " + precs + ", " + std::to_string(hits) +
-                    " program(s) from cache " +
-                    (info.type & CL_DEVICE_TYPE_CPU ? std::string("(none for CPU devices)") : cache_dir()) + ")";
     }
 }
 

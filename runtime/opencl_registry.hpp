@@ -12,7 +12,8 @@ namespace tessera::detail {
 class OpenCLRegistry {
 public:
     /// Build (or load from the binary cache) the program of each precision for every OpenCL device
-    /// StarPU drives. Throws tessera::Error with the build log when a build fails.
+    /// StarPU drives. Throws tessera::Error naming the device and the failed OpenCL call (with the
+    /// build log when a build fails); what was built before is released.
     OpenCLRegistry();
     ~OpenCLRegistry();
     /// Kernels for StarPU OpenCL device `devid` and precision `prec` ('s' or 'd'). Throws

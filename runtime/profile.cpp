@@ -158,6 +158,14 @@ void profile_task(starpu_task* task) {
     task->callback_func = record_task;
 }
 
+void profile_forget(starpu_task* task) noexcept {
+    if (task->callback_func != record_task) return;
+    auto* chained = static_cast<Chained*>(task->callback_arg);
+    task->callback_func = chained->func;
+    task->callback_arg = chained->arg;
+    delete chained;
+}
+
 KernelSpan::KernelSpan(cl_command_queue queue) : queue_(queue) {
     if (!profile_active()) return;
     starpu_task* task = starpu_task_get_current();

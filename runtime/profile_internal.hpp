@@ -17,6 +17,8 @@ bool profile_active();
 /// Called on every task just before submission while a profile is active: chains a callback that
 /// records the task's worker, execution interval and data-wait time from StarPU's profiling info.
 void profile_task(starpu_task* task);
+/// Undo profile_task() on a task that will not be submitted after all.
+void profile_forget(starpu_task* task) noexcept;
 
 /// Brackets the kernels one OpenCL task enqueues on `queue`: while a profile is active, a marker
 /// enqueued at construction and one at destruction report their completion times through event

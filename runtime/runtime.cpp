@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <sstream>
 
 #include "runtime/blas_threads.hpp"
@@ -12,6 +13,7 @@
 #include "runtime/opencl_registry.hpp"
 #include "runtime/profile_internal.hpp"
 #include "runtime/runtime_internal.hpp"
+#include "runtime/sequence_internal.hpp"
 #include "tessera/types.hpp"
 
 namespace tessera {
@@ -26,6 +28,7 @@ struct State {
     std::unique_ptr<detail::HostMemoryPool> host_memory;
     bool profiling = false;  // between profile_begin and profile_end
     std::vector<long> executed;  // accumulated per worker: StarPU resets its counters on each read
+    std::mutex stats_lock;       // guards `executed`: any application thread may ask for the stats
 };
 State* g_state = nullptr;
 
@@ -83,6 +86,7 @@ bool opencl_gpu_present() {
 
 // Read (and reset) StarPU's counters of every worker, keeping the executed-task totals.
 std::vector<starpu_profiling_worker_info> read_worker_counters() {
+    std::lock_guard<std::mutex> guard(g_state->stats_lock);
     std::vector<starpu_profiling_worker_info> infos(starpu_worker_get_count());
     for (unsigned w = 0; w < infos.size(); ++w) {
         if (starpu_profiling_worker_get_info(int(w), &infos[w]) == 0) g_state->executed[w] += infos[w].executed_tasks;
@@ -117,15 +121,26 @@ Runtime::Runtime(const RuntimeConfig& config) {
     state->scheduler = env_set("STARPU_SCHED") ? env_sched : conf.sched_policy_name;
     if (config.profiling) starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
     state->executed.assign(starpu_worker_get_count(), 0);
+    // A failure from here on leaves no Runtime: what was built is released (the registry and the
+    // pool release their OpenCL objects before StarPU's contexts go), StarPU is shut down, and the
+    // caller gets a tessera::Error naming what failed.
+    auto undo = [&] {
+        state->host_memory.reset();
+        state->opencl.reset();
+        starpu_shutdown();
+        detail::set_blas_num_threads(state->saved_blas_threads);
+    };
     try {
         state->opencl = std::make_unique<detail::OpenCLRegistry>();
         const bool pin = config.host_memory == HostMemory::Pinned ||
                          (config.host_memory == HostMemory::Auto && opencl_gpu_present());
         state->host_memory = std::make_unique<detail::HostMemoryPool>(pin);
-    } catch (...) {
-        starpu_shutdown();
-        detail::set_blas_num_threads(state->saved_blas_threads);
+    } catch (const Error&) {
+        undo();
         throw;
+    } catch (const std::exception& e) {
+        undo();
+        throw Error(std::string("tessera::Runtime: ") + e.what());
     }
     g_state = state.release();
 }
@@ -143,11 +158,16 @@ Runtime::~Runtime() {
 std::string Runtime::scheduler() const { return g_state->scheduler; }
 int Runtime::cpu_workers() const { return int(starpu_cpu_worker_get_count()); }
 int Runtime::opencl_workers() const { return int(starpu_opencl_worker_get_count()); }
-void Runtime::wait_all() { starpu_task_wait_for_all(); }
+// A wait: it also reports the first failure of the calling thread's tasks outside any Sequence.
+void Runtime::wait_all() {
+    starpu_task_wait_for_all();
+    detail::wait_detached();
+}
 
 std::vector<WorkerStats> Runtime::worker_stats() const {
     std::vector<WorkerStats> out;
     read_worker_counters();
+    std::lock_guard<std::mutex> guard(g_state->stats_lock);
     for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
         char name[128];
         starpu_worker_get_name(int(w), name, sizeof name);
@@ -157,7 +177,8 @@ std::vector<WorkerStats> Runtime::worker_stats() const {
 }
 
 void Runtime::reset_stats() {
-    worker_stats();
+    read_worker_counters();
+    std::lock_guard<std::mutex> guard(g_state->stats_lock);
     std::fill(g_state->executed.begin(), g_state->executed.end(), 0);
 }
 

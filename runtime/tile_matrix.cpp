@@ -1,16 +1,14 @@
-// TileMatrix storage and StarPU handles; Sequence's info bookkeeping.
+// TileMatrix storage and StarPU handles, and the waits that bring tiles to a memory node.
 #include "tessera/tile_matrix.hpp"
 
 #include <starpu.h>
 
 #include <algorithm>
 #include <complex>
-#include <deque>
-#include <limits>
-#include <mutex>
 
 #include "runtime/host_memory.hpp"
 #include "runtime/runtime_internal.hpp"
+#include "runtime/sequence_internal.hpp"
 
 namespace tessera {
 
@@ -91,11 +89,13 @@ TileMatrix<T>& TileMatrix<T>::operator=(TileMatrix&& o) noexcept {
 
 // Acquire every handle on memory node `node` in `mode` and release it: waits for the tasks on each
 // tile and leaves a valid copy on `node` (write access also invalidates the copies elsewhere).
+// A wait: then reports a failure of the thread's tasks outside any Sequence (e.g. a generator's).
 static void acquire_each(const std::vector<TileHandle>& handles, int node, starpu_data_access_mode mode) {
     for (TileHandle h : handles) {
         starpu_data_acquire_on_node(h, node, mode);
         starpu_data_release_on_node(h, node);
     }
+    detail::wait_detached();
 }
 
 template <class T>
@@ -127,30 +127,5 @@ void TileMatrix<T>::fetch_to_device(int device) const {
 
 template class TileMatrix<float>;
 template class TileMatrix<double>;
-
-// ---- Sequence
-
-struct Sequence::State {
-    std::mutex lock;
-    std::deque<std::pair<int64_t, int>> slots;  // (global offset, local info); deque keeps addresses stable
-};
-
-Sequence::Sequence() : state_(std::make_unique<State>()) {}
-Sequence::~Sequence() = default;
-
-int* Sequence::info_slot(int64_t offset) {
-    std::lock_guard<std::mutex> guard(state_->lock);
-    state_->slots.emplace_back(offset, 0);
-    return &state_->slots.back().second;
-}
-
-int64_t Sequence::wait() {
-    starpu_task_wait_for_all();
-    int64_t info = std::numeric_limits<int64_t>::max();
-    std::lock_guard<std::mutex> guard(state_->lock);
-    for (const auto& [offset, local] : state_->slots)
-        if (local > 0) info = std::min(info, offset + local);
-    return info == std::numeric_limits<int64_t>::max() ? 0 : info;
-}
 
 }  // namespace tessera

@@ -1,6 +1,10 @@
 // Tile BLAS-3: gemm, trsm, syrk on TileMatrix and on LAPACK column-major arrays.
 // All matrices share one tile size nb; shapes are checked and a mismatch throws tessera::Error
 // naming the argument. Every synchronous form submits through its `_async` form and waits.
+// Failures: invalid arguments throw Error before anything is submitted; a task that fails on its
+// worker (kernel launch, device, allocation) makes the synchronous forms, the LAPACK-layout forms and
+// Sequence::wait throw TaskError once the submitted tasks have drained, and a task StarPU refuses
+// makes the call that submits it throw Error (see Sequence in tile_matrix.hpp).
 #pragma once
 
 #include "tessera/tile_matrix.hpp"
@@ -35,7 +39,8 @@ void syrk(Uplo uplo, Trans trans, T alpha, const TileMatrix<T>& A, T beta, TileM
 namespace lapack {
 /// BLAS-style forms on column-major arrays; they copy into tile matrices of size opts.nb, run the
 /// tile algorithm and copy the result back. Argument characters follow BLAS ('N','T','C'; 'L','U';
-/// 'L','R'; 'N','U'); an invalid one or a leading dimension below the row count throws Error.
+/// 'L','R'; 'N','U'); an invalid one or a leading dimension below the row count throws Error, a task
+/// failing on its worker TaskError (the arrays then hold unspecified values).
 template <class T>
 void gemm(char transA, char transB, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
           const T* b, int64_t ldb, T beta, T* c, int64_t ldc, const Options& opts = {});

@@ -1,4 +1,8 @@
 // Tile Cholesky: potrf, potrs, posv (LAPACK xPOTRF/xPOTRS/xPOSV semantics).
+// Failures: invalid arguments throw Error before anything is submitted; a task that fails on its
+// worker (kernel launch, device, allocation) makes the synchronous forms, the LAPACK-layout forms and
+// Sequence::wait throw TaskError once the submitted tasks have drained, and a task StarPU refuses
+// makes the call that submits it throw Error (see Sequence in tile_matrix.hpp).
 #pragma once
 
 #include "tessera/tile_matrix.hpp"
@@ -9,7 +13,8 @@ namespace tessera {
 /// definite n×n A, in place on the uplo triangle (the other is not referenced). Right-looking tile
 /// algorithm of Buttari et al. (2009) / Chameleon's pzpotrf, priorities along the critical path.
 /// Returns info: 0 on success, or k > 0 when the leading minor of order k is not positive definite
-/// (a non-positive or NaN pivot) as LAPACK's dpotrf. Throws Error if A is not square.
+/// (a non-positive or NaN pivot) as LAPACK's dpotrf. Throws Error if A is not square, TaskError
+/// if a task fails on its worker (see Sequence).
 template <class T>
 int64_t potrf(Uplo uplo, TileMatrix<T>& A);
 /// Submit-only form: info is returned by seq.wait().
@@ -32,7 +37,8 @@ void posv_async(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B, Sequence& seq);
 
 namespace lapack {
 /// LAPACK-layout forms: a is n×n column-major with lda ≥ max(1, n), b is n×nrhs with ldb ≥ max(1, n).
-/// Return LAPACK's info (> 0 as above); invalid arguments throw Error naming the argument.
+/// Return LAPACK's info (> 0 as above); invalid arguments throw Error naming the argument, a task
+/// failing on its worker throws TaskError (the arrays then hold unspecified values).
 template <class T>
 int64_t potrf(char uplo, int64_t n, T* a, int64_t lda, const Options& opts = {});
 template <class T>

@@ -1,6 +1,10 @@
 // Tile LU: partial pivoting (getrf, getrs, gesv; LAPACK xGETRF/xGETRS/xGESV semantics), no pivoting
 // (getrf_nopiv, ...) and incremental pivoting (getrf_incpiv, ...; Buttari, Langou, Kurzak and
 // Dongarra 2009).
+// Failures: invalid arguments throw Error before anything is submitted; a task that fails on its
+// worker (kernel launch, device, allocation) makes the synchronous forms, the LAPACK-layout forms and
+// Sequence::wait throw TaskError once the submitted tasks have drained, and a task StarPU refuses
+// makes the call that submits it throw Error (see Sequence in tile_matrix.hpp).
 #pragma once
 
 #include <memory>
@@ -134,7 +138,8 @@ namespace lapack {
 /// LAPACK-layout forms of getrf/getrs/gesv (partial pivoting): a is m×n (n×n) column-major with
 /// lda ≥ max(1, rows), b is n×nrhs with ldb ≥ max(1, n); ipiv has min(m, n) (n) entries, 1-based as
 /// LAPACK's. trans is 'N', 'T' or 'C'. Return LAPACK's info; invalid arguments throw Error naming
-/// the argument. opts.nb is the tile size used.
+/// the argument, a task failing on its worker throws TaskError (the arrays then hold unspecified
+/// values). opts.nb is the tile size used.
 template <class T>
 int64_t getrf(int64_t m, int64_t n, T* a, int64_t lda, int64_t* ipiv, const Options& opts = {});
 template <class T>

@@ -7,6 +7,11 @@
 // its Householder block factors in LAPACK's compact-WY layout (xGEQRT/xTPQRT), ib×k per tile.
 // The Householder vectors differ from LAPACK xGEQRF's (one set per tile, not per column), so the
 // factors are consumed by unmqr/ungqr/gels here, not by LAPACK's xORMQR.
+//
+// Failures: invalid arguments throw Error before anything is submitted; a task that fails on its
+// worker (kernel launch, device, allocation) makes the synchronous forms, the LAPACK-layout forms and
+// Sequence::wait throw TaskError once the submitted tasks have drained, and a task StarPU refuses
+// makes the call that submits it throw Error (see Sequence in tile_matrix.hpp).
 #pragma once
 
 #include <vector>
@@ -101,7 +106,8 @@ namespace lapack {
 /// xGELS on LAPACK column-major arrays: a is m×n (lda ≥ max(1, m)), b is max(m, n)×nrhs
 /// (ldb ≥ max(1, m, n)); trans 'N' or 'T' ('C' = 'T' for real T); semantics as tessera::gels.
 /// For m ≥ n, a is overwritten by the tile QR factors (not LAPACK's xGEQRF layout); for m < n it is
-/// unchanged. Returns info as gels; invalid arguments throw Error naming the argument.
+/// unchanged. Returns info as gels; invalid arguments throw Error naming the argument, a task failing
+/// on its worker throws TaskError (the arrays then hold unspecified values).
 /// (No LAPACK-layout geqrf/ormqr/orgqr: tile QR's Householder vectors have no xGEQRF/tau form.)
 template <class T>
 int64_t gels(char trans, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb,

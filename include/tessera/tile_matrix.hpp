@@ -57,6 +57,8 @@ public:
     /// when no task uses the tile and its valid copy is in main memory (e.g. after acquire_host()).
     T* tile_data(int64_t i, int64_t j) const;
     /// Wait for every task on the matrix and bring each tile's valid copy back to main memory.
+    /// Like every wait below, throws TaskError when a task the calling thread submitted outside
+    /// any Sequence has failed (see Sequence).
     void acquire_host() const;
     /// Ask for every tile's copy in main memory as soon as the tasks submitted so far that use it
     /// complete, and return at once: results come home while later tasks still run, so an
@@ -75,14 +77,17 @@ public:
 
     /// Copy a LAPACK column-major m×n array `a` (lda ≥ max(1, m)) into the tiles, as one copy task
     /// per tile. Returns when the tasks are submitted; `a` must stay valid until they have run
-    /// (any later wait, or the next algorithm's synchronous call). Throws Error if lda < max(1, m).
+    /// (any later wait on the same thread, e.g. the next algorithm's synchronous call). Throws
+    /// Error if lda < max(1, m).
     void fill_from_lapack(const T* a, int64_t lda);
     /// Copy the tiles into a LAPACK column-major array `a` (lda ≥ max(1, m)) as one task per tile,
-    /// and wait until `a` holds the result. Throws Error if lda < max(1, m).
+    /// and wait until `a` holds the result. Throws Error if lda < max(1, m), TaskError as
+    /// acquire_host().
     void to_lapack(T* a, int64_t lda) const;
 
     /// Fill every tile with f(i0, j0, rows, cols, tile, ld): i0, j0 are the global 0-based indices of
     /// the tile's first row and column. One CPU task per tile; `f` is copied and must be thread-safe.
+    /// An exception thrown by `f` fails its task (see Sequence): the next wait throws it as TaskError.
     using TileGenerator = std::function<void(int64_t i0, int64_t j0, int64_t rows, int64_t cols, T* tile, int64_t ld)>;
     void generate(TileGenerator f);
 
@@ -94,22 +99,57 @@ private:
     std::vector<TileHandle> handles_;
 };
 
-/// Tracks the tasks an `_async` algorithm submitted and the LAPACK `info` they report.
-/// Keep it alive until wait() returns: running tasks write into it.
+namespace detail {
+class SubmitScope;
+}
+
+/// Tracks the tasks `_async` algorithms submitted into it, the LAPACK `info` they report and
+/// whether one of them failed. Keep it alive until wait() returns: running tasks write into it.
+///
+/// Failures inside tasks. A task that fails on its worker (an OpenCL launch or device error, an
+/// exception thrown by a user's tile generator, an allocation inside a task) marks its sequence
+/// failed, keeping the first failure's message, e.g. "tessera: task dgemm on OpenCL 0 failed:
+/// clEnqueueNDRangeKernel(tessera_gemm) returned -5 (CL_OUT_OF_RESOURCES)". The sequence's later
+/// tasks skip their work, and wait() throws TaskError with that message once every task submitted
+/// into the sequence has completed; a failed sequence stays failed (every later wait() throws), and
+/// the matrices its tasks wrote hold unspecified values. The process, the Runtime and other
+/// sequences are unaffected. The synchronous algorithms wait on a sequence of their own, so they
+/// throw TaskError the same way.
+///
+/// Submission failures. When StarPU refuses a task (no worker can run it), the `_async` call
+/// throws Error naming the task; nothing of the refused task is left behind, the sequence is
+/// marked failed (its graph is incomplete), and the tasks already submitted still run.
+///
+/// Tasks outside any sequence. TileMatrix::fill_from_lapack, generate and to_lapack called by the
+/// application submit into the calling thread's own implicit sequence. Every wait on that thread
+/// (Sequence::wait, a synchronous algorithm, TileMatrix::acquire_host, keep_only_on_host,
+/// fetch_to_device, to_lapack, Runtime::wait_all) also waits for those tasks and throws their
+/// first failure as TaskError, then forgets it; until then, that thread's later tasks outside any
+/// sequence are skipped. (A sequence's own failure is thrown first; the thread's waits for the next
+/// wait.)
+///
+/// Threads. Several application threads may submit into and wait on their own sequences through
+/// one Runtime: wait() waits for this sequence's tasks (and the calling thread's outside any
+/// sequence), not for the whole process's, and a failure stays with its sequence or thread.
 class Sequence {
 public:
     Sequence();
+    /// Waits for the tasks submitted into the sequence (they write into it and into the
+    /// caller's data), without throwing.
     ~Sequence();
     Sequence(const Sequence&) = delete;
     Sequence& operator=(const Sequence&) = delete;
-    /// Wait for every submitted task (all of the process's tasks) and return info: 0, or the
-    /// smallest 1-based global index reported by a failing kernel (LAPACK's convention).
+    /// Wait for every task submitted into this sequence (and for the calling thread's tasks
+    /// outside any sequence) and return info: 0, or the smallest 1-based global index reported by
+    /// a failing kernel (LAPACK's convention). Throws TaskError if a task of the sequence failed
+    /// (see above), or, the sequence itself being sound, if one of those other tasks failed.
     int64_t wait();
     /// Internal: a slot a kernel writes its local info into (0 = success, > 0 = 1-based local
     /// column); its global info is `offset` + slot value. The pointer stays valid while *this lives.
     int* info_slot(int64_t offset);
 
 private:
+    friend class detail::SubmitScope;
     struct State;
     std::unique_ptr<State> state_;
 };

@@ -1,11 +1,13 @@
 // Device queries, program source assembly and the per-program kernel table.
 #include "kernels/opencl/device.hpp"
 
-#include <stdexcept>
+#include <atomic>
 #include <vector>
 
 #include "kernels/opencl/embedded_sources.hpp"
+#include "kernels/opencl/launch_util.hpp"
 #include "kernels/opencl/params.hpp"
+#include "tessera/types.hpp"
 
 #ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
 #define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
@@ -14,8 +16,52 @@
 
 namespace tessera::ocl {
 
+const char* error_name(cl_int err) {
+    switch (err) {
+        case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
+        case CL_DEVICE_NOT_AVAILABLE: return "CL_DEVICE_NOT_AVAILABLE";
+        case CL_COMPILER_NOT_AVAILABLE: return "CL_COMPILER_NOT_AVAILABLE";
+        case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+        case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
+        case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
+        case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
+        case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
+        case CL_INVALID_DEVICE: return "CL_INVALID_DEVICE";
+        case CL_INVALID_CONTEXT: return "CL_INVALID_CONTEXT";
+        case CL_INVALID_COMMAND_QUEUE: return "CL_INVALID_COMMAND_QUEUE";
+        case CL_INVALID_MEM_OBJECT: return "CL_INVALID_MEM_OBJECT";
+        case CL_INVALID_PROGRAM: return "CL_INVALID_PROGRAM";
+        case CL_INVALID_PROGRAM_EXECUTABLE: return "CL_INVALID_PROGRAM_EXECUTABLE";
+        case CL_INVALID_KERNEL: return "CL_INVALID_KERNEL";
+        case CL_INVALID_ARG_INDEX: return "CL_INVALID_ARG_INDEX";
+        case CL_INVALID_ARG_VALUE: return "CL_INVALID_ARG_VALUE";
+        case CL_INVALID_ARG_SIZE: return "CL_INVALID_ARG_SIZE";
+        case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
+        case CL_INVALID_WORK_DIMENSION: return "CL_INVALID_WORK_DIMENSION";
+        case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
+        case CL_INVALID_WORK_ITEM_SIZE: return "CL_INVALID_WORK_ITEM_SIZE";
+        case CL_INVALID_GLOBAL_OFFSET: return "CL_INVALID_GLOBAL_OFFSET";
+        case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
+        default: return "unknown error";
+    }
+}
+
 void check(cl_int err, const char* what) {
-    if (err != CL_SUCCESS) throw std::runtime_error(std::string(what) + ": OpenCL error " + std::to_string(err));
+    if (err != CL_SUCCESS)
+        throw Error(std::string(what) + " returned " + std::to_string(err) + " (" + error_name(err) + ")");
+}
+
+namespace {
+std::atomic<int> g_launch_fault{0};  // launches left before the injected failure, 0 when disarmed
+}  // namespace
+
+void inject_launch_failure(int nth) { g_launch_fault.store(nth < 0 ? 0 : nth); }
+
+bool launch_failure_due() {
+    int left = g_launch_fault.load(std::memory_order_relaxed);
+    while (left > 0)
+        if (g_launch_fault.compare_exchange_weak(left, left - 1)) return left == 1;
+    return false;
 }
 
 static std::string device_string(cl_device_id dev, cl_device_info param) {
@@ -75,27 +121,41 @@ std::string build_options(const DeviceInfo& info, char prec) {
 }
 
 DeviceKernels::DeviceKernels(cl_context ctx, cl_device_id, cl_program program, char prec, DeviceInfo info)
-    : ctx_(ctx), program_(program), prec_(prec), info_(std::move(info)), options_(build_options(info_, prec)) {
-    cl_uint count = 0;
-    check(clCreateKernelsInProgram(program_, 0, nullptr, &count), "clCreateKernelsInProgram");
-    std::vector<cl_kernel> kernels(count);
-    check(clCreateKernelsInProgram(program_, count, kernels.data(), nullptr), "clCreateKernelsInProgram");
-    for (cl_kernel k : kernels) {
-        char name[256] = {};
-        check(clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, nullptr), "clGetKernelInfo");
-        kernels_[name] = k;
+    : ctx_(ctx), program_(program), prec_(prec), info_(std::move(info)) {
+    try {
+        options_ = build_options(info_, prec);
+        cl_uint count = 0;
+        check(clCreateKernelsInProgram(program_, 0, nullptr, &count), "clCreateKernelsInProgram");
+        std::vector<cl_kernel> kernels(count);
+        check(clCreateKernelsInProgram(program_, count, kernels.data(), nullptr), "clCreateKernelsInProgram");
+        for (size_t i = 0; i < kernels.size(); ++i) {
+            char name[256] = {};
+            const cl_int err = clGetKernelInfo(kernels[i], CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, nullptr);
+            if (err != CL_SUCCESS)
+                for (size_t j = i; j < kernels.size(); ++j) clReleaseKernel(kernels[j]);  // not yet in kernels_
+            check(err, "clGetKernelInfo");
+            kernels_[name] = kernels[i];
+        }
+        cl_int err = CL_SUCCESS;
+        info_scratch_ = clCreateBuffer(ctx_, CL_MEM_READ_WRITE, sizeof(cl_int), nullptr, &err);
+        check(err, "clCreateBuffer(info scratch)");
+    } catch (...) {
+        release();  // a destructor does not run for a constructor that throws
+        throw;
     }
-    cl_int err = CL_SUCCESS;
-    info_scratch_ = clCreateBuffer(ctx_, CL_MEM_READ_WRITE, sizeof(cl_int), nullptr, &err);
-    check(err, "clCreateBuffer(info scratch)");
 }
 
-DeviceKernels::~DeviceKernels() {
+void DeviceKernels::release() noexcept {
     for (auto& [name, k] : kernels_) clReleaseKernel(k);
+    kernels_.clear();
     if (info_scratch_) clReleaseMemObject(info_scratch_);
     if (scratch_) clReleaseMemObject(scratch_);
-    clReleaseProgram(program_);
+    info_scratch_ = scratch_ = nullptr;
+    if (program_) clReleaseProgram(program_);
+    program_ = nullptr;
 }
+
+DeviceKernels::~DeviceKernels() { release(); }
 
 cl_mem DeviceKernels::scratch(size_t bytes) const {
     if (bytes <= scratch_bytes_) return scratch_;
@@ -115,7 +175,7 @@ cl_mem DeviceKernels::scratch(size_t bytes) const {
 
 cl_kernel DeviceKernels::get(const char* name) const {
     auto it = kernels_.find(name);
-    if (it == kernels_.end()) throw std::runtime_error(std::string("tessera: no OpenCL kernel named ") + name);
+    if (it == kernels_.end()) throw Error(std::string("tessera: no OpenCL kernel named ") + name);
     return it->second;
 }
 

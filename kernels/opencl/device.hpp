@@ -30,6 +30,8 @@ std::string build_options(const DeviceInfo& info, char prec);
 
 /// The kernels of one built program (one device, one precision). Kernel objects are created once
 /// here; StarPU drives each OpenCL device from one thread, so setting arguments is not contended.
+/// The object owns `program` from the start: when the constructor throws (tessera::Error naming
+/// the OpenCL call), it has released the program and whatever it had created.
 class DeviceKernels {
 public:
     DeviceKernels(cl_context ctx, cl_device_id dev, cl_program program, char prec, DeviceInfo info);
@@ -37,7 +39,7 @@ public:
     DeviceKernels(const DeviceKernels&) = delete;
     DeviceKernels& operator=(const DeviceKernels&) = delete;
 
-    /// The kernel named `name`; throws std::runtime_error if the program has none.
+    /// The kernel named `name`; throws tessera::Error if the program has none.
     cl_kernel get(const char* name) const;
     char prec() const { return prec_; }
     /// The build options of this program (build_options(info, prec), computed once).
@@ -52,10 +54,11 @@ public:
     /// safe because StarPU drives each device from one thread that enqueues everything on one
     /// in-order queue: a launcher's use of the workspace is ordered before the next launcher's.
     /// The workspace is therefore only valid for work enqueued on that single in-order queue.
-    /// Throws std::runtime_error if the allocation fails.
+    /// Throws tessera::Error if the allocation fails.
     cl_mem scratch(size_t bytes) const;
 
 private:
+    void release() noexcept;
     cl_context ctx_;
     cl_program program_;
     char prec_;
@@ -67,7 +70,10 @@ private:
     std::map<std::string, cl_kernel> kernels_;
 };
 
-/// Throw std::runtime_error("<what>: OpenCL error <code>") when err != CL_SUCCESS.
+/// Throw tessera::Error("<what> returned <code> (<name>)") when err != CL_SUCCESS, e.g.
+/// "clEnqueueNDRangeKernel(tessera_gemm) returned -5 (CL_OUT_OF_RESOURCES)".
 void check(cl_int err, const char* what);
+/// Symbolic name of an OpenCL error code ("CL_OUT_OF_RESOURCES"), or "unknown error".
+const char* error_name(cl_int err);
 
 }  // namespace tessera::ocl

@@ -1,5 +1,6 @@
 // Launcher of the NVIDIA GEMM kernels (gemm_nv.cl); see gemm_select.hpp.
 #include "kernels/opencl/gemm_select.hpp"
+#include "kernels/opencl/launch_util.hpp"
 
 #include <climits>
 #include <stdexcept>
@@ -90,8 +91,7 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     const Geometry g = geometry(dk, kernel, q);
     const size_t blocks = size_t((m + g.bm - 1) / g.bm) * size_t((n + g.bn - 1) / g.bn);
     const size_t global[3] = {blocks * g.local[0], g.local[1], g.local[2]};
-    check(clEnqueueNDRangeKernel(q, kernel, 3, nullptr, global, g.local, 0, nullptr, nullptr),
-          "clEnqueueNDRangeKernel(tessera_nvgemm)");
+    enqueue(q, kernel, 3, global, g.local, "clEnqueueNDRangeKernel(tessera_nvgemm)");
     return true;
 }
 

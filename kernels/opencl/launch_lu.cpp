@@ -23,8 +23,7 @@ void rowcopy(const DeviceKernels& dk, cl_command_queue q, int64_t nrows, int64_t
     set_args(kernel, "clSetKernelArg(tessera_lu_rowcopy)", cr, cc, S.mem, offS, lds, D.mem, offD, ldd, idx, offI);
     const size_t local[2] = {16, 16};
     const size_t global[2] = {round_up(size_t(nrows), local[0]), round_up(size_t(ncols), local[1])};
-    check(clEnqueueNDRangeKernel(q, kernel, 2, nullptr, global, local, 0, nullptr, nullptr),
-          "clEnqueueNDRangeKernel(tessera_lu_rowcopy)");
+    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_lu_rowcopy)");
 }
 
 /// tessera_lu_swap on npiv pivots starting at element ipiv_off, rows r0.. of A1.
@@ -37,8 +36,7 @@ void swap(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, int64_t np
     const cl_ulong off1 = A1.off, off2 = A2.off, offP = ipiv_off;
     set_args(kernel, "clSetKernelArg(tessera_lu_swap)", cn, cp, cr, A1.mem, off1, ld1, A2.mem, off2, ld2, ipiv, offP);
     const size_t local = 64, global = round_up(size_t(ncols), local);
-    check(clEnqueueNDRangeKernel(q, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr),
-          "clEnqueueNDRangeKernel(tessera_lu_swap)");
+    enqueue(q, kernel, 1, &global, &local, "clEnqueueNDRangeKernel(tessera_lu_swap)");
 }
 
 Mat shifted(Mat a, int64_t rows, int64_t cols) { return {a.mem, a.off + size_t(rows) + size_t(cols) * size_t(a.ld), a.ld}; }

@@ -34,8 +34,7 @@ void apply(const DeviceKernels& dk, cl_command_queue q, const char* func, int mo
              ldt, C.mat.mem, offC, C.rs, C.cs, A1.mat.mem, offA, A1.rs, A1.cs);
     const size_t local[2] = {kLocalX, kLocalY};
     const size_t global[2] = {round_up(size_t(ncols), kColumns) / kColumns * kLocalX, kLocalY};
-    check(clEnqueueNDRangeKernel(q, kernel, 2, nullptr, global, local, 0, nullptr, nullptr),
-          "clEnqueueNDRangeKernel(tessera_qr_apply)");
+    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_qr_apply)");
 }
 
 View column_major(const Mat& m, const char* func, const char* arg) { return {m, 1, to_int(m.ld, func, arg)}; }

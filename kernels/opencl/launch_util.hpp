@@ -41,10 +41,19 @@ inline cl_int to_int(int64_t v, const char* func, const char* arg) {
     return cl_int(v);
 }
 
-/// Enqueue an NDRange launch without events (the queue is in order).
+/// Test-only: the nth kernel launch from now (1 = the next, through enqueue()) fails as if
+/// clEnqueueNDRangeKernel had returned CL_OUT_OF_RESOURCES; 0 disarms. Thread-safe.
+void inject_launch_failure(int nth);
+/// Whether the launch now being made must fail (consumes one armed launch).
+bool launch_failure_due();
+
+/// Enqueue an NDRange launch without events (the queue is in order); throws tessera::Error
+/// "<what> returned <code> (<name>)" on failure. Every kernel launch of the launchers goes here.
 inline void enqueue(cl_command_queue q, cl_kernel kernel, cl_uint dims, const size_t* global, const size_t* local,
                     const char* what) {
-    check(clEnqueueNDRangeKernel(q, kernel, dims, nullptr, global, local, 0, nullptr, nullptr), what);
+    check(launch_failure_due() ? CL_OUT_OF_RESOURCES
+                               : clEnqueueNDRangeKernel(q, kernel, dims, nullptr, global, local, 0, nullptr, nullptr),
+          what);
 }
 
 /// Whether op is a transposition (ConjTrans is Trans for real types).
