@@ -44,8 +44,13 @@ struct WorkerStats {
 /// "lws" otherwise. OpenCL pipeline: STARPU_OPENCL_PIPELINE if set, else 0 when an OpenCL GPU or
 /// accelerator exists (StarPU waits for each task's kernels before it takes the next task; measured
 /// on an H100, end-to-end dgemm n = 16384 ran 34 TFLOP/s against 27 with StarPU's default of 2, and
-/// dpotrf the same; bench/gpu_notes.md), StarPU's default otherwise. Inside workers the BLAS library runs single-threaded (OpenBLAS, BLIS or MKL,
-/// detected at run time); the caller's BLAS thread count is restored on destruction.
+/// dpotrf the same; bench/gpu_notes.md), StarPU's default otherwise. Memory tidying:
+/// STARPU_MINIMUM_CLEAN_BUFFERS if set, else 0 with an OpenCL GPU or accelerator (StarPU 1.3 writes
+/// modified tiles back to the host whenever fewer than 5% of a device's buffers are clean, and
+/// every trailing update dirties its tile again: dpotrf n = 32768 copied 7.9 GB home for a 4.3 GB
+/// triangle, and ran 10% faster without it on an H100). Inside workers the BLAS library runs
+/// single-threaded (OpenBLAS, BLIS or MKL, detected at run time); the caller's BLAS thread count is
+/// restored on destruction.
 /// At start every embedded OpenCL source is built for every OpenCL device, per precision; built
 /// programs are cached on disk (TESSERA_CACHE_DIR, else $STARPU_HOME/.tessera/cl-cache, else
 /// $HOME/.cache/tessera) keyed by device name, driver version, build options and source hash; CPU
@@ -78,7 +83,8 @@ public:
     /// Wait for all tasks, stop the profile and return it (see Profile). Throws tessera::Error if
     /// profile_begin() was not called.
     Profile profile_end();
-    /// Block until every submitted task has completed.
+    /// Block until every submitted task (of every thread and sequence) has completed. Throws
+    /// TaskError when a task the calling thread submitted outside any Sequence failed (see Sequence).
     static void wait_all();
 };
 

@@ -5,6 +5,8 @@
 #include "kernels/opencl/launch.hpp"
 #include "kernels/opencl/launch_util.hpp"
 
+#include <algorithm>
+
 namespace tessera::ocl {
 
 template <class T>
@@ -48,8 +50,28 @@ void trmm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Tra
         lacpy<T>(dk, q, uplo, k - 1, k - 1, a, t);
     }
     lacpy<T>(dk, q, Uplo::General, m, n, B, Bc);
-    if (left) gemm<T>(dk, q, trans, Trans::NoTrans, m, n, m, alpha, S, Bc, T(0), B);
-    else gemm<T>(dk, q, Trans::NoTrans, trans, m, n, n, alpha, Bc, S, T(0), B);
+    // op(S) is triangular: split B's rows (Left) or columns (Right) into `parts` blocks and give each
+    // block's GEMM only the k-range where op(S) is nonzero, (parts + 1) / (2·parts) of the flops of
+    // one full GEMM; blocks of at least 1024 keep each GEMM wide enough to fill the device.
+    const int64_t parts = std::clamp<int64_t>(k / 1024, 1, 4);
+    const int64_t kb = int64_t(round_up(size_t((k + parts - 1) / parts), 64));  // aligned block offsets
+    const bool op_lower = lower != (trans != Trans::NoTrans);  // op(S) lower triangular
+    // The output block [b0, b0 + bn) is a row block of op(S) (Left) or a column block (Right); its
+    // nonzero k-range starts at 0 (op(S) lower and Left, or upper and Right) or at b0.
+    const bool from_zero = left == op_lower;
+    const auto s_at = [&](int64_t r, int64_t c) {  // op(S) from (r, c), as stored
+        return trans == Trans::NoTrans ? Mat{s, size_t(r + c * lds), lds} : Mat{s, size_t(c + r * lds), lds};
+    };
+    for (int64_t b0 = 0; b0 < k; b0 += kb) {
+        const int64_t bn = std::min(kb, k - b0);
+        const int64_t l0 = from_zero ? 0 : b0, l1 = from_zero ? b0 + bn : k;
+        if (left)  // B(b, :) = alpha·op(S)(b, l)·Bc(l, :)
+            gemm<T>(dk, q, trans, Trans::NoTrans, bn, n, l1 - l0, alpha, s_at(b0, l0), Mat{s, Bc.off + size_t(l0), ldc},
+                    T(0), Mat{B.mem, B.off + size_t(b0), B.ld});
+        else  // B(:, b) = alpha·Bc(:, l)·op(S)(l, b)
+            gemm<T>(dk, q, Trans::NoTrans, trans, m, bn, l1 - l0, alpha, Mat{s, Bc.off + size_t(l0 * ldc), ldc},
+                    s_at(l0, b0), T(0), Mat{B.mem, B.off + size_t(b0 * B.ld), B.ld});
+    }
 }
 
 template <class T>

@@ -1,0 +1,159 @@
+// gpu_tile_kernels: the device time of each OpenCL tile operation the task graphs submit, one nb×nb
+// tile at a time (what a StarPU task runs), StarPU-free. For the tile Cholesky on a GPU: gemm (NT,
+// the trailing update; NN), syrk, trmm with the inverted diagonal tile, trtri and potrf, and the
+// three pieces of the blocked tile potrf (one diagonal block, the panel trsm, the trailing syrk) at
+// the device's TESSERA_POTRF_BS (to try another, give it in a $TESSERA_KERNEL_PARAMS file: the
+// launchers read the same table as the program's build). Times are medians over
+// --reps of the span between two OpenCL markers (device clock). potrf, trtri and gemm are checked
+// against LAPACKE/CBLAS on the host (max error relative to the largest entry, printed).
+// Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5].
+// Output lines start with TILE (machine-readable); bench/gpu_notes.md says what they showed.
+#include <lapacke.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "examples/common/tool_main.hpp"
+#include "tools/tune/cl_harness.hpp"
+
+using namespace tessera;
+using namespace tessera::harness;
+
+namespace {
+
+cl_ulong end_of(cl_event e) {
+    cl_ulong t = 0;
+    check(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t, &t, nullptr), "clGetEventProfilingInfo");
+    return t;
+}
+
+/// Median device time in seconds of `op` (enqueued between two markers), after `reset` (untimed).
+double device_time(const Env& env, int reps, const std::function<void()>& reset, const std::function<void()>& op) {
+    std::vector<double> t;
+    for (int r = 0; r <= reps; ++r) {  // the first run is a warm-up
+        reset();
+        cl_event a, b;
+        check(clEnqueueMarkerWithWaitList(env.queue, 0, nullptr, &a), "clEnqueueMarker");
+        op();
+        check(clEnqueueMarkerWithWaitList(env.queue, 0, nullptr, &b), "clEnqueueMarker");
+        check(clFinish(env.queue), "clFinish");
+        if (r > 0) t.push_back(double(end_of(b) - end_of(a)) * 1e-9);
+        clReleaseEvent(a), clReleaseEvent(b);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+/// Largest |x - y| over the lower triangle (or everything), relative to the largest |y|.
+double rel_error(const std::vector<double>& x, const std::vector<double>& y, int n, bool lower) {
+    double d = 0, s = 0;
+    for (int j = 0; j < n; ++j)
+        for (int i = lower ? j : 0; i < n; ++i) {
+            d = std::max(d, std::abs(x[size_t(j) * n + i] - y[size_t(j) * n + i]));
+            s = std::max(s, std::abs(y[size_t(j) * n + i]));
+        }
+    return d / s;
+}
+
+void report(const char* what, int nb, int bs, double seconds, double flop, double error = -1) {
+    std::printf("TILE nb=%d bs=%d %-28s %8.3f ms %7.2f TFLOP/s", nb, bs, what, seconds * 1e3, flop / seconds * 1e-12);
+    if (error >= 0) std::printf("  error %.2e", error);
+    std::printf("\n");
+    std::fflush(stdout);
+}
+
+/// The value of -DNAME=value in the program's build options, or `def`.
+int build_macro(const ocl::DeviceKernels& dk, const std::string& name, int def) {
+    const std::string key = "-D" + name + "=";
+    const size_t pos = dk.options().find(key);
+    return pos == std::string::npos ? def : std::stoi(dk.options().substr(pos + key.size()));
+}
+
+void run(const Env& env, int nb, int reps) {
+    const size_t elems = size_t(nb) * nb;
+    const double n3 = double(nb) * nb * nb;
+    std::mt19937_64 rng(7);
+    std::vector<double> spd(elems), x(elems), y(elems), ref(elems), got(elems);
+    fill_random(x, rng), fill_random(y, rng);
+    for (int j = 0; j < nb; ++j)  // symmetric, diagonally dominant: positive definite
+        for (int i = 0; i < nb; ++i) spd[size_t(j) * nb + i] = (x[size_t(j) * nb + i] + x[size_t(i) * nb + j]) / 2 + (i == j ? nb : 0);
+    Buffer<double> A0(env, elems), A(env, elems), B(env, elems), C(env, elems), W(env, elems);
+    A0.write(env, spd), B.write(env, x), C.write(env, y);
+    auto restore = [&] {
+        check(clEnqueueCopyBuffer(env.queue, A0.mem, A.mem, 0, 0, elems * sizeof(double), 0, nullptr, nullptr),
+              "clEnqueueCopyBuffer");
+    };
+    const ocl::Mat a{A.mem, 0, nb}, b{B.mem, 0, nb}, c{C.mem, 0, nb}, w{W.mem, 0, nb};
+    int info = 0;
+    auto built = build_kernels(env, 'd', "", env.info, {});  // the library's whole program
+    const ocl::DeviceKernels& dk = *built;
+    const int bs = std::min(nb, build_macro(dk, "TESSERA_POTRF_BS", 32));  // potrf.cl's default
+    auto none = [] {};
+    const double tp = device_time(env, reps, restore, [&] { ocl::potrf<double>(dk, env.queue, Uplo::Lower, nb, a, &info); });
+    A.read(env, got);
+    ref = spd;
+    LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', nb, ref.data(), nb);
+    report("potrf (L)", nb, bs, tp, n3 / 3, info == 0 ? rel_error(got, ref, nb, true) : 1.0);
+    // The pieces of one step of the blocked tile potrf, at the first step's sizes.
+    const int rn = nb - bs;
+    const ocl::Mat a21{A.mem, size_t(bs), nb}, a22{A.mem, size_t(bs) * nb + bs, nb};
+    report("  one diagonal block", nb, bs,
+           device_time(env, reps, restore, [&] { ocl::potrf<double>(dk, env.queue, Uplo::Lower, bs, a, &info); }),
+           double(bs) * bs * bs / 3);
+    report("  panel trsm (rn x bs)", nb, bs, device_time(env, reps, none, [&] {
+               ocl::trsm<double>(dk, env.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, rn, bs, 1.0, a, a21);
+           }), double(rn) * bs * bs);
+    report("  trailing syrk (rn, k = bs)", nb, bs, device_time(env, reps, none, [&] {
+               ocl::syrk<double>(dk, env.queue, Uplo::Lower, Trans::NoTrans, rn, bs, -1.0, a21, 1.0, a22);
+           }), double(rn) * rn * bs);
+    // The other tile operations of the GPU Cholesky (and of LU/QR's updates), once.
+    restore();
+    ocl::potrf<double>(dk, env.queue, Uplo::Lower, nb, a, &info);  // A = L, the input of trtri
+    const double tt = device_time(env, reps, none, [&] { ocl::trtri<double>(dk, env.queue, Uplo::Lower, Diag::NonUnit, nb, a, w); });
+    W.read(env, got);
+    A.read(env, ref);
+    LAPACKE_dtrtri(LAPACK_COL_MAJOR, 'L', 'N', nb, ref.data(), nb);
+    report("trtri (L)", nb, bs, tt, n3 / 3, rel_error(got, ref, nb, true));
+    report("trmm (R, L, T) with the inverse", nb, bs, device_time(env, reps, none, [&] {
+               ocl::trmm<double>(dk, env.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb, nb, 1.0, w, b);
+           }), n3);
+    report("trsm (R, L, T)", nb, bs, device_time(env, reps, none, [&] {
+               ocl::trsm<double>(dk, env.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb, nb, 1.0, a, b);
+           }), n3);
+    report("syrk (L, N)", nb, bs, device_time(env, reps, none, [&] {
+               ocl::syrk<double>(dk, env.queue, Uplo::Lower, Trans::NoTrans, nb, nb, -1.0, b, 1.0, c);
+           }), n3);
+    B.write(env, x), C.write(env, y);
+    const double tg = device_time(env, reps, [&] { C.write(env, y); }, [&] {
+        ocl::gemm<double>(dk, env.queue, Trans::NoTrans, Trans::Trans, nb, nb, nb, -1.0, b, b, 1.0, c);
+    });
+    C.read(env, got);
+    ref = y;
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, nb, nb, nb, -1.0, x.data(), nb, x.data(), nb, 1.0, ref.data(), nb);
+    report("gemm (N, T)", nb, bs, tg, 2 * n3, rel_error(got, ref, nb, false));
+    report("gemm (N, N)", nb, bs, device_time(env, reps, none, [&] {
+               ocl::gemm<double>(dk, env.queue, Trans::NoTrans, Trans::NoTrans, nb, nb, nb, 1.0, b, b, 1.0, c);
+           }), 2 * n3);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return tool::guarded_main("gpu_tile_kernels", [&] {
+        int nb = 2048, reps = 5;
+        for (int i = 1; i < argc; i += 2) {
+            const std::string s = argv[i], v = i + 1 < argc ? argv[i + 1] : "";
+            if (s == "--nb" && !v.empty()) nb = std::atoi(v.c_str());
+            else if (s == "--reps" && !v.empty()) reps = std::atoi(v.c_str());
+            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5]");
+        }
+        if (nb < 64 || nb > 16384 || reps < 1 || reps > 1000) throw Error("--nb must be in [64, 16384], --reps in [1, 1000]");
+        Env env;
+        std::printf("device: %s\n", env.describe().c_str());
+        run(env, nb, reps);
+        return 0;
+    });
+}
