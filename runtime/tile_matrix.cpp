@@ -31,6 +31,13 @@ TileMatrix<T>::TileMatrix(int64_t m, int64_t n, int64_t nb, Distribution dist)
         __builtin_mul_overflow(column_bytes, size_t(nb), &column_bytes) ||
         __builtin_mul_overflow(column_bytes, sizeof(T), &column_bytes))
         throw Error("tessera::TileMatrix: argument 'nb' = " + std::to_string(nb) + " gives tiles too large to address");
+    // The whole matrix before its first column: column by column, the first ones could succeed
+    // (overcommitted) and the process be killed when they are touched, or fail naming one column.
+    size_t total_bytes = 0;
+    if (__builtin_mul_overflow(column_bytes, size_t(nt_), &total_bytes))
+        throw Error("tessera::TileMatrix: a " + std::to_string(m) + " x " + std::to_string(n) + " matrix with nb = " +
+                    std::to_string(nb) + " has more bytes than a 64-bit count can hold");
+    detail::require_host_memory("tessera::TileMatrix", total_bytes);
     columns_.reserve(size_t(nt_));
     try {
         for (int64_t j = 0; j < nt_; ++j)

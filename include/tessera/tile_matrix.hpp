@@ -29,7 +29,8 @@ struct Distribution {
 /// the Runtime pins (RuntimeConfig::host_memory). Each tile is registered with StarPU as one matrix handle.
 /// The running Runtime must outlive the TileMatrix (its destructor unregisters the handles, which
 /// waits for the tasks that use them). m = 0 or n = 0 gives an empty matrix with no tiles.
-/// Throws tessera::Error for m < 0, n < 0 or nb < 1.
+/// Throws tessera::Error for m < 0, n < 0 or nb < 1, for tiles whose byte count overflows, and when
+/// the storage needs more host memory than is available (MemAvailable), before allocating any.
 template <class T>
 class TileMatrix {
 public:
