@@ -7,10 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "kernels/opencl/device.hpp"
+
 namespace tessera::devinfo {
 
-/// Symbolic name of an OpenCL error code ("CL_OUT_OF_RESOURCES"), or "unknown".
-const char* error_name(cl_int err);
+/// Symbolic name of an OpenCL error code ("CL_OUT_OF_RESOURCES"): the library's table.
+using ocl::error_name;
 
 /// Throw std::runtime_error("<what>: OpenCL error <code> (<name>)") when err != CL_SUCCESS.
 void check(cl_int err, const char* what);
