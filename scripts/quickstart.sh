@@ -3,16 +3,23 @@
 #   bash scripts/quickstart.sh          install what is missing, build, run the main example (gp_kriging:
 #                                       Gaussian-process regression of airport elevations, about a minute)
 #   bash scripts/quickstart.sh --test   install what is missing, build, run the whole test suite
-# Idempotent: packages already present are skipped, and an existing build/ is reused.
+#   bash scripts/quickstart.sh --sanitize
+#                                       also install clang; build into build-asan/ with AddressSanitizer,
+#                                       LeakSanitizer and UndefinedBehaviorSanitizer (TESSERA_SANITIZE),
+#                                       run the whole test suite there, the readers' fuzz tests included
+# Idempotent: packages already present are skipped, and an existing build/ or build-asan/ is reused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES="g++ make cmake pkg-config libstarpu-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
 libhwloc-dev liblapacke-dev libopenblas-dev googletest libgtest-dev libcli11-dev libopenmpi-dev"
+# --sanitize only: clang 14, its sanitizer and libFuzzer runtimes, llvm-symbolizer (names in reports).
+SANITIZE_PACKAGES="clang libclang-rt-14-dev llvm"
 
+# install_missing PACKAGE...: install those not installed yet.
 install_missing() {
   local missing=()
-  for p in $PACKAGES; do
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && { echo "quickstart: all Debian packages present"; return; }
@@ -27,10 +34,18 @@ build() {
   cmake --build build -j"$(nproc)"
 }
 
-install_missing
-build
-if [ "${1:-}" = "--test" ]; then
-  ctest --test-dir build --output-on-failure --timeout 900
-else
-  build/examples/apps/gp_kriging
-fi
+# Sanitized build and suite. clang rather than gcc: libFuzzer (the fuzz tests) comes with clang.
+# The sanitizers' runtime options, LeakSanitizer's suppressions included, are linked into every
+# executable (tests/sanitizers/options.cpp), so ctest needs no environment.
+sanitize() {
+  CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DTESSERA_SANITIZE=ON
+  cmake --build build-asan -j"$(nproc)"
+  ctest --test-dir build-asan --output-on-failure --timeout 900
+}
+
+case "${1:-}" in
+  --test) install_missing $PACKAGES; build; ctest --test-dir build --output-on-failure --timeout 900 ;;
+  --sanitize) install_missing $PACKAGES $SANITIZE_PACKAGES; sanitize ;;
+  "") install_missing $PACKAGES; build; build/examples/apps/gp_kriging ;;
+  *) echo "usage: bash scripts/quickstart.sh [--test | --sanitize]" >&2; exit 2 ;;
+esac

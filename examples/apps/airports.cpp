@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
@@ -50,14 +51,33 @@ std::vector<std::string> read_record(std::string_view text, size_t& pos, int64_t
     return fields;
 }
 
+// A field as an error message shows it: a quoted field may hold line breaks and other control
+// bytes, and the message must stay one line ("FILE:LINE: what is wrong").
+std::string printable(const std::string& field) {
+    std::string out;
+    for (const unsigned char c : field) {
+        if (c == '\n') out += "\\n";
+        else if (c == '\r') out += "\\r";
+        else if (c < 0x20 || c == 0x7f) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "\\x%02x", c);
+            out += hex;
+        } else {
+            out += char(c);
+        }
+    }
+    return out;
+}
+
 double parse_number(const std::string& field, const char* column, const std::string& name, int64_t line) {
     const char* begin = field.c_str();
+    const char* const last = begin + field.size();  // not the first NUL: "1\0x" is no number
     char* end = nullptr;
     errno = 0;
     const double v = std::strtod(begin, &end);
-    while (*end == ' ') ++end;
-    if (field.empty() || end == begin || *end != '\0' || errno == ERANGE || !std::isfinite(v))
-        fail(name, line, std::string("column ") + column + ": '" + field + "' is not a finite number");
+    while (end < last && *end == ' ') ++end;
+    if (field.empty() || end == begin || end != last || errno == ERANGE || !std::isfinite(v))
+        fail(name, line, std::string("column ") + column + ": '" + printable(field) + "' is not a finite number");
     return v;
 }
 
@@ -110,8 +130,8 @@ std::vector<Airport> parse_airports_csv(std::string_view text, const std::string
         a.lat_deg = parse_number(f[c_lat], "latitude_deg", name, record_line);
         a.lon_deg = parse_number(f[c_lon], "longitude_deg", name, record_line);
         a.elev_m = parse_number(f[c_alt], "altitude_ft", name, record_line) * kFeetToMetres;
-        if (std::abs(a.lat_deg) > 90) fail(name, record_line, "latitude_deg " + f[c_lat] + " outside [-90, 90]");
-        if (std::abs(a.lon_deg) > 180) fail(name, record_line, "longitude_deg " + f[c_lon] + " outside [-180, 180]");
+        if (std::abs(a.lat_deg) > 90) fail(name, record_line, "latitude_deg " + printable(f[c_lat]) + " outside [-90, 90]");
+        if (std::abs(a.lon_deg) > 180) fail(name, record_line, "longitude_deg " + printable(f[c_lon]) + " outside [-180, 180]");
         rows.push_back(a);
     }
     if (rows.empty()) fail(name, line, "no data rows");

@@ -36,6 +36,8 @@ public:
         std::string text;
         while (std::getline(in_, text)) {
             ++line_;
+            // Editors on Windows may start a UTF-8 file with a byte order mark; it is not part of the banner.
+            if (line_ == 1 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
             if (!text.empty() && text.back() == '\r') text.pop_back();
             if (skip_comments && !text.empty() && text[0] == '%') continue;
             std::istringstream s(text);
@@ -52,7 +54,9 @@ public:
         char* end = nullptr;
         errno = 0;
         const long long v = std::strtoll(begin, &end, 10);
-        if (end == begin || *end != '\0' || errno == ERANGE) fail(std::string(what) + " '" + tok + "' is not an integer");
+        // The whole token, not up to a NUL byte inside it (c_str() would stop there: "1\0x" is no 1).
+        if (end == begin || end != begin + tok.size()) fail(std::string(what) + " '" + tok + "' is not an integer");
+        if (errno == ERANGE) fail(std::string(what) + " '" + tok + "' is out of the 64-bit integer range");
         return v;
     }
 
@@ -62,7 +66,7 @@ public:
         char* end = nullptr;
         errno = 0;
         const double v = std::strtod(begin, &end);
-        if (end == begin || *end != '\0') fail("value '" + tok + "' is not a number");
+        if (end == begin || end != begin + tok.size()) fail("value '" + tok + "' is not a number");
         if (!std::isfinite(v) || (errno == ERANGE && std::abs(v) > 1)) fail("value '" + tok + "' is not a finite number");
         return v;
     }
@@ -78,8 +82,11 @@ std::string lower(std::string s) {
     return s;
 }
 
-std::string plural(int64_t count, const char* noun) {
-    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+// "1 entry", "2 entries", "0 words".
+std::string plural(int64_t count, const std::string& noun) {
+    if (count == 1) return "1 " + noun;
+    const bool y = !noun.empty() && noun.back() == 'y';
+    return std::to_string(count) + " " + (y ? noun.substr(0, noun.size() - 1) + "ies" : noun + "s");
 }
 
 // Banner: %%MatrixMarket matrix <format> <field> <symmetry>
@@ -109,8 +116,21 @@ void read_banner(Reader& r, MMMatrix& M) {
         r.fail("field 'pattern' cannot be skew-symmetric (its entries have no sign)");
 }
 
+// Bound each dimension and the product before anything is allocated. The product alone let an
+// m×0 header with m = 10^10 through, and tessera-solve then allocated b = A·1 (80 GB); the
+// multiplication is overflow-checked so that no pair of dimensions can wrap around the bound.
+void check_size(const Reader& r, const MMMatrix& M, int64_t max_entries) {
+    const std::string size = std::to_string(M.m) + " x " + std::to_string(M.n);
+    const std::string limit = std::to_string(max_entries);
+    if (M.m > max_entries || M.n > max_entries)
+        r.fail("matrix " + size + " is too large for a dense solve (limit " + limit + " rows or columns)");
+    int64_t entries = 0;
+    if (__builtin_mul_overflow(M.m, M.n, &entries) || entries > max_entries)
+        r.fail("matrix " + size + " is too large for a dense solve (limit " + limit + " entries)");
+}
+
 // Size line: "M N" (array) or "M N NNZ" (coordinate). Returns the number of entries to read.
-int64_t read_size(Reader& r, MMMatrix& M) {
+int64_t read_size(Reader& r, MMMatrix& M, int64_t max_entries) {
     std::vector<std::string> t;
     const bool coo = M.format == MMFormat::Coordinate;
     if (!r.next(t)) r.fail(std::string("end of file before the size line '") + (coo ? "M N NNZ" : "M N") + "'");
@@ -121,9 +141,7 @@ int64_t read_size(Reader& r, MMMatrix& M) {
     if (M.m < 0 || M.n < 0) r.fail("negative matrix size " + t[0] + " x " + t[1]);
     if (M.symmetry != MMSymmetry::General && M.m != M.n)
         r.fail(std::string("a ") + to_string(M.symmetry) + " matrix must be square, got " + t[0] + " x " + t[1]);
-    if (M.m > 0 && M.n > kMaxDenseEntries / std::max<int64_t>(M.m, 1))
-        r.fail("matrix " + t[0] + " x " + t[1] + " is too large for a dense solve (limit " +
-               std::to_string(kMaxDenseEntries) + " entries)");
+    check_size(r, M, max_entries);
     // Entries one triangle holds: all of them, or n(n+1)/2 with the diagonal, n(n−1)/2 without.
     const int64_t capacity = M.symmetry == MMSymmetry::General ? M.m * M.n
                              : M.symmetry == MMSymmetry::Symmetric ? M.n * (M.n + 1) / 2
@@ -189,11 +207,11 @@ void read_array(Reader& r, MMMatrix& M, int64_t count) {
 
 }  // namespace
 
-MMMatrix parse_matrix_market(std::istream& in, const std::string& name) {
+MMMatrix parse_matrix_market(std::istream& in, const std::string& name, int64_t max_entries) {
     Reader r(in, name);
     MMMatrix M;
     read_banner(r, M);
-    const int64_t count = read_size(r, M);
+    const int64_t count = read_size(r, M, max_entries);
     M.a.assign(size_t(M.m * M.n), 0.0);
     if (M.format == MMFormat::Coordinate) read_coordinate(r, M, count);
     else read_array(r, M, count);

@@ -4,7 +4,8 @@
 // Supported: object "matrix"; format "array" (dense, column-major) and "coordinate" (one entry per
 // line, 1-based "i j value"); field "real", "integer" and "pattern" (coordinate only, every stored
 // entry is 1); symmetry "general", "symmetric" and "skew-symmetric". Banner keywords are
-// case-insensitive. Lines starting with '%' after the banner and blank lines are skipped.
+// case-insensitive; a UTF-8 byte order mark before the banner is skipped. Lines starting with '%'
+// after the banner and blank lines are skipped.
 // Symmetric and skew-symmetric files store one triangle: an array file the lower one column by
 // column (the diagonal excluded for skew-symmetric); a coordinate file either triangle, mirrored on
 // reading (aᵢⱼ = aⱼᵢ, or −aⱼᵢ). Not supported: field "complex" and symmetry "hermitian" (a clear
@@ -47,12 +48,14 @@ const char* to_string(MMFormat f);
 const char* to_string(MMField f);
 const char* to_string(MMSymmetry s);
 
-/// Largest m·n accepted (the dense array and the tile copies must fit in memory): 2^28 entries,
-/// 2 GiB as double. A larger declared size is an MMError.
+/// Largest m, n and m·n accepted (the dense array, b = A·1 and the tile copies must fit in memory):
+/// 2^28, 2 GiB as double. Each dimension is bounded, not only the product: an m×0 matrix stores
+/// nothing, but its solve still allocates m-entry vectors. A larger declared size is an MMError.
 constexpr int64_t kMaxDenseEntries = int64_t(1) << 28;
 
-/// Parse a Matrix Market stream; `name` is the file name used in error messages.
-MMMatrix parse_matrix_market(std::istream& in, const std::string& name);
+/// Parse a Matrix Market stream; `name` is the file name used in error messages. `max_entries`
+/// bounds m, n and m·n (a smaller bound lets the fuzz target, tests/fuzz/, stay within its memory).
+MMMatrix parse_matrix_market(std::istream& in, const std::string& name, int64_t max_entries = kMaxDenseEntries);
 /// Open and parse a file. Throws MMError.
 MMMatrix read_matrix_market(const std::string& path);
 

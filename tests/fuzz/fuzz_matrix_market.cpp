@@ -1,0 +1,61 @@
+// Fuzz target of the Matrix Market reader (examples/solve/matrix_market.cpp), for libFuzzer
+// (clang -fsanitize=fuzzer) or standalone_main.cpp. Any input must either parse into a matrix that
+// keeps the reader's promises or raise one MMError line "fuzz.mtx:LINE: ..."; anything else (a
+// crash, a sanitizer report, another exception, a broken promise) is a finding.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+
+#include "examples/solve/matrix_market.hpp"
+
+using namespace tessera::solve;
+
+namespace {
+
+// The fuzzer explores size lines freely; with the tool's 2^28-entry bound a header like
+// "16384 16384 0" would allocate 2 GiB for a 20-byte input, beyond libFuzzer's memory limit.
+// The bound's logic is the same at any value.
+constexpr int64_t kFuzzMaxEntries = int64_t(1) << 16;
+
+[[noreturn]] void broken(const char* promise) {
+    std::fprintf(stderr, "fuzz_matrix_market: broken promise: %s\n", promise);
+    std::abort();
+}
+
+void check_matrix(const MMMatrix& M) {
+    if (M.m < 0 || M.n < 0 || M.m > kFuzzMaxEntries || M.n > kFuzzMaxEntries) broken("0 <= m, n <= the bound");
+    if (M.a.size() != size_t(M.m * M.n)) broken("a holds m*n entries");
+    for (double v : M.a)
+        if (!std::isfinite(v)) broken("every entry is finite");
+    if (M.symmetry == MMSymmetry::General) return;
+    if (M.m != M.n) broken("a symmetric or skew-symmetric matrix is square");
+    const double sign = M.symmetry == MMSymmetry::Symmetric ? 1 : -1;
+    for (int64_t j = 0; j < M.n; ++j)
+        for (int64_t i = 0; i < M.n; ++i)
+            if (M.at(i, j) != sign * M.at(j, i)) broken("both triangles are filled, mirrored");
+}
+
+void check_error(const std::string& what) {
+    const std::string prefix = "fuzz.mtx:";
+    if (what.compare(0, prefix.size(), prefix) != 0) broken("the error starts with FILE:");
+    size_t p = prefix.size();
+    while (p < what.size() && what[p] >= '0' && what[p] <= '9') ++p;
+    if (p == prefix.size() || what.compare(p, 2, ": ") != 0) broken("the error is FILE:LINE: what");
+    if (what.find('\n') != std::string::npos) broken("the error is one line");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
+    try {
+        check_matrix(parse_matrix_market(in, "fuzz.mtx", kFuzzMaxEntries));
+    } catch (const MMError& e) {
+        check_error(e.what());
+    }
+    return 0;
+}
