@@ -18,8 +18,11 @@ QRFactors<T>::QRFactors(const TileMatrix<T>& A, int64_t ib)
     check_arg(ib >= 1, "QRFactors", "ib", ib, "must be >= 1");
     detail::require_runtime("QRFactors");
     if (mt_ == 0 || nt_ == 0) return;
-    const size_t tile = size_t(ib_) * size_t(nb_);
-    storage_ = static_cast<T*>(tasks::alloc_tiles(size_t(mt_) * size_t(nt_) * tile * sizeof(T)));
+    size_t tile = 0, bytes = 0;  // elements of one ib×nb T tile; bytes of all of them
+    if (__builtin_mul_overflow(size_t(ib_), size_t(nb_), &tile) ||
+        __builtin_mul_overflow(tile, size_t(mt_) * size_t(nt_), &bytes) || __builtin_mul_overflow(bytes, sizeof(T), &bytes))
+        throw Error("tessera::QRFactors: argument 'ib' = " + std::to_string(ib) + " gives T factors too large to address");
+    storage_ = static_cast<T*>(tasks::alloc_tiles(bytes));
     handles_.resize(size_t(mt_ * nt_));
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {

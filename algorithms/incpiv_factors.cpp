@@ -16,7 +16,7 @@ struct IncpivFactors<T>::Impl {
     std::vector<TileHandle> ipiv, l, diag;  // ipiv and l indexed k·mt + i
 
     Impl(int64_t m_, int64_t n_, int64_t nb_, int64_t ib_) : m(m_), n(n_), nb(nb_), ib(ib_) {
-        mt = (m + nb - 1) / nb, nt = (n + nb - 1) / nb, kt = std::min(mt, nt);
+        mt = m / nb + (m % nb != 0), nt = n / nb + (n % nb != 0), kt = std::min(mt, nt);  // no m + nb overflow
         ipiv.assign(size_t(kt * mt), nullptr);
         l.assign(size_t(kt * mt), nullptr);
         diag.assign(size_t(kt), nullptr);
