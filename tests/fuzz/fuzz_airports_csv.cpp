@@ -5,14 +5,14 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "examples/apps/airports.hpp"
+#include "tests/fuzz/fuzz_promises.hpp"
 
+using namespace tessera;
 using namespace tessera::apps;
 
 // airports.cpp's load_airports refers to the embedded copy of airports.csv, a generated source of
@@ -21,10 +21,7 @@ std::string_view tessera::apps::embedded_airports_csv() { return {}; }
 
 namespace {
 
-[[noreturn]] void broken(const char* promise) {
-    std::fprintf(stderr, "fuzz_airports_csv: broken promise: %s\n", promise);
-    std::abort();
-}
+[[noreturn]] void broken(const char* promise) { fuzz::broken("fuzz_airports_csv", promise); }
 
 void check_rows(const std::vector<Airport>& rows) {
     if (rows.empty()) broken("at least one data row");
@@ -36,22 +33,13 @@ void check_rows(const std::vector<Airport>& rows) {
     }
 }
 
-void check_error(const std::string& what) {
-    const std::string prefix = "fuzz.csv:";
-    if (what.compare(0, prefix.size(), prefix) != 0) broken("the error starts with FILE:");
-    size_t p = prefix.size();
-    while (p < what.size() && what[p] >= '0' && what[p] <= '9') ++p;
-    if (p == prefix.size() || what.compare(p, 2, ": ") != 0) broken("the error is FILE:LINE: what");
-    if (what.find('\n') != std::string::npos) broken("the error is one line");
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         check_rows(parse_airports_csv(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.csv"));
     } catch (const DataError& e) {
-        check_error(e.what());
+        fuzz::check_error_line("fuzz_airports_csv", "fuzz.csv", e.what());
     }
     return 0;
 }

@@ -5,13 +5,13 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <sstream>
 #include <string>
 
 #include "examples/solve/matrix_market.hpp"
+#include "tests/fuzz/fuzz_promises.hpp"
 
+using namespace tessera;
 using namespace tessera::solve;
 
 namespace {
@@ -21,10 +21,7 @@ namespace {
 // The bound's logic is the same at any value.
 constexpr int64_t kFuzzMaxEntries = int64_t(1) << 16;
 
-[[noreturn]] void broken(const char* promise) {
-    std::fprintf(stderr, "fuzz_matrix_market: broken promise: %s\n", promise);
-    std::abort();
-}
+[[noreturn]] void broken(const char* promise) { fuzz::broken("fuzz_matrix_market", promise); }
 
 void check_matrix(const MMMatrix& M) {
     if (M.m < 0 || M.n < 0 || M.m > kFuzzMaxEntries || M.n > kFuzzMaxEntries) broken("0 <= m, n <= the bound");
@@ -39,15 +36,6 @@ void check_matrix(const MMMatrix& M) {
             if (M.at(i, j) != sign * M.at(j, i)) broken("both triangles are filled, mirrored");
 }
 
-void check_error(const std::string& what) {
-    const std::string prefix = "fuzz.mtx:";
-    if (what.compare(0, prefix.size(), prefix) != 0) broken("the error starts with FILE:");
-    size_t p = prefix.size();
-    while (p < what.size() && what[p] >= '0' && what[p] <= '9') ++p;
-    if (p == prefix.size() || what.compare(p, 2, ": ") != 0) broken("the error is FILE:LINE: what");
-    if (what.find('\n') != std::string::npos) broken("the error is one line");
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -55,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         check_matrix(parse_matrix_market(in, "fuzz.mtx", kFuzzMaxEntries));
     } catch (const MMError& e) {
-        check_error(e.what());
+        fuzz::check_error_line("fuzz_matrix_market", "fuzz.mtx", e.what());
     }
     return 0;
 }
