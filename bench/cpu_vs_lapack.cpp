@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "examples/common/checks.hpp"
+#include "examples/common/cli_parse.hpp"
 #include "examples/common/tool_main.hpp"
 #include "examples/tester/tester.hpp"
 #include "kernels/cpu/blas.hpp"
@@ -50,14 +51,7 @@ static int bench_main(int argc, char** argv) {
     app.add_option("--nb", nb, "tile size")->check(CLI::Range(int64_t(1), int64_t(INT32_MAX)));
     app.add_option("--repeat", repeat, "runs per measurement (median reported)")->check(CLI::PositiveNumber);
     app.add_option("--threads", threads, "OpenBLAS threads for the reference")->check(CLI::PositiveNumber);
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "%s: %s\n", "cpu_vs_lapack", e.what());
-        return tool::kRefused;
-    }
+    if (auto rc = tool::parse_cli(app, argc, argv, "cpu_vs_lapack")) return *rc;
     // a, b, c0 and the two results as LAPACK arrays, A, B and C in tiles.
     detail::require_host_arrays("--n " + std::to_string(n), n, n, sizeof(double), 8);
 

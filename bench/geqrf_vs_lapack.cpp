@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "examples/common/checks_qr.hpp"
+#include "examples/common/cli_parse.hpp"
 #include "examples/common/tool_main.hpp"
 #include "examples/tester/tester.hpp"
 #include "runtime/blas_threads.hpp"
@@ -45,14 +46,7 @@ static int bench_main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     app.add_flag("!--no-check", check, "skip the residual checks");
     app.add_flag("!--no-reference", reference, "skip OpenBLAS (e.g. to sweep nb and ib)");
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "%s: %s\n", "geqrf_vs_lapack", e.what());
-        return tool::kRefused;
-    }
+    if (auto rc = tool::parse_cli(app, argc, argv, "geqrf_vs_lapack")) return *rc;
     if (m < 0) m = n;
     // a and the reference's result as LAPACK arrays, A in tiles, the check's Q and copies.
     detail::require_host_arrays("--m " + std::to_string(m) + " --n " + std::to_string(n), m, n, sizeof(double), 6);

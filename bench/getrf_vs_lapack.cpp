@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "examples/common/checks_lu.hpp"
+#include "examples/common/cli_parse.hpp"
 #include "examples/common/tool_main.hpp"
 #include "examples/tester/tester.hpp"
 #include "runtime/blas_threads.hpp"
@@ -54,14 +55,7 @@ static int bench_main(int argc, char** argv) {
     app.add_option("--repeat", repeat, "runs per measurement (median reported)")->check(CLI::PositiveNumber);
     app.add_option("--threads", threads, "OpenBLAS threads for the reference")->check(CLI::PositiveNumber);
     app.add_flag("!--no-variants", variants, "skip getrf_nopiv and getrf_incpiv");
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "%s: %s\n", "getrf_vs_lapack", e.what());
-        return tool::kRefused;
-    }
+    if (auto rc = tool::parse_cli(app, argc, argv, "getrf_vs_lapack")) return *rc;
     // a and the results as LAPACK arrays, A in tiles, the incremental-pivoting factors.
     detail::require_host_arrays("--n " + std::to_string(n), n, n, sizeof(double), 5);
 

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "examples/common/cli_parse.hpp"
 #include "examples/common/tool_main.hpp"
 #include "examples/solve/matrix_market.hpp"
 #include "examples/solve/residuals.hpp"
@@ -273,14 +274,7 @@ int solve_main(int argc, char** argv) {
         ->check(CLI::IsMember({"auto", "potrf", "getrf", "gels"}));
     app.add_option("--nb", opt.nb, "tile size")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 20));
     app.add_option("--prec", opt.prec, "precision: s or d")->capture_default_str()->check(CLI::IsMember({"s", "d"}));
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "tessera-solve: %s\n", e.what());
-        return tool::kRefused;
-    }
+    if (auto rc = tool::parse_cli(app, argc, argv, "tessera-solve")) return *rc;
     try {
         const MMMatrix M = read_matrix_market(opt.file);
         std::printf("matrix    %s: %lld x %lld, %s %s %s, %lld stored entries\n", opt.file.c_str(), (long long)M.m,

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "examples/common/checks.hpp"
+#include "examples/common/cli_parse.hpp"
 #include "examples/common/tool_main.hpp"
 #include "examples/tester/tester.hpp"
 #include "runtime/host_memory.hpp"
@@ -266,14 +267,7 @@ int tester_main(int argc, char** argv) {
     Command c;
     c.p.n = 1000;
     add_options(app, c);
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "tessera-tester: %s\n", e.what());
-        return tool::kRefused;
-    }
+    if (auto rc = tool::parse_cli(app, argc, argv, "tessera-tester")) return *rc;
     Params& p = c.p;
     p.prec = c.prec[0];
     p.check = p.check || p.check_random;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "examples/common/cli_parse.hpp"
 #include "examples/common/tool_main.hpp"
 #include "tools/devinfo/bench.hpp"
 #include "tools/devinfo/device_props.hpp"
@@ -80,14 +81,7 @@ int devinfo_main(int argc, char** argv) {
     app.add_option("-o,--output", args.output, "also write the output to FILE (default when $OUT is set: "
                                                "$OUT/tessera-devinfo{,-bench,-dump}.txt)")
         ->type_name("FILE");
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        std::cerr << "tessera-devinfo: " << e.what() << "\n";
-        return tessera::tool::kRefused;
-    }
+    if (auto rc = tessera::tool::parse_cli(app, argc, argv, "tessera-devinfo")) return *rc;
 
     // One file name per mode, so that a listing, a benchmark and a dump in one $OUT do not overwrite each other.
     if (args.output.empty())
