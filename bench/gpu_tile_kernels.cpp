@@ -1,9 +1,9 @@
 // gpu_tile_kernels: the device time of each OpenCL tile operation the task graphs submit, one nb×nb
 // tile at a time (what a StarPU task runs), StarPU-free. For the tile Cholesky on a GPU: gemm (NT,
-// the trailing update; NN), syrk, trmm with the inverted diagonal tile, trtri and potrf, and the
-// three pieces of the blocked tile potrf (one diagonal block, the panel trsm, the trailing syrk) at
-// the device's TESSERA_POTRF_BS (to try another, give it in a $TESSERA_KERNEL_PARAMS file: the
-// launchers read the same table as the program's build). Times are medians over
+// the trailing update; NN), syrk, trmm with the inverted diagonal tile, trtri and potrf (lower and
+// upper), and one leaf of the recursive potrf at the device's TESSERA_POTRF_BS (to try another,
+// give it in a $TESSERA_KERNEL_PARAMS file: the launchers read the same table as the program's
+// build). Times are medians over
 // --reps of the span between two OpenCL markers (device clock). potrf, trtri and gemm are checked
 // against LAPACKE/CBLAS on the host (max error relative to the largest entry, printed).
 // Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5].
@@ -97,18 +97,11 @@ void run(const Env& env, int nb, int reps) {
     ref = spd;
     LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', nb, ref.data(), nb);
     report("potrf (L)", nb, bs, tp, n3 / 3, info == 0 ? rel_error(got, ref, nb, true) : 1.0);
-    // The pieces of one step of the blocked tile potrf, at the first step's sizes.
-    const int rn = nb - bs;
-    const ocl::Mat a21{A.mem, size_t(bs), nb}, a22{A.mem, size_t(bs) * nb + bs, nb};
-    report("  one diagonal block", nb, bs,
+    const double tu = device_time(env, reps, restore, [&] { ocl::potrf<double>(dk, env.queue, Uplo::Upper, nb, a, &info); });
+    report("potrf (U)", nb, bs, tu, n3 / 3, info == 0 ? 0.0 : 1.0);
+    report("  one leaf (bs columns)", nb, bs,
            device_time(env, reps, restore, [&] { ocl::potrf<double>(dk, env.queue, Uplo::Lower, bs, a, &info); }),
            double(bs) * bs * bs / 3);
-    report("  panel trsm (rn x bs)", nb, bs, device_time(env, reps, none, [&] {
-               ocl::trsm<double>(dk, env.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, rn, bs, 1.0, a, a21);
-           }), double(rn) * bs * bs);
-    report("  trailing syrk (rn, k = bs)", nb, bs, device_time(env, reps, none, [&] {
-               ocl::syrk<double>(dk, env.queue, Uplo::Lower, Trans::NoTrans, rn, bs, -1.0, a21, 1.0, a22);
-           }), double(rn) * rn * bs);
     // The other tile operations of the GPU Cholesky (and of LU/QR's updates), once.
     restore();
     ocl::potrf<double>(dk, env.queue, Uplo::Lower, nb, a, &info);  // A = L, the input of trtri

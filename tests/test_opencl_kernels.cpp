@@ -527,7 +527,7 @@ TYPED_TEST(OpenCLKernels, Trtri) {
     using T = TypeParam;
     // n against TESSERA_TRSM_BS = 64 (the blocks trsm inverts): one partial block, one full block,
     // several with a partial last one.
-    for (int64_t n : {1, 37, 64, 150})
+    for (int64_t n : {1, 37, 64, 150, 300})
         for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
             for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
                 SCOPED_TRACE(::testing::Message() << "trtri " << char(uplo) << char(diag) << " n=" << n);
@@ -599,7 +599,7 @@ int lapack_info(std::vector<T> full, int64_t n, Uplo uplo) {
 
 TYPED_TEST(OpenCLKernels, Potrf) {
     using T = TypeParam;
-    for (int64_t n : {1, 45, 128, 300})
+    for (int64_t n : {1, 45, 128, 300, 700})
         for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
             SCOPED_TRACE(::testing::Message() << "potrf " << char(uplo) << " n=" << n);
             DevMat<T> A(n, n, 13);

@@ -1,21 +1,19 @@
-// Host launchers of the OpenCL tile kernels (gemm.cl, trsm.cl, potrf.cl, lacpy.cl; gemm_nv.cl
-// through gemm_select.hpp). Each sets the arguments of the device's cached cl_kernel and enqueues
+// Host launchers of the OpenCL tile kernels gemm, syrk, trsm and lacpy (gemm.cl, trsm.cl,
+// lacpy.cl; gemm_nv.cl through gemm_select.hpp; potrf and trtri are in launch_potrf.cpp). Each sets the arguments of the device's cached cl_kernel and enqueues
 // it on `q`, never waiting.
 //
 // Work-group geometry. The kernels take their tile sizes from TESSERA_* macros with #ifndef
 // defaults; a device's table may override them through build_options(). The launchers read the
 // same macros back from dk.options(), the program's build options (same defaults as the .cl files) and
 // cross-check the local size against the kernel's reqd_work_group_size, so a mismatch throws
-// instead of computing garbage. TESSERA_TRSM_BS and TESSERA_POTRF_BS, the block sizes of the
-// blocked trsm and potrf drivers below, are read the same way.
+// instead of computing garbage (Params, launch_util.hpp). TESSERA_TRSM_BS, the block size of the
+// blocked trsm below, is read the same way.
 //
 // gemm and syrk try the NVIDIA path (nv_gemm, FP64 tensor cores on compute capability ≥ 8.0)
-// first and fall back to the portable tessera_gemm. trsm and potrf are blocked on the host so that
-// their flops go through that same dispatch: trsm inverts its diagonal blocks of TESSERA_TRSM_BS
-// rows (tessera_trtri_blocks, one launch) and does everything else as GEMMs (diagonal-block
-// inversion + GEMM, as in MAGMA's trsm; see BlockedTrsm); potrf factors diagonal blocks of
-// TESSERA_POTRF_BS columns with tessera_potrf and updates with trsm and syrk (right-looking).
-// All of it is enqueued on the one in-order queue, so it still never waits; trsm's temporaries
+// first and fall back to the portable tessera_gemm. trsm is blocked on the host so that its
+// flops go through that same dispatch: it inverts its diagonal blocks of TESSERA_TRSM_BS rows
+// (tessera_trtri_blocks, one launch) and does everything else as GEMMs (diagonal-block inversion
+// + GEMM, as in MAGMA's trsm; see BlockedTrsm). All of it is enqueued on the one in-order queue, so it still never waits; trsm's temporaries
 // live in dk.scratch(), which relies on that queue's ordering.
 #include "kernels/opencl/launch.hpp"
 
@@ -29,18 +27,9 @@
 #include <type_traits>
 
 namespace tessera::ocl {
-namespace {
 
-/// Kernel parameters of one built program; defaults must match the #ifndef values in the .cl files.
-struct Params {
-    int gemm_mb = 64, gemm_nb = 64, gemm_kb = 16, gemm_tm = 4, gemm_tn = 4;
-    int trsm_bs = 64;    // rows of the diagonal blocks the blocked trsm inverts (tessera_trtri_blocks)
-    int potrf_wg = 256;
-    int potrf_bs = 32;   // columns per diagonal block of the blocked potrf (tessera_potrf's maximum n)
-};
-
-/// Value of "-DNAME=value" in `opts`, or `def`.
-int macro_value(const std::string& opts, const char* name, int def) {
+int build_macro(const DeviceKernels& dk, const char* name, int def) {
+    const std::string& opts = dk.options();
     const std::string key = std::string("-D") + name + "=";
     size_t pos = 0;
     while ((pos = opts.find(key, pos)) != std::string::npos) {
@@ -51,23 +40,22 @@ int macro_value(const std::string& opts, const char* name, int def) {
 }
 
 Params params_of(const DeviceKernels& dk) {
-    const std::string& opts = dk.options();
     Params p;
-    if (opts.find("-DTESSERA_") == std::string::npos) return p;
-    p.gemm_mb = macro_value(opts, "TESSERA_GEMM_MB", p.gemm_mb);
-    p.gemm_nb = macro_value(opts, "TESSERA_GEMM_NB", p.gemm_nb);
-    p.gemm_kb = macro_value(opts, "TESSERA_GEMM_KB", p.gemm_kb);
-    p.gemm_tm = macro_value(opts, "TESSERA_GEMM_TM", p.gemm_tm);
-    p.gemm_tn = macro_value(opts, "TESSERA_GEMM_TN", p.gemm_tn);
-    p.trsm_bs = macro_value(opts, "TESSERA_TRSM_BS", p.trsm_bs);
-    p.potrf_wg = macro_value(opts, "TESSERA_POTRF_WG", p.potrf_wg);
-    p.potrf_bs = macro_value(opts, "TESSERA_POTRF_BS", p.potrf_bs);
+    if (dk.options().find("-DTESSERA_") == std::string::npos) return p;
+    p.gemm_mb = build_macro(dk, "TESSERA_GEMM_MB", p.gemm_mb);
+    p.gemm_nb = build_macro(dk, "TESSERA_GEMM_NB", p.gemm_nb);
+    p.gemm_kb = build_macro(dk, "TESSERA_GEMM_KB", p.gemm_kb);
+    p.gemm_tm = build_macro(dk, "TESSERA_GEMM_TM", p.gemm_tm);
+    p.gemm_tn = build_macro(dk, "TESSERA_GEMM_TN", p.gemm_tn);
+    p.trsm_bs = build_macro(dk, "TESSERA_TRSM_BS", p.trsm_bs);
+    p.potrf_wg = build_macro(dk, "TESSERA_POTRF_WG", p.potrf_wg);
+    p.potrf_bs = build_macro(dk, "TESSERA_POTRF_BS", p.potrf_bs);
     if (p.trsm_bs < 1 || p.potrf_bs < 1) throw std::runtime_error("tessera::ocl: TESSERA_TRSM_BS/POTRF_BS must be >= 1");
     return p;
 }
 
-/// The local size the kernel was compiled for (reqd_work_group_size) must be `expect`.
 void check_local(cl_kernel kernel, cl_command_queue q, const size_t* expect, int dims, const char* name) {
+
     size_t got[3] = {0, 0, 0};
     cl_device_id dev = nullptr;
     check(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr), "clGetCommandQueueInfo");
@@ -78,6 +66,23 @@ void check_local(cl_kernel kernel, cl_command_queue q, const size_t* expect, int
             throw std::runtime_error(std::string("tessera::ocl: kernel ") + name +
                                      " was built for another work-group size than build_options() describes");
 }
+
+template <class T>
+void trtri_blocks(const DeviceKernels& dk, cl_command_queue q, int64_t dim, bool lower, bool unit, cl_mem a,
+                  size_t offA, int64_t sai, int64_t sap, cl_mem w, size_t offW, int64_t ldw, size_t strideK) {
+    cl_kernel kernel = dk.get("tessera_trtri_blocks");
+    const size_t local[1] = {size_t(params_of(dk).trsm_bs)};
+    check_local(kernel, q, local, 1, "tessera_trtri_blocks");
+    const cl_int cdim = to_int(dim, "trsm", "dim"), clower = lower, cunit = unit;
+    const cl_int csai = to_int(sai, "trsm", "lda"), csap = to_int(sap, "trsm", "lda"), cldw = to_int(ldw, "trsm", "ldw");
+    const cl_ulong coffA = offA, coffW = offW, cstride = strideK;
+    set_args(kernel, "clSetKernelArg(tessera_trtri_blocks)", cdim, clower, cunit, a, coffA, csai, csap, w, coffW,
+             cldw, cstride);
+    const size_t global[1] = {round_up(size_t(dim), local[0])};
+    enqueue(q, kernel, 1, global, local, "clEnqueueNDRangeKernel(tessera_trtri_blocks)");
+}
+
+namespace {
 
 /// Shared by gemm and syrk: tri 0 = all of C, 1 = lower, 2 = upper.
 template <class T>
@@ -97,23 +102,6 @@ void gemm_launch(const DeviceKernels& dk, const Params& p, cl_command_queue q, c
     const size_t global[2] = {round_up(size_t(m), size_t(p.gemm_mb)) / size_t(p.gemm_mb) * local[0],
                               round_up(size_t(n), size_t(p.gemm_nb)) / size_t(p.gemm_nb) * local[1]};
     enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_gemm)");
-}
-
-/// One launch of tessera_trtri_blocks (trsm.cl): W(K) = M(K,K)⁻¹, dense trsm_bs × trsm_bs at
-/// W[offW + K·trsm_bs²], for every diagonal block K of the dim×dim triangular M(i,p) = A[offA +
-/// i·sai + p·sap].
-template <class T>
-void trtri_blocks(const DeviceKernels& dk, const Params& p, cl_command_queue q, int64_t dim, bool lower, bool unit,
-                  cl_mem a, size_t offA, int64_t sai, int64_t sap, cl_mem w, size_t offW) {
-    cl_kernel kernel = dk.get("tessera_trtri_blocks");
-    const size_t local[1] = {size_t(p.trsm_bs)};
-    check_local(kernel, q, local, 1, "tessera_trtri_blocks");
-    const cl_int cdim = to_int(dim, "trsm", "dim"), clower = lower, cunit = unit;
-    const cl_int csai = to_int(sai, "trsm", "lda"), csap = to_int(sap, "trsm", "lda");
-    const cl_ulong coffA = offA, coffW = offW;
-    set_args(kernel, "clSetKernelArg(tessera_trtri_blocks)", cdim, clower, cunit, a, coffA, csai, csap, w, coffW);
-    const size_t global[1] = {round_up(size_t(dim), local[0])};
-    enqueue(q, kernel, 1, global, local, "clEnqueueNDRangeKernel(tessera_trtri_blocks)");
 }
 
 /// xTRSM by diagonal-block inversion + GEMM (MAGMA's trsm; the inversion is LAPACK's xTRTI2).
@@ -144,7 +132,7 @@ public:
     void run(T alpha) {
         const int64_t kn = std::min(bs_, dim_);
         w_ = dk_.scratch((y_copy_off_ + copy_ld(left_ ? kn : nvec_) * size_t(left_ ? nvec_ : kn)) * sizeof(T));
-        trtri_blocks<T>(dk_, p_, q_, dim_, lower_, unit_, A_.mem, A_.off, sai_, sap_, w_, 0);
+        trtri_blocks<T>(dk_, q_, dim_, lower_, unit_, A_.mem, A_.off, sai_, sap_, w_, 0, bs_, size_t(bs_ * bs_));
         solve(0, dim_, alpha);
     }
 
@@ -214,21 +202,6 @@ private:
     cl_mem w_ = nullptr;
 };
 
-/// One launch of tessera_potrf on the n×n block at A whose first column is col0 of the tile.
-template <class T>
-void potrf_block(const DeviceKernels& dk, const Params& p, cl_command_queue q, Uplo uplo, int64_t n, const Mat& A,
-                 int64_t col0) {
-    cl_kernel kernel = dk.get("tessera_potrf");
-    const size_t local[1] = {size_t(p.potrf_wg)};
-    check_local(kernel, q, local, 1, "tessera_potrf");
-    const cl_int cn = to_int(n, "potrf", "n"), lower = uplo == Uplo::Lower, lda = to_int(A.ld, "potrf", "lda");
-    const cl_int ccol0 = to_int(col0, "potrf", "col0");
-    const cl_ulong offA = A.off;
-    const cl_mem info = dk.info_scratch();
-    set_args(kernel, "clSetKernelArg(tessera_potrf)", cn, lower, A.mem, offA, lda, info, ccol0);
-    enqueue(q, kernel, 1, local, local, "clEnqueueNDRangeKernel(tessera_potrf)");
-}
-
 }  // namespace
 
 template <class T>
@@ -267,39 +240,6 @@ void trsm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Tra
 }
 
 template <class T>
-void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Mat A, int* host_info) {
-    check_prec<T>(dk, "potrf");
-    if (uplo == Uplo::General) throw std::invalid_argument("tessera::ocl::potrf: uplo must be Lower or Upper");
-    if (n == 0) {  // nothing enqueued; LAPACK's info for n = 0
-        if (host_info) *host_info = 0;
-        return;
-    }
-    const Params p = params_of(dk);
-    const int64_t lda = A.ld;
-    // Right-looking over diagonal blocks of potrf_bs columns. After a failing block the later
-    // tessera_potrf launches do nothing (info protocol in potrf.cl); trsm and syrk still run on
-    // the trailing part, whose contents are then unspecified, as in LAPACK.
-    for (int64_t k0 = 0; k0 < n; k0 += p.potrf_bs) {
-        const int64_t kn = std::min<int64_t>(p.potrf_bs, n - k0), r0 = k0 + kn, rn = n - r0;
-        const Mat akk{A.mem, A.off + size_t(k0 + k0 * lda), lda};
-        potrf_block<T>(dk, p, q, uplo, kn, akk, k0);
-        if (rn == 0) break;
-        const Mat a22{A.mem, A.off + size_t(r0 + r0 * lda), lda};
-        if (uplo == Uplo::Lower) {  // L21 = A21·L11⁻ᵀ; A22 −= L21·L21ᵀ
-            const Mat a21{A.mem, A.off + size_t(r0 + k0 * lda), lda};
-            trsm<T>(dk, q, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, rn, kn, T(1), akk, a21);
-            syrk<T>(dk, q, Uplo::Lower, Trans::NoTrans, rn, kn, T(-1), a21, T(1), a22);
-        } else {  // U12 = U11⁻ᵀ·A12; A22 −= U12ᵀ·U12
-            const Mat a12{A.mem, A.off + size_t(k0 + r0 * lda), lda};
-            trsm<T>(dk, q, Side::Left, Uplo::Upper, Trans::Trans, Diag::NonUnit, kn, rn, T(1), akk, a12);
-            syrk<T>(dk, q, Uplo::Upper, Trans::Trans, rn, kn, T(-1), a12, T(1), a22);
-        }
-    }
-    check(clEnqueueReadBuffer(q, dk.info_scratch(), CL_FALSE, 0, sizeof(cl_int), host_info, 0, nullptr, nullptr),
-          "clEnqueueReadBuffer(potrf info)");
-}
-
-template <class T>
 void lacpy(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, int64_t n, Mat A, Mat B) {
     check_prec<T>(dk, "lacpy");
     if (m == 0 || n == 0) return;
@@ -321,7 +261,8 @@ void lacpy(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, in
                           Mat);                                                                                \
     template void trsm<T>(const DeviceKernels&, cl_command_queue, Side, Uplo, Trans, Diag, int64_t, int64_t, T, \
                           Mat, Mat);                                                                           \
-    template void potrf<T>(const DeviceKernels&, cl_command_queue, Uplo, int64_t, Mat, int*);                  \
+    template void trtri_blocks<T>(const DeviceKernels&, cl_command_queue, int64_t, bool, bool, cl_mem, size_t,    \
+                                 int64_t, int64_t, cl_mem, size_t, int64_t, size_t);                           \
     template void lacpy<T>(const DeviceKernels&, cl_command_queue, Uplo, int64_t, int64_t, Mat, Mat);
 
 TESSERA_INSTANTIATE(float)

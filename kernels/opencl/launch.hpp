@@ -38,8 +38,11 @@ template <class T>
 void trsm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Trans trans, Diag diag,
           int64_t m, int64_t n, T alpha, Mat A, Mat B);
 
-/// Unblocked-in-place Cholesky of the n×n tile A (uplo triangle), LAPACK xPOTRF semantics.
-/// Enqueues a non-blocking read of the info (0, or the 1-based column of the first pivot that is
+/// Cholesky factorization in place of the n×n tile A (uplo triangle; A = L·Lᵀ or Uᵀ·U), LAPACK
+/// xPOTRF semantics: after a failure at column info the leading info−1 columns hold the factor
+/// and the rest is unspecified. Recursive on halves (Gustavson & Jonsson 2000) with the triangular
+/// solves done as GEMMs with the inverses of the left halves, leaves of TESSERA_POTRF_BS columns
+/// in one work-group each (launch_potrf.cpp); scratch: dk.scratch(), about 1.5·n² elements. Enqueues a non-blocking read of the info (0, or the 1-based column of the first pivot that is
 /// not > 0, NaN included) into *host_info, which must stay valid until the queue has drained.
 template <class T>
 void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Mat A, int* host_info);
@@ -56,7 +59,9 @@ void trmm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Tra
           int64_t m, int64_t n, T alpha, Mat A, Mat B);
 /// W = A⁻¹ for the n×n triangular A (uplo triangle, unit diagonal when diag is Unit; LAPACK
 /// xTRTRI), written in full: the inverse in the uplo triangle, zeros in the other. W must not
-/// overlap A. Computed as trsm(A, I) (W set to the identity by laset first). A singular A is not
+/// overlap A. Recursive on halves: the diagonal blocks of TESSERA_TRSM_BS inverted in one launch,
+/// then W21 = −W22·A21·W11 by GEMMs (launch_potrf.cpp; scratch: dk.scratch(), about n²/2
+/// elements). A singular A is not
 /// detected (Inf/NaN in W). Throws std::invalid_argument if uplo is General or n is out of range.
 template <class T>
 void trtri(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Diag diag, int64_t n, Mat A, Mat W);

@@ -1,4 +1,4 @@
-// Host launchers of the triangular products and inverses (trmm, trtri) and of laset (lacpy.cl):
+// Host launchers of the triangular product (trmm) and of laset (lacpy.cl):
 // built from lacpy/laset copies and gemm(), so their flops run on the GEMM dispatch (NVIDIA path
 // first). The tile Cholesky on an OpenCL device inverts each diagonal tile once (trtri) and applies
 // the inverse to the tiles below it (trmm) instead of one trsm each (algorithms/cholesky.cpp).
@@ -74,21 +74,10 @@ void trmm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Tra
     }
 }
 
-template <class T>
-void trtri(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Diag diag, int64_t n, Mat A, Mat W) {
-    check_prec<T>(dk, "trtri");
-    if (uplo == Uplo::General) throw std::invalid_argument("tessera::ocl::trtri: uplo must be Lower or Upper");
-    to_int(n, "trtri", "n");
-    if (n == 0) return;
-    laset<T>(dk, q, n, n, T(0), T(1), W);
-    trsm<T>(dk, q, Side::Left, uplo, Trans::NoTrans, diag, n, n, T(1), A, W);
-}
-
 #define TESSERA_INSTANTIATE(T)                                                                                  \
     template void laset<T>(const DeviceKernels&, cl_command_queue, int64_t, int64_t, T, T, Mat);               \
     template void trmm<T>(const DeviceKernels&, cl_command_queue, Side, Uplo, Trans, Diag, int64_t, int64_t, T, \
-                          Mat, Mat);                                                                            \
-    template void trtri<T>(const DeviceKernels&, cl_command_queue, Uplo, Diag, int64_t, Mat, Mat);
+                          Mat, Mat);
 TESSERA_INSTANTIATE(float)
 TESSERA_INSTANTIATE(double)
 #undef TESSERA_INSTANTIATE

@@ -56,6 +56,31 @@ inline void enqueue(cl_command_queue q, cl_kernel kernel, cl_uint dims, const si
           what);
 }
 
+/// Kernel parameters of one built program; defaults must match the #ifndef values in the .cl files.
+struct Params {
+    int gemm_mb = 64, gemm_nb = 64, gemm_kb = 16, gemm_tm = 4, gemm_tn = 4;
+    int trsm_bs = 64;    // rows of the diagonal blocks tessera_trtri_blocks inverts
+    int potrf_wg = 256;  // work-items of tessera_potrf
+    int potrf_bs = 32;   // columns of the leaves of the recursive potrf (tessera_potrf's maximum n)
+};
+
+/// Value of "-DNAME=value" in the program's build options (dk.options()), or `def`: the
+/// launchers read the kernels' sizes back the way the .cl files saw them.
+int build_macro(const DeviceKernels& dk, const char* name, int def);
+/// The program's Params (its build options over the defaults); throws std::runtime_error on a
+/// block size below 1.
+Params params_of(const DeviceKernels& dk);
+/// The local size the kernel was compiled for (reqd_work_group_size) must be `expect`: throws
+/// std::runtime_error naming the kernel otherwise, instead of computing garbage.
+void check_local(cl_kernel kernel, cl_command_queue q, const size_t* expect, int dims, const char* name);
+
+/// One launch of tessera_trtri_blocks (trsm.cl): W(K) = M(K,K)⁻¹, dense kn×kn (kn ≤ trsm_bs, zeros
+/// in its other triangle) at W[offW + K·strideK], leading dimension ldw, for every diagonal block
+/// K of the dim×dim triangular M(i,p) = A[offA + i·sai + p·sap] (`lower`: M lower triangular).
+template <class T>
+void trtri_blocks(const DeviceKernels& dk, cl_command_queue q, int64_t dim, bool lower, bool unit, cl_mem a,
+                  size_t offA, int64_t sai, int64_t sap, cl_mem w, size_t offW, int64_t ldw, size_t strideK);
+
 /// Whether op is a transposition (ConjTrans is Trans for real types).
 inline bool is_trans(Trans t) { return t != Trans::NoTrans; }
 

@@ -1,7 +1,7 @@
 // tessera_potrf: Cholesky factorization of one diagonal block of at most TESSERA_POTRF_BS
-// columns, in local memory (LAPACK xPOTF2 semantics). The launcher (launch.cpp) factors a tile
-// larger than that with a blocked right-looking Cholesky: this kernel on each diagonal block,
-// then ocl::trsm and ocl::syrk (both on the GEMM dispatcher) for the panel and the trailing update.
+// columns, in local memory (LAPACK xPOTF2 semantics), and optionally the inverse of its factor.
+// The launcher (launch_potrf.cpp) factors a larger tile recursively, with this kernel on the
+// leaves and GEMMs everywhere else; the inverses of the leaves make its triangular solves GEMMs.
 //
 // Lower: A = L·Lᵀ, L overwrites the lower triangle. Upper: A = Uᵀ·U, U overwrites the upper
 // triangle; with L = Uᵀ both are the same algorithm on L(r,c) = A[r·si + c·sp]. The other
@@ -17,6 +17,12 @@
 // local memory, coalesced along whichever index is contiguous. At the first pivot d_j that is
 // not > 0 (NaN included) it stops: that column and the ones after it are left as they were in
 // global memory.
+//
+// With `invert` (and no failure) it then writes X = L⁻¹ to W (X(r,c) = W[r·swi + c·swp], the
+// same orientation as A: Upper gives U⁻¹ = Xᵀ), all n×n of it, zeros in the other triangle. X is
+// the solution of L·X = I by rows, right-looking in the same register layout: X(i,:) =
+// B(i,:)/L(i,i), published through local memory, then B(r,:) −= L(r,i)·X(i,:) for r > i; one
+// barrier per row (the published row is double-buffered).
 //
 // info[0] protocol for a block whose first column is col0 in the whole tile: when col0 > 0 and
 // info[0] is already nonzero (an earlier block failed), the kernel does nothing; otherwise it
@@ -41,7 +47,8 @@
 
 __kernel __attribute__((reqd_work_group_size(TESSERA_POTRF_WG, 1, 1)))
 void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong offA, const int lda,
-                   __global int* info, const int col0)
+                   __global int* info, const int col0, const int invert, __global real_t* W, const ulong offW,
+                   const int ldw)
 {
     // Both tests are uniform over the work-group: every work-item reads the same values.
     if (n > TESSERA_POTRF_BS) {  // never launched so (launch.cpp blocks larger tiles): flag it
@@ -56,7 +63,9 @@ void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong
     A += offA;
 
     __local real_t S[TESSERA_POTRF_BS][TESSERA_POTRF_BS + 1];
-    __local real_t piv[TESSERA_POTRF_BS];  // √d_j
+    __local real_t piv[TESSERA_POTRF_BS];   // √d_j
+    __local real_t ipiv[TESSERA_POTRF_BS];  // 1/√d_j
+    __local real_t xrow[2][TESSERA_POTRF_BS];  // the row of X published at step i (buffer i & 1)
 
     // Load the lower triangle of L, coalesced along whichever index is contiguous.
     for (int e = lid; e < n * n; e += TESSERA_POTRF_WG) {
@@ -85,7 +94,10 @@ void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong
             break;
         }
         const real_t inv = (real_t)1 / djj;
-        if (lid == 0) piv[j] = sqrt(djj);
+        if (lid == 0) {
+            piv[j] = sqrt(djj);
+            ipiv[j] = (real_t)1 / piv[j];
+        }
         real_t lr[POTRF_NR];
 #pragma unroll
         for (int a = 0; a < POTRF_NR; ++a) {
@@ -125,6 +137,49 @@ void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong
         else if (r == c) A[r * si + c * sp] = piv[c];
     }
     if (lid == 0) info[0] = failed ? col0 + failed : 0;
+    if (!invert || failed) return;  // both uniform
+
+    // X = L⁻¹, row by row; reg[b][a] holds B(r, p), r = tx + a·PX, p = ty + b·PY, first I.
+#pragma unroll
+    for (int b = 0; b < POTRF_NK; ++b)
+#pragma unroll
+        for (int a = 0; a < POTRF_NR; ++a) reg[b][a] = (tx + a * POTRF_PX == ty + b * POTRF_PY) ? (real_t)1 : (real_t)0;
+    for (int i = 0; i < n; ++i) {
+        const real_t di = ipiv[i];
+        __local real_t* x = xrow[i & 1];
+#pragma unroll
+        for (int a = 0; a < POTRF_NR; ++a)
+            if (tx + a * POTRF_PX == i) {  // the owners of row i finish it and publish it
+#pragma unroll
+                for (int b = 0; b < POTRF_NK; ++b) {
+                    const int p = ty + b * POTRF_PY;
+                    reg[b][a] *= di;
+                    if (p < TESSERA_POTRF_BS) x[p] = reg[b][a];
+                }
+            }
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (int a = 0; a < POTRF_NR; ++a) {
+            const int r = tx + a * POTRF_PX;
+            if (r > i && r < n) {
+                const real_t l = S[i][r] * di;  // L(r, i)
+#pragma unroll
+                for (int b = 0; b < POTRF_NK; ++b) {
+                    const int p = ty + b * POTRF_PY;
+                    if (p <= i) reg[b][a] -= l * x[p];
+                }
+            }
+        }
+    }
+    const long swi = lower ? 1 : ldw, swp = lower ? ldw : 1;
+    W += offW;
+#pragma unroll
+    for (int b = 0; b < POTRF_NK; ++b)
+#pragma unroll
+        for (int a = 0; a < POTRF_NR; ++a) {
+            const int r = tx + a * POTRF_PX, p = ty + b * POTRF_PY;
+            if (r < n && p < n) W[r * swi + p * swp] = reg[b][a];
+        }
 }
 
 // Internal helpers end here: later files of the concatenated program may reuse these names.

@@ -7,8 +7,9 @@
 // triangular. Only M's referenced triangle is read, and its diagonal is not read when `unit`.
 // Diagonal block K covers rows and columns k0 = K·BS .. k0 + kn − 1, kn = min(BS, dim − k0).
 //
-// Output: W(K) = M(K,K)⁻¹ as a dense BS×BS column-major block, W(K)(i,p) = W[K·BS² + i + p·BS]:
-// the kn×kn inverse, zero in its other triangle, and the identity on rows and columns ≥ kn.
+// Output: W(K) = M(K,K)⁻¹ as a dense kn×kn column-major block, W(K)(i,p) = W[K·strideK + i +
+// p·ldw], zero in its other triangle: the blocked trsm packs the blocks (ldw = BS, strideK = BS²),
+// the recursive trtri places them on the diagonal of its output (strideK = BS·(ldw + 1)).
 //
 // One work-group of BS work-items per block. The block is staged in local memory (loads
 // coalesced along whichever index of A is contiguous) as a lower triangular L: L = M(K,K) when
@@ -36,7 +37,7 @@ int tessera_trtri_rev(const int x, const int kn, const int upper)
 __kernel __attribute__((reqd_work_group_size(TRTRI_BS, 1, 1)))
 void tessera_trtri_blocks(const int dim, const int lower, const int unit,
                           __global const real_t* A, const ulong offA, const int sai, const int sap,
-                          __global real_t* W, const ulong offW)
+                          __global real_t* W, const ulong offW, const int ldw, const ulong strideK)
 {
     __local real_t L[TRTRI_BS][TRTRI_BS + 1];
 
@@ -45,7 +46,7 @@ void tessera_trtri_blocks(const int dim, const int lower, const int unit,
     const int kn = min(TRTRI_BS, dim - k0);
     const int upper = !lower;
     A += offA + (ulong)k0 * (ulong)(sai + sap);
-    W += offW + (ulong)get_group_id(0) * (TRTRI_BS * TRTRI_BS);
+    W += offW + (ulong)get_group_id(0) * strideK;
 
     // Stage M(K,K): its referenced triangle, 1 on the diagonal when unit, identity padding.
     const int along_i = (sai == 1);  // M(i,p) contiguous along i
@@ -72,9 +73,9 @@ void tessera_trtri_blocks(const int dim, const int lower, const int unit,
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    for (int e = lid; e < TRTRI_BS * TRTRI_BS; e += TRTRI_BS) {
-        const int i = e % TRTRI_BS, p = e / TRTRI_BS;
-        W[e] = L[tessera_trtri_rev(i, kn, upper)][tessera_trtri_rev(p, kn, upper)];
+    for (int e = lid; e < kn * kn; e += TRTRI_BS) {
+        const int i = e % kn, p = e / kn;
+        W[i + (long)p * ldw] = L[tessera_trtri_rev(i, kn, upper)][tessera_trtri_rev(p, kn, upper)];
     }
 }
 
