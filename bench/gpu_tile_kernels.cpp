@@ -11,6 +11,7 @@
 #include <lapacke.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -30,21 +31,30 @@ cl_ulong end_of(cl_event e) {
     return t;
 }
 
-/// Median device time in seconds of `op` (enqueued between two markers), after `reset` (untimed).
+/// Host time in seconds of the last device_time()'s median run: how long enqueueing `op` took.
+double g_host_seconds = 0;
+
+/// Median device time in seconds of `op` (enqueued between two markers), after `reset` (untimed);
+/// the host's enqueueing time of the same run goes to g_host_seconds. When the two are close, the
+/// device waited for the host: launch overhead, not kernels, is the time.
 double device_time(const Env& env, int reps, const std::function<void()>& reset, const std::function<void()>& op) {
-    std::vector<double> t;
+    std::vector<std::pair<double, double>> t;
     for (int r = 0; r <= reps; ++r) {  // the first run is a warm-up
         reset();
+        check(clFinish(env.queue), "clFinish");
         cl_event a, b;
         check(clEnqueueMarkerWithWaitList(env.queue, 0, nullptr, &a), "clEnqueueMarker");
+        const auto h0 = std::chrono::steady_clock::now();
         op();
+        const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - h0).count();
         check(clEnqueueMarkerWithWaitList(env.queue, 0, nullptr, &b), "clEnqueueMarker");
         check(clFinish(env.queue), "clFinish");
-        if (r > 0) t.push_back(double(end_of(b) - end_of(a)) * 1e-9);
+        if (r > 0) t.emplace_back(double(end_of(b) - end_of(a)) * 1e-9, host);
         clReleaseEvent(a), clReleaseEvent(b);
     }
     std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    g_host_seconds = t[t.size() / 2].second;
+    return t[t.size() / 2].first;
 }
 
 /// Largest |x - y| over the lower triangle (or everything), relative to the largest |y|.
@@ -59,7 +69,8 @@ double rel_error(const std::vector<double>& x, const std::vector<double>& y, int
 }
 
 void report(const char* what, int nb, int bs, double seconds, double flop, double error = -1) {
-    std::printf("TILE nb=%d bs=%d %-28s %8.3f ms %7.2f TFLOP/s", nb, bs, what, seconds * 1e3, flop / seconds * 1e-12);
+    std::printf("TILE nb=%d bs=%d %-28s %8.3f ms %7.2f TFLOP/s  host %7.3f ms", nb, bs, what, seconds * 1e3,
+                flop / seconds * 1e-12, g_host_seconds * 1e3);
     if (error >= 0) std::printf("  error %.2e", error);
     std::printf("\n");
     std::fflush(stdout);
@@ -102,6 +113,27 @@ void run(const Env& env, int nb, int reps) {
     report("  one leaf (bs columns)", nb, bs,
            device_time(env, reps, restore, [&] { ocl::potrf<double>(dk, env.queue, Uplo::Lower, bs, a, &info); }),
            double(bs) * bs * bs / 3);
+    // The recursion's levels: potrf of the leading m×m block for m = 2·bs, 4·bs, ... < nb.
+    for (int m = 2 * bs; m < nb; m *= 2)
+        report(("  potrf (L) of order " + std::to_string(m)).c_str(), nb, bs,
+               device_time(env, reps, restore, [&] { ocl::potrf<double>(dk, env.queue, Uplo::Lower, m, a, &info); }),
+               double(m) * m * m / 3);
+    // Launch overhead: the smallest launches one at a time (lacpy of 64×64, laset of 1×1) and 256
+    // back-to-back 64×64×64 GEMMs, the smallest launches of the recursion.
+    const ocl::Mat wsmall{W.mem, 0, nb};
+    report("  lacpy 64x64", nb, bs, device_time(env, reps, none, [&] {
+               ocl::lacpy<double>(dk, env.queue, Uplo::General, 64, 64, a, wsmall);
+           }), 0);
+    report("  laset 1x1", nb, bs, device_time(env, reps, none, [&] { ocl::laset<double>(dk, env.queue, 1, 1, 0.0, 0.0, wsmall); }), 0);
+    report("  trtri 64 (laset + one block)", nb, bs, device_time(env, reps, none, [&] {
+               ocl::trtri<double>(dk, env.queue, Uplo::Lower, Diag::NonUnit, 64, a, wsmall);
+           }), 0);
+    const double tl = device_time(env, reps, none, [&] {
+        for (int i = 0; i < 256; ++i)
+            ocl::gemm<double>(dk, env.queue, Trans::NoTrans, Trans::NoTrans, 64, 64, 64, 1.0, b, b, 1.0, c);
+    });
+    g_host_seconds /= 256;
+    report("  256 gemms 64^3 (per launch)", nb, bs, tl / 256, 2.0 * 64 * 64 * 64);
     // The other tile operations of the GPU Cholesky (and of LU/QR's updates), once.
     restore();
     ocl::potrf<double>(dk, env.queue, Uplo::Lower, nb, a, &info);  // A = L, the input of trtri

@@ -126,7 +126,7 @@ std::string build_options(const DeviceInfo& info, char prec) {
     return opts;
 }
 
-DeviceKernels::DeviceKernels(cl_context ctx, cl_device_id, cl_program program, char prec, DeviceInfo info)
+DeviceKernels::DeviceKernels(cl_context ctx, cl_device_id dev, cl_program program, char prec, DeviceInfo info)
     : ctx_(ctx), program_(program), prec_(prec), info_(std::move(info)) {
     try {
         options_ = build_options(info_, prec);
@@ -141,6 +141,11 @@ DeviceKernels::DeviceKernels(cl_context ctx, cl_device_id, cl_program program, c
                 for (size_t j = i; j < kernels.size(); ++j) clReleaseKernel(kernels[j]);  // not yet in kernels_
             check(err, "clGetKernelInfo");
             kernels_[name] = kernels[i];
+            std::array<size_t, 3> local{0, 0, 0};
+            check(clGetKernelWorkGroupInfo(kernels[i], dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof local,
+                                           local.data(), nullptr),
+                  "clGetKernelWorkGroupInfo");
+            compiled_local_[name] = local;
         }
         cl_int err = CL_SUCCESS;
         info_scratch_ = clCreateBuffer(ctx_, CL_MEM_READ_WRITE, sizeof(cl_int), nullptr, &err);
@@ -177,6 +182,12 @@ cl_mem DeviceKernels::scratch(size_t bytes) const {
     scratch_ = mem;
     scratch_bytes_ = bytes;
     return scratch_;
+}
+
+const std::array<size_t, 3>& DeviceKernels::compiled_local(const char* name) const {
+    auto it = compiled_local_.find(name);
+    if (it == compiled_local_.end()) throw Error(std::string("tessera: no OpenCL kernel named ") + name);
+    return it->second;
 }
 
 cl_kernel DeviceKernels::get(const char* name) const {

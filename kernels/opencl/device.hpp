@@ -4,6 +4,7 @@
 
 #include <CL/cl.h>
 
+#include <array>
 #include <map>
 #include <string>
 
@@ -41,6 +42,10 @@ public:
 
     /// The kernel named `name`; throws tessera::Error if the program has none.
     cl_kernel get(const char* name) const;
+    /// The work-group size `name` was compiled for (reqd_work_group_size; zeros when it declares
+    /// none), queried once at construction so that launchers check it without a driver call.
+    /// Throws tessera::Error if the program has no such kernel.
+    const std::array<size_t, 3>& compiled_local(const char* name) const;
     char prec() const { return prec_; }
     /// The build options of this program (build_options(info, prec), computed once).
     const std::string& options() const { return options_; }
@@ -68,6 +73,7 @@ private:
     mutable cl_mem scratch_ = nullptr;  // see scratch()
     mutable size_t scratch_bytes_ = 0;
     std::map<std::string, cl_kernel> kernels_;
+    std::map<std::string, std::array<size_t, 3>> compiled_local_;
 };
 
 /// Throw tessera::Error("<what> returned <code> (<name>)") when err != CL_SUCCESS, e.g.

@@ -2,6 +2,7 @@
 #include "kernels/opencl/gemm_select.hpp"
 #include "kernels/opencl/launch_util.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <stdexcept>
 #include <string>
@@ -18,20 +19,13 @@ struct Geometry {
     int64_t bm, bn;
 };
 
-size_t compile_size(cl_kernel kernel, cl_device_id dev, size_t out[3]) {
-    check(clGetKernelWorkGroupInfo(kernel, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, 3 * sizeof(size_t), out, nullptr),
-          "clGetKernelWorkGroupInfo(tessera_nvgemm)");
-    return out[0] * out[1] * out[2];
-}
-
-Geometry geometry(const DeviceKernels& dk, cl_kernel kernel, cl_command_queue q) {
+Geometry geometry(const DeviceKernels& dk, const char* name) {
     Geometry g{};
-    cl_device_id dev = nullptr;
-    check(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr), "clGetCommandQueueInfo");
-    const size_t threads = compile_size(kernel, dev, g.local);
+    const std::array<size_t, 3>& local = dk.compiled_local(name);
+    std::copy(local.begin(), local.end(), g.local);
+    const size_t threads = local[0] * local[1] * local[2];
     if (dk.prec() == 'd') {
-        size_t w[3] = {0, 0, 0};
-        compile_size(dk.get("tessera_nvgemm_geometry"), dev, w);
+        const std::array<size_t, 3>& w = dk.compiled_local("tessera_nvgemm_geometry");
         g.bm = 64 * int64_t(w[0]), g.bn = 32 * int64_t(w[1]);
         if (threads != 32 * w[0] * w[1])
             throw std::runtime_error("tessera::ocl::nv_gemm: tessera_nvgemm work-group size disagrees with its geometry");
@@ -88,7 +82,7 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     set(sizeof A.mem, &A.mem), set(sizeof offA, &offA), set(sizeof lda, &lda);
     set(sizeof B.mem, &B.mem), set(sizeof offB, &offB), set(sizeof ldb, &ldb), set(sizeof beta, &beta);
     set(sizeof C.mem, &C.mem), set(sizeof offC, &offC), set(sizeof ldc, &ldc), set(sizeof ctri, &ctri);
-    const Geometry g = geometry(dk, kernel, q);
+    const Geometry g = geometry(dk, name.c_str());
     const size_t blocks = size_t((m + g.bm - 1) / g.bm) * size_t((n + g.bn - 1) / g.bn);
     const size_t global[3] = {blocks * g.local[0], g.local[1], g.local[2]};
     enqueue(q, kernel, 3, global, g.local, "clEnqueueNDRangeKernel(tessera_nvgemm)");

@@ -54,13 +54,8 @@ Params params_of(const DeviceKernels& dk) {
     return p;
 }
 
-void check_local(cl_kernel kernel, cl_command_queue q, const size_t* expect, int dims, const char* name) {
-
-    size_t got[3] = {0, 0, 0};
-    cl_device_id dev = nullptr;
-    check(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr), "clGetCommandQueueInfo");
-    check(clGetKernelWorkGroupInfo(kernel, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof got, got, nullptr),
-          "clGetKernelWorkGroupInfo");
+void check_local(const DeviceKernels& dk, const char* name, const size_t* expect, int dims) {
+    const std::array<size_t, 3>& got = dk.compiled_local(name);
     for (int d = 0; d < dims; ++d)
         if (got[d] != expect[d])
             throw std::runtime_error(std::string("tessera::ocl: kernel ") + name +
@@ -72,7 +67,7 @@ void trtri_blocks(const DeviceKernels& dk, cl_command_queue q, int64_t dim, bool
                   size_t offA, int64_t sai, int64_t sap, cl_mem w, size_t offW, int64_t ldw, size_t strideK) {
     cl_kernel kernel = dk.get("tessera_trtri_blocks");
     const size_t local[1] = {size_t(params_of(dk).trsm_bs)};
-    check_local(kernel, q, local, 1, "tessera_trtri_blocks");
+    check_local(dk, "tessera_trtri_blocks", local, 1);
     const cl_int cdim = to_int(dim, "trsm", "dim"), clower = lower, cunit = unit;
     const cl_int csai = to_int(sai, "trsm", "lda"), csap = to_int(sap, "trsm", "lda"), cldw = to_int(ldw, "trsm", "ldw");
     const cl_ulong coffA = offA, coffW = offW, cstride = strideK;
@@ -91,7 +86,7 @@ void gemm_launch(const DeviceKernels& dk, const Params& p, cl_command_queue q, c
                  const Mat& C, cl_int tri) {
     cl_kernel kernel = dk.get("tessera_gemm");
     const size_t local[2] = {size_t(p.gemm_mb / p.gemm_tm), size_t(p.gemm_nb / p.gemm_tn)};
-    check_local(kernel, q, local, 2, "tessera_gemm");
+    check_local(dk, "tessera_gemm", local, 2);
     // With k == 0 or alpha == 0 the kernel never reads A or B; their ld may then be anything ≥ 1.
     const cl_int cm = to_int(m, func, "m"), cn = to_int(n, func, "n"), ck = to_int(k, func, "k");
     const cl_int ctA = transA, ctB = transB;

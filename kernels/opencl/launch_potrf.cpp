@@ -33,7 +33,7 @@ void potrf_leaf(const DeviceKernels& dk, const Params& p, cl_command_queue q, Up
                 int64_t col0, bool invert, const Mat& W) {
     cl_kernel kernel = dk.get("tessera_potrf");
     const size_t local[1] = {size_t(p.potrf_wg)};
-    check_local(kernel, q, local, 1, "tessera_potrf");
+    check_local(dk, "tessera_potrf", local, 1);
     const cl_int cn = to_int(n, "potrf", "n"), lower = uplo == Uplo::Lower, lda = to_int(A.ld, "potrf", "lda");
     const cl_int ccol0 = to_int(col0, "potrf", "col0"), cinvert = invert, ldw = to_int(W.ld, "potrf", "ldw");
     const cl_ulong offA = A.off, offW = W.off;

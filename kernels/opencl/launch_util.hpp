@@ -72,7 +72,7 @@ int build_macro(const DeviceKernels& dk, const char* name, int def);
 Params params_of(const DeviceKernels& dk);
 /// The local size the kernel was compiled for (reqd_work_group_size) must be `expect`: throws
 /// std::runtime_error naming the kernel otherwise, instead of computing garbage.
-void check_local(cl_kernel kernel, cl_command_queue q, const size_t* expect, int dims, const char* name);
+void check_local(const DeviceKernels& dk, const char* name, const size_t* expect, int dims);
 
 /// One launch of tessera_trtri_blocks (trsm.cl): W(K) = M(K,K)⁻¹, dense kn×kn (kn ≤ trsm_bs, zeros
 /// in its other triangle) at W[offW + K·strideK], leading dimension ldw, for every diagonal block
