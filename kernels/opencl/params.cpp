@@ -22,7 +22,8 @@ const std::vector<ParamSpec>& param_specs() {
         {"TESSERA_GEMM_TM", 4, {1, 2, 4, 8}, 0, 0, "gemm.cl: register-tile rows per work-item"},
         {"TESSERA_GEMM_TN", 4, {1, 2, 4, 8}, 0, 0, "gemm.cl: register-tile columns per work-item"},
         {"TESSERA_TRSM_BS", 64, {16, 32, 64}, 0, 0, "trsm.cl: rows of the diagonal blocks trsm inverts"},
-        {"TESSERA_POTRF_BS", 32, {}, 1, 64, "potrf.cl: columns of a diagonal block factored in local memory"},
+        {"TESSERA_POTRF_BS", 32, {}, 1, 256, "potrf.cl: columns of a leaf of the recursive potrf, factored and inverted in registers"},
+        {"TESSERA_POTRF_WG", 256, {32, 64, 128, 256, 512, 1024}, 0, 0, "potrf.cl: work-items factoring one leaf"},
         {"TESSERA_NV_GROUP", 8, {}, 1, 64, "gemm_nv.cl: block rows per rasterization group"},
         {"TESSERA_NVD_MMA", 1688, {884, 1688}, 0, 0, "gemm_nv.cl: FP64 mma.sync shape (m8n8k4, m16n8k8)"},
         {"TESSERA_NVD_STAGES", 4, {}, 2, 4, "gemm_nv.cl: k slabs in flight (cp.async)"},
@@ -254,8 +255,10 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
     if (mb % tm || nb % tn) return "TESSERA_GEMM_MB (NB) must be a multiple of TESSERA_GEMM_TM (TN)";
     if (size_t(mb / tm) * size_t(nb / tn) > maxwg) return "gemm.cl work-group (MB/TM)·(NB/TN) larger than the device allows";
     if (size_t(kb) * (mb + 1 + nb + 1) * sizeof(double) > lmem) return "gemm.cl local memory KB·(MB+NB+2)·8 bytes exceeds the device's";
-    const size_t pbs = size_t(v("TESSERA_POTRF_BS")), tbs = size_t(v("TESSERA_TRSM_BS"));
-    if ((pbs * (pbs + 2)) * sizeof(double) > lmem) return "potrf.cl local memory POTRF_BS·(POTRF_BS+2)·8 bytes exceeds the device's";
+    const size_t pbs = size_t(v("TESSERA_POTRF_BS")), pwg = size_t(v("TESSERA_POTRF_WG")), tbs = size_t(v("TESSERA_TRSM_BS"));
+    if (pwg > maxwg) return "potrf.cl work-group TESSERA_POTRF_WG larger than the device allows";
+    if (((pbs + 31) / 32) * ((pbs + pwg / 32 - 1) / (pwg / 32)) > 32)
+        return "potrf.cl: more than 32 elements of a leaf per work-item (raise TESSERA_POTRF_WG or lower TESSERA_POTRF_BS)";
     if ((tbs * (tbs + 1)) * sizeof(double) > lmem) return "trsm.cl local memory TRSM_BS·(TRSM_BS+1)·8 bytes exceeds the device's";
     const int wm = v("TESSERA_NVD_WM"), wn = v("TESSERA_NVD_WN"), st = v("TESSERA_NVD_STAGES");
     const int nw = wm * wn;
