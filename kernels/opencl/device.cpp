@@ -136,15 +136,18 @@ DeviceKernels::DeviceKernels(cl_context ctx, cl_device_id dev, cl_program progra
         check(clCreateKernelsInProgram(program_, count, kernels.data(), nullptr), "clCreateKernelsInProgram");
         for (size_t i = 0; i < kernels.size(); ++i) {
             char name[256] = {};
-            const cl_int err = clGetKernelInfo(kernels[i], CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, nullptr);
+            std::array<size_t, 3> local{0, 0, 0};
+            const char* what = "clGetKernelInfo";
+            cl_int err = clGetKernelInfo(kernels[i], CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, nullptr);
+            if (err == CL_SUCCESS) {
+                what = "clGetKernelWorkGroupInfo";
+                err = clGetKernelWorkGroupInfo(kernels[i], dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof local,
+                                               local.data(), nullptr);
+            }
             if (err != CL_SUCCESS)
                 for (size_t j = i; j < kernels.size(); ++j) clReleaseKernel(kernels[j]);  // not yet in kernels_
-            check(err, "clGetKernelInfo");
+            check(err, what);
             kernels_[name] = kernels[i];
-            std::array<size_t, 3> local{0, 0, 0};
-            check(clGetKernelWorkGroupInfo(kernels[i], dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof local,
-                                           local.data(), nullptr),
-                  "clGetKernelWorkGroupInfo");
             compiled_local_[name] = local;
         }
         cl_int err = CL_SUCCESS;

@@ -1,6 +1,6 @@
 // Host launchers of the OpenCL tile kernels gemm, syrk, trsm and lacpy (gemm.cl, trsm.cl,
-// lacpy.cl; gemm_nv.cl through gemm_select.hpp; potrf and trtri are in launch_potrf.cpp). Each sets the arguments of the device's cached cl_kernel and enqueues
-// it on `q`, never waiting.
+// lacpy.cl; gemm_nv.cl through gemm_select.hpp; potrf and trtri are in launch_potrf.cpp). Each
+// sets the arguments of the device's cached cl_kernel and enqueues it on `q`, never waiting.
 //
 // Work-group geometry. The kernels take their tile sizes from TESSERA_* macros with #ifndef
 // defaults; a device's table may override them through build_options(). The launchers read the
@@ -13,8 +13,9 @@
 // first and fall back to the portable tessera_gemm. trsm is blocked on the host so that its
 // flops go through that same dispatch: it inverts its diagonal blocks of TESSERA_TRSM_BS rows
 // (tessera_trtri_blocks, one launch) and does everything else as GEMMs (diagonal-block inversion
-// + GEMM, as in MAGMA's trsm; see BlockedTrsm). All of it is enqueued on the one in-order queue, so it still never waits; trsm's temporaries
-// live in dk.scratch(), which relies on that queue's ordering.
+// + GEMM, as in MAGMA's trsm; see BlockedTrsm). All of it is enqueued on the one in-order queue,
+// so it still never waits; trsm's temporaries live in dk.scratch(), which relies on that queue's
+// ordering.
 #include "kernels/opencl/launch.hpp"
 
 #include "kernels/opencl/gemm_select.hpp"
