@@ -77,13 +77,6 @@ void report(const char* what, int nb, int bs, double seconds, double flop, doubl
     std::fflush(stdout);
 }
 
-/// The value of -DNAME=value in the program's build options, or `def`.
-int build_macro(const ocl::DeviceKernels& dk, const std::string& name, int def) {
-    const std::string key = "-D" + name + "=";
-    const size_t pos = dk.options().find(key);
-    return pos == std::string::npos ? def : std::stoi(dk.options().substr(pos + key.size()));
-}
-
 void run(const Env& env, int nb, int reps) {
     const size_t elems = size_t(nb) * nb;
     const double n3 = double(nb) * nb * nb;
@@ -102,7 +95,7 @@ void run(const Env& env, int nb, int reps) {
     int info = 0;
     auto built = build_kernels(env, 'd', "", env.info, {});  // the library's whole program
     const ocl::DeviceKernels& dk = *built;
-    const int bs = std::min(nb, build_macro(dk, "TESSERA_POTRF_BS", 32));  // potrf.cl's default
+    const int bs = std::min(nb, dk.params().potrf_bs);
     auto none = [] {};
     const double tp = device_time(env, reps, restore, [&] { ocl::potrf<double>(dk, env.queue, Uplo::Lower, nb, a, &info); });
     A.read(env, got);

@@ -126,10 +126,40 @@ std::string build_options(const DeviceInfo& info, char prec) {
     return opts;
 }
 
+namespace {
+
+/// Value of "-DNAME=value" in the build options `opts`, or `def`.
+int build_macro(const std::string& opts, const char* name, int def) {
+    const std::string key = std::string("-D") + name + "=";
+    size_t pos = 0;
+    while ((pos = opts.find(key, pos)) != std::string::npos) {
+        if (pos == 0 || opts[pos - 1] == ' ') return std::stoi(opts.substr(pos + key.size()));
+        pos += key.size();
+    }
+    return def;
+}
+
+Params params_from(const std::string& opts) {
+    Params p;
+    p.gemm_mb = build_macro(opts, "TESSERA_GEMM_MB", p.gemm_mb);
+    p.gemm_nb = build_macro(opts, "TESSERA_GEMM_NB", p.gemm_nb);
+    p.gemm_kb = build_macro(opts, "TESSERA_GEMM_KB", p.gemm_kb);
+    p.gemm_tm = build_macro(opts, "TESSERA_GEMM_TM", p.gemm_tm);
+    p.gemm_tn = build_macro(opts, "TESSERA_GEMM_TN", p.gemm_tn);
+    p.trsm_bs = build_macro(opts, "TESSERA_TRSM_BS", p.trsm_bs);
+    p.potrf_wg = build_macro(opts, "TESSERA_POTRF_WG", p.potrf_wg);
+    p.potrf_bs = build_macro(opts, "TESSERA_POTRF_BS", p.potrf_bs);
+    if (p.trsm_bs < 1 || p.potrf_bs < 1) throw Error("tessera::ocl: TESSERA_TRSM_BS/POTRF_BS must be >= 1");
+    return p;
+}
+
+}  // namespace
+
 DeviceKernels::DeviceKernels(cl_context ctx, cl_device_id dev, cl_program program, char prec, DeviceInfo info)
     : ctx_(ctx), program_(program), prec_(prec), info_(std::move(info)) {
     try {
         options_ = build_options(info_, prec);
+        params_ = params_from(options_);
         cl_uint count = 0;
         check(clCreateKernelsInProgram(program_, 0, nullptr, &count), "clCreateKernelsInProgram");
         std::vector<cl_kernel> kernels(count);

@@ -29,6 +29,15 @@ const std::string& program_source();
 /// (kernel_params(): defaults, shipped table, $TESSERA_KERNEL_PARAMS) as -D macros.
 std::string build_options(const DeviceInfo& info, char prec);
 
+/// Sizes of the kernels of one built program, read back from its build options (the TESSERA_*
+/// macros, kernel_params()); defaults must match the #ifndef values in the .cl files.
+struct Params {
+    int gemm_mb = 64, gemm_nb = 64, gemm_kb = 16, gemm_tm = 4, gemm_tn = 4;
+    int trsm_bs = 64;    // rows of the diagonal blocks tessera_trtri_blocks inverts
+    int potrf_wg = 256;  // work-items of tessera_potrf
+    int potrf_bs = 32;   // columns of the leaves of the recursive potrf (tessera_potrf's maximum n)
+};
+
 /// The kernels of one built program (one device, one precision). Kernel objects are created once
 /// here; StarPU drives each OpenCL device from one thread, so setting arguments is not contended.
 /// The object owns `program` from the start: when the constructor throws (tessera::Error naming
@@ -49,6 +58,8 @@ public:
     char prec() const { return prec_; }
     /// The build options of this program (build_options(info, prec), computed once).
     const std::string& options() const { return options_; }
+    /// The kernel sizes of this program (from options(), parsed once).
+    const Params& params() const { return params_; }
     const DeviceInfo& info() const { return info_; }
     cl_context context() const { return ctx_; }
     /// A device int the potrf kernel writes its info into (read back on the same in-order queue).
@@ -69,6 +80,7 @@ private:
     char prec_;
     DeviceInfo info_;
     std::string options_;
+    Params params_;
     cl_mem info_scratch_ = nullptr;
     mutable cl_mem scratch_ = nullptr;  // see scratch()
     mutable size_t scratch_bytes_ = 0;

@@ -6,7 +6,7 @@
 // defaults; a device's table may override them through build_options(). The launchers read the
 // same macros back from dk.options(), the program's build options (same defaults as the .cl files) and
 // cross-check the local size against the kernel's reqd_work_group_size, so a mismatch throws
-// instead of computing garbage (Params, launch_util.hpp). TESSERA_TRSM_BS, the block size of the
+// instead of computing garbage (DeviceKernels::params). TESSERA_TRSM_BS, the block size of the
 // blocked trsm below, is read the same way.
 //
 // gemm and syrk try the NVIDIA path (nv_gemm, FP64 tensor cores on compute capability ≥ 8.0)
@@ -29,32 +29,6 @@
 
 namespace tessera::ocl {
 
-int build_macro(const DeviceKernels& dk, const char* name, int def) {
-    const std::string& opts = dk.options();
-    const std::string key = std::string("-D") + name + "=";
-    size_t pos = 0;
-    while ((pos = opts.find(key, pos)) != std::string::npos) {
-        if (pos == 0 || opts[pos - 1] == ' ') return std::stoi(opts.substr(pos + key.size()));
-        pos += key.size();
-    }
-    return def;
-}
-
-Params params_of(const DeviceKernels& dk) {
-    Params p;
-    if (dk.options().find("-DTESSERA_") == std::string::npos) return p;
-    p.gemm_mb = build_macro(dk, "TESSERA_GEMM_MB", p.gemm_mb);
-    p.gemm_nb = build_macro(dk, "TESSERA_GEMM_NB", p.gemm_nb);
-    p.gemm_kb = build_macro(dk, "TESSERA_GEMM_KB", p.gemm_kb);
-    p.gemm_tm = build_macro(dk, "TESSERA_GEMM_TM", p.gemm_tm);
-    p.gemm_tn = build_macro(dk, "TESSERA_GEMM_TN", p.gemm_tn);
-    p.trsm_bs = build_macro(dk, "TESSERA_TRSM_BS", p.trsm_bs);
-    p.potrf_wg = build_macro(dk, "TESSERA_POTRF_WG", p.potrf_wg);
-    p.potrf_bs = build_macro(dk, "TESSERA_POTRF_BS", p.potrf_bs);
-    if (p.trsm_bs < 1 || p.potrf_bs < 1) throw std::runtime_error("tessera::ocl: TESSERA_TRSM_BS/POTRF_BS must be >= 1");
-    return p;
-}
-
 void check_local(const DeviceKernels& dk, const char* name, const size_t* expect, int dims) {
     const std::array<size_t, 3>& got = dk.compiled_local(name);
     for (int d = 0; d < dims; ++d)
@@ -67,7 +41,7 @@ template <class T>
 void trtri_blocks(const DeviceKernels& dk, cl_command_queue q, int64_t dim, bool lower, bool unit, cl_mem a,
                   size_t offA, int64_t sai, int64_t sap, cl_mem w, size_t offW, int64_t ldw, size_t strideK) {
     cl_kernel kernel = dk.get("tessera_trtri_blocks");
-    const size_t local[1] = {size_t(params_of(dk).trsm_bs)};
+    const size_t local[1] = {size_t(dk.params().trsm_bs)};
     check_local(dk, "tessera_trtri_blocks", local, 1);
     const cl_int cdim = to_int(dim, "trsm", "dim"), clower = lower, cunit = unit;
     const cl_int csai = to_int(sai, "trsm", "lda"), csap = to_int(sap, "trsm", "lda"), cldw = to_int(ldw, "trsm", "ldw");
@@ -206,7 +180,7 @@ void gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans trans
     check_prec<T>(dk, "gemm");
     if (m == 0 || n == 0) return;
     if (nv_gemm<T>(dk, q, transA, transB, m, n, k, alpha, A, B, beta, C)) return;  // NVIDIA cc >= 8.0 path
-    gemm_launch<T>(dk, params_of(dk), q, "gemm", is_trans(transA), is_trans(transB), m, n, k, alpha, A, B, beta, C, 0);
+    gemm_launch<T>(dk, dk.params(), q, "gemm", is_trans(transA), is_trans(transB), m, n, k, alpha, A, B, beta, C, 0);
 }
 
 template <class T>
@@ -219,7 +193,7 @@ void syrk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, i
     const bool t = is_trans(trans);
     const Trans ta = t ? Trans::Trans : Trans::NoTrans, tb = t ? Trans::NoTrans : Trans::Trans;
     if (nv_gemm<T>(dk, q, ta, tb, n, n, k, alpha, A, A, beta, C, uplo == Uplo::Lower ? 1 : 2)) return;
-    gemm_launch<T>(dk, params_of(dk), q, "syrk", t, !t, n, n, k, alpha, A, A, beta, C, uplo == Uplo::Lower ? 1 : 2);
+    gemm_launch<T>(dk, dk.params(), q, "syrk", t, !t, n, n, k, alpha, A, A, beta, C, uplo == Uplo::Lower ? 1 : 2);
 }
 
 template <class T>
@@ -232,7 +206,7 @@ void trsm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Tra
         gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, m, n, 0, T(0), B, B, T(0), B);
         return;
     }
-    BlockedTrsm<T>(dk, params_of(dk), q, side, uplo, trans, diag, m, n, A, B).run(alpha);
+    BlockedTrsm<T>(dk, dk.params(), q, side, uplo, trans, diag, m, n, A, B).run(alpha);
 }
 
 template <class T>

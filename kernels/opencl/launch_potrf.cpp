@@ -52,7 +52,7 @@ template <class T>
 class CholeskyRecursion {
 public:
     CholeskyRecursion(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t bs, Mat A, Mat W, Mat Tmp)
-        : dk_(dk), q_(q), p_(params_of(dk)), lower_(uplo == Uplo::Lower), bs_(bs), A_(A), W_(W), T_(Tmp) {}
+        : dk_(dk), q_(q), p_(dk.params()), lower_(uplo == Uplo::Lower), bs_(bs), A_(A), W_(W), T_(Tmp) {}
 
     /// Factor rows and columns r0 .. r0+n; W gets this node's inverse when `need_inverse`.
     void factor(int64_t r0, int64_t n, bool need_inverse) {
@@ -140,7 +140,7 @@ void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Ma
     }
     // Scratch: the inverses W (n×n, cleared: the products use whole blocks) and the copy of one
     // off-diagonal block (at most n × split(n)).
-    const int64_t bs = params_of(dk).potrf_bs, ld = scratch_ld(n);
+    const int64_t bs = dk.params().potrf_bs, ld = scratch_ld(n);
     cl_mem s = dk.scratch((size_t(ld * n) + tmp_elems(uplo, n, bs)) * sizeof(T));
     const Mat W{s, 0, ld}, Tmp = tmp_block(s, size_t(ld * n), uplo, n, bs);
     if (n > bs) laset<T>(dk, q, n, n, T(0), T(0), W);
@@ -157,7 +157,7 @@ void trtri(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Diag diag, in
     if (uplo == Uplo::General) throw std::invalid_argument("tessera::ocl::trtri: uplo must be Lower or Upper");
     to_int(n, "trtri", "n");
     if (n == 0) return;
-    const int64_t bs = params_of(dk).trsm_bs;
+    const int64_t bs = dk.params().trsm_bs;
     const bool lower = uplo == Uplo::Lower;
     laset<T>(dk, q, n, n, T(0), T(0), W);
     trtri_blocks<T>(dk, q, n, lower, diag == Diag::Unit, A.mem, A.off, 1, A.ld, W.mem, W.off, W.ld,

@@ -56,20 +56,6 @@ inline void enqueue(cl_command_queue q, cl_kernel kernel, cl_uint dims, const si
           what);
 }
 
-/// Kernel parameters of one built program; defaults must match the #ifndef values in the .cl files.
-struct Params {
-    int gemm_mb = 64, gemm_nb = 64, gemm_kb = 16, gemm_tm = 4, gemm_tn = 4;
-    int trsm_bs = 64;    // rows of the diagonal blocks tessera_trtri_blocks inverts
-    int potrf_wg = 256;  // work-items of tessera_potrf
-    int potrf_bs = 32;   // columns of the leaves of the recursive potrf (tessera_potrf's maximum n)
-};
-
-/// Value of "-DNAME=value" in the program's build options (dk.options()), or `def`: the
-/// launchers read the kernels' sizes back the way the .cl files saw them.
-int build_macro(const DeviceKernels& dk, const char* name, int def);
-/// The program's Params (its build options over the defaults); throws std::runtime_error on a
-/// block size below 1.
-Params params_of(const DeviceKernels& dk);
 /// The local size the kernel was compiled for (reqd_work_group_size) must be `expect`: throws
 /// std::runtime_error naming the kernel otherwise, instead of computing garbage.
 void check_local(const DeviceKernels& dk, const char* name, const size_t* expect, int dims);
