@@ -22,7 +22,7 @@ QRFactors<T>::QRFactors(const TileMatrix<T>& A, int64_t ib)
     if (__builtin_mul_overflow(size_t(ib_), size_t(nb_), &tile) ||
         __builtin_mul_overflow(tile, size_t(mt_) * size_t(nt_), &bytes) || __builtin_mul_overflow(bytes, sizeof(T), &bytes))
         throw Error("tessera::QRFactors: argument 'ib' = " + std::to_string(ib) + " gives T factors too large to address");
-    storage_ = static_cast<T*>(tasks::alloc_tiles(bytes));
+    storage_ = static_cast<T*>(tasks::alloc_tiles(bytes, "tessera::QRFactors"));
     handles_.resize(size_t(mt_ * nt_));
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {

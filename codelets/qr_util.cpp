@@ -124,7 +124,11 @@ TileHandle tasks::register_tile(void* ptr, int64_t rows, int64_t cols, int64_t l
 
 void tasks::unregister_tile(TileHandle h) { starpu_data_unregister_no_coherency(h); }
 
-void* tasks::alloc_tiles(size_t bytes) { return bytes > 0 ? detail::host_memory().allocate(bytes) : nullptr; }
+void* tasks::alloc_tiles(size_t bytes, const char* who) {
+    if (bytes == 0) return nullptr;
+    detail::require_host_memory(who, bytes);
+    return detail::host_memory().allocate(bytes);
+}
 
 void tasks::free_tiles(void* ptr) { detail::host_memory().release(ptr); }
 

@@ -48,8 +48,10 @@ void zero_diagonal(int64_t k, TileHandle A, int* info, int prio = 0);
 /// waits for its tasks and drops it without bringing device copies home (as TileMatrix does).
 TileHandle register_tile(void* ptr, int64_t rows, int64_t cols, int64_t ld, size_t elem_size);
 void unregister_tile(TileHandle h);
-/// Host memory for tiles (starpu_malloc / starpu_free, as TileMatrix).
-void* alloc_tiles(size_t bytes);
+/// `bytes` of host memory for tiles, from the pool TileMatrix uses (pinned when the runtime pins);
+/// nullptr for 0. Throws tessera::Error naming `who` when more than the available memory is asked
+/// for, or when the allocation fails.
+void* alloc_tiles(size_t bytes, const char* who);
 void free_tiles(void* ptr);
 
 }  // namespace tessera::tasks

@@ -53,12 +53,6 @@ void require_host_arrays(const std::string& who, int64_t rows, int64_t cols, uin
     require_host_memory(who, bytes);
 }
 
-// Blocks below this are not compared with the available memory: a matrix of small tiles has
-// thousands of tile columns, and reading /proc/meminfo for each would cost more than the check is
-// worth; a small block can only be refused on a machine that is already full, where the allocation
-// itself fails (and becomes an Error below).
-constexpr size_t kCheckedBlockBytes = size_t(64) << 20;
-
 HostMemoryPool::HostMemoryPool(bool pinned) {
     if (starpu_opencl_worker_get_count() == 0) return;
     cl_device_id dev = nullptr;
@@ -87,7 +81,6 @@ HostMemoryPool::~HostMemoryPool() {
 
 void* HostMemoryPool::allocate(size_t bytes) {
     bytes = std::max<size_t>(bytes, 1);
-    if (bytes >= kCheckedBlockBytes) require_host_memory("tessera::TileMatrix", bytes);
     if (queue_ && bytes <= max_alloc_) {
         cl_int err = CL_SUCCESS;
         cl_mem mem = clCreateBuffer(context_, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes, nullptr, &err);
@@ -105,7 +98,7 @@ void* HostMemoryPool::allocate(size_t bytes) {
     }
     void* ptr = nullptr;
     if (starpu_malloc(&ptr, bytes) != 0 || !ptr)
-        throw Error("tessera::TileMatrix: cannot allocate " + format_gb(double(bytes)) + " of host memory (" +
+        throw Error("tessera: cannot allocate " + format_gb(double(bytes)) + " of host memory (" +
                     std::to_string(bytes) + " bytes)");
     return ptr;
 }

@@ -42,9 +42,9 @@ public:
     HostMemoryPool(const HostMemoryPool&) = delete;
     HostMemoryPool& operator=(const HostMemoryPool&) = delete;
 
-    /// `bytes` of host memory (aligned for any scalar). Throws tessera::Error naming the sizes,
-    /// before allocating, when `bytes` exceed the memory available (require_host_memory), and
-    /// when the allocation fails.
+    /// `bytes` of host memory (aligned for any scalar). Throws tessera::Error naming the size when
+    /// the allocation fails; callers compare their whole request with the memory available first
+    /// (require_host_memory), as TileMatrix and QRFactors do.
     void* allocate(size_t bytes);
     /// Release a block from allocate(); nullptr is ignored.
     void release(void* ptr) noexcept;
