@@ -33,7 +33,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
         // (right of) the diagonal; r is its distance from the diagonal.
         TileHandle inverse = nullptr;
         if (invert && k + 1 < nt) {
-            inverse = tasks::temp_tile<T>(A.tile_rows(k), A.tile_cols(k));
+            inverse = tasks::temp_tile<T>(A.tile_rows(k), A.tile_cols(k), A.owner(k, k));
             tasks::trtri<T>(uplo, Diag::NonUnit, A.handle(k, k), inverse, prio(k, 0));
         }
         auto solve = [&](TileHandle t, int64_t r) {

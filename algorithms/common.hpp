@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "runtime/mpi_internal.hpp"
 #include "runtime/runtime_internal.hpp"
 #include "runtime/sequence_internal.hpp"
 #include "tessera/tile_matrix.hpp"

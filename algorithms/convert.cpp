@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "codelets/tasks.hpp"
+#include "runtime/mpi_internal.hpp"
 #include "runtime/sequence_internal.hpp"
 #include "tessera/tile_matrix.hpp"
 
@@ -13,14 +14,25 @@ namespace tessera {
 namespace {
 
 // Register the part of a column-major array that tile (i, j) of A covers (leading dimension lda).
+// Distributed, the array is rank 0's: the region is rank 0's data, which the other ranks register
+// without storage, and StarPU-MPI carries it between rank 0 and the tile's owner.
 template <class T>
 TileHandle register_region(const TileMatrix<T>& A, const T* a, int64_t lda, int64_t i, int64_t j) {
     starpu_data_handle_t h;
-    const T* corner = a + i * A.nb() + j * A.nb() * lda;
-    starpu_matrix_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(corner), uint32_t(lda),
-                                uint32_t(A.tile_rows(i)), uint32_t(A.tile_cols(j)), sizeof(T));
+    const uint32_t rows = uint32_t(A.tile_rows(i)), cols = uint32_t(A.tile_cols(j));
+    if (detail::rank() == 0) {
+        const T* corner = a + i * A.nb() + j * A.nb() * lda;
+        starpu_matrix_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(corner), uint32_t(lda), rows,
+                                    cols, sizeof(T));
+    } else {
+        starpu_matrix_data_register(&h, -1, 0, rows, rows, cols, sizeof(T));
+    }
+    detail::mpi_register(h, 0);
     return h;
 }
+
+// Distributed, rank 0 alone has the array: its lda is the one that must be checked.
+bool lda_ok(int64_t lda, int64_t m) { return detail::rank() != 0 || lda >= std::max<int64_t>(1, m); }
 
 }  // namespace
 
@@ -30,7 +42,7 @@ TileHandle register_region(const TileMatrix<T>& A, const T* a, int64_t lda, int6
 
 template <class T>
 void TileMatrix<T>::fill_from_lapack(const T* a, int64_t lda) {
-    check_arg(lda >= std::max<int64_t>(1, m_), "fill_from_lapack", "lda", lda, "must be >= max(1, m)");
+    check_arg(lda_ok(lda, m_), "fill_from_lapack", "lda", lda, "must be >= max(1, m)");
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {
             TileHandle region = register_region(*this, a, lda, i, j);
@@ -46,20 +58,28 @@ void TileMatrix<T>::fill_from_lapack(const T* a, int64_t lda) {
 
 template <class T>
 void TileMatrix<T>::to_lapack(T* a, int64_t lda) const {
-    check_arg(lda >= std::max<int64_t>(1, m_), "to_lapack", "lda", lda, "must be >= max(1, m)");
+    check_arg(lda_ok(lda, m_), "to_lapack", "lda", lda, "must be >= max(1, m)");
+    // One tile column at a time: distributed, rank 0 then holds at most one column of other ranks'
+    // tiles besides `a` (each received tile is dropped once copied).
     std::vector<TileHandle> regions;
-    regions.reserve(size_t(mt_ * nt_));
+    regions.reserve(size_t(mt_));
+    auto unregister_all = [&regions] {  // waits for the copies submitted, brings each region home
+        for (TileHandle region : regions) starpu_data_unregister(region);
+        regions.clear();
+    };
     try {
-        for (int64_t j = 0; j < nt_; ++j)
+        for (int64_t j = 0; j < nt_; ++j) {
             for (int64_t i = 0; i < mt_; ++i) {
                 regions.push_back(register_region(*this, a, lda, i, j));
                 tasks::lacpy<T>(Uplo::General, handle(i, j), regions.back());
+                detail::mpi_flush(handle(i, j));
             }
+            unregister_all();
+        }
     } catch (...) {
-        for (TileHandle region : regions) starpu_data_unregister(region);  // after the copies submitted
+        unregister_all();
         throw;
     }
-    for (TileHandle region : regions) starpu_data_unregister(region);  // waits, brings the copy home
     detail::wait_detached();
 }
 

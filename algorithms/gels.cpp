@@ -29,7 +29,7 @@ public:
             for (int64_t j = 0; j < bnt_; ++j) {
                 TileHandle& t = tiles_[size_t(k * bnt_ + j)];
                 if (temporary(k)) {
-                    t = tasks::temp_tile<T>(A.tile_cols(k), B.tile_cols(j));
+                    t = tasks::temp_tile<T>(A.tile_cols(k), B.tile_cols(j), B.owner(k, j));
                     tasks::lacpy<T>(Uplo::General, B.handle(k, j), t);
                 } else {
                     t = B.handle(k, j);

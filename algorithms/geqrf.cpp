@@ -17,6 +17,7 @@ QRFactors<T>::QRFactors(const TileMatrix<T>& A, int64_t ib)
     : m_(A.m()), n_(A.n()), nb_(A.nb()), ib_(ib), mt_(A.mt()), nt_(A.nt()) {
     check_arg(ib >= 1, "QRFactors", "ib", ib, "must be >= 1");
     detail::require_runtime("QRFactors");
+    detail::require_one_process("QRFactors");
     if (mt_ == 0 || nt_ == 0) return;
     size_t tile = 0, bytes = 0;  // elements of one ib×nb T tile; bytes of all of them
     if (__builtin_mul_overflow(size_t(ib_), size_t(nb_), &tile) ||
@@ -83,7 +84,7 @@ void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence& seq) {
         const bool copy_v = k + 1 < mt && k + 1 < nt;
         TileHandle v = A.handle(k, k);
         if (copy_v) {
-            v = tasks::temp_tile<T>(A.tile_rows(k), A.tile_cols(k));
+            v = tasks::temp_tile<T>(A.tile_rows(k), A.tile_cols(k), A.owner(k, k));
             tasks::lacpy<T>(Uplo::Lower, A.handle(k, k), v, prio(k, 0));
         }
         for (int64_t n = k + 1; n < nt; ++n)

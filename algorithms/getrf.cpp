@@ -28,6 +28,7 @@ template <class T>
 void getrf_async(TileMatrix<T>& A, std::vector<int64_t>& ipiv, Sequence& seq) {
     detail::SubmitScope scope(seq);
     detail::require_runtime("getrf");
+    detail::require_one_process("getrf");
     const int64_t m = A.m(), n = A.n(), nb = A.nb(), mt = A.mt(), nt = A.nt(), kt = std::min(mt, nt);
     ipiv.assign(size_t(std::min(m, n)), 0);
     // Priorities (higher first): panel k, then the update of column k+1 (the next panel), then

@@ -40,6 +40,7 @@ void getrs_async(Trans trans, const TileMatrix<T>& A, const std::vector<int64_t>
                  Sequence& seq) {
     detail::SubmitScope scope(seq);
     detail::require_runtime("getrs");
+    detail::require_one_process("getrs");
     check_getrs("getrs", A, ipiv, B);
     if (A.n() == 0 || B.n() == 0) return;
     if (trans == Trans::NoTrans) {  // A = P·L·U: X = U⁻¹·L⁻¹·P·B (P applied as LAPACK's sequential interchanges)

@@ -10,6 +10,7 @@
 #include <new>
 
 #include "codelets/fault_injection.hpp"
+#include "runtime/mpi_internal.hpp"
 #include "runtime/sequence_internal.hpp"
 
 namespace tessera::codelets {
@@ -123,8 +124,10 @@ void task_completed(void* arg) {
 
 detail::TaskGroup& task_group(starpu_task* task) { return *context_of(task)->group; }
 
-starpu_task* new_task(starpu_codelet& cl, const void* args, size_t args_size, int priority,
-                      std::shared_ptr<const void> keep) {
+// Give a created task its arguments with the context appended, its callback, priority, name and
+// placement (new_task, or a task StarPU-MPI built).
+static void prepare_task(starpu_task* task, starpu_codelet& cl, const void* args, size_t args_size, int priority,
+                         std::shared_ptr<const void> keep) {
     const size_t at = context_offset(args_size), size = at + sizeof(TaskContext*);
     void* arg = std::malloc(size);
     if (!arg) throw std::bad_alloc();
@@ -138,7 +141,6 @@ starpu_task* new_task(starpu_codelet& cl, const void* args, size_t args_size, in
     }
     g_live.fetch_add(1, std::memory_order_relaxed);
     std::memcpy(static_cast<char*>(arg) + at, &ctx, sizeof ctx);
-    starpu_task* task = starpu_task_create();  // StarPU aborts itself if this allocation fails
     task->cl = &cl;
     task->name = cl.name;
     task->cl_arg = arg;
@@ -146,9 +148,22 @@ starpu_task* new_task(starpu_codelet& cl, const void* args, size_t args_size, in
     task->cl_arg_free = 1;
     task->callback_func = task_completed;
     task->callback_arg = ctx;
+    task->callback_arg_free = 0;  // task_completed frees the context
     task->priority = priority;
     const bool opencl_only = detail::placement() == Placement::OpenCLOnly || g_force_opencl.load();
     if (opencl_only && cl.opencl_funcs[0]) task->where = STARPU_OPENCL;
+}
+
+starpu_task* new_task(starpu_codelet& cl, const void* args, size_t args_size, int priority,
+                      std::shared_ptr<const void> keep) {
+    starpu_task* task = starpu_task_create();  // StarPU aborts itself if this allocation fails
+    try {
+        prepare_task(task, cl, args, args_size, priority, std::move(keep));
+    } catch (...) {
+        task->destroy = 0;
+        starpu_task_destroy(task);
+        throw;
+    }
     return task;
 }
 
@@ -194,9 +209,41 @@ void submit_task(starpu_task* task) {
 
 void submit(starpu_codelet& cl, const void* args, size_t args_size, std::initializer_list<TileHandle> handles,
             int priority, std::shared_ptr<const void> keep) {
+    if (detail::distributed()) {
+        std::vector<Buffer> buffers;
+        int i = 0;
+        for (TileHandle h : handles) buffers.emplace_back(h, cl.modes[i++]);
+        submit_distributed(cl, args, args_size, buffers, priority, std::move(keep));
+        return;
+    }
     starpu_task* task = new_task(cl, args, args_size, priority, std::move(keep));
     int i = 0;
     for (TileHandle h : handles) task->handles[i++] = h;
+    submit_task(task);
+}
+
+void submit_distributed(starpu_codelet& cl, const void* args, size_t args_size, const std::vector<Buffer>& buffers,
+                        int priority, std::shared_ptr<const void> keep) {
+    std::vector<starpu_data_descr> data;
+    data.reserve(buffers.size());
+    for (const auto& [handle, mode] : buffers) data.push_back({handle, mode});
+    // Only the executing rank gets a task; every rank must post the transfers after it, even when
+    // the task cannot be made or is refused, or the ranks' communications would no longer match.
+    starpu_task* task = detail::mpi_task_build(cl, data, priority);
+    struct PostBuild {
+        starpu_codelet& cl;
+        std::vector<starpu_data_descr>& data;
+        int priority;
+        ~PostBuild() { detail::mpi_task_post_build(cl, data, priority); }
+    } post{cl, data, priority};
+    if (!task) return;
+    try {
+        prepare_task(task, cl, args, args_size, priority, std::move(keep));
+    } catch (...) {
+        task->destroy = 0;
+        starpu_task_destroy(task);
+        throw;
+    }
     submit_task(task);
 }
 

@@ -111,9 +111,13 @@ void submit_task(starpu_task* task);
 /// Destroy a task from new_task() that was not submitted, with its arguments and its reference.
 void discard_task(starpu_task* task) noexcept;
 
+/// One buffer of a task: handle and access mode.
+using Buffer = std::pair<TileHandle, starpu_data_access_mode>;
+
 /// Submit one task of `cl` on `handles` with a copy of `args` (trivially copyable) as its argument.
 /// Under Placement::OpenCLOnly, a codelet with an OpenCL implementation runs on OpenCL workers only.
 /// `keep` (e.g. a user's function the task calls) is held until the task has completed.
+/// Distributed, through submit_distributed().
 void submit(starpu_codelet& cl, const void* args, size_t args_size, std::initializer_list<TileHandle> handles,
             int priority, std::shared_ptr<const void> keep = {});
 template <class Args>
@@ -122,6 +126,14 @@ void submit(starpu_codelet& cl, const Args& args, std::initializer_list<TileHand
     static_assert(std::is_trivially_copyable_v<Args>);
     submit(cl, &args, sizeof(Args), handles, priority, std::move(keep));
 }
+
+/// Submit a task of `cl` on `buffers` through StarPU-MPI (owner computes): it runs on the rank that
+/// owns the tiles it writes (StarPU-MPI's node selection when several ranks do), the ranks owning
+/// its inputs send them there (once: StarPU-MPI caches them until they are written or flushed), and
+/// the other ranks only note that the written tiles changed. Every rank calls it for every task,
+/// in the same order; the task exists on the executing rank only. Throws as submit_task().
+void submit_distributed(starpu_codelet& cl, const void* args, size_t args_size, const std::vector<Buffer>& buffers,
+                        int priority, std::shared_ptr<const void> keep = {});
 
 /// Inside a task: a per-worker workspace of at least n elements, grown on demand and reused
 /// across tasks (no page faults per task). Throws std::bad_alloc (failing the task) when memory

@@ -1,6 +1,8 @@
 // Submission of tasks with a variable number of buffers, for the LU codelets.
 #include "codelets/lu_codelet.hpp"
 
+#include "runtime/mpi_internal.hpp"
+
 #include <cstdlib>
 #include <new>
 
@@ -11,6 +13,7 @@ void submit_buffers(starpu_codelet& cl, const void* args, size_t args_size, cons
     const int n = int(buffers.size());
     if (cl.nbuffers != STARPU_VARIABLE_NBUFFERS && n != cl.nbuffers)
         throw Error(std::string("tessera: wrong number of buffers for task ") + cl.name);
+    if (detail::distributed()) return submit_distributed(cl, args, args_size, buffers, priority);
     starpu_task* task = new_task(cl, args, args_size, priority);
     if (cl.nbuffers == STARPU_VARIABLE_NBUFFERS) {
         task->nbuffers = n;

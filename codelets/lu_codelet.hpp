@@ -21,9 +21,6 @@ starpu_codelet make_var_codelet(const char* name, starpu_perfmodel* model) {
     return cl;
 }
 
-/// One buffer of a task: handle and access mode.
-using Buffer = std::pair<TileHandle, starpu_data_access_mode>;
-
 /// Submit one task of `cl` (fixed or variable number of buffers) on `buffers` with a copy of
 /// `args` (trivially copyable, starting with `uint32_t flags`). Honours Placement::OpenCLOnly.
 /// Throws std::bad_alloc when memory runs out, tessera::Error as submit_task().

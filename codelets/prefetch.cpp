@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "codelets/tasks.hpp"
+#include "runtime/mpi_internal.hpp"
 #include "runtime/sequence_internal.hpp"
 
 namespace tessera::tasks {
@@ -30,7 +31,8 @@ bool reserve(size_t bytes, size_t budget) {
 }  // namespace
 
 DevicePrefetch::DevicePrefetch(size_t bytes) : priority_(kFirstPriority + (1 << 24)) {
-    if (starpu_opencl_worker_get_count() != 1) return;
+    // Distributed, a rank's device gets its tiles from StarPU-MPI's transfers, not from home.
+    if (starpu_opencl_worker_get_count() != 1 || detail::distributed()) return;
     const int worker = starpu_worker_get_by_type(STARPU_OPENCL_WORKER, 0);
     const unsigned node = starpu_worker_get_memory_node(unsigned(worker));
     const starpu_ssize_t total = starpu_memory_get_total(node);

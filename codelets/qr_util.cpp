@@ -6,6 +6,7 @@
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/blas.hpp"
 #include "runtime/host_memory.hpp"
+#include "runtime/mpi_internal.hpp"
 #include "runtime/sequence_internal.hpp"
 
 namespace tessera {
@@ -103,9 +104,10 @@ void tasks::zero_diagonal(int64_t k, TileHandle A, int* info, int prio) {
 }
 
 template <class T>
-TileHandle tasks::temp_tile(int64_t rows, int64_t cols) {
+TileHandle tasks::temp_tile(int64_t rows, int64_t cols, int owner) {
     starpu_data_handle_t h;
     starpu_matrix_data_register(&h, -1, 0, uint32_t(rows), uint32_t(rows), uint32_t(cols), sizeof(T));
+    detail::mpi_register(h, owner);
     detail::track_temporary(h);  // unregistered by the scope if the algorithm is interrupted
     return h;
 }
@@ -136,7 +138,7 @@ void tasks::free_tiles(void* ptr) { detail::host_memory().release(ptr); }
     template void tasks::lacpy_region<T>(Uplo, int64_t, int64_t, TileHandle, TileHandle, int);     \
     template void tasks::transpose<T>(TileHandle, TileHandle, int);                                \
     template void tasks::zero_diagonal<T>(int64_t, TileHandle, int*, int);                         \
-    template TileHandle tasks::temp_tile<T>(int64_t, int64_t);
+    template TileHandle tasks::temp_tile<T>(int64_t, int64_t, int);
 TESSERA_INSTANTIATE(float)
 TESSERA_INSTANTIATE(double)
 #undef TESSERA_INSTANTIATE

@@ -58,11 +58,11 @@ private:
     int priority_;
 };
 
-/// A rows×cols tile of T with no home storage: StarPU allocates it where a task first writes it
+/// A rows×cols tile of T owned by MPI rank `owner` (ignored in one process) with no home storage: StarPU allocates it where a task first writes it
 /// (its first access must be a write). Give it back with release_temp_tile(); if the submitting
 /// algorithm is interrupted by an exception first, its SubmitScope unregisters it.
 template <class T>
-TileHandle temp_tile(int64_t rows, int64_t cols);
+TileHandle temp_tile(int64_t rows, int64_t cols, int owner);
 /// Unregister a handle once the tasks submitted on it have run, without waiting.
 void release_temp_tile(TileHandle h);
 

@@ -1,4 +1,4 @@
-// StarPU lifecycle: scheduler choice, single-threaded BLAS in workers, OpenCL programs, statistics.
+// StarPU lifecycle (through StarPU-MPI when distributed): scheduler choice, single-threaded BLAS in workers, OpenCL programs, statistics.
 #include <starpu.h>
 #include <starpu_profiling.h>
 
@@ -10,6 +10,7 @@
 
 #include "runtime/blas_threads.hpp"
 #include "runtime/host_memory.hpp"
+#include "runtime/mpi_internal.hpp"
 #include "runtime/opencl_registry.hpp"
 #include "runtime/profile_internal.hpp"
 #include "runtime/runtime_internal.hpp"
@@ -117,10 +118,11 @@ Runtime::Runtime(const RuntimeConfig& config) {
     // Workers call single-threaded BLAS: a threaded BLAS inside StarPU workers oversubscribes cores.
     state->saved_blas_threads = detail::blas_num_threads();
     detail::set_blas_num_threads(1);
-    int ret = starpu_init(&conf);
-    if (ret != 0) {
+    try {
+        detail::start_starpu(conf, detail::mpi_wanted(config.mpi), config.grid);
+    } catch (...) {
         detail::set_blas_num_threads(state->saved_blas_threads);
-        throw Error("tessera::Runtime: starpu_init failed (" + std::to_string(ret) + ")");
+        throw;
     }
     const char* env_sched = std::getenv("STARPU_SCHED");
     state->scheduler = env_set("STARPU_SCHED") ? env_sched : conf.sched_policy_name;
@@ -132,7 +134,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
     auto undo = [&] {
         state->host_memory.reset();
         state->opencl.reset();
-        starpu_shutdown();
+        detail::stop_starpu();
         detail::set_blas_num_threads(state->saved_blas_threads);
     };
     try {
@@ -151,10 +153,10 @@ Runtime::Runtime(const RuntimeConfig& config) {
 }
 
 Runtime::~Runtime() {
-    starpu_task_wait_for_all();
+    detail::wait_for_all();
     g_state->host_memory.reset();
     g_state->opencl.reset();
-    starpu_shutdown();
+    detail::stop_starpu();
     detail::set_blas_num_threads(g_state->saved_blas_threads);
     delete g_state;
     g_state = nullptr;
@@ -188,6 +190,11 @@ void Runtime::reset_stats() {
 }
 
 bool Runtime::pinned_host_memory() const { return g_state->host_memory->pinned(); }
+bool Runtime::distributed() const { return detail::distributed(); }
+int Runtime::rank() { return detail::rank(); }
+int Runtime::ranks() { return detail::ranks(); }
+Distribution Runtime::grid() const { return detail::grid(); }
+std::vector<size_t> Runtime::bytes_sent() const { return detail::mpi_bytes_sent(); }
 
 void Runtime::profile_begin() {
     starpu_task_wait_for_all();
@@ -213,6 +220,12 @@ Profile Runtime::profile_end() {
 
 std::string Runtime::describe() const {
     std::ostringstream s;
+    const Distribution g = detail::grid();
+    s << "MPI: " << (detail::distributed() ? "rank " + std::to_string(detail::rank()) + " of " +
+                                                  std::to_string(detail::ranks()) + ", grid " + std::to_string(g.p) +
+                                                  "x" + std::to_string(g.q) + " (StarPU-MPI)"
+                                            : std::string("one process (not distributed)"))
+      << "\n";
     s << "scheduler: " << g_state->scheduler << "\n";
     s << "placement: " << (g_state->config.placement == Placement::OpenCLOnly ? "opencl-only" : "any") << "\n";
     s << "workers: " << starpu_worker_get_count() << " (" << cpu_workers() << " CPU, " << opencl_workers()

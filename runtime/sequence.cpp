@@ -5,6 +5,7 @@
 #include <exception>
 #include <limits>
 
+#include "runtime/mpi_internal.hpp"
 #include "runtime/sequence_internal.hpp"
 
 namespace tessera {
@@ -160,12 +161,15 @@ int* Sequence::info_slot(int64_t offset) { return state_->group->info_slot(offse
 int64_t Sequence::wait() {
     detail::TaskGroup& group = *state_->group;
     group.wait_idle();
-    if (group.failed()) {  // the sequence's own failure first; the thread's, if any, stays for later
+    // Distributed, each rank ran its share of the tasks: every rank learns the first failure and
+    // the smallest info of all (in one process this returns what it is given).
+    const auto [failure, info] = detail::mpi_agree(group.failed() ? group.message() : std::string(), group.info());
+    if (!failure.empty()) {  // the sequence's own failure first; the thread's, if any, stays for later
         detail::drain_detached();
-        throw TaskError(group.message());
+        throw TaskError(failure);
     }
     detail::wait_detached();
-    return group.info();
+    return info;
 }
 
 }  // namespace tessera

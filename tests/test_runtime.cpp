@@ -38,8 +38,14 @@ TEST_F(RuntimeBasics, TileShapes) {
     EXPECT_EQ(A.tile_rows(2), 2);
     EXPECT_EQ(A.tile_cols(1), 3);
     EXPECT_EQ(A.owner(1, 1), 0);
-    TileMatrix<double> B(3, 3, 5, Distribution{2, 2});
+    EXPECT_TRUE(A.is_local(2, 1));
+    // One process: a 1×1 grid, every tile local; a grid of more ranks than the runtime has is refused.
+    EXPECT_FALSE(test::RuntimeEnvironment::runtime().distributed());
+    EXPECT_EQ(Runtime::ranks(), 1);
+    EXPECT_EQ(test::RuntimeEnvironment::runtime().grid().ranks(), 1);
+    TileMatrix<double> B(3, 3, 5, Distribution{1, 1});
     EXPECT_EQ(B.owner(0, 0), 0);
+    EXPECT_THROW(TileMatrix<double>(3, 3, 5, Distribution{2, 2}), Error);
     TileMatrix<float> C(0, 5, 3);
     EXPECT_EQ(C.mt(), 0);
 }

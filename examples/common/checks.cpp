@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "kernels/cpu/blas.hpp"
+#include "tessera/runtime.hpp"
 
 namespace tessera::check {
 
@@ -68,6 +69,10 @@ void generate_random_spd(TileMatrix<T>& A, uint64_t seed) {
 
 template <class T>
 LapackArray<T> lapack_copy(const TileMatrix<T>& A) {
+    if (Runtime::rank() != 0) {  // distributed: the copy is gathered on rank 0 only
+        A.to_lapack(nullptr, 0);
+        return {};
+    }
     const int64_t lda = std::max<int64_t>(A.m(), 1);
     LapackArray<T> a(size_t(lda * std::max<int64_t>(A.n(), 1)));
     A.to_lapack(a.data(), lda);
@@ -97,6 +102,7 @@ static void keep_triangle(Uplo uplo, Diag diag, int64_t n, T* a, int64_t lda) {
 template <class T>
 double gemm_residual(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
                      const T* b, int64_t ldb, T beta, const T* c0, const T* c, int64_t ldc) {
+    if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
     std::vector<T> ref = copy_of(m, n, c0, ldc);
     if (m > 0 && n > 0) cpu::gemm<T>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, ref.data(), ldc);
     for (int64_t j = 0; j < n; ++j)
@@ -111,6 +117,7 @@ double gemm_residual(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, T alph
 template <class T>
 double syrk_residual(Uplo uplo, Trans trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta,
                      const T* c0, const T* c, int64_t ldc) {
+    if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
     std::vector<T> ref = copy_of(n, n, c0, ldc), diff(size_t(std::max<int64_t>(n, 1) * std::max<int64_t>(n, 1)));
     if (n > 0) cpu::syrk<T>(uplo, trans, n, k, alpha, a, lda, beta, ref.data(), ldc);
     for (int64_t j = 0; j < n; ++j)
@@ -125,6 +132,7 @@ double syrk_residual(Uplo uplo, Trans trans, int64_t n, int64_t k, T alpha, cons
 template <class T>
 double trsm_residual(Side side, Uplo uplo, Trans trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a,
                      int64_t lda, const T* b0, const T* x, int64_t ldb) {
+    if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
     const int64_t order = side == Side::Left ? m : n;
     std::vector<T> tri = copy_of(order, order, a, lda);
     keep_triangle(uplo, diag, order, tri.data(), lda);
@@ -142,6 +150,7 @@ double trsm_residual(Side side, Uplo uplo, Trans trans, Diag diag, int64_t m, in
 
 template <class T>
 double potrf_residual(Uplo uplo, int64_t n, const T* a, int64_t lda, const T* f, int64_t ldf) {
+    if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
     if (n == 0) return 0;
     std::vector<T> tri = copy_of(n, n, f, ldf), full = copy_of(n, n, a, lda);
     keep_triangle(uplo, Diag::NonUnit, n, tri.data(), ldf);
@@ -158,6 +167,7 @@ double potrf_residual(Uplo uplo, int64_t n, const T* a, int64_t lda, const T* f,
 template <class T>
 double solve_residual(Trans trans, int64_t m, int64_t n, int64_t nrhs, const T* a, int64_t lda, const T* x,
                       int64_t ldx, const T* b, int64_t ldb) {
+    if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
     const int64_t rows = trans == Trans::NoTrans ? m : n, cols = trans == Trans::NoTrans ? n : m;
     std::vector<T> r = copy_of(rows, nrhs, b, ldb);
     if (rows > 0 && nrhs > 0) cpu::gemm<T>(trans, Trans::NoTrans, rows, nrhs, cols, T(-1), a, lda, x, ldx, T(1), r.data(), ldb);

@@ -82,6 +82,8 @@ using LapackArray = std::vector<T, UninitializedAllocator<T>>;
 
 /// A LAPACK column-major copy of A (leading dimension max(1, m), max(1, m)·max(1, n) entries)
 /// through TileMatrix::to_lapack: waits for the tasks on A. For the full checks of checks*.hpp.
+/// Distributed: collective; rank 0 gets the copy, the other ranks an empty array. The residuals
+/// below are then rank 0's: on the other ranks they return 0 without reading their arguments.
 template <class T>
 LapackArray<T> lapack_copy(const TileMatrix<T>& A);
 

@@ -163,6 +163,7 @@ struct Command {
     Params p;
     int64_t m = -1, k = -1, repeat = 1, warmup = 0;
     bool csv = false, describe = false, profile = false;
+    std::string grid;
     RuntimeConfig config;
 };
 
@@ -205,7 +206,16 @@ void add_options(CLI::App& app, Command& c) {
                                                                            {"pinned", HostMemory::Pinned},
                                                                            {"pageable", HostMemory::Pageable}},
                                             CLI::ignore_case));
-    app.add_flag("--describe", c.describe, "print the runtime's workers and devices first");
+    app.add_flag("--describe", c.describe, "print the runtime's MPI rank and grid, workers and devices first");
+    app.add_option("--grid", c.grid,
+                   "process grid PxQ of a distributed run under mpirun (P*Q = ranks; default: the most square)")
+        ->check([](const std::string& g) {
+            int p = 0, q = 0;
+            char end = 0;
+            return std::sscanf(g.c_str(), "%dx%d%c", &p, &q, &end) == 2 && p >= 1 && q >= 1
+                       ? std::string()
+                       : "--grid must be PxQ with P, Q >= 1, e.g. 2x2";
+        });
     app.add_flag("--profile", c.profile,
                  "after each run, print to stderr where the time went: per worker tasks, execution, OpenCL kernel "
                  "and data-wait time; per codelet; bytes moved over each bus; host-device copy rate");
@@ -228,14 +238,21 @@ void print_profile(const Result& r, std::chrono::steady_clock::time_point start,
 /// The warm-up runs and the timed runs, one row each; kOk when every timed run passed.
 int run_op(const Op& op, const Command& c) {
     const Params& p = c.p;
-    Runtime rt(c.config);
+    RuntimeConfig config = c.config;
+    if (!c.grid.empty()) std::sscanf(c.grid.c_str(), "%dx%d", &config.grid.p, &config.grid.q);
+    Runtime rt(config);
+    // Distributed, every rank runs the operation and rank 0 alone prints the rows and the check.
+    const bool root = rt.rank() == 0;
     if (c.describe) std::fprintf(stderr, "%s", rt.describe().c_str());
+    if (rt.distributed() && (p.check_random || c.profile || p.resident))
+        throw Error("--check-random, --profile and --resident are not available in a distributed run yet");
     if (p.resident && rt.opencl_workers() == 0) throw Error("--resident needs an OpenCL device");
     const RunFn run = p.prec == 's' ? op.run_s : op.run_d;
     const char* fmt = c.csv ? "%s,%c,%lld,%lld,%lld,%lld,%.6f,%.2f,%.3g,%s\n"
                             : "%-8s %-4c %7lld %7lld %7lld %5lld %10.4f %9.2f %10.3g  %s\n";
-    if (c.csv) std::printf("op,prec,m,n,k,nb,time_s,gflops,error,status\n");
-    else std::printf("%-8s %-4s %7s %7s %7s %5s %10s %9s %10s  %s\n", "op", "prec", "m", "n", "k", "nb", "time_s",
+    if (root && c.csv) std::printf("op,prec,m,n,k,nb,time_s,gflops,error,status\n");
+    else if (root)
+        std::printf("%-8s %-4s %7s %7s %7s %5s %10s %9s %10s  %s\n", "op", "prec", "m", "n", "k", "nb", "time_s",
                      "gflops", "error", "status");
     for (int64_t i = 0; i < c.warmup; ++i) {
         Params quiet = p;
@@ -253,8 +270,9 @@ int run_op(const Op& op, const Command& c) {
         std::string status = r.ok() ? "pass" : "FAILED";
         if (r.info != 0) status += " (info=" + std::to_string(r.info) + ")";
         auto size = [](int64_t shown, int64_t given) { return (long long)(shown >= 0 ? shown : given); };
-        std::printf(fmt, op.name, p.prec, size(r.m, p.m), size(r.n, p.n), size(r.k, p.k), (long long)p.nb, r.seconds,
-                    gflops, r.checked ? r.error : NAN, status.c_str());
+        if (root)
+            std::printf(fmt, op.name, p.prec, size(r.m, p.m), size(r.n, p.n), size(r.k, p.k), (long long)p.nb,
+                        r.seconds, gflops, r.checked ? r.error : NAN, status.c_str());
         std::fflush(stdout);
         if (c.profile) print_profile(r, start, stop);
         all_ok = all_ok && r.ok();

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tessera/profile.hpp"
+#include "tessera/types.hpp"
 
 namespace tessera {
 
@@ -23,12 +24,25 @@ enum class HostMemory {
     Pageable,  ///< starpu_malloc (StarPU 1.3 pins only for CUDA)
 };
 
+/// Whether the Runtime runs distributed over MPI ranks (StarPU-MPI).
+enum class MpiMode {
+    Auto,  ///< distributed when the process was launched by mpirun/mpiexec/srun (OpenMPI, MPICH
+           ///< or PMIx environment) or the application has initialized MPI; else one process
+    On,    ///< always distributed (initializes MPI when the application has not)
+    Off,   ///< never: one process, MPI untouched
+};
+
 /// Settings of a Runtime. StarPU's environment (STARPU_SCHED, STARPU_NCPU, STARPU_NOPENCL,
 /// STARPU_OPENCL_ON_CPUS, STARPU_HOME, ...) is honoured and never overridden by these.
 struct RuntimeConfig {
     Placement placement = Placement::Any;
     bool profiling = true;  ///< collect per-worker task counts (Runtime::worker_stats)
     HostMemory host_memory = HostMemory::Auto;  ///< see HostMemory
+    MpiMode mpi = MpiMode::Auto;                 ///< see MpiMode
+    /// Process grid of distributed matrices (the default of every TileMatrix). p = q = 0: in one
+    /// process 1×1; over R ranks the P×Q with P·Q = R, P ≤ Q and P as large as possible (2×2 for 4,
+    /// 2×3 for 6). Otherwise P·Q must equal the number of ranks.
+    Distribution grid{};
 };
 
 /// Tasks executed by one worker since the Runtime started.
@@ -56,8 +70,15 @@ struct WorkerStats {
 /// $HOME/.cache/tessera) keyed by device name, driver version, build options and source hash; CPU
 /// OpenCL devices (PoCL) are not asked for binaries, which would compile every kernel up front: they
 /// keep their own kernel cache (POCL_CACHE_DIR).
-/// Throws tessera::Error when StarPU fails to start, when a Runtime already exists, or when an
-/// OpenCL build fails (the message includes the build log).
+/// Distributed (RuntimeConfig::mpi): StarPU starts through StarPU-MPI (starpu_mpi_init_conf) on
+/// MPI_COMM_WORLD; MPI is initialized with MPI_THREAD_MULTIPLE unless the application did so (then
+/// it must have asked for MPI_THREAD_MULTIPLE, and it finalizes MPI itself); MPI initialized by
+/// Tessera is finalized at process exit, so Runtimes can follow each other. Every rank runs the
+/// same program (SPMD): the Runtime, the matrices and the algorithm calls are collective, and
+/// each task runs on the rank that owns the tile it writes (docs/distributed.md).
+/// Throws tessera::Error when StarPU fails to start, when a Runtime already exists, when an
+/// OpenCL build fails (the message includes the build log), or when the grid does not match the
+/// number of ranks or MPI lacks thread support.
 class Runtime {
 public:
     explicit Runtime(const RuntimeConfig& config = {});
@@ -76,6 +97,15 @@ public:
     void reset_stats();
     /// Whether TileMatrix storage is page-locked (HostMemory resolved at start).
     bool pinned_host_memory() const;
+    /// Whether the runtime is distributed over MPI ranks (RuntimeConfig::mpi resolved at start).
+    bool distributed() const;
+    static int rank();           ///< this process's MPI rank in MPI_COMM_WORLD (0 in one process or without a Runtime)
+    static int ranks();          ///< number of MPI ranks (1 in one process or without a Runtime)
+    Distribution grid() const;   ///< the process grid matrices get by default (1×1 in one process)
+    /// Bytes this rank has sent to each rank since start (StarPU-MPI's communication statistics,
+    /// recorded when STARPU_COMM_STATS=1 was set before the Runtime started; all zero otherwise or
+    /// in one process). Size ranks().
+    std::vector<size_t> bytes_sent() const;
     /// Start a profile: resets StarPU's worker and bus counters and records every task and every
     /// OpenCL task's kernel interval until profile_end(). Costs an OpenCL marker pair per OpenCL
     /// task and a callback per task while active.

@@ -15,22 +15,20 @@ namespace tessera {
 /// StarPU data handle of one tile (starpu_data_handle_t).
 using TileHandle = _starpu_data_state*;
 
-/// Which process owns tile (i, j). The default owner map puts every tile on rank 0; a P×Q
-/// 2D block-cyclic map (owner = (i mod P)·Q + (j mod Q)) is the hook for distributed memory.
-struct Distribution {
-    int p = 1, q = 1;
-    int owner(int64_t i, int64_t j) const { return int((i % p) * q + (j % q)); }
-};
-
 /// An m×n matrix of scalars T (float, double; complex ready) split into mt×nt tiles of nb×nb,
 /// the last row and column of tiles possibly partial (m − (mt−1)·nb rows, n − (nt−1)·nb columns).
 /// Storage is tile-major and owned by the matrix: tile (i, j) is contiguous and column-major with
 /// leading dimension tile_rows(i); each tile column is one block of host memory, page-locked when
 /// the Runtime pins (RuntimeConfig::host_memory). Each tile is registered with StarPU as one matrix handle.
+/// Distributed (Runtime::distributed()): the tiles are spread over a P×Q process grid `dist`
+/// (default: the Runtime's grid) 2D block-cyclically; each rank stores only the tiles it owns
+/// (owner(i, j) == Runtime::rank()), and every rank registers every tile with StarPU-MPI (the
+/// others' without storage), so constructing, filling and destroying a matrix are collective.
 /// The running Runtime must outlive the TileMatrix (its destructor unregisters the handles, which
 /// waits for the tasks that use them). m = 0 or n = 0 gives an empty matrix with no tiles.
-/// Throws tessera::Error for m < 0, n < 0 or nb < 1, for tiles whose byte count overflows, and when
-/// the storage needs more host memory than is available (MemAvailable), before allocating any.
+/// Throws tessera::Error for m < 0, n < 0 or nb < 1, for a grid whose P·Q is not the number of
+/// ranks, for tiles whose byte count overflows, and when this rank's storage needs more host memory
+/// than is available (MemAvailable), before allocating any.
 template <class T>
 class TileMatrix {
 public:
@@ -50,14 +48,18 @@ public:
     int64_t tile_rows(int64_t i) const { return i + 1 < mt_ ? nb_ : m_ - i * nb_; }
     int64_t tile_cols(int64_t j) const { return j + 1 < nt_ ? nb_ : n_ - j * nb_; }
     const Distribution& distribution() const { return dist_; }
-    int owner(int64_t i, int64_t j) const { return dist_.owner(i, j); }
+    int owner(int64_t i, int64_t j) const { return dist_.owner(i, j); }  ///< MPI rank that stores tile (i, j)
+    /// Whether this rank stores tile (i, j) (always, in one process).
+    bool is_local(int64_t i, int64_t j) const { return tile_data(i, j) != nullptr; }
 
     /// StarPU handle of tile (i, j), 0 ≤ i < mt, 0 ≤ j < nt.
     TileHandle handle(int64_t i, int64_t j) const { return handles_[size_t(j * mt_ + i)]; }
-    /// Host storage of tile (i, j) (leading dimension tile_rows(i)). Its content is current only
-    /// when no task uses the tile and its valid copy is in main memory (e.g. after acquire_host()).
+    /// Host storage of tile (i, j) (leading dimension tile_rows(i)); nullptr when another rank owns
+    /// it. Its content is current only when no task uses the tile and its valid copy is in main
+    /// memory (e.g. after acquire_host()).
     T* tile_data(int64_t i, int64_t j) const;
     /// Wait for every task on the matrix and bring each tile's valid copy back to main memory.
+    /// Distributed, this and the waits below concern the tiles this rank stores.
     /// Like every wait below, throws TaskError when a task the calling thread submitted outside
     /// any Sequence has failed (see Sequence).
     void acquire_host() const;
@@ -79,15 +81,18 @@ public:
     /// Copy a LAPACK column-major m×n array `a` (lda ≥ max(1, m)) into the tiles, as one copy task
     /// per tile. Returns when the tasks are submitted; `a` must stay valid until they have run
     /// (any later wait on the same thread, e.g. the next algorithm's synchronous call). Throws
-    /// Error if lda < max(1, m).
+    /// Error if lda < max(1, m). Distributed: collective; rank 0's `a` is scattered to the owners
+    /// (the other ranks' `a` and lda are not used and may be nullptr and 0).
     void fill_from_lapack(const T* a, int64_t lda);
     /// Copy the tiles into a LAPACK column-major array `a` (lda ≥ max(1, m)) as one task per tile,
     /// and wait until `a` holds the result. Throws Error if lda < max(1, m), TaskError as
-    /// acquire_host().
+    /// acquire_host(). Distributed: collective; the tiles are gathered into rank 0's `a` (the other
+    /// ranks' `a` and lda are not used), holding at most a few tiles besides `a` at a time.
     void to_lapack(T* a, int64_t lda) const;
 
     /// Fill every tile with f(i0, j0, rows, cols, tile, ld): i0, j0 are the global 0-based indices of
     /// the tile's first row and column. One CPU task per tile; `f` is copied and must be thread-safe.
+    /// Distributed: each tile is generated on its owner (no rank ever holds the whole matrix).
     /// An exception thrown by `f` fails its task (see Sequence): the next wait throws it as TaskError.
     using TileGenerator = std::function<void(int64_t i0, int64_t j0, int64_t rows, int64_t cols, T* tile, int64_t ld)>;
     void generate(TileGenerator f);
@@ -96,7 +101,8 @@ private:
     void release() noexcept;
     int64_t m_ = 0, n_ = 0, nb_ = 1, mt_ = 0, nt_ = 0;
     Distribution dist_;
-    std::vector<T*> columns_;  // host storage of each tile column (mt tiles of nb×nb, tile-major)
+    std::vector<T*> columns_;  // host storage: one block per tile column with local tiles (nb×nb each)
+    std::vector<T*> tiles_;    // each tile's storage in those blocks, nullptr where another rank owns it
     std::vector<TileHandle> handles_;
 };
 
@@ -144,6 +150,8 @@ public:
     /// outside any sequence) and return info: 0, or the smallest 1-based global index reported by
     /// a failing kernel (LAPACK's convention). Throws TaskError if a task of the sequence failed
     /// (see above), or, the sequence itself being sound, if one of those other tasks failed.
+    /// Distributed: collective; every rank returns the smallest info of all ranks and throws the
+    /// failure of the lowest-numbered failing rank ("tessera: on MPI rank r: ..." on the others).
     int64_t wait();
     /// Internal: a slot a kernel writes its local info into (0 = success, > 0 = 1-based local
     /// column); its global info is `offset` + slot value. The pointer stays valid while *this lives.

@@ -24,6 +24,15 @@ Trans trans_from_char(char c, const char* arg = "trans");
 Side side_from_char(char c, const char* arg = "side");
 Diag diag_from_char(char c, const char* arg = "diag");
 
+/// A P×Q process grid with its 2D block-cyclic owner map: tile (i, j) belongs to MPI rank
+/// (i mod P)·Q + (j mod Q) (ScaLAPACK's and Chameleon's convention), so P·Q ranks share the tiles.
+/// p = q = 0 means "the running Runtime's grid" (Runtime::grid(); 1×1 in a single process).
+struct Distribution {
+    int p = 0, q = 0;
+    int owner(int64_t i, int64_t j) const { return int((i % p) * q + (j % q)); }
+    int ranks() const { return p * q; }
+};
+
 /// Tuning knobs of the tile algorithms. Named, defaulted fields; no environment variables.
 struct Options {
     int64_t nb = 320;  ///< tile size (rows = columns of a full tile)

@@ -1,0 +1,181 @@
+// Distributed memory through StarPU-MPI: the runtime's start and stop, its ranks and process grid,
+// the tags under which every rank registers the same handles, and the collective agreements of a
+// wait. Everything that talks to MPI is here; in one process none of it touches MPI.
+#include "runtime/mpi_internal.hpp"
+
+#include <mpi.h>
+#include <starpu_mpi.h>
+
+#include <climits>
+#include <cstdlib>
+#include <limits>
+
+namespace tessera::detail {
+
+namespace {
+
+struct MpiState {
+    bool on = false;
+    int rank = 0, size = 1;
+    Distribution grid{1, 1};
+    MPI_Comm comm = MPI_COMM_NULL;  // a duplicate of MPI_COMM_WORLD for Tessera's own collectives
+    int64_t next_tag = 1;           // the same sequence on every rank (SPMD registration order)
+};
+MpiState g_mpi;
+
+bool env_set(const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v;
+}
+
+void finalize_at_exit() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized) MPI_Finalize();
+}
+
+// MPI with the thread support StarPU-MPI's progress thread and our waits need together.
+void init_mpi() {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    int provided = 0;
+    if (!initialized) {
+        if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+            throw Error("tessera::Runtime: MPI_Init_thread failed");
+        std::atexit(finalize_at_exit);  // after the last Runtime: MPI cannot start twice in a process
+    } else {
+        MPI_Query_thread(&provided);
+    }
+    if (provided < MPI_THREAD_MULTIPLE)
+        throw Error("tessera::Runtime: MPI provides thread level " + std::to_string(provided) +
+                    ", a distributed runtime needs MPI_THREAD_MULTIPLE (StarPU-MPI's thread and the "
+                    "application's waits both call MPI)");
+}
+
+// The P×Q grid for `ranks`: P·Q = ranks, P ≤ Q, P as large as possible.
+Distribution default_grid(int ranks) {
+    int p = 1;
+    for (int d = 1; d * d <= ranks; ++d)
+        if (ranks % d == 0) p = d;
+    return {p, ranks / p};
+}
+
+}  // namespace
+
+bool mpi_wanted(MpiMode mode) {
+    if (mode != MpiMode::Auto) return mode == MpiMode::On;
+    // The environment mpirun (OpenMPI), mpiexec.hydra (MPICH) and srun/PMIx give every rank.
+    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+        if (env_set(v)) return true;
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    return initialized != 0;
+}
+
+void start_starpu(starpu_conf& conf, bool distributed, Distribution grid) {
+    if (!distributed) {
+        if (grid.ranks() > 1)
+            throw Error("tessera::Runtime: grid " + std::to_string(grid.p) + "x" + std::to_string(grid.q) +
+                        " needs " + std::to_string(grid.ranks()) + " MPI ranks; this runtime is not distributed "
+                        "(launch with mpirun, or RuntimeConfig::mpi = MpiMode::On)");
+        const int ret = starpu_init(&conf);
+        if (ret != 0) throw Error("tessera::Runtime: starpu_init failed (" + std::to_string(ret) + ")");
+        g_mpi = MpiState{};
+        return;
+    }
+    init_mpi();
+    MpiState s;
+    s.on = true;
+    MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &s.size);
+    s.grid = grid.p == 0 && grid.q == 0 ? default_grid(s.size) : grid;
+    if (s.grid.p < 1 || s.grid.q < 1 || s.grid.ranks() != s.size)
+        throw Error("tessera::Runtime: grid " + std::to_string(grid.p) + "x" + std::to_string(grid.q) +
+                    " does not match the " + std::to_string(s.size) + " MPI ranks (P·Q must equal the ranks)");
+    const int ret = starpu_mpi_init_conf(nullptr, nullptr, 0, MPI_COMM_WORLD, &conf);
+    if (ret != 0) throw Error("tessera::Runtime: starpu_mpi_init_conf failed (" + std::to_string(ret) + ")");
+    MPI_Comm_dup(MPI_COMM_WORLD, &s.comm);
+    g_mpi = s;
+}
+
+void wait_for_all() noexcept {
+    if (g_mpi.on) starpu_mpi_wait_for_all(MPI_COMM_WORLD);
+    else starpu_task_wait_for_all();
+}
+
+void stop_starpu() noexcept {
+    if (g_mpi.on) {
+        MPI_Comm_free(&g_mpi.comm);
+        starpu_mpi_shutdown();  // also shuts StarPU down: starpu_mpi_init_conf started it
+    } else {
+        starpu_shutdown();
+    }
+    g_mpi = MpiState{};
+}
+
+bool distributed() { return g_mpi.on; }
+int rank() { return g_mpi.rank; }
+int ranks() { return g_mpi.size; }
+Distribution grid() { return g_mpi.grid; }
+
+Distribution resolve(Distribution dist, const char* func) {
+    if (dist.p == 0 && dist.q == 0) return g_mpi.grid;
+    check_arg(dist.p >= 1, func, "p", dist.p, "must be >= 1 (the process grid's rows)");
+    check_arg(dist.q >= 1, func, "q", dist.q, "must be >= 1 (the process grid's columns)");
+    if (dist.ranks() != g_mpi.size)
+        throw Error(std::string("tessera::") + func + ": grid " + std::to_string(dist.p) + "x" +
+                    std::to_string(dist.q) + " needs " + std::to_string(dist.ranks()) + " MPI ranks, the runtime has " +
+                    std::to_string(g_mpi.size));
+    return dist;
+}
+
+void require_one_process(const char* func) {
+    if (g_mpi.on)
+        throw Error(std::string("tessera::") + func + ": not available on a distributed runtime yet (" +
+                    std::to_string(g_mpi.size) + " MPI ranks); distributed are gemm, trsm, trmm, syrk, potrf, potrs, "
+                    "posv, getrf_nopiv, getrs_nopiv and gesv_nopiv (docs/distributed.md)");
+}
+
+void mpi_register(TileHandle h, int owner) {
+    if (!g_mpi.on) return;
+    starpu_mpi_data_register(h, g_mpi.next_tag++, owner);
+}
+
+void mpi_flush(TileHandle h) {
+    if (g_mpi.on) starpu_mpi_cache_flush(MPI_COMM_WORLD, h);
+}
+
+starpu_task* mpi_task_build(starpu_codelet& cl, std::vector<starpu_data_descr>& data, int priority) {
+    return starpu_mpi_task_build(MPI_COMM_WORLD, &cl, STARPU_DATA_MODE_ARRAY, data.data(), int(data.size()),
+                                 STARPU_PRIORITY, priority, 0);
+}
+
+void mpi_task_post_build(starpu_codelet& cl, std::vector<starpu_data_descr>& data, int priority) noexcept {
+    starpu_mpi_task_post_build(MPI_COMM_WORLD, &cl, STARPU_DATA_MODE_ARRAY, data.data(), int(data.size()),
+                               STARPU_PRIORITY, priority, 0);
+}
+
+std::pair<std::string, int64_t> mpi_agree(const std::string& failure, int64_t info) {
+    if (!g_mpi.on) return {failure, info};
+    int64_t first_info = info > 0 ? info : std::numeric_limits<int64_t>::max();
+    MPI_Allreduce(MPI_IN_PLACE, &first_info, 1, MPI_INT64_T, MPI_MIN, g_mpi.comm);
+    int failing = failure.empty() ? INT_MAX : g_mpi.rank;
+    MPI_Allreduce(MPI_IN_PLACE, &failing, 1, MPI_INT, MPI_MIN, g_mpi.comm);
+    std::string message;
+    if (failing != INT_MAX) {
+        int length = failing == g_mpi.rank ? int(failure.size()) : 0;
+        MPI_Bcast(&length, 1, MPI_INT, failing, g_mpi.comm);
+        message = failing == g_mpi.rank ? failure : std::string(size_t(length), '\0');
+        MPI_Bcast(message.data(), length, MPI_CHAR, failing, g_mpi.comm);
+        if (failing != g_mpi.rank) message = "tessera: on MPI rank " + std::to_string(failing) + ": " + message;
+    }
+    return {message, first_info == std::numeric_limits<int64_t>::max() ? 0 : first_info};
+}
+
+std::vector<size_t> mpi_bytes_sent() {
+    std::vector<size_t> sent(size_t(g_mpi.size), 0);
+    if (g_mpi.on) starpu_mpi_comm_amounts_retrieve(sent.data());
+    return sent;
+}
+
+}  // namespace tessera::detail

@@ -1,0 +1,165 @@
+// The tile algorithms distributed over MPI ranks (StarPU-MPI), against DESIGN.md's residuals.
+// Run by ctest under mpirun (tests/mpi/CMakeLists.txt): every rank runs every test (SPMD); rank 0
+// holds the LAPACK arrays, scatters them (fill_from_lapack), gathers the results (to_lapack) and
+// checks them. TESSERA_TEST_GRID=PxQ picks the process grid (default: the Runtime's).
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "examples/common/checks.hpp"
+#include "tessera/tessera.hpp"
+
+namespace tessera {
+namespace {
+
+Runtime* g_runtime = nullptr;
+
+Distribution grid_from_env() {
+    const char* g = std::getenv("TESSERA_TEST_GRID");
+    Distribution d{};
+    if (g && *g) std::sscanf(g, "%dx%d", &d.p, &d.q);
+    return d;
+}
+
+bool root() { return g_runtime->rank() == 0; }
+
+template <class T>
+class Distributed : public ::testing::Test {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(Distributed, Precisions);
+
+// Tile counts that the grid does not divide (7 and 5 tiles for 2×2 and 4×1), and a single tile.
+struct Shape {
+    int64_t n, nb;
+};
+const Shape kShapes[] = {{130, 20}, {90, 18}, {15, 32}};
+
+TEST(DistributedRuntime, RanksAndGrid) {
+    int size = 0, rank = -1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    EXPECT_TRUE(g_runtime->distributed());
+    EXPECT_EQ(g_runtime->ranks(), size);
+    EXPECT_EQ(g_runtime->rank(), rank);
+    EXPECT_EQ(g_runtime->grid().ranks(), size);
+    TileMatrix<double> A(50, 50, 10);  // 5×5 tiles: each rank stores exactly those it owns
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) EXPECT_EQ(A.is_local(i, j), A.owner(i, j) == rank);
+    EXPECT_THROW(TileMatrix<double>(10, 10, 5, Distribution{size + 1, 1}), Error);
+}
+
+TYPED_TEST(Distributed, Gemm) {
+    using T = TypeParam;
+    for (auto [n, nb] : kShapes) {
+        const int64_t m = n + 7, k = n / 2 + 1;
+        auto a = check::random_matrix<T>(m, k, m, 1), b = check::random_matrix<T>(k, n, k, 2),
+             c0 = check::random_matrix<T>(m, n, m, 3), c = c0;
+        TileMatrix<T> A(m, k, nb), B(k, n, nb), C(m, n, nb);
+        A.fill_from_lapack(a.data(), m);
+        B.fill_from_lapack(b.data(), k);
+        C.fill_from_lapack(c0.data(), m);
+        gemm(Trans::NoTrans, Trans::NoTrans, T(-1.5), A, B, T(0.5), C);
+        C.to_lapack(c.data(), m);
+        if (root())
+            EXPECT_LE(check::gemm_residual(Trans::NoTrans, Trans::NoTrans, m, n, k, T(-1.5), a.data(), m, b.data(), k,
+                                           T(0.5), c0.data(), c.data(), m),
+                      check::kThreshold)
+                << "n " << n << " nb " << nb;
+    }
+}
+
+TYPED_TEST(Distributed, PotrfAndPosv) {
+    using T = TypeParam;
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+        for (auto [n, nb] : kShapes) {
+            const int64_t nrhs = 3;
+            auto a = check::random_spd<T>(n, n, 7), f = a;
+            auto b = check::random_matrix<T>(n, nrhs, n, 8), x = b;
+            TileMatrix<T> A(n, n, nb), B(n, nrhs, nb);
+            A.fill_from_lapack(a.data(), n);
+            B.fill_from_lapack(b.data(), n);
+            ASSERT_EQ(posv(uplo, A, B), 0);
+            A.to_lapack(f.data(), n);
+            B.to_lapack(x.data(), n);
+            if (root()) {
+                EXPECT_LE(check::potrf_residual(uplo, n, a.data(), n, f.data(), n), check::kThreshold)
+                    << "uplo " << char(uplo) << " n " << n << " nb " << nb;
+                EXPECT_LE(check::solve_residual(Trans::NoTrans, n, n, nrhs, a.data(), n, x.data(), n, b.data(), n),
+                          check::kThreshold)
+                    << "uplo " << char(uplo) << " n " << n << " nb " << nb;
+            }
+        }
+}
+
+TYPED_TEST(Distributed, GesvNopiv) {
+    using T = TypeParam;
+    for (auto [n, nb] : kShapes) {
+        const int64_t nrhs = 2;
+        auto a = check::random_spd<T>(n, n, 11);  // diagonally dominant: no pivoting needed
+        auto b = check::random_matrix<T>(n, nrhs, n, 12), x = b;
+        TileMatrix<T> A(n, n, nb), B(n, nrhs, nb);
+        A.fill_from_lapack(a.data(), n);
+        B.fill_from_lapack(b.data(), n);
+        ASSERT_EQ(gesv_nopiv(A, B), 0);
+        B.to_lapack(x.data(), n);
+        if (root())
+            EXPECT_LE(check::solve_residual(Trans::NoTrans, n, n, nrhs, a.data(), n, x.data(), n, b.data(), n),
+                      check::kThreshold)
+                << "n " << n << " nb " << nb;
+    }
+}
+
+// Not distributed yet: refused on every rank with a message naming the alternatives, never run.
+TYPED_TEST(Distributed, UndistributedOperationsAreRefused) {
+    using T = TypeParam;
+    TileMatrix<T> A(40, 40, 10);
+    std::vector<int64_t> ipiv;
+    EXPECT_THROW(getrf(A, ipiv), Error);
+    EXPECT_THROW((QRFactors<T>(A, 4)), Error);
+    IncpivFactors<T> F;
+    EXPECT_THROW(getrf_incpiv(A, F), Error);
+}
+
+TYPED_TEST(Distributed, PotrfInfoReachesEveryRank) {
+    using T = TypeParam;
+    const int64_t n = 60, nb = 10;
+    auto a = check::random_spd<T>(n, n, 9);
+    a[size_t(37 + 37 * n)] = T(-1e6);  // not positive definite at column 38 (tile 3, owned by some rank)
+    TileMatrix<T> A(n, n, nb);
+    A.fill_from_lapack(a.data(), n);
+    EXPECT_EQ(potrf(Uplo::Lower, A), 38);
+}
+
+}  // namespace
+}  // namespace tessera
+
+// MPI first (thread-multiple, as the Runtime requires), then one distributed Runtime for all tests;
+// only rank 0 prints GoogleTest's report, and the exit status is failure if any rank failed.
+int main(int argc, char** argv) {
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    ::testing::InitGoogleTest(&argc, argv);
+    if (rank != 0) delete ::testing::UnitTest::GetInstance()->listeners().Release(
+                       ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+    int failed = 1;
+    {
+        tessera::RuntimeConfig config;
+        config.mpi = tessera::MpiMode::On;
+        config.grid = tessera::grid_from_env();
+        tessera::Runtime runtime(config);
+        tessera::g_runtime = &runtime;
+        failed = RUN_ALL_TESTS() != 0;
+        tessera::g_runtime = nullptr;
+    }
+    int any = 0;
+    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return any;
+}
