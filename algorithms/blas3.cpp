@@ -57,6 +57,8 @@ void gemm_async(Trans ta, Trans tb, T alpha, const TileMatrix<T>& A, const TileM
         for (int64_t l = 0; l < kt; ++l)
             tasks::gemm<T>(ta, tb, alpha, a_tile(i, l), b_tile(l, j), l == 0 ? beta : T(1), C.handle(i, j), prio);
     });
+    detail::flush_received(A);
+    detail::flush_received(B);
 }
 
 template <class T>
@@ -101,6 +103,8 @@ void trsm_async(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, const Til
             }
         }
     }
+    detail::flush_received(A);
+    detail::flush_received(B);
 }
 
 template <class T>
@@ -126,6 +130,7 @@ void syrk_async(Uplo uplo, Trans trans, T alpha, const TileMatrix<T>& A, T beta,
                 else tasks::gemm<T>(trans, other, alpha, op_a(i, l), op_a(j, l), lbeta, C.handle(i, j));
             }
         }
+    detail::flush_received(A);
 }
 
 template <class T>

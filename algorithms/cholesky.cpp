@@ -60,6 +60,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
             }
         }
         if (inverse) tasks::release_temp_tile(inverse);
+        for (int64_t m = k; m < nt; ++m) detail::mpi_flush(tile(m, k));  // step k's panel is used no more
     }
 }
 

@@ -27,6 +27,16 @@ inline void check_dims(const char* func, int64_t m, int64_t n, int64_t k) {
 
 namespace detail {
 
+/// Distributed: drop the copies of A's tiles that other ranks received (StarPU-MPI's cache), once
+/// the tasks submitted on them have run, as Chameleon flushes a descriptor after an algorithm.
+/// Collective; nothing in one process.
+template <class T>
+void flush_received(const TileMatrix<T>& A) {
+    if (!distributed()) return;
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) mpi_flush(A.handle(i, j));
+}
+
 /// A rows×cols tile matrix of tile size opts.nb filled from the column-major array a (ld ≥ max(1, rows)).
 template <class T>
 TileMatrix<T> tiles_from_lapack(const T* a, int64_t ld, int64_t rows, int64_t cols, const Options& opts,

@@ -30,6 +30,9 @@ void getrf_nopiv_async(TileMatrix<T>& A, Sequence& seq) {
             for (int64_t i = k + 1; i < mt; ++i)
                 tasks::gemm<T>(Trans::NoTrans, Trans::NoTrans, T(-1), A.handle(i, k), A.handle(k, j), T(1), A.handle(i, j),
                                prio(k, i == k + 1 && j == k + 1 ? 2 : 4));
+        // Step k's column and row are used no more.
+        for (int64_t i = k; i < mt; ++i) detail::mpi_flush(A.handle(i, k));
+        for (int64_t j = k + 1; j < nt; ++j) detail::mpi_flush(A.handle(k, j));
     }
 }
 

@@ -7,6 +7,7 @@
 #include <starpu_mpi.h>
 
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 
@@ -103,6 +104,16 @@ void wait_for_all() noexcept {
     else starpu_task_wait_for_all();
 }
 
+void abort_other_ranks_on_exception() noexcept {
+    if (!g_mpi.on || g_mpi.size == 1) return;
+    std::fprintf(stderr,
+                 "tessera: MPI rank %d leaves its Runtime by an exception while the other ranks may be waiting for "
+                 "its tiles: aborting all %d ranks (MPI_Abort)\n",
+                 g_mpi.rank, g_mpi.size);
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
 void stop_starpu() noexcept {
     if (g_mpi.on) {
         MPI_Comm_free(&g_mpi.comm);
@@ -172,10 +183,20 @@ std::pair<std::string, int64_t> mpi_agree(const std::string& failure, int64_t in
     return {message, first_info == std::numeric_limits<int64_t>::max() ? 0 : first_info};
 }
 
+int max_over_ranks(int value) {
+    if (g_mpi.on) MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT, MPI_MAX, g_mpi.comm);
+    return value;
+}
+
 std::vector<size_t> mpi_bytes_sent() {
-    std::vector<size_t> sent(size_t(g_mpi.size), 0);
-    if (g_mpi.on) starpu_mpi_comm_amounts_retrieve(sent.data());
-    return sent;
+    std::vector<unsigned long long> by_rank(size_t(g_mpi.size), 0);
+    if (!g_mpi.on) return {0};
+    std::vector<size_t> to(size_t(g_mpi.size), 0);
+    starpu_mpi_comm_amounts_retrieve(to.data());
+    unsigned long long mine = 0;
+    for (size_t b : to) mine += b;
+    MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, by_rank.data(), 1, MPI_UNSIGNED_LONG_LONG, g_mpi.comm);
+    return {by_rank.begin(), by_rank.end()};
 }
 
 }  // namespace tessera::detail

@@ -24,6 +24,10 @@ bool mpi_wanted(MpiMode mode);
 void start_starpu(starpu_conf& conf, bool distributed, Distribution grid);
 /// Wait for every task and, when distributed, every communication of every rank (collective).
 void wait_for_all() noexcept;
+/// Called by a Runtime that is being destroyed by an exception: distributed over several ranks,
+/// the others may be waiting for this one's tiles, and nothing can reach them any more; print why
+/// and end every rank (MPI_Abort, exit code 1) instead of leaving them hanging. Otherwise nothing.
+void abort_other_ranks_on_exception() noexcept;
 /// Stop what start_starpu started (starpu_mpi_shutdown, then starpu_shutdown).
 void stop_starpu() noexcept;
 
@@ -60,7 +64,11 @@ void mpi_task_post_build(starpu_codelet& cl, std::vector<starpu_data_descr>& dat
 /// returns its arguments.
 std::pair<std::string, int64_t> mpi_agree(const std::string& failure, int64_t info);
 
-/// Bytes sent to each rank so far (StarPU-MPI's statistics; zeros without STARPU_COMM_STATS=1).
+/// The largest `value` of all ranks (collective; `value` in one process).
+int max_over_ranks(int value);
+
+/// Bytes each rank has sent so far, indexed by rank (StarPU-MPI's statistics; zeros without
+/// STARPU_COMM_STATS=1). Collective.
 std::vector<size_t> mpi_bytes_sent();
 
 }  // namespace tessera::detail

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -27,6 +28,7 @@ struct State {
     int saved_blas_threads = -1;
     std::unique_ptr<detail::OpenCLRegistry> opencl;
     std::unique_ptr<detail::HostMemoryPool> host_memory;
+    int opencl_devices = 0;  // detail::opencl_devices(): the most of any rank
     bool profiling = false;  // between profile_begin and profile_end
     std::vector<long> executed;  // accumulated per worker: StarPU resets its counters on each read
     std::mutex stats_lock;       // guards `executed`: any application thread may ask for the stats
@@ -128,6 +130,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
     state->scheduler = env_set("STARPU_SCHED") ? env_sched : conf.sched_policy_name;
     if (config.profiling) starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
     state->executed.assign(starpu_worker_get_count(), 0);
+    state->opencl_devices = detail::max_over_ranks(int(starpu_opencl_worker_get_count()));
     // A failure from here on leaves no Runtime: what was built is released (the registry and the
     // pool release their OpenCL objects before StarPU's contexts go), StarPU is shut down, and the
     // caller gets a tessera::Error naming what failed.
@@ -153,6 +156,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
 }
 
 Runtime::~Runtime() {
+    if (std::uncaught_exceptions() > 0) detail::abort_other_ranks_on_exception();
     detail::wait_for_all();
     g_state->host_memory.reset();
     g_state->opencl.reset();
@@ -259,7 +263,7 @@ void require_runtime(const char* func) {
     if (!g_state) throw Error(std::string("tessera::") + func + ": no tessera::Runtime is running");
 }
 Placement placement() { return g_state ? g_state->config.placement : Placement::Any; }
-int opencl_devices() { return g_state ? int(starpu_opencl_worker_get_count()) : 0; }
+int opencl_devices() { return g_state ? g_state->opencl_devices : 0; }
 const ocl::DeviceKernels& opencl_kernels(int devid, char prec) { return g_state->opencl->kernels(devid, prec); }
 HostMemoryPool& host_memory() { return *g_state->host_memory; }
 

@@ -12,7 +12,9 @@ class HostMemoryPool;
 void require_runtime(const char* func);
 /// Task placement chosen by the running Runtime.
 Placement placement();
-/// Number of OpenCL devices (workers) StarPU drives; 0 when no Runtime runs.
+/// Number of OpenCL devices (workers) StarPU drives; 0 when no Runtime runs. Distributed, the
+/// largest number of any rank, the same on every rank: an algorithm that shapes its task graph by
+/// it (the GPU Cholesky's panel) submits the same tasks on every rank, as StarPU-MPI requires.
 int opencl_devices();
 /// OpenCL kernels of StarPU OpenCL device `devid` for precision `prec`.
 const ocl::DeviceKernels& opencl_kernels(int devid, char prec);

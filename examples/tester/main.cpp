@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -18,6 +19,7 @@
 #include "examples/common/checks.hpp"
 #include "examples/common/cli_parse.hpp"
 #include "examples/common/tool_main.hpp"
+#include "examples/tester/comm_model.hpp"
 #include "examples/tester/tester.hpp"
 #include "runtime/host_memory.hpp"
 #include "tessera/tessera.hpp"
@@ -162,7 +164,7 @@ struct Command {
     std::string op_name, prec = "d";
     Params p;
     int64_t m = -1, k = -1, repeat = 1, warmup = 0;
-    bool csv = false, describe = false, profile = false;
+    bool csv = false, describe = false, profile = false, comm = false;
     std::string grid;
     RuntimeConfig config;
 };
@@ -207,6 +209,10 @@ void add_options(CLI::App& app, Command& c) {
                                                                            {"pageable", HostMemory::Pageable}},
                                             CLI::ignore_case));
     app.add_flag("--describe", c.describe, "print the runtime's MPI rank and grid, workers and devices first");
+    app.add_flag("--comm", c.comm,
+                 "distributed: after each run, print to stderr the bytes each rank sent (StarPU-MPI's statistics) "
+                 "next to the model volume of potrf (lower) and gemm (NN) on the grid; with --check the check's "
+                 "gathers to rank 0 are counted too");
     app.add_option("--grid", c.grid,
                    "process grid PxQ of a distributed run under mpirun (P*Q = ranks; default: the most square)")
         ->check([](const std::string& g) {
@@ -235,12 +241,28 @@ void print_profile(const Result& r, std::chrono::steady_clock::time_point start,
     std::fprintf(stderr, "%s", last_profile().table().c_str());
 }
 
-/// The warm-up runs and the timed runs, one row each; kOk when every timed run passed.
-int run_op(const Op& op, const Command& c) {
+/// Print (rank 0, stderr) the bytes each rank sent during the run that started with `before`, their
+/// total and the model's (--comm). Collective.
+void print_comm(const Op& op, const Params& p, const Runtime& rt, const std::vector<size_t>& before) {
+    const std::vector<size_t> after = rt.bytes_sent();
+    if (rt.rank() != 0) return;
+    double total = 0;
+    for (size_t r = 0; r < after.size(); ++r) {
+        const double mb = double(after[r] - before[r]) * 1e-6;
+        total += mb;
+        std::fprintf(stderr, "comm      rank %zu sent %.2f MB\n", r, mb);
+    }
+    const auto model = model_bytes_sent(op.name, p, rt.grid(), p.prec == 's' ? sizeof(float) : sizeof(double));
+    if (model)
+        std::fprintf(stderr, "comm      total %.2f MB, model %.2f MB (%.2fx) on grid %dx%d\n", total, *model * 1e-6,
+                     *model > 0 ? total / (*model * 1e-6) : 0.0, rt.grid().p, rt.grid().q);
+    else
+        std::fprintf(stderr, "comm      total %.2f MB (no model for %s)\n", total, op.name);
+}
+
+/// The warm-up runs and the timed runs, one row each (printed by rank 0); kOk when every timed run passed.
+int run_rows(const Op& op, const Command& c, Runtime& rt) {
     const Params& p = c.p;
-    RuntimeConfig config = c.config;
-    if (!c.grid.empty()) std::sscanf(c.grid.c_str(), "%dx%d", &config.grid.p, &config.grid.q);
-    Runtime rt(config);
     // Distributed, every rank runs the operation and rank 0 alone prints the rows and the check.
     const bool root = rt.rank() == 0;
     if (c.describe) std::fprintf(stderr, "%s", rt.describe().c_str());
@@ -263,6 +285,7 @@ int run_op(const Op& op, const Command& c) {
     if (c.profile) profiled_runtime() = &rt;
     bool all_ok = true;
     for (int64_t i = 0; i < c.repeat; ++i) {
+        const std::vector<size_t> sent_before = c.comm ? rt.bytes_sent() : std::vector<size_t>{};
         const auto start = std::chrono::steady_clock::now();
         const Result r = run(p);
         const auto stop = std::chrono::steady_clock::now();
@@ -275,9 +298,25 @@ int run_op(const Op& op, const Command& c) {
                         r.seconds, gflops, r.checked ? r.error : NAN, status.c_str());
         std::fflush(stdout);
         if (c.profile) print_profile(r, start, stop);
+        if (c.comm) print_comm(op, p, rt, sent_before);
         all_ok = all_ok && r.ok();
     }
     return all_ok ? tool::kOk : tool::kFailed;
+}
+
+/// Start the Runtime (--grid, --comm) and run the rows.
+int run_op(const Op& op, const Command& c) {
+    if (c.comm) setenv("STARPU_COMM_STATS", "1", 1);  // read by StarPU-MPI when it starts
+    RuntimeConfig config = c.config;
+    if (!c.grid.empty()) std::sscanf(c.grid.c_str(), "%dx%d", &config.grid.p, &config.grid.q);
+    Runtime rt(config);
+    try {
+        return run_rows(op, c, rt);
+    } catch (const std::exception& e) {
+        // Distributed, the Runtime unwound by this exception ends every rank (MPI_Abort): say why first.
+        if (rt.ranks() > 1) std::fprintf(stderr, "tessera-tester: MPI rank %d: %s\n", rt.rank(), e.what());
+        throw;
+    }
 }
 
 int tester_main(int argc, char** argv) {

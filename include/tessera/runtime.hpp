@@ -75,7 +75,10 @@ struct WorkerStats {
 /// it must have asked for MPI_THREAD_MULTIPLE, and it finalizes MPI itself); MPI initialized by
 /// Tessera is finalized at process exit, so Runtimes can follow each other. Every rank runs the
 /// same program (SPMD): the Runtime, the matrices and the algorithm calls are collective, and
-/// each task runs on the rank that owns the tile it writes (docs/distributed.md).
+/// each task runs on the rank that owns the tile it writes (docs/distributed.md). A distributed
+/// Runtime destroyed by an exception on one rank (e.g. an invalid argument that rank alone got)
+/// ends every rank with MPI_Abort, after one line on stderr, since the others may be waiting for
+/// that rank's tiles: they never hang.
 /// Throws tessera::Error when StarPU fails to start, when a Runtime already exists, when an
 /// OpenCL build fails (the message includes the build log), or when the grid does not match the
 /// number of ranks or MPI lacks thread support.
@@ -102,9 +105,9 @@ public:
     static int rank();           ///< this process's MPI rank in MPI_COMM_WORLD (0 in one process or without a Runtime)
     static int ranks();          ///< number of MPI ranks (1 in one process or without a Runtime)
     Distribution grid() const;   ///< the process grid matrices get by default (1×1 in one process)
-    /// Bytes this rank has sent to each rank since start (StarPU-MPI's communication statistics,
-    /// recorded when STARPU_COMM_STATS=1 was set before the Runtime started; all zero otherwise or
-    /// in one process). Size ranks().
+    /// Bytes each rank has sent to the others since start, indexed by rank (StarPU-MPI's
+    /// communication statistics, recorded when STARPU_COMM_STATS=1 was set before the Runtime
+    /// started; all zero otherwise, and {0} in one process). Collective when distributed.
     std::vector<size_t> bytes_sent() const;
     /// Start a profile: resets StarPU's worker and bus counters and records every task and every
     /// OpenCL task's kernel interval until profile_end(). Costs an OpenCL marker pair per OpenCL

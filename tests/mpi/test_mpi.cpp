@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -148,14 +149,42 @@ int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     if (rank != 0) delete ::testing::UnitTest::GetInstance()->listeners().Release(
                        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+    // TESSERA_TEST_OPENCL_RANK=r: rank r drives PoCL's OpenCL device and runs every task that has an
+    // OpenCL implementation there; the other ranks stay CPU-only.
+    const char* opencl_rank = std::getenv("TESSERA_TEST_OPENCL_RANK");
+    const bool opencl = opencl_rank && std::atoi(opencl_rank) == rank;
+    if (opencl) setenv("STARPU_NOPENCL", "1", 1), setenv("STARPU_OPENCL_ON_CPUS", "1", 1);
     int failed = 1;
+    // TESSERA_TEST_FAIL_RANK=r: rank r alone calls potrf with an invalid argument while the others
+    // factor; its Runtime, unwound by the exception, must end every rank (ctest expects the abort).
+    if (const char* fail_rank = std::getenv("TESSERA_TEST_FAIL_RANK")) {
+        try {
+            tessera::RuntimeConfig config;
+            config.mpi = tessera::MpiMode::On;
+            tessera::Runtime runtime(config);
+            tessera::TileMatrix<double> A(400, 400, 50);
+            tessera::check::generate_random_spd(A, 1);
+            tessera::potrf(std::atoi(fail_rank) == rank ? tessera::Uplo::General : tessera::Uplo::Lower, A);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "rank %d: %s\n", rank, e.what());
+        }
+        MPI_Finalize();
+        return 1;
+    }
     {
         tessera::RuntimeConfig config;
         config.mpi = tessera::MpiMode::On;
         config.grid = tessera::grid_from_env();
+        if (opencl) config.placement = tessera::Placement::OpenCLOnly;
         tessera::Runtime runtime(config);
         tessera::g_runtime = &runtime;
         failed = RUN_ALL_TESTS() != 0;
+        if (opencl) {  // the rank's share ran on its OpenCL worker
+            long on_opencl = 0;
+            for (const tessera::WorkerStats& w : runtime.worker_stats())
+                if (w.opencl) on_opencl += w.executed_tasks;
+            if (on_opencl == 0) std::fprintf(stderr, "rank %d: no task ran on the OpenCL worker\n", rank), failed = 1;
+        }
         tessera::g_runtime = nullptr;
     }
     int any = 0;
