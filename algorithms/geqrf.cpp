@@ -17,7 +17,6 @@ QRFactors<T>::QRFactors(const TileMatrix<T>& A, int64_t ib)
     : m_(A.m()), n_(A.n()), nb_(A.nb()), ib_(ib), mt_(A.mt()), nt_(A.nt()) {
     check_arg(ib >= 1, "QRFactors", "ib", ib, "must be >= 1");
     detail::require_runtime("QRFactors");
-    detail::require_one_process("QRFactors");
     if (mt_ == 0 || nt_ == 0) return;
     size_t tile = 0, bytes = 0;  // elements of one ib×nb T tile; bytes of all of them
     if (__builtin_mul_overflow(size_t(ib_), size_t(nb_), &tile) ||
@@ -28,7 +27,10 @@ QRFactors<T>::QRFactors(const TileMatrix<T>& A, int64_t ib)
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {
             const size_t idx = size_t(j * mt_ + i);
-            handles_[idx] = tasks::register_tile(storage_ + idx * tile, ib_, A.tile_cols(j), ib_, sizeof(T));
+            // Distributed, T(i, j) belongs to the owner of A(i, j); the other ranks register it without storage.
+            handles_[idx] = A.is_local(i, j) ? tasks::register_tile(storage_ + idx * tile, ib_, A.tile_cols(j), ib_, sizeof(T))
+                                             : tasks::register_tile(nullptr, ib_, A.tile_cols(j), ib_, sizeof(T));
+            detail::mpi_register(handles_[idx], A.owner(i, j));
         }
 }
 

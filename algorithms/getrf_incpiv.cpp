@@ -15,11 +15,10 @@ template <class T>
 void getrf_incpiv_async(TileMatrix<T>& A, IncpivFactors<T>& F, Sequence& seq, const Options& opts) {
     detail::SubmitScope scope(seq);
     detail::require_runtime("getrf_incpiv");
-    detail::require_one_process("getrf_incpiv");
     check_arg(opts.ib >= 1, "getrf_incpiv", "ib", opts.ib, "must be >= 1");
     const int64_t mt = A.mt(), nt = A.nt(), kt = std::min(mt, nt), nb = A.nb();
     const int64_t ib = std::min(opts.ib, nb);
-    F.reset(A.m(), A.n(), nb, ib);
+    F.reset(A.m(), A.n(), nb, ib, A.distribution());
     auto prio = [kt](int64_t k, int64_t dist) { return int(3 * (kt - k) - dist); };
     for (int64_t k = 0; k < kt; ++k) {
         // Only the last transformation of column k sets U's diagonal: it alone reports info.
@@ -51,7 +50,6 @@ template <class T>
 void getrs_incpiv_async(const TileMatrix<T>& A, const IncpivFactors<T>& F, TileMatrix<T>& B, Sequence& seq) {
     detail::SubmitScope scope(seq);
     detail::require_runtime("getrs_incpiv");
-    detail::require_one_process("getrs_incpiv");
     check_arg(A.m() == A.n(), "getrs_incpiv", "A", A.m(), "rows must equal columns");
     check_arg(B.m() == A.n(), "getrs_incpiv", "B", B.m(), "rows must equal the order of A");
     check_arg(A.nb() == B.nb(), "getrs_incpiv", "nb", B.nb(), "must be the same for A and B");

@@ -1,5 +1,6 @@
 // IncpivFactors: the pivots and L tiles of incremental-pivoting LU, as StarPU handles without home
-// storage (StarPU allocates each where the task that produces it runs).
+// storage (StarPU allocates each where the task that produces it runs). Distributed, each belongs
+// to the owner of the tile of A whose factorization step produces it.
 #include <starpu.h>
 
 #include <algorithm>
@@ -15,7 +16,7 @@ struct IncpivFactors<T>::Impl {
     int64_t m = 0, n = 0, nb = 1, ib = 1, mt = 0, nt = 0, kt = 0;
     std::vector<TileHandle> ipiv, l, diag;  // ipiv and l indexed k·mt + i
 
-    Impl(int64_t m_, int64_t n_, int64_t nb_, int64_t ib_) : m(m_), n(n_), nb(nb_), ib(ib_) {
+    Impl(int64_t m_, int64_t n_, int64_t nb_, int64_t ib_, Distribution dist) : m(m_), n(n_), nb(nb_), ib(ib_) {
         mt = m / nb + (m % nb != 0), nt = n / nb + (n % nb != 0), kt = std::min(mt, nt);  // no m + nb overflow
         ipiv.assign(size_t(kt * mt), nullptr);
         l.assign(size_t(kt * mt), nullptr);
@@ -23,11 +24,15 @@ struct IncpivFactors<T>::Impl {
         for (int64_t k = 0; k < kt; ++k) {
             const int64_t rows = k + 1 < mt ? nb : m - k * nb, cols = k + 1 < nt ? nb : n - k * nb;
             starpu_matrix_data_register(&diag[size_t(k)], -1, 0, uint32_t(rows), uint32_t(rows), uint32_t(cols), sizeof(T));
+            detail::mpi_register(diag[size_t(k)], dist.owner(k, k));
             starpu_vector_data_register(&ipiv[size_t(k * mt + k)], -1, 0, uint32_t(std::min(rows, cols)), sizeof(int));
+            detail::mpi_register(ipiv[size_t(k * mt + k)], dist.owner(k, k));
             for (int64_t i = k + 1; i < mt; ++i) {
                 starpu_vector_data_register(&ipiv[size_t(k * mt + i)], -1, 0, uint32_t(cols), sizeof(int));
+                detail::mpi_register(ipiv[size_t(k * mt + i)], dist.owner(i, k));
                 starpu_matrix_data_register(&l[size_t(k * mt + i)], -1, 0, uint32_t(ib), uint32_t(ib), uint32_t(cols),
                                             sizeof(T));
+                detail::mpi_register(l[size_t(k * mt + i)], dist.owner(i, k));
             }
         }
     }
@@ -59,10 +64,10 @@ template <class T>
 bool IncpivFactors<T>::empty() const { return !impl_; }
 
 template <class T>
-void IncpivFactors<T>::reset(int64_t m, int64_t n, int64_t nb, int64_t ib) {
+void IncpivFactors<T>::reset(int64_t m, int64_t n, int64_t nb, int64_t ib, Distribution dist) {
     detail::require_runtime("IncpivFactors");
     impl_.reset();
-    impl_ = std::make_unique<Impl>(m, n, nb, ib);
+    impl_ = std::make_unique<Impl>(m, n, nb, ib, dist);
 }
 
 template <class T>

@@ -119,8 +119,8 @@ void tasks::release_temp_tile(TileHandle h) {
 
 TileHandle tasks::register_tile(void* ptr, int64_t rows, int64_t cols, int64_t ld, size_t elem_size) {
     starpu_data_handle_t h;
-    starpu_matrix_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(ptr), uint32_t(ld), uint32_t(rows),
-                                uint32_t(cols), elem_size);
+    starpu_matrix_data_register(&h, ptr ? STARPU_MAIN_RAM : -1, reinterpret_cast<uintptr_t>(ptr), uint32_t(ld),
+                                uint32_t(rows), uint32_t(cols), elem_size);
     return h;
 }
 

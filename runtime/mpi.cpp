@@ -144,7 +144,7 @@ void require_one_process(const char* func) {
     if (g_mpi.on)
         throw Error(std::string("tessera::") + func + ": not available on a distributed runtime yet (" +
                     std::to_string(g_mpi.size) + " MPI ranks); distributed are gemm, trsm, trmm, syrk, potrf, potrs, "
-                    "posv, getrf_nopiv, getrs_nopiv and gesv_nopiv (docs/distributed.md)");
+                    "posv, getrf_nopiv, getrf_incpiv and their solves, geqrf, unmqr, ungqr and gels (docs/distributed.md)");
 }
 
 void mpi_register(TileHandle h, int owner) {

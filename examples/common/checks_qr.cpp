@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/cpu/blas.hpp"
+#include "tessera/runtime.hpp"
 
 namespace tessera::check {
 namespace {
@@ -21,6 +22,7 @@ std::vector<T> zeros(int64_t ld, int64_t n) {
 
 template <class T>
 double qr_residual(int64_t m, int64_t n, const T* a, int64_t lda, const T* q, int64_t ldq, const T* f, int64_t ldf) {
+    if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
     if (m == 0 || n == 0) return 0;
     const int64_t k = std::min(m, n);
     auto r = zeros<T>(k, n);
@@ -35,6 +37,7 @@ double qr_residual(int64_t m, int64_t n, const T* a, int64_t lda, const T* q, in
 
 template <class T>
 double orthogonality_residual(int64_t m, int64_t k, const T* q, int64_t ldq) {
+    if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
     if (m == 0 || k == 0) return 0;
     auto g = zeros<T>(k, k);
     for (int64_t i = 0; i < k; ++i) g[size_t(i + i * k)] = T(1);
@@ -45,6 +48,7 @@ double orthogonality_residual(int64_t m, int64_t k, const T* q, int64_t ldq) {
 template <class T>
 double unmqr_residual(Side side, Trans trans, int64_t m, const T* q, int64_t ldq, int64_t rows, int64_t cols,
                       const T* c0, const T* c, int64_t ldc) {
+    if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
     if (rows == 0 || cols == 0) return 0;
     auto diff = zeros<T>(rows, cols);
     for (int64_t j = 0; j < cols; ++j)
@@ -59,6 +63,7 @@ double unmqr_residual(Side side, Trans trans, int64_t m, const T* q, int64_t ldq
 template <class T>
 double least_squares_residual(Trans trans, int64_t m, int64_t n, int64_t nrhs, const T* a, int64_t lda, const T* x,
                               int64_t ldx, const T* b, int64_t ldb) {
+    if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
     const bool nt = trans == Trans::NoTrans;
     const int64_t rows = nt ? m : n, cols = nt ? n : m;
     if (rows == 0 || cols == 0 || nrhs == 0) return 0;
@@ -74,6 +79,7 @@ double least_squares_residual(Trans trans, int64_t m, int64_t n, int64_t nrhs, c
 
 template <class T>
 double agreement(int64_t rows, int64_t cols, const T* x, int64_t ldx, const T* xref, int64_t ldref, int64_t scale) {
+    if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
     if (rows == 0 || cols == 0) return 0;
     auto diff = zeros<T>(rows, cols);
     for (int64_t j = 0; j < cols; ++j)

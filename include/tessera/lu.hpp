@@ -96,8 +96,9 @@ public:
     int64_t ib() const;  ///< inner block size used (≤ nb)
     bool empty() const;  ///< true until a factorization has been submitted into it
 
-    /// Internal (used by the algorithms): (re)allocate for an m×n matrix of tile size nb.
-    void reset(int64_t m, int64_t n, int64_t nb, int64_t ib);
+    /// Internal (used by the algorithms): (re)allocate for an m×n matrix of tile size nb whose tiles
+    /// are distributed as `dist` (each factor belongs to the owner of the tile it comes from).
+    void reset(int64_t m, int64_t n, int64_t nb, int64_t ib, Distribution dist);
     /// Internal: handles of the pivots of tile (i, k) (i ≥ k, int vector of tile_cols(k) entries),
     /// of the L tile (i, k) (i > k, ib × tile_cols(k)) and of the copy of the diagonal tile k.
     TileHandle ipiv(int64_t i, int64_t k) const;
