@@ -41,7 +41,8 @@ void flush_received(const TileMatrix<T>& A) {
 template <class T>
 TileMatrix<T> tiles_from_lapack(const T* a, int64_t ld, int64_t rows, int64_t cols, const Options& opts,
                                 const char* func, const char* ld_name) {
-    check_arg(ld >= std::max<int64_t>(1, rows), func, ld_name, ld, "must be >= max(1, rows)");
+    // Distributed, rank 0's array is scattered: the other ranks' ld is not used.
+    check_arg(rank() != 0 || ld >= std::max<int64_t>(1, rows), func, ld_name, ld, "must be >= max(1, rows)");
     require_runtime(func);
     TileMatrix<T> A(rows, cols, opts.nb);
     A.fill_from_lapack(a, ld);
