@@ -125,18 +125,27 @@ void task_completed(void* arg) {
 detail::TaskGroup& task_group(starpu_task* task) { return *context_of(task)->group; }
 
 // Give a created task its arguments with the context appended, its callback, priority, name and
-// placement (new_task, or a task StarPU-MPI built).
+// placement (new_task, or a task StarPU-MPI built). When memory runs out, the task is destroyed
+// and std::bad_alloc thrown.
 static void prepare_task(starpu_task* task, starpu_codelet& cl, const void* args, size_t args_size, int priority,
                          std::shared_ptr<const void> keep) {
     const size_t at = context_offset(args_size), size = at + sizeof(TaskContext*);
     void* arg = std::malloc(size);
-    if (!arg) throw std::bad_alloc();
+    auto destroy = [task] {
+        task->destroy = 0;
+        starpu_task_destroy(task);
+    };
+    if (!arg) {
+        destroy();
+        throw std::bad_alloc();
+    }
     std::memcpy(arg, args, args_size);
     TaskContext* ctx = nullptr;
     try {
         ctx = new TaskContext{detail::current_group(), std::move(keep)};
     } catch (...) {
         std::free(arg);
+        destroy();
         throw;
     }
     g_live.fetch_add(1, std::memory_order_relaxed);
@@ -157,13 +166,7 @@ static void prepare_task(starpu_task* task, starpu_codelet& cl, const void* args
 starpu_task* new_task(starpu_codelet& cl, const void* args, size_t args_size, int priority,
                       std::shared_ptr<const void> keep) {
     starpu_task* task = starpu_task_create();  // StarPU aborts itself if this allocation fails
-    try {
-        prepare_task(task, cl, args, args_size, priority, std::move(keep));
-    } catch (...) {
-        task->destroy = 0;
-        starpu_task_destroy(task);
-        throw;
-    }
+    prepare_task(task, cl, args, args_size, priority, std::move(keep));
     return task;
 }
 
@@ -237,13 +240,7 @@ void submit_distributed(starpu_codelet& cl, const void* args, size_t args_size, 
         ~PostBuild() { detail::mpi_task_post_build(cl, data, priority); }
     } post{cl, data, priority};
     if (!task) return;
-    try {
-        prepare_task(task, cl, args, args_size, priority, std::move(keep));
-    } catch (...) {
-        task->destroy = 0;
-        starpu_task_destroy(task);
-        throw;
-    }
+    prepare_task(task, cl, args, args_size, priority, std::move(keep));
     submit_task(task);
 }
 

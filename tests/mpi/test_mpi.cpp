@@ -98,41 +98,36 @@ TYPED_TEST(Distributed, PotrfAndPosv) {
         }
 }
 
+// Solve A·X = B (the n×n array a, two right-hand sides) on distributed tiles with solve(A, B),
+// which returns info; rank 0 checks the gathered X.
+template <class T, class Solve>
+void expect_solved(const std::vector<T>& a, int64_t n, int64_t nb, Solve solve) {
+    const int64_t nrhs = 2;
+    auto b = check::random_matrix<T>(n, nrhs, n, 12), x = b;
+    TileMatrix<T> A(n, n, nb), B(n, nrhs, nb);
+    A.fill_from_lapack(a.data(), n);
+    B.fill_from_lapack(b.data(), n);
+    ASSERT_EQ(solve(A, B), 0);
+    B.to_lapack(x.data(), n);
+    if (root())
+        EXPECT_LE(check::solve_residual(Trans::NoTrans, n, n, nrhs, a.data(), n, x.data(), n, b.data(), n),
+                  check::kThreshold)
+            << "n " << n << " nb " << nb;
+}
+
 TYPED_TEST(Distributed, GesvNopiv) {
     using T = TypeParam;
-    for (auto [n, nb] : kShapes) {
-        const int64_t nrhs = 2;
-        auto a = check::random_spd<T>(n, n, 11);  // diagonally dominant: no pivoting needed
-        auto b = check::random_matrix<T>(n, nrhs, n, 12), x = b;
-        TileMatrix<T> A(n, n, nb), B(n, nrhs, nb);
-        A.fill_from_lapack(a.data(), n);
-        B.fill_from_lapack(b.data(), n);
-        ASSERT_EQ(gesv_nopiv(A, B), 0);
-        B.to_lapack(x.data(), n);
-        if (root())
-            EXPECT_LE(check::solve_residual(Trans::NoTrans, n, n, nrhs, a.data(), n, x.data(), n, b.data(), n),
-                      check::kThreshold)
-                << "n " << n << " nb " << nb;
-    }
+    for (auto [n, nb] : kShapes)  // diagonally dominant: no pivoting needed
+        expect_solved(check::random_spd<T>(n, n, 11), n, nb, [](auto& A, auto& B) { return gesv_nopiv(A, B); });
 }
 
 TYPED_TEST(Distributed, GesvIncpiv) {
     using T = TypeParam;
-    for (auto [n, nb] : kShapes) {
-        const int64_t nrhs = 2;
-        auto a = check::random_matrix<T>(n, n, n, 13);  // needs pivoting
-        auto b = check::random_matrix<T>(n, nrhs, n, 14), x = b;
-        TileMatrix<T> A(n, n, nb), B(n, nrhs, nb);
-        A.fill_from_lapack(a.data(), n);
-        B.fill_from_lapack(b.data(), n);
-        IncpivFactors<T> F;
-        ASSERT_EQ(gesv_incpiv(A, F, B, {.nb = nb, .ib = 4}), 0);
-        B.to_lapack(x.data(), n);
-        if (root())
-            EXPECT_LE(check::solve_residual(Trans::NoTrans, n, n, nrhs, a.data(), n, x.data(), n, b.data(), n),
-                      check::kThreshold)
-                << "n " << n << " nb " << nb;
-    }
+    for (auto [n, nb] : kShapes)  // a general matrix: needs pivoting
+        expect_solved(check::random_matrix<T>(n, n, n, 13), n, nb, [nb = nb](auto& A, auto& B) {
+            IncpivFactors<T> F;
+            return gesv_incpiv(A, F, B, {.nb = nb, .ib = 4});
+        });
 }
 
 TYPED_TEST(Distributed, Gels) {
