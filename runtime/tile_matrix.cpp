@@ -32,10 +32,10 @@ TileMatrix<T>::TileMatrix(int64_t m, int64_t n, int64_t nb, Distribution dist) :
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i)
             if (owner(i, j) == me) ++local_in_column[size_t(j)], ++local_tiles;
-    size_t tile_bytes = 0, total_bytes = 0;
+    size_t tile_bytes = 0, column_bytes = 0, total_bytes = 0;
     if (__builtin_mul_overflow(size_t(nb), size_t(nb), &tile_bytes) ||
         __builtin_mul_overflow(tile_bytes, sizeof(T), &tile_bytes) ||
-        __builtin_mul_overflow(tile_bytes, size_t(mt_), &total_bytes))
+        __builtin_mul_overflow(tile_bytes, size_t(mt_), &column_bytes))
         throw Error("tessera::TileMatrix: argument 'nb' = " + std::to_string(nb) + " gives tiles too large to address");
     // This rank's whole share before its first column: column by column, the first ones could
     // succeed (overcommitted) and the process be killed when they are touched, or fail naming one.
