@@ -10,6 +10,7 @@
 # Environment: SIZES (default 1024,2048,4096,8192), REPS (5), GPU_GEMM_BIN (.gpu-build/gpu_gemm),
 #   VARIANTS_D / VARIANTS_S ('|'-separated extra build options to compare, e.g.
 #   "-DTESSERA_NVD_MMA=884|-DTESSERA_NVD_MMA=1688"; empty = the library's defaults only),
+#   PRECS (d,s), FORMS (nn; nn,nt also times C = A·Bᵀ, ours and cuBLAS),
 #   MICRO=1 (also measure FP64 mma.sync throughput per shape), CHECK=0 (skip the full case check),
 #   OUTDIR (where logs go; default $OUT if set, else /tmp/gpu_gemm).
 set -uo pipefail
@@ -17,6 +18,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 bin=${GPU_GEMM_BIN:-.gpu-build/gpu_gemm}
 sizes=${SIZES:-1024,2048,4096,8192}
 reps=${REPS:-5}
+precs=${PRECS:-d,s}
+forms=${FORMS:-nn}
 outdir=${OUTDIR:-${OUT:-/tmp/gpu_gemm}}
 mkdir -p "$outdir"
 export LD_LIBRARY_PATH="$(cd "$(dirname "$bin")" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -33,14 +36,15 @@ mapfile -d '' vs < <(variant_args "${VARIANTS_S:-}")
 
 : > "$outdir/ours.txt"
 [ "${MICRO:-0}" = 1 ] && "$bin" --micro 2>&1 | tee -a "$outdir/ours.txt"
+has() { case ",$precs," in *",$1,"*) return 0;; esac; return 1; }
 if [ "${CHECK:-1}" = 1 ]; then
-    "$bin" --check --prec d "${vd[@]}" 2>&1 | tee -a "$outdir/ours.txt"
-    "$bin" --check --prec s "${vs[@]}" 2>&1 | tee -a "$outdir/ours.txt"
+    has d && "$bin" --check --prec d "${vd[@]}" 2>&1 | tee -a "$outdir/ours.txt"
+    has s && "$bin" --check --prec s "${vs[@]}" 2>&1 | tee -a "$outdir/ours.txt"
 fi
-"$bin" --bench --clblast --prec d --sizes "$sizes" --reps "$reps" "${vd[@]}" 2>&1 | tee -a "$outdir/ours.txt"
-"$bin" --bench --clblast --prec s --sizes "$sizes" --reps "$reps" "${vs[@]}" 2>&1 | tee -a "$outdir/ours.txt"
+has d && "$bin" --bench --clblast --prec d --sizes "$sizes" --forms "$forms" --reps "$reps" "${vd[@]}" 2>&1 | tee -a "$outdir/ours.txt"
+has s && "$bin" --bench --clblast --prec s --sizes "$sizes" --forms "$forms" --reps "$reps" "${vs[@]}" 2>&1 | tee -a "$outdir/ours.txt"
 
-PYTHONUNBUFFERED=1 python3 - "$sizes" "$reps" > "$outdir/cublas.txt" 2>&1 <<'PY'
+PYTHONUNBUFFERED=1 python3 - "$sizes" "$reps" "$precs" "$forms" > "$outdir/cublas.txt" 2>&1 <<'PY'
 import sys, torch
 torch.backends.cuda.matmul.allow_tf32 = False
 torch.backends.cudnn.allow_tf32 = False
@@ -49,10 +53,16 @@ sizes = [int(s) for s in sys.argv[1].split(",")]
 reps = int(sys.argv[2])
 print("torch", torch.__version__, torch.cuda.get_device_name(0))
 g = torch.Generator(device="cuda").manual_seed(0)
+precs = sys.argv[3].split(",")
+forms = sys.argv[4].split(",")
 for dt, p in ((torch.float64, "d"), (torch.float32, "s")):
+  if p not in precs: continue
+  for form in forms:
+    tag = p + ("nt" if form == "nt" else "")   # C = A·Bᵀ: cuBLAS with one operand transposed
     for n in sizes:
         a = torch.rand(n, n, dtype=dt, device="cuda", generator=g) * 2 - 1
         b = torch.rand(n, n, dtype=dt, device="cuda", generator=g) * 2 - 1
+        if form == "nt": b = b.t()
         c = torch.empty(n, n, dtype=dt, device="cuda")
         per = 20 if n <= 1024 else 10 if n <= 2048 else 4 if n <= 4096 else 2
         for _ in range(3):
@@ -74,7 +84,7 @@ for dt, p in ((torch.float64, "d"), (torch.float32, "s")):
         mag = a[rows].double().abs() @ b.double().abs()
         eps = torch.finfo(dt).eps / 2
         res = ((c[rows].double() - ref).abs() / (mag * n * eps)).max().item()
-        print(f"CUBLAS {p} {n} {2*n**3/t*1e-12:8.2f} TFLOP/s  {t*1e3:.3f} ms  check={res:.3g} {'ok' if res <= 60 else 'FAILED'}")
+        print(f"CUBLAS {tag} {n} {2*n**3/t*1e-12:8.2f} TFLOP/s  {t*1e3:.3f} ms  check={res:.3g} {'ok' if res <= 60 else 'FAILED'}")
         del a, b, c
         torch.cuda.empty_cache()
 PY
@@ -97,9 +107,9 @@ for line in open(sys.argv[2]):
         cub[(f[1], int(f[2]))] = float(f[3])
 nan = float("nan")
 print()
-print(f"{'':6} {'n':>6} {'ours':>8} {'cuBLAS':>8} {'CLBlast':>8} {'ours/cuBLAS':>12} {'ours/CLBlast':>13}")
+print(f"{'':8} {'n':>6} {'ours':>8} {'cuBLAS':>8} {'CLBlast':>8} {'ours/cuBLAS':>12} {'ours/CLBlast':>13}")
 chosen = {}
-for prec in ("d", "s"):
+for prec in ("d", "dnt", "s", "snt"):
     vs = {v: r for (p, v), r in res.items() if p == prec}
     if not vs: continue
     top = max(max(r) for r in vs.values())
@@ -107,7 +117,7 @@ for prec in ("d", "s"):
     chosen[prec] = v
     for n in sorted(set(vs[v]) | {k[1] for k in cub if k[0] == prec}):
         o, c, l = vs[v].get(n, nan), cub.get((prec, n), nan), clb.get((prec, n), nan)
-        print(f"{prec+'gemm':6} {n:6d} {o:8.2f} {c:8.2f} {l:8.2f} {o/c:12.2f} {o/l:13.2f}")
+        print(f"{prec[0]+'gemm'+prec[1:]:8} {n:6d} {o:8.2f} {c:8.2f} {l:8.2f} {o/c:12.2f} {o/l:13.2f}")
 print("TFLOP/s on device-resident data, medians of batches, results checked.")
 for prec, v in chosen.items():
     print(f"ours ({prec}gemm) = {v}")

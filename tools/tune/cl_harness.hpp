@@ -18,6 +18,7 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -102,7 +103,24 @@ inline cl_program build_program(const Env& env, const std::string& source, const
     cl_int err = CL_SUCCESS;
     cl_program prog = clCreateProgramWithSource(env.ctx, 1, &src, &len, &err);
     check(err, "clCreateProgramWithSource");
-    err = clBuildProgram(prog, 1, &env.device, options.c_str(), nullptr, nullptr);
+    // $TESSERA_BUILD_LOG: extra build options (e.g. -cl-nv-verbose, whose log has ptxas's register
+    // and spill counts); the log's lines about registers and spills are then printed, prefixed BUILDLOG.
+    const char* log_opts = std::getenv("TESSERA_BUILD_LOG");
+    const std::string all_options = options + (log_opts && *log_opts ? std::string(" ") + log_opts : "");
+    err = clBuildProgram(prog, 1, &env.device, all_options.c_str(), nullptr, nullptr);
+    if (err == CL_SUCCESS && log_opts && *log_opts) {
+        size_t n = 0;
+        clGetProgramBuildInfo(prog, env.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+        std::string log(n, '\0');
+        clGetProgramBuildInfo(prog, env.device, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+        std::istringstream in(log);
+        std::printf("BUILDLOG options: %s\n", options.c_str());
+        for (std::string line; std::getline(in, line);)
+            if (line.find("Compiling") != std::string::npos || line.find("spill") != std::string::npos ||
+                line.find("registers") != std::string::npos)
+                std::printf("BUILDLOG %s\n", line.c_str());
+        std::fflush(stdout);
+    }
     if (err != CL_SUCCESS) {
         size_t n = 0;
         clGetProgramBuildInfo(prog, env.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
