@@ -16,6 +16,14 @@
 // entirely inside C and slabs entirely inside k copy with no masks at all. The _u kernels copy 8
 // bytes at a time, for odd offsets or leading dimensions.
 //
+// TESSERA_NVD_PREFETCH (off by default; tessera_nvgemm_nn only, whose 16-byte copies need the
+// fewest registers): the fragments of slab s+1 are loaded into a second register set right after
+// the barrier that makes slab s+1 visible, before the rest of slab s's mma (TESSERA_NVD_PF_SPLIT of
+// its 4 m16 tiles come before that barrier), so that no mma waits for a fragment load after a
+// barrier; interior blocks run a copy of the loop with no masked copies compiled in (fewer
+// registers). With 128×128 blocks it measured +2–5 % for NN, but the other kernels then run
+// 128×128 without it and lose 3–6 % (bench/gpu_notes.md, sixth session).
+//
 // Float. 256 work-items, a 128×128 block, each work-item an 8×8 register tile; slabs of
 // TESSERA_NVS_BK staged through registers into k-major local memory, float4 fragment loads.
 //
@@ -68,6 +76,18 @@ static inline void nvg_block_coords(const int m, const int n, const int BM, cons
 #endif
 #ifndef TESSERA_NVD_STAGGER
 #define TESSERA_NVD_STAGGER 1  // 1: half of the warps issue the next slab's copies before their fragment loads
+#endif
+#ifndef TESSERA_NVD_PREFETCH
+#define TESSERA_NVD_PREFETCH 0  // 1: NN kernel loads slab s+1's fragments before slab s's mma (two register sets)
+#endif
+#ifndef TESSERA_NVD_PF_SPLIT
+#define TESSERA_NVD_PF_SPLIT 2  // with PREFETCH: m16 tiles (of 4) whose mma of slab s precede the barrier
+#endif
+#ifndef TESSERA_NVD_PF_LATE
+#define TESSERA_NVD_PF_LATE 0  // with PREFETCH: 1 = issue the copies after the slab's mma (fewer registers live)
+#endif
+#ifndef TESSERA_NVD_DIAG_NOCOPY
+#define TESSERA_NVD_DIAG_NOCOPY 0  // measurement only, results wrong: no copies after the first STAGES slabs
 #endif
 #if TESSERA_NV_SM < 90 && TESSERA_NVD_MMA != 884
 #undef TESSERA_NVD_MMA
@@ -285,9 +305,12 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
     const int inside = i0 + NVD_BM <= m && j0 + NVD_BN <= n;
     const int nslab = (alpha == 0.0) ? 0 : (k + 7) / 8;
     const int nfull = (alpha == 0.0) ? 0 : k / 8;
-#define NVD_ISSUE(sl, buf)                                                                         \
+// NVD_ISSUE_F(sl, buf, 1): the caller knows every slab is interior (no masks compiled in).
+#define NVD_ISSUE(sl, buf) NVD_ISSUE_F(sl, buf, 0)
+#define NVD_ISSUE_F(sl, buf, all_fast)                                                             \
     do {                                                                                           \
-        const int fast_s = inside && (sl) < nfull;                                                 \
+        if (TESSERA_NVD_DIAG_NOCOPY && (sl) >= TESSERA_NVD_STAGES) break;                          \
+        const int fast_s = (all_fast) || (inside && (sl) < nfull);                                 \
         NVD_COPY_SLAB(1, a_pair, As + (buf) * NVD_SA, Ap, a_step, a_sk, Ab, ax, sl, fast_s, i0, m, k); \
         NVD_COPY_SLAB(0, b_pair, Bs + (buf) * NVD_SB, Bp, b_step, b_sk, Bb, bx, sl, fast_s, j0, n, k); \
     } while (0)
@@ -300,52 +323,133 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
 #pragma unroll
     for (int j = 0; j < 4; ++j) fb[j] = NVD_XB(32 * wn + 8 * j + g, t) >> 1;
 
-    // Prologue: slabs 0 .. STAGES-2 in flight (one commit group per slab, empty ones included).
-#pragma unroll
-    for (int s = 0; s < TESSERA_NVD_STAGES - 1; ++s) {
-        if (s < nslab) NVD_ISSUE(s, s);
-        NVD_CP_COMMIT();
-    }
-
-    for (int s = 0; s < nslab; ++s) {
-        // Slab s has landed once at most STAGES-2 groups are pending; after the barrier every
-        // work-item has also finished slab s-1, whose buffer the copies of slab s+STAGES-1 reuse.
-        NVD_CP_WAIT(TESSERA_NVD_STAGES - 2);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const int cur = s % TESSERA_NVD_STAGES;
-        __local const double2* A2 = (__local const double2*)(As + cur * NVD_SA);
-        __local const double2* B2 = (__local const double2*)(Bs + cur * NVD_SB);
-        double2 af[8], bf[4];  // af[2p]: (A(g, t), A(g+8, t)), af[2p+1]: same at t + 4; bf: (B(t), B(t+4))
-        // The next slab's copies: before the fragment loads in the second half of the warps
-        // (TESSERA_NVD_STAGGER), after them in the first, which spreads the loads after a barrier.
-        const int sn = s + TESSERA_NVD_STAGES - 1;
-        const int early = TESSERA_NVD_STAGGER && (warp >= NVD_NW / 2);
-        if (early && sn < nslab) NVD_ISSUE(sn, sn % TESSERA_NVD_STAGES);
-#pragma unroll
-        for (int i = 0; i < 8; ++i) af[i] = A2[fa[i]];
-#pragma unroll
-        for (int j = 0; j < 4; ++j) bf[j] = B2[fb[j]];
-        if (!early && sn < nslab) NVD_ISSUE(sn, sn % TESSERA_NVD_STAGES);
-        NVD_CP_COMMIT();
-#pragma unroll
-        for (int p = 0; p < 4; ++p)
-#pragma unroll
-            for (int j = 0; j < 4; ++j) {
+    // Fragments of one slab from buffer `buf`: af[2p] = (A(g, t), A(g+8, t)) of m16 tile p, af[2p+1]
+    // the same at t + 4; bf[j] = (B(t), B(t+4)) of n8 tile j. Then the slab's 16 mma.
+#define NVD_LOAD_FRAGS(buf, af, bf)                                                                \
+    do {                                                                                           \
+        __local const double2* A2_ = (__local const double2*)(As + (buf) * NVD_SA);                \
+        __local const double2* B2_ = (__local const double2*)(Bs + (buf) * NVD_SB);                \
+        _Pragma("unroll") for (int i_ = 0; i_ < 8; ++i_) af[i_] = A2_[fa[i_]];                     \
+        _Pragma("unroll") for (int j_ = 0; j_ < 4; ++j_) bf[j_] = B2_[fb[j_]];                     \
+    } while (0)
+// The slab's mma for m16 tiles p0 <= p < p1 (all n8 tiles j).
 #if TESSERA_NVD_MMA == 1688
-                NVD_MMA1688(acc[2 * p][j][0], acc[2 * p][j][1], acc[2 * p + 1][j][0], acc[2 * p + 1][j][1],
-                            af[2 * p].x, af[2 * p].y, af[2 * p + 1].x, af[2 * p + 1].y, bf[j].x, bf[j].y);
+#define NVD_MMA_PART(af, bf, p0, p1)                                                               \
+    do {                                                                                           \
+        _Pragma("unroll") for (int p_ = p0; p_ < p1; ++p_)                                         \
+        _Pragma("unroll") for (int j_ = 0; j_ < 4; ++j_)                                           \
+            NVD_MMA1688(acc[2 * p_][j_][0], acc[2 * p_][j_][1], acc[2 * p_ + 1][j_][0],            \
+                        acc[2 * p_ + 1][j_][1], af[2 * p_].x, af[2 * p_].y, af[2 * p_ + 1].x,      \
+                        af[2 * p_ + 1].y, bf[j_].x, bf[j_].y);                                     \
+    } while (0)
 #elif TESSERA_NVD_MMA == 884
-                NVD_MMA884(acc[2 * p][j][0], acc[2 * p][j][1], af[2 * p].x, bf[j].x);
-                NVD_MMA884(acc[2 * p][j][0], acc[2 * p][j][1], af[2 * p + 1].x, bf[j].y);
-                NVD_MMA884(acc[2 * p + 1][j][0], acc[2 * p + 1][j][1], af[2 * p].y, bf[j].x);
-                NVD_MMA884(acc[2 * p + 1][j][0], acc[2 * p + 1][j][1], af[2 * p + 1].y, bf[j].y);
+#define NVD_MMA_PART(af, bf, p0, p1)                                                               \
+    do {                                                                                           \
+        _Pragma("unroll") for (int p_ = p0; p_ < p1; ++p_)                                         \
+        _Pragma("unroll") for (int j_ = 0; j_ < 4; ++j_) {                                         \
+            NVD_MMA884(acc[2 * p_][j_][0], acc[2 * p_][j_][1], af[2 * p_].x, bf[j_].x);            \
+            NVD_MMA884(acc[2 * p_][j_][0], acc[2 * p_][j_][1], af[2 * p_ + 1].x, bf[j_].y);        \
+            NVD_MMA884(acc[2 * p_ + 1][j_][0], acc[2 * p_ + 1][j_][1], af[2 * p_].y, bf[j_].x);    \
+            NVD_MMA884(acc[2 * p_ + 1][j_][0], acc[2 * p_ + 1][j_][1], af[2 * p_ + 1].y, bf[j_].y); \
+        }                                                                                          \
+    } while (0)
 #else
 #error "TESSERA_NVD_MMA must be 884 or 1688"
 #endif
+#define NVD_MMA_SLAB(af, bf) NVD_MMA_PART(af, bf, 0, 4)
+    // The next slab's copies: before the fragment loads in the second half of the warps
+    // (TESSERA_NVD_STAGGER), after them in the first, which spreads the loads after a barrier.
+    const int early = TESSERA_NVD_STAGGER && (warp >= NVD_NW / 2);
+
+    if (TESSERA_NVD_PREFETCH && !transA && !transB && aligned) {
+        // Slab s+1's fragments are loaded before slab s's mma, into a second register set, so that no
+        // mma waits for a fragment load after a barrier. A slab's buffer is free once every work-item
+        // has loaded its fragments, i.e. at the barrier of the next iteration: STAGES slabs in flight.
+#pragma unroll
+        for (int s = 0; s < TESSERA_NVD_STAGES; ++s) {
+            if (s < nslab) NVD_ISSUE(s, s);
+            NVD_CP_COMMIT();
+        }
+        double2 afA[8], bfA[4], afB[8], bfB[4];
+        if (nslab > 0) {
+            NVD_CP_WAIT(TESSERA_NVD_STAGES - 1);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            NVD_LOAD_FRAGS(0, afA, bfA);
+        }
+        // Step s (fragments of slab s in afc/bfc): groups 0 .. STAGES+s-1 are committed (one slab
+        // each), so slab s+1 has landed once at most STAGES-2 are pending; after the barrier the
+        // buffer of slab s is free for slab s+STAGES.
+        // The mma of slab s for the first TESSERA_NVD_PF_SPLIT m16 tiles precede that barrier: their
+        // fragment registers are free before the next set is loaded, and the rest of the mma covers
+        // the loads after it (runs 10–11: 2 of 4 best; with 0 NVIDIA's compile spills, and it is slowest).
+#if TESSERA_NVD_PF_SPLIT < 0 || TESSERA_NVD_PF_SPLIT > 3
+#error "TESSERA_NVD_PF_SPLIT must be 0 to 3"
+#endif
+#define NVD_PF_BEFORE(af, bf) NVD_MMA_PART(af, bf, 0, TESSERA_NVD_PF_SPLIT)
+#define NVD_PF_AFTER(af, bf) NVD_MMA_PART(af, bf, TESSERA_NVD_PF_SPLIT, 4)
+#define NVD_PF_STEP(sl, afc, bfc, afn, bfn, F)                                                     \
+    do {                                                                                           \
+        NVD_PF_BEFORE(afc, bfc);                                                                   \
+        if ((sl) + 1 < nslab) {                                                                    \
+            NVD_CP_WAIT(TESSERA_NVD_STAGES - 2);                                                   \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                          \
+            if (!TESSERA_NVD_PF_LATE && early && (sl) + TESSERA_NVD_STAGES < nslab)                \
+                NVD_ISSUE_F((sl) + TESSERA_NVD_STAGES, (sl) % TESSERA_NVD_STAGES, F);              \
+            NVD_LOAD_FRAGS(((sl) + 1) % TESSERA_NVD_STAGES, afn, bfn);                             \
+            if (!TESSERA_NVD_PF_LATE && !early && (sl) + TESSERA_NVD_STAGES < nslab)               \
+                NVD_ISSUE_F((sl) + TESSERA_NVD_STAGES, (sl) % TESSERA_NVD_STAGES, F);              \
+        }                                                                                          \
+        NVD_PF_AFTER(afc, bfc);                                                                    \
+        if ((sl) + 1 < nslab) {                                                                    \
+            if (TESSERA_NVD_PF_LATE && (sl) + TESSERA_NVD_STAGES < nslab)                          \
+                NVD_ISSUE_F((sl) + TESSERA_NVD_STAGES, (sl) % TESSERA_NVD_STAGES, F);              \
+            NVD_CP_COMMIT();                                                                       \
+        }                                                                                          \
+    } while (0)
+        // Interior blocks with whole slabs run a loop with no masked copies compiled in: fewer
+        // registers live across the loop (the general path's bounds and bases are dead there).
+        if (inside && nfull == nslab) {
+            for (int s = 0; s < nslab; s += 2) {
+                NVD_PF_STEP(s, afA, bfA, afB, bfB, 1);
+                if (s + 1 < nslab) NVD_PF_STEP(s + 1, afB, bfB, afA, bfA, 1);
             }
+        } else {
+            for (int s = 0; s < nslab; s += 2) {
+                NVD_PF_STEP(s, afA, bfA, afB, bfB, 0);
+                if (s + 1 < nslab) NVD_PF_STEP(s + 1, afB, bfB, afA, bfA, 0);
+            }
+        }
+#undef NVD_PF_STEP
+#undef NVD_PF_BEFORE
+#undef NVD_PF_AFTER
+    } else {
+        // Prologue: slabs 0 .. STAGES-2 in flight (one commit group per slab, empty ones included).
+#pragma unroll
+        for (int s = 0; s < TESSERA_NVD_STAGES - 1; ++s) {
+            if (s < nslab) NVD_ISSUE(s, s);
+            NVD_CP_COMMIT();
+        }
+
+        for (int s = 0; s < nslab; ++s) {
+            // Slab s has landed once at most STAGES-2 groups are pending; after the barrier every
+            // work-item has also finished slab s-1, whose buffer the copies of slab s+STAGES-1 reuse.
+            NVD_CP_WAIT(TESSERA_NVD_STAGES - 2);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            double2 af[8], bf[4];
+            const int sn = s + TESSERA_NVD_STAGES - 1;
+            if (early && sn < nslab) NVD_ISSUE(sn, sn % TESSERA_NVD_STAGES);
+            NVD_LOAD_FRAGS(s % TESSERA_NVD_STAGES, af, bf);
+            if (!early && sn < nslab) NVD_ISSUE(sn, sn % TESSERA_NVD_STAGES);
+            NVD_CP_COMMIT();
+            NVD_MMA_SLAB(af, bf);
+        }
     }
+#undef NVD_LOAD_FRAGS
+#undef NVD_MMA_SLAB
+#undef NVD_MMA_PART
     NVD_CP_WAIT(0);
 #undef NVD_ISSUE
+#undef NVD_ISSUE_F
 
     // Epilogue: C = alpha·acc + beta·C (C not read when beta == 0). acc[i] holds mma row
     // 64·wm + 16·(i/2) + g + 8·(i mod 2), i.e. row 64·wm + 16·(i/2) + 2g + (i mod 2) of C.
