@@ -16,26 +16,34 @@
 // entirely inside C and slabs entirely inside k copy with no masks at all. The _u kernels copy 8
 // bytes at a time, for odd offsets or leading dimensions.
 //
-// TESSERA_NVD_PREFETCH (off by default; tessera_nvgemm_nn only, whose 16-byte copies need the
-// fewest registers): the fragments of slab s+1 are loaded into a second register set right after
-// the barrier that makes slab s+1 visible, before the rest of slab s's mma (TESSERA_NVD_PF_SPLIT of
-// its 4 m16 tiles come before that barrier), so that no mma waits for a fragment load after a
-// barrier; interior blocks run a copy of the loop with no masked copies compiled in (fewer
-// registers). With 128×128 blocks it measured +2–5 % for NN, but the other kernels then run
-// 128×128 without it and lose 3–6 % (bench/gpu_notes.md, sixth session).
+// Fragment prefetch (tessera_nvgemm_nn_big, and any NN kernel with TESSERA_NVD_PREFETCH=1): the
+// fragments of slab s+1 are loaded into a second register set right after the barrier that makes
+// slab s+1 visible, before the rest of slab s's mma (TESSERA_NVD_PF_SPLIT of its 4 m16 tiles come
+// before that barrier), so that no mma waits for a fragment load after a barrier; interior blocks
+// run a copy of the loop with no masked copies compiled in, and (PF_LATE) the copies are issued
+// after the mma: both keep the kernel within 255 registers without spills. Only the NN kernel
+// with 16-byte copies fits; the others keep one fragment set.
+//
+// Block shapes: the body takes WM (and the stages) as arguments, so kernels of one program may
+// differ. The eight tessera_nvgemm_XY[_u] use TESSERA_NVD_WM/STAGES; tessera_nvgemm_nn_big
+// (TESSERA_NVD_BIG, on by default for sm_90) is 128×128, 3 stages, prefetch, and the launcher takes
+// it for NN with 16-byte copies when its blocks cover every compute unit at least once.
 //
 // Float. 256 work-items, a 128×128 block, each work-item an 8×8 register tile; slabs of
 // TESSERA_NVS_BK staged through registers into k-major local memory, float4 fragment loads.
 //
 // Launch (gemm_select.cpp): local size = the kernel's reqd_work_group_size ((32·WM·WN, 1, 1) for
 // double, (256, 1, 1) for float); global = local × (number of blocks, 1, 1). The double block
-// shape is read off the never-launched tessera_nvgemm_geometry's reqd_work_group_size (WM, WN, 1).
+// shape is read off the never-launched tessera_nvgemm_geometry's reqd_work_group_size (WM, WN, 1)
+// (tessera_nvgemm_geometry_big's for tessera_nvgemm_nn_big).
 // Blocks are ordered in groups of TESSERA_NV_GROUP block rows so that concurrently running
 // work-groups share A and B in L2. `tri`: 0 = all of C, 1 = lower triangle only (i ≥ j), 2 =
 // upper (i ≤ j); serves xSYRK.
 //
 // Defaults = the fastest measured on an H100 (bench/gpu_notes.md, run 4): double 64×128 blocks
-// (two work-groups per SM), m16n8k8, 4 stages, staggered copies; float BK 16 with 8×4 warps.
+// (two work-groups per SM), m16n8k8, 4 stages, staggered copies; float BK 16 with 8×4 warps. Large
+// NN products: tessera_nvgemm_nn_big, +4 % at n = 2048 and 4096, +6 % at 8192 against the 64×128
+// kernel in the same run (bench/gpu_notes.md, sixth session, run 13).
 
 #if defined(TESSERA_NV_SM) && TESSERA_NV_SM >= 80
 
@@ -86,6 +94,13 @@ static inline void nvg_block_coords(const int m, const int n, const int BM, cons
 #ifndef TESSERA_NVD_PF_LATE
 #define TESSERA_NVD_PF_LATE 0  // with PREFETCH: 1 = issue the copies after the slab's mma (fewer registers live)
 #endif
+#ifndef TESSERA_NVD_BIG
+#if TESSERA_NV_SM >= 90 && TESSERA_NVD_MMA == 1688 && TESSERA_NVD_WN == 4
+#define TESSERA_NVD_BIG 1  // 1: also build tessera_nvgemm_nn_big (128×128, prefetch) for large NN products
+#else
+#define TESSERA_NVD_BIG 0
+#endif
+#endif
 #ifndef TESSERA_NVD_DIAG_NOCOPY
 #define TESSERA_NVD_DIAG_NOCOPY 0  // measurement only, results wrong: no copies after the first STAGES slabs
 #endif
@@ -94,9 +109,11 @@ static inline void nvg_block_coords(const int m, const int n, const int BM, cons
 #define TESSERA_NVD_MMA 884  // m16n8k8 f64 needs sm_90
 #endif
 
-#define NVD_BM (64 * TESSERA_NVD_WM)
+// The block's warps along m (WM_) is an argument of the body (a constant in each kernel): the
+// kernels of one program may have different block shapes (tessera_nvgemm_nn_big).
+#define NVD_BM (64 * WM_)
 #define NVD_BN (32 * TESSERA_NVD_WN)
-#define NVD_NW (TESSERA_NVD_WM * TESSERA_NVD_WN)
+#define NVD_NW (WM_ * TESSERA_NVD_WN)
 #define NVD_NT (32 * NVD_NW)       // work-items per work-group
 #define NVD_SA (NVD_BM * 8)        // doubles per A slab (k slabs of 8)
 #define NVD_SB (NVD_BN * 8)
@@ -106,7 +123,7 @@ static inline void nvg_block_coords(const int m, const int n, const int BM, cons
 // PoCL test mode: each mma shape emulated through local memory, following the PTX ISA fragment
 // layouts to the letter (every work-item of the work-group calls it, as in the real kernel), and
 // cp.async as a plain copy. Rows/cols: A(M×K) from a[v], B(K×N) from b[v], C(M×N) into c[v].
-#define NVD_EMU_DECL __local double emu_a[NVD_NW][16 * 8], emu_b[NVD_NW][8 * 8];
+#define NVD_EMU_DECL __local double emu_a[4 * TESSERA_NVD_WN][16 * 8], emu_b[4 * TESSERA_NVD_WN][8 * 8];
 #define NVD_EMU_ARGS , emu_a, emu_b
 #define NVD_EMU_PARAMS , __local double (*emu_a)[16 * 8], __local double (*emu_b)[8 * 8]
 static inline void nvd_emu(int M, int K, const double* a, int na, const double* b, int nb, double* c,
@@ -173,6 +190,14 @@ static inline void nvd_cp(__local double* dst, __global const double* src, const
 #define NVD_CP_WAIT_(n) TESSERA_NV_ASM volatile("cp.async.wait_group " #n ";" ::: "memory")
 #define NVD_CP_WAIT(n) NVD_CP_WAIT_(n)
 #endif
+// cp.async.wait_group needs an immediate: n is a constant of the kernel, folded to one branch.
+#define NVD_CP_WAITN(n)                                                                            \
+    do {                                                                                           \
+        if ((n) <= 0) NVD_CP_WAIT(0);                                                              \
+        else if ((n) == 1) NVD_CP_WAIT(1);                                                         \
+        else if ((n) == 2) NVD_CP_WAIT(2);                                                         \
+        else NVD_CP_WAIT(3);                                                                       \
+    } while (0)
 
 // ---- Local memory layout (indices in doubles, in the mma's own row and k numbering) ----
 // A slab (BM rows × 8 k): rows r and r+8 of a 16-row group, same k, share a 16-byte chunk, so the
@@ -198,7 +223,7 @@ static inline void nvd_cp(__local double* dst, __global const double* src, const
 //   B, op(B) = Bᵀ (contiguous along r): one element      r = c mod BN,       kk = c / BN
 // Each map is linear in j, so copy j of slab s reads P + 8s·sk + j·step. A warp's copy reads 512
 // (A pairs), 8 × 64 (B pairs), 4 × 64 (A elements) or 256 (B elements) contiguous bytes.
-NVD_INLINE void nvd_copy_map(const int isA, const int pair, const int c, int* r, int* kk)
+NVD_INLINE void nvd_copy_map(const int WM_, const int isA, const int pair, const int c, int* r, int* kk)
 {
     if (isA && pair)  { *r = 2 * (c % (NVD_BM / 2)); *kk = c / (NVD_BM / 2); }
     else if (isA)     { *kk = c & 7; *r = c >> 3; }
@@ -218,13 +243,13 @@ NVD_INLINE int nvd_local_index(const int isA, const int r, const int kk)
 #define NVD_COPY_SETUP(isA, pair, base, sr, sk, P, step, x)                                      \
     do {                                                                                           \
         int r0_, k0_, r1_, k1_;                                                                    \
-        nvd_copy_map(isA, pair, lid, &r0_, &k0_);                                                  \
-        nvd_copy_map(isA, pair, lid + NVD_NT, &r1_, &k1_);                                         \
+        nvd_copy_map(WM_, isA, pair, lid, &r0_, &k0_);                                                  \
+        nvd_copy_map(WM_, isA, pair, lid + NVD_NT, &r1_, &k1_);                                         \
         P = (base) + r0_ * (sr) + k0_ * (sk);                                                      \
         step = (r1_ - r0_) * (sr) + (k1_ - k0_) * (sk);                                            \
         _Pragma("unroll") for (int j_ = 0; j_ < NVD_MAXCOPY; ++j_) {                               \
             int r_, k_;                                                                            \
-            nvd_copy_map(isA, pair, lid + NVD_NT * j_, &r_, &k_);                                  \
+            nvd_copy_map(WM_, isA, pair, lid + NVD_NT * j_, &r_, &k_);                                  \
             x[j_] = nvd_local_index(isA, r_, k_);                                                  \
         }                                                                                          \
     } while (0)
@@ -251,7 +276,7 @@ NVD_INLINE int nvd_local_index(const int isA, const int r, const int kk)
             _Pragma("unroll") for (int j_ = 0; j_ < NVD_MAXCOPY; ++j_) {                           \
                 if (j_ >= n_) break;                                                               \
                 int r_, k_;                                                                        \
-                nvd_copy_map(isA, pair, lid + NVD_NT * j_, &r_, &k_);                              \
+                nvd_copy_map(WM_, isA, pair, lid + NVD_NT * j_, &r_, &k_);                              \
                 const int first_ = (r_first) + r_ < (r_total) && 8 * (s) + k_ < (k_total);         \
                 /* the pair's second element: the next row (A) or the next k (B) */                \
                 const int second_ = first_ && ((isA) ? (r_first) + r_ + 1 < (r_total)              \
@@ -272,7 +297,8 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
                                  const int k, const double alpha, __global const double* A, const int lda,
                                  __global const double* B, const int ldb, const double beta,
                                  __global double* C, const int ldc, const int tri,
-                                 __local double* As, __local double* Bs NVD_EMU_PARAMS)
+                                 __local double* As, __local double* Bs, const int WM_, const int ST_, const int PF_,
+                                 const int PL_ NVD_EMU_PARAMS)
 {
     int bm, bn;
     nvg_block_coords(m, n, NVD_BM, NVD_BN, &bm, &bn);
@@ -282,7 +308,7 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
 
     const int lid = (int)get_local_id(0), warp = lid >> 5, lane = lid & 31;
     const int g = lane >> 2, t = lane & 3;
-    const int wm = warp % TESSERA_NVD_WM, wn = warp / TESSERA_NVD_WM;
+    const int wm = warp % WM_, wn = warp / WM_;
 
     double acc[8][4][2];
 #pragma unroll
@@ -309,7 +335,7 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
 #define NVD_ISSUE(sl, buf) NVD_ISSUE_F(sl, buf, 0)
 #define NVD_ISSUE_F(sl, buf, all_fast)                                                             \
     do {                                                                                           \
-        if (TESSERA_NVD_DIAG_NOCOPY && (sl) >= TESSERA_NVD_STAGES) break;                          \
+        if (TESSERA_NVD_DIAG_NOCOPY && (sl) >= ST_) break;                          \
         const int fast_s = (all_fast) || (inside && (sl) < nfull);                                 \
         NVD_COPY_SLAB(1, a_pair, As + (buf) * NVD_SA, Ap, a_step, a_sk, Ab, ax, sl, fast_s, i0, m, k); \
         NVD_COPY_SLAB(0, b_pair, Bs + (buf) * NVD_SB, Bp, b_step, b_sk, Bb, bx, sl, fast_s, j0, n, k); \
@@ -361,18 +387,18 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
     // (TESSERA_NVD_STAGGER), after them in the first, which spreads the loads after a barrier.
     const int early = TESSERA_NVD_STAGGER && (warp >= NVD_NW / 2);
 
-    if (TESSERA_NVD_PREFETCH && !transA && !transB && aligned) {
+    if (PF_ && !transA && !transB && aligned) {
         // Slab s+1's fragments are loaded before slab s's mma, into a second register set, so that no
         // mma waits for a fragment load after a barrier. A slab's buffer is free once every work-item
         // has loaded its fragments, i.e. at the barrier of the next iteration: STAGES slabs in flight.
 #pragma unroll
-        for (int s = 0; s < TESSERA_NVD_STAGES; ++s) {
+        for (int s = 0; s < ST_; ++s) {
             if (s < nslab) NVD_ISSUE(s, s);
             NVD_CP_COMMIT();
         }
         double2 afA[8], bfA[4], afB[8], bfB[4];
         if (nslab > 0) {
-            NVD_CP_WAIT(TESSERA_NVD_STAGES - 1);
+            NVD_CP_WAITN(ST_ - 1);
             barrier(CLK_LOCAL_MEM_FENCE);
             NVD_LOAD_FRAGS(0, afA, bfA);
         }
@@ -391,18 +417,18 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
     do {                                                                                           \
         NVD_PF_BEFORE(afc, bfc);                                                                   \
         if ((sl) + 1 < nslab) {                                                                    \
-            NVD_CP_WAIT(TESSERA_NVD_STAGES - 2);                                                   \
+            NVD_CP_WAITN(ST_ - 2);                                                   \
             barrier(CLK_LOCAL_MEM_FENCE);                                                          \
-            if (!TESSERA_NVD_PF_LATE && early && (sl) + TESSERA_NVD_STAGES < nslab)                \
-                NVD_ISSUE_F((sl) + TESSERA_NVD_STAGES, (sl) % TESSERA_NVD_STAGES, F);              \
-            NVD_LOAD_FRAGS(((sl) + 1) % TESSERA_NVD_STAGES, afn, bfn);                             \
-            if (!TESSERA_NVD_PF_LATE && !early && (sl) + TESSERA_NVD_STAGES < nslab)               \
-                NVD_ISSUE_F((sl) + TESSERA_NVD_STAGES, (sl) % TESSERA_NVD_STAGES, F);              \
+            if (!PL_ && early && (sl) + ST_ < nslab)                \
+                NVD_ISSUE_F((sl) + ST_, (sl) % ST_, F);              \
+            NVD_LOAD_FRAGS(((sl) + 1) % ST_, afn, bfn);                             \
+            if (!PL_ && !early && (sl) + ST_ < nslab)               \
+                NVD_ISSUE_F((sl) + ST_, (sl) % ST_, F);              \
         }                                                                                          \
         NVD_PF_AFTER(afc, bfc);                                                                    \
         if ((sl) + 1 < nslab) {                                                                    \
-            if (TESSERA_NVD_PF_LATE && (sl) + TESSERA_NVD_STAGES < nslab)                          \
-                NVD_ISSUE_F((sl) + TESSERA_NVD_STAGES, (sl) % TESSERA_NVD_STAGES, F);              \
+            if (PL_ && (sl) + ST_ < nslab)                          \
+                NVD_ISSUE_F((sl) + ST_, (sl) % ST_, F);              \
             NVD_CP_COMMIT();                                                                       \
         }                                                                                          \
     } while (0)
@@ -425,7 +451,7 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
     } else {
         // Prologue: slabs 0 .. STAGES-2 in flight (one commit group per slab, empty ones included).
 #pragma unroll
-        for (int s = 0; s < TESSERA_NVD_STAGES - 1; ++s) {
+        for (int s = 0; s < ST_ - 1; ++s) {
             if (s < nslab) NVD_ISSUE(s, s);
             NVD_CP_COMMIT();
         }
@@ -433,13 +459,13 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
         for (int s = 0; s < nslab; ++s) {
             // Slab s has landed once at most STAGES-2 groups are pending; after the barrier every
             // work-item has also finished slab s-1, whose buffer the copies of slab s+STAGES-1 reuse.
-            NVD_CP_WAIT(TESSERA_NVD_STAGES - 2);
+            NVD_CP_WAITN(ST_ - 2);
             barrier(CLK_LOCAL_MEM_FENCE);
             double2 af[8], bf[4];
-            const int sn = s + TESSERA_NVD_STAGES - 1;
-            if (early && sn < nslab) NVD_ISSUE(sn, sn % TESSERA_NVD_STAGES);
-            NVD_LOAD_FRAGS(s % TESSERA_NVD_STAGES, af, bf);
-            if (!early && sn < nslab) NVD_ISSUE(sn, sn % TESSERA_NVD_STAGES);
+            const int sn = s + ST_ - 1;
+            if (early && sn < nslab) NVD_ISSUE(sn, sn % ST_);
+            NVD_LOAD_FRAGS(s % ST_, af, bf);
+            if (!early && sn < nslab) NVD_ISSUE(sn, sn % ST_);
             NVD_CP_COMMIT();
             NVD_MMA_SLAB(af, bf);
         }
@@ -473,27 +499,42 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
 
 // tessera_nvgemm_XY: pair copies 16-byte aligned (the launcher checks: for every matrix in its
 // natural orientation, offset and leading dimension even); tessera_nvgemm_XY_u: any alignment.
-#define NVD_KERNEL(name, ta, tb, aligned)                                                         \
-    __kernel __attribute__((reqd_work_group_size(NVD_NT, 1, 1)))                                 \
+#define NVD_KERNEL(name, ta, tb, aligned, WM, ST, PF, PL)                                         \
+    __kernel __attribute__((reqd_work_group_size(32 * (WM) * TESSERA_NVD_WN, 1, 1)))             \
     void name(const int m, const int n, const int k, const double alpha,                          \
               __global const double* A, const ulong offA, const int lda,                          \
               __global const double* B, const ulong offB, const int ldb, const double beta,       \
               __global double* C, const ulong offC, const int ldc, const int tri)                 \
     {                                                                                             \
-        __local double2 As2[TESSERA_NVD_STAGES * NVD_SA / 2];                                     \
-        __local double2 Bs2[TESSERA_NVD_STAGES * NVD_SB / 2];                                     \
+        __local double2 As2[(ST) * 64 * (WM) * 8 / 2];                                            \
+        __local double2 Bs2[(ST) * 32 * TESSERA_NVD_WN * 8 / 2];                                  \
         NVD_EMU_DECL                                                                              \
         nvd_gemm_body(ta, tb, aligned, m, n, k, alpha, A + offA, lda, B + offB, ldb, beta,        \
-                      C + offC, ldc, tri, (__local double*)As2, (__local double*)Bs2 NVD_EMU_ARGS); \
+                      C + offC, ldc, tri, (__local double*)As2, (__local double*)Bs2, WM, ST, PF, \
+                      PL NVD_EMU_ARGS);                                                           \
     }
-NVD_KERNEL(tessera_nvgemm_nn, 0, 0, 1)
-NVD_KERNEL(tessera_nvgemm_nt, 0, 1, 1)
-NVD_KERNEL(tessera_nvgemm_tn, 1, 0, 1)
-NVD_KERNEL(tessera_nvgemm_tt, 1, 1, 1)
-NVD_KERNEL(tessera_nvgemm_nn_u, 0, 0, 0)
-NVD_KERNEL(tessera_nvgemm_nt_u, 0, 1, 0)
-NVD_KERNEL(tessera_nvgemm_tn_u, 1, 0, 0)
-NVD_KERNEL(tessera_nvgemm_tt_u, 1, 1, 0)
+#define NVD_KERNEL_STD(name, ta, tb, aligned) \
+    NVD_KERNEL(name, ta, tb, aligned, TESSERA_NVD_WM, TESSERA_NVD_STAGES, TESSERA_NVD_PREFETCH, TESSERA_NVD_PF_LATE)
+NVD_KERNEL_STD(tessera_nvgemm_nn, 0, 0, 1)
+NVD_KERNEL_STD(tessera_nvgemm_nt, 0, 1, 1)
+NVD_KERNEL_STD(tessera_nvgemm_tn, 1, 0, 1)
+NVD_KERNEL_STD(tessera_nvgemm_tt, 1, 1, 1)
+NVD_KERNEL_STD(tessera_nvgemm_nn_u, 0, 0, 0)
+NVD_KERNEL_STD(tessera_nvgemm_nt_u, 0, 1, 0)
+NVD_KERNEL_STD(tessera_nvgemm_tn_u, 1, 0, 0)
+NVD_KERNEL_STD(tessera_nvgemm_tt_u, 1, 1, 0)
+
+#if TESSERA_NVD_BIG
+// tessera_nvgemm_nn_big: NN with 16-byte copies in 128×128 blocks (WM = 2), 3 stages, the fragment
+// prefetch and copies after the mma; the launcher takes it for NN when the 128×128 blocks fill
+// every compute unit at least once. Its block is tessera_nvgemm_geometry_big's (WM, WN, 1).
+NVD_KERNEL(tessera_nvgemm_nn_big, 0, 0, 1, 2, 3, 1, 1)
+__kernel __attribute__((reqd_work_group_size(2, TESSERA_NVD_WN, 1)))
+void tessera_nvgemm_geometry_big(__global int* unused)
+{
+    if (unused) unused[0] = 0;
+}
+#endif
 
 // Never launched: its reqd_work_group_size tells the launcher the block of C, (64·WM) × (32·WN).
 __kernel __attribute__((reqd_work_group_size(TESSERA_NVD_WM, TESSERA_NVD_WN, 1)))
@@ -686,6 +727,8 @@ NVS_KERNEL(tessera_nvgemm_tt, 1, 1)
 #undef NVD_COPY_SETUP
 #undef NVD_COPY_SLAB
 #undef NVD_KERNEL
+#undef NVD_KERNEL_STD
+#undef NVD_CP_WAITN
 #undef NVS_BM
 #undef NVS_BN
 #undef NVS_KERNEL

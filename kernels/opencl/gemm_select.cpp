@@ -12,20 +12,21 @@ namespace tessera::ocl {
 namespace {
 
 /// Work-group shape the kernel was compiled for (reqd_work_group_size), and the block of C it
-/// computes: double, (64·WM) × (32·WN) read off tessera_nvgemm_geometry's reqd_work_group_size
-/// (WM, WN, 1); float, 128 × 128 (gemm_nv.cl).
+/// computes: double, (64·WM) × (32·WN) read off the reqd_work_group_size (WM, WN, 1) of
+/// `geometry_kernel` (tessera_nvgemm_geometry, or _big for tessera_nvgemm_nn_big); float, 128 × 128
+/// (gemm_nv.cl).
 struct Geometry {
     size_t local[3];
     int64_t bm, bn;
 };
 
-Geometry geometry(const DeviceKernels& dk, const char* name) {
+Geometry geometry(const DeviceKernels& dk, const char* name, const char* geometry_kernel = "tessera_nvgemm_geometry") {
     Geometry g{};
     const std::array<size_t, 3>& local = dk.compiled_local(name);
     std::copy(local.begin(), local.end(), g.local);
     const size_t threads = local[0] * local[1] * local[2];
     if (dk.prec() == 'd') {
-        const std::array<size_t, 3>& w = dk.compiled_local("tessera_nvgemm_geometry");
+        const std::array<size_t, 3>& w = dk.compiled_local(geometry_kernel);
         g.bm = 64 * int64_t(w[0]), g.bn = 32 * int64_t(w[1]);
         if (threads != 32 * w[0] * w[1])
             throw std::runtime_error("tessera::ocl::nv_gemm: tessera_nvgemm work-group size disagrees with its geometry");
@@ -71,6 +72,23 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     const bool even_a = ta || (A.off % 2 == 0 && A.ld % 2 == 0), even_b = tb || (B.off % 2 == 0 && B.ld % 2 == 0);
     std::string name = std::string("tessera_nvgemm_") + (ta ? 't' : 'n') + (tb ? 't' : 'n');
     if (dk.prec() == 'd' && !(even_a && even_b)) name += "_u";
+    // Large NN products with 16-byte copies: tessera_nvgemm_nn_big (128×128 blocks with the fragment
+    // prefetch; gemm_nv.cl) where the program has it and its blocks fill every compute unit at least
+    // once (bench/gpu_notes.md, sixth session: +4..6 % at 2048..8192; smaller products lose).
+    // (The first test, with its 128×128 blocks, keeps small products off the lookup, which throws
+    // where the program lacks the kernel.)
+    const char* geometry_kernel = "tessera_nvgemm_geometry";
+    const int64_t units = int64_t(std::max(1u, dk.info().compute_units));
+    if (dk.prec() == 'd' && name == "tessera_nvgemm_nn" && tri == 0 && ((m + 127) / 128) * ((n + 127) / 128) >= units) {
+        try {
+            const Geometry big = geometry(dk, "tessera_nvgemm_nn_big", "tessera_nvgemm_geometry_big");
+            const int64_t blocks = ((m + big.bm - 1) / big.bm) * ((n + big.bn - 1) / big.bn);
+            if (blocks >= units)
+                name = "tessera_nvgemm_nn_big", geometry_kernel = "tessera_nvgemm_geometry_big";
+        } catch (const std::exception&) {
+            // program built without it (TESSERA_NVD_BIG=0)
+        }
+    }
     cl_kernel kernel = dk.get(name.c_str());
     const cl_int cm = arg_int(m, "m"), cn = arg_int(n, "n"), ck = arg_int(k, "k");
     const cl_int lda = arg_int(A.ld, "lda"), ldb = arg_int(B.ld, "ldb"), ldc = arg_int(C.ld, "ldc");
@@ -82,7 +100,7 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     set(sizeof A.mem, &A.mem), set(sizeof offA, &offA), set(sizeof lda, &lda);
     set(sizeof B.mem, &B.mem), set(sizeof offB, &offB), set(sizeof ldb, &ldb), set(sizeof beta, &beta);
     set(sizeof C.mem, &C.mem), set(sizeof offC, &offC), set(sizeof ldc, &ldc), set(sizeof ctri, &ctri);
-    const Geometry g = geometry(dk, name.c_str());
+    const Geometry g = geometry(dk, name.c_str(), geometry_kernel);
     const size_t blocks = size_t((m + g.bm - 1) / g.bm) * size_t((n + g.bn - 1) / g.bn);
     const size_t global[3] = {blocks * g.local[0], g.local[1], g.local[2]};
     enqueue(q, kernel, 3, global, g.local, "clEnqueueNDRangeKernel(tessera_nvgemm)");

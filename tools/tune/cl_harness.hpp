@@ -343,6 +343,18 @@ inline std::vector<GemmCase> standard_cases(bool quick) {
         c.alpha = -1.5, c.beta = t % 2 ? 0.25 : 0.0;
         cs.push_back(c);
     }
+    // NN products large enough for tessera_nvgemm_nn_big on a big GPU (its 128×128 blocks must
+    // cover every compute unit; PoCL's few compute units reach it with the cases above): 16-byte
+    // aligned, edges in m and n, whole k slabs and a k tail.
+    if (!quick)
+        for (int t = 0; t < 2; ++t) {
+            GemmCase c;
+            c.m = t ? 2050 : 2200, c.n = t ? 2300 : 2100, c.k = t ? 37 : 72;
+            c.offA = 2, c.offB = 4, c.offC = 1;
+            c.padA = c.m % 2 ? 1 : 2, c.padB = c.k % 2 ? 1 : 2, c.padC = 3;
+            c.alpha = t ? -0.75 : 1.25, c.beta = t ? 0.5 : 0.0;
+            cs.push_back(c);
+        }
     GemmCase z;  // k = 0: C = beta·C
     z.m = 33, z.n = 17, z.k = 0, z.beta = 2.0;
     cs.push_back(z);
