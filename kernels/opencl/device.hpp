@@ -51,6 +51,8 @@ public:
 
     /// The kernel named `name`; throws tessera::Error if the program has none.
     cl_kernel get(const char* name) const;
+    /// Whether the program has a kernel named `name` (kernels that build options leave out).
+    bool has(const char* name) const { return kernels_.count(name) != 0; }
     /// The work-group size `name` was compiled for (reqd_work_group_size; zeros when it declares
     /// none), queried once at construction so that launchers check it without a driver call.
     /// Throws tessera::Error if the program has no such kernel.

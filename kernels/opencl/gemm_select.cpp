@@ -75,19 +75,13 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     // Large NN products with 16-byte copies: tessera_nvgemm_nn_big (128×128 blocks with the fragment
     // prefetch; gemm_nv.cl) where the program has it and its blocks fill every compute unit at least
     // once (bench/gpu_notes.md, sixth session: +4..6 % at 2048..8192; smaller products lose).
-    // (The first test, with its 128×128 blocks, keeps small products off the lookup, which throws
-    // where the program lacks the kernel.)
+    // (A program built with TESSERA_NVD_BIG=0, as tessera-tune's candidates, has no such kernel.)
     const char* geometry_kernel = "tessera_nvgemm_geometry";
     const int64_t units = int64_t(std::max(1u, dk.info().compute_units));
-    if (dk.prec() == 'd' && name == "tessera_nvgemm_nn" && tri == 0 && ((m + 127) / 128) * ((n + 127) / 128) >= units) {
-        try {
-            const Geometry big = geometry(dk, "tessera_nvgemm_nn_big", "tessera_nvgemm_geometry_big");
-            const int64_t blocks = ((m + big.bm - 1) / big.bm) * ((n + big.bn - 1) / big.bn);
-            if (blocks >= units)
-                name = "tessera_nvgemm_nn_big", geometry_kernel = "tessera_nvgemm_geometry_big";
-        } catch (const std::exception&) {
-            // program built without it (TESSERA_NVD_BIG=0)
-        }
+    if (dk.prec() == 'd' && name == "tessera_nvgemm_nn" && tri == 0 && dk.has("tessera_nvgemm_nn_big")) {
+        const Geometry big = geometry(dk, "tessera_nvgemm_nn_big", "tessera_nvgemm_geometry_big");
+        if (((m + big.bm - 1) / big.bm) * ((n + big.bn - 1) / big.bn) >= units)
+            name = "tessera_nvgemm_nn_big", geometry_kernel = "tessera_nvgemm_geometry_big";
     }
     cl_kernel kernel = dk.get(name.c_str());
     const cl_int cm = arg_int(m, "m"), cn = arg_int(n, "n"), ck = arg_int(k, "k");
