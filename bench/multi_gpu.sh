@@ -11,6 +11,8 @@
 # Run on the GPU machine from the repository root with .gpu-kit and .gpu-build carried
 # (tessera-tester, libtessera.so.0; ../shared/device/README.md): bash bench/multi_gpu.sh
 # Environment: N (32768), NB (4096), REPS (3), OUTDIR ($OUT or /tmp/multi_gpu).
+# Status: run here on CPUs only (N=1000: the table, the per-rank wrapper and the checks work); not
+# yet run on nvidia-h200-x2.
 default_outdir=/tmp/multi_gpu
 source "$(dirname "$0")/gpu_env.sh"
 n=${N:-32768} nb=${NB:-4096} reps=${REPS:-3}
