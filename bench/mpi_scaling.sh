@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Distributed scaling (StarPU-MPI): dpotrf (lower) and dgemm at one n on 1, 2 and 4 ranks, each rank
+# Distributed scaling (StarPU-MPI): dpotrf (lower), dgemm and dgetrf_incpiv at one n on 1, 2 and 4 ranks, each rank
 # with STARPU_NCPU CPU workers; per rank count: the median time and GFLOP/s of REPEAT runs, the
 # bytes each rank sent (StarPU-MPI's statistics, tessera-tester --comm) against the model volume
-# on the grid, and one --check run of the same size (the scaled residual of DESIGN.md).
+# on the grid (potrf and gemm; getrf_incpiv has no model yet: "-"), and one --check run of the
+# same size (the scaled residual of DESIGN.md).
 #   bash bench/mpi_scaling.sh [BUILD_DIR]
 # Environment: N (default 4000), NB (250), RANKS ("1 2 4"), REPEAT (3), STARPU_NCPU (1),
 #   MPIRUN_ARGS (extra mpirun arguments, e.g. "-H node1,node2,node3,node4" for one rank per node).
@@ -24,7 +25,7 @@ run() {  # run RANKS ARGS...: the tester on RANKS ranks
 }
 run 1 potrf --n 1000 --nb "$nb" >/dev/null  # calibrate the perfmodels once
 printf '%-6s %5s %5s %9s %9s %12s %12s %7s %10s\n' op ranks grid time_s gflops sent_MB model_MB ratio check
-for op in potrf gemm; do
+for op in potrf gemm getrf_incpiv; do
     for r in ${RANKS:-1 2 4}; do
         log=$(run "$r" "$op" --n "$n" --nb "$nb" --repeat "$repeat" --comm 2>&1)
         # Median time of the REPEAT rows; the comm lines of the last run.
