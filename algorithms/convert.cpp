@@ -18,17 +18,8 @@ namespace {
 // without storage, and StarPU-MPI carries it between rank 0 and the tile's owner.
 template <class T>
 TileHandle register_region(const TileMatrix<T>& A, const T* a, int64_t lda, int64_t i, int64_t j) {
-    starpu_data_handle_t h;
-    const uint32_t rows = uint32_t(A.tile_rows(i)), cols = uint32_t(A.tile_cols(j));
-    if (detail::rank() == 0) {
-        const T* corner = a + i * A.nb() + j * A.nb() * lda;
-        starpu_matrix_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(corner), uint32_t(lda), rows,
-                                    cols, sizeof(T));
-    } else {
-        starpu_matrix_data_register(&h, -1, 0, rows, rows, cols, sizeof(T));
-    }
-    detail::mpi_register(h, 0);
-    return h;
+    const T* corner = detail::rank() == 0 ? a + i * A.nb() + j * A.nb() * lda : nullptr;
+    return tasks::register_tile(corner, A.tile_rows(i), A.tile_cols(j), lda, sizeof(T), 0);
 }
 
 // Distributed, rank 0 alone has the array: its lda is the one that must be checked.
@@ -59,10 +50,11 @@ void TileMatrix<T>::fill_from_lapack(const T* a, int64_t lda) {
 template <class T>
 void TileMatrix<T>::to_lapack(T* a, int64_t lda) const {
     check_arg(lda_ok(lda, m_), "to_lapack", "lda", lda, "must be >= max(1, m)");
-    // One tile column at a time: distributed, rank 0 then holds at most one column of other ranks'
-    // tiles besides `a` (each received tile is dropped once copied).
+    // Distributed, one tile column at a time: rank 0 then holds at most one column of other ranks'
+    // tiles besides `a` (each received tile is dropped once copied). In one process every copy is
+    // in flight at once.
     std::vector<TileHandle> regions;
-    regions.reserve(size_t(mt_));
+    regions.reserve(size_t(detail::distributed() ? mt_ : mt_ * nt_));
     auto unregister_all = [&regions] {  // waits for the copies submitted, brings each region home
         for (TileHandle region : regions) starpu_data_unregister(region);
         regions.clear();
@@ -74,8 +66,9 @@ void TileMatrix<T>::to_lapack(T* a, int64_t lda) const {
                 tasks::lacpy<T>(Uplo::General, handle(i, j), regions.back());
                 detail::mpi_flush(handle(i, j));
             }
-            unregister_all();
+            if (detail::distributed()) unregister_all();
         }
+        unregister_all();
     } catch (...) {
         unregister_all();
         throw;

@@ -3,6 +3,7 @@
 #include "tessera/qr.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "algorithms/common.hpp"
 #include "codelets/tasks.hpp"
@@ -18,19 +19,22 @@ QRFactors<T>::QRFactors(const TileMatrix<T>& A, int64_t ib)
     check_arg(ib >= 1, "QRFactors", "ib", ib, "must be >= 1");
     detail::require_runtime("QRFactors");
     if (mt_ == 0 || nt_ == 0) return;
-    size_t tile = 0, bytes = 0;  // elements of one ib×nb T tile; bytes of all of them
-    if (__builtin_mul_overflow(size_t(ib_), size_t(nb_), &tile) ||
-        __builtin_mul_overflow(tile, size_t(mt_) * size_t(nt_), &bytes) || __builtin_mul_overflow(bytes, sizeof(T), &bytes))
+    // Distributed, T(i, j) belongs to the owner of A(i, j): this rank stores its own T tiles only
+    // and registers the others without storage.
+    size_t local = 0;
+    for (int64_t j = 0; j < nt_; ++j)
+        for (int64_t i = 0; i < mt_; ++i) local += A.is_local(i, j);
+    size_t tile = 0, bytes = 0;  // elements of one ib×nb T tile; bytes of this rank's
+    if (__builtin_mul_overflow(size_t(ib_), size_t(nb_), &tile) || __builtin_mul_overflow(tile, local, &bytes) ||
+        __builtin_mul_overflow(bytes, sizeof(T), &bytes))
         throw Error("tessera::QRFactors: argument 'ib' = " + std::to_string(ib) + " gives T factors too large to address");
     storage_ = static_cast<T*>(tasks::alloc_tiles(bytes, "tessera::QRFactors"));
     handles_.resize(size_t(mt_ * nt_));
+    T* next = storage_;
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {
-            const size_t idx = size_t(j * mt_ + i);
-            // Distributed, T(i, j) belongs to the owner of A(i, j); the other ranks register it without storage.
-            handles_[idx] = A.is_local(i, j) ? tasks::register_tile(storage_ + idx * tile, ib_, A.tile_cols(j), ib_, sizeof(T))
-                                             : tasks::register_tile(nullptr, ib_, A.tile_cols(j), ib_, sizeof(T));
-            detail::mpi_register(handles_[idx], A.owner(i, j));
+            T* t = A.is_local(i, j) ? std::exchange(next, next + tile) : nullptr;
+            handles_[size_t(j * mt_ + i)] = tasks::register_tile(t, ib_, A.tile_cols(j), ib_, sizeof(T), A.owner(i, j));
         }
 }
 

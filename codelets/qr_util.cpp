@@ -105,9 +105,7 @@ void tasks::zero_diagonal(int64_t k, TileHandle A, int* info, int prio) {
 
 template <class T>
 TileHandle tasks::temp_tile(int64_t rows, int64_t cols, int owner) {
-    starpu_data_handle_t h;
-    starpu_matrix_data_register(&h, -1, 0, uint32_t(rows), uint32_t(rows), uint32_t(cols), sizeof(T));
-    detail::mpi_register(h, owner);
+    TileHandle h = register_tile(nullptr, rows, cols, rows, sizeof(T), owner);
     detail::track_temporary(h);  // unregistered by the scope if the algorithm is interrupted
     return h;
 }
@@ -117,10 +115,11 @@ void tasks::release_temp_tile(TileHandle h) {
     starpu_data_unregister_submit(h);
 }
 
-TileHandle tasks::register_tile(void* ptr, int64_t rows, int64_t cols, int64_t ld, size_t elem_size) {
+TileHandle tasks::register_tile(const void* ptr, int64_t rows, int64_t cols, int64_t ld, size_t elem_size, int owner) {
     starpu_data_handle_t h;
-    starpu_matrix_data_register(&h, ptr ? STARPU_MAIN_RAM : -1, reinterpret_cast<uintptr_t>(ptr), uint32_t(ld),
-                                uint32_t(rows), uint32_t(cols), elem_size);
+    starpu_matrix_data_register(&h, ptr ? STARPU_MAIN_RAM : -1, reinterpret_cast<uintptr_t>(ptr),
+                                uint32_t(ptr ? ld : rows), uint32_t(rows), uint32_t(cols), elem_size);
+    detail::mpi_register(h, owner);
     return h;
 }
 

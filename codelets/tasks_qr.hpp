@@ -44,11 +44,6 @@ void transpose(TileHandle A, TileHandle B, int prio = 0);
 template <class T>
 void zero_diagonal(int64_t k, TileHandle A, int* info, int prio = 0);
 
-/// Register host memory (rows×cols, column-major, leading dimension ld) as a tile (ptr = nullptr:
-/// a tile with no home storage, as another rank's); unregister_tile()
-/// waits for its tasks and drops it without bringing device copies home (as TileMatrix does).
-TileHandle register_tile(void* ptr, int64_t rows, int64_t cols, int64_t ld, size_t elem_size);
-void unregister_tile(TileHandle h);
 /// `bytes` of host memory for tiles, from the pool TileMatrix uses (pinned when the runtime pins);
 /// nullptr for 0. Throws tessera::Error naming `who` when more than the available memory is asked
 /// for, or when the allocation fails.

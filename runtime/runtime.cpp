@@ -1,4 +1,5 @@
-// StarPU lifecycle (through StarPU-MPI when distributed): scheduler choice, single-threaded BLAS in workers, OpenCL programs, statistics.
+// StarPU lifecycle (through StarPU-MPI when distributed): scheduler choice, single-threaded BLAS in
+// workers, OpenCL programs, statistics.
 #include <starpu.h>
 #include <starpu_profiling.h>
 
