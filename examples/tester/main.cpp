@@ -165,7 +165,6 @@ struct Command {
     Params p;
     int64_t m = -1, k = -1, repeat = 1, warmup = 0;
     bool csv = false, describe = false, profile = false, comm = false;
-    std::string grid;
     RuntimeConfig config;
 };
 
@@ -213,15 +212,15 @@ void add_options(CLI::App& app, Command& c) {
                  "distributed: after each run, print to stderr the bytes each rank sent (StarPU-MPI's statistics) "
                  "next to the model volume of potrf (lower) and gemm (NN) on the grid; with --check the check's "
                  "gathers to rank 0 are counted too");
-    app.add_option("--grid", c.grid,
-                   "process grid PxQ of a distributed run under mpirun (P*Q = ranks; default: the most square)")
-        ->check([](const std::string& g) {
-            int p = 0, q = 0;
+    app.add_option_function<std::string>(
+        "--grid",
+        [&c](const std::string& g) {
+            Distribution& d = c.config.grid;
             char end = 0;
-            return std::sscanf(g.c_str(), "%dx%d%c", &p, &q, &end) == 2 && p >= 1 && q >= 1
-                       ? std::string()
-                       : "--grid must be PxQ with P, Q >= 1, e.g. 2x2";
-        });
+            if (std::sscanf(g.c_str(), "%dx%d%c", &d.p, &d.q, &end) != 2 || d.p < 1 || d.q < 1)
+                throw CLI::ValidationError("--grid", "must be PxQ with P, Q >= 1, e.g. 2x2");
+        },
+        "process grid PxQ of a distributed run under mpirun (P*Q = ranks; default: the most square)");
     app.add_flag("--profile", c.profile,
                  "after each run, print to stderr where the time went: per worker tasks, execution, OpenCL kernel "
                  "and data-wait time; per codelet; bytes moved over each bus; host-device copy rate");
@@ -273,9 +272,9 @@ int run_rows(const Op& op, const Command& c, Runtime& rt) {
     const char* fmt = c.csv ? "%s,%c,%lld,%lld,%lld,%lld,%.6f,%.2f,%.3g,%s\n"
                             : "%-8s %-4c %7lld %7lld %7lld %5lld %10.4f %9.2f %10.3g  %s\n";
     if (root && c.csv) std::printf("op,prec,m,n,k,nb,time_s,gflops,error,status\n");
-    else if (root)
+    if (root && !c.csv)
         std::printf("%-8s %-4s %7s %7s %7s %5s %10s %9s %10s  %s\n", "op", "prec", "m", "n", "k", "nb", "time_s",
-                     "gflops", "error", "status");
+                    "gflops", "error", "status");
     for (int64_t i = 0; i < c.warmup; ++i) {
         Params quiet = p;
         quiet.check = false;
@@ -304,12 +303,10 @@ int run_rows(const Op& op, const Command& c, Runtime& rt) {
     return all_ok ? tool::kOk : tool::kFailed;
 }
 
-/// Start the Runtime (--grid, --comm) and run the rows.
+/// Start the Runtime (--grid, and --comm's statistics) and run the rows.
 int run_op(const Op& op, const Command& c) {
     if (c.comm) setenv("STARPU_COMM_STATS", "1", 1);  // read by StarPU-MPI when it starts
-    RuntimeConfig config = c.config;
-    if (!c.grid.empty()) std::sscanf(c.grid.c_str(), "%dx%d", &config.grid.p, &config.grid.q);
-    Runtime rt(config);
+    Runtime rt(c.config);
     try {
         return run_rows(op, c, rt);
     } catch (const std::exception& e) {
