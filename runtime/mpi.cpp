@@ -188,6 +188,11 @@ int max_over_ranks(int value) {
     return value;
 }
 
+std::vector<double> sum_over_ranks(std::vector<double> values) {
+    if (g_mpi.on) MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_SUM, g_mpi.comm);
+    return values;
+}
+
 std::vector<size_t> mpi_bytes_sent() {
     std::vector<unsigned long long> by_rank(size_t(g_mpi.size), 0);
     if (!g_mpi.on) return {0};

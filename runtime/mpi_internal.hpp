@@ -67,6 +67,9 @@ std::pair<std::string, int64_t> mpi_agree(const std::string& failure, int64_t in
 /// The largest `value` of all ranks (collective; `value` in one process).
 int max_over_ranks(int value);
 
+/// The element-wise sums of `values` over all ranks (collective; `values` in one process).
+std::vector<double> sum_over_ranks(std::vector<double> values);
+
 /// Bytes each rank has sent so far, indexed by rank (StarPU-MPI's statistics; zeros without
 /// STARPU_COMM_STATS=1). Collective.
 std::vector<size_t> mpi_bytes_sent();

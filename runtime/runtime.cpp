@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <utility>
 
 #include "runtime/blas_threads.hpp"
 #include "runtime/host_memory.hpp"
@@ -200,6 +201,9 @@ int Runtime::rank() { return detail::rank(); }
 int Runtime::ranks() { return detail::ranks(); }
 Distribution Runtime::grid() const { return detail::grid(); }
 std::vector<size_t> Runtime::bytes_sent() const { return detail::mpi_bytes_sent(); }
+std::vector<double> Runtime::sum_over_ranks(std::vector<double> values) const {
+    return detail::sum_over_ranks(std::move(values));
+}
 
 void Runtime::profile_begin() {
     starpu_task_wait_for_all();

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -91,12 +92,26 @@ private:
 /// flops / seconds in GFLOP/s (0 when the time is 0).
 inline double gflops(double flops, double seconds) { return seconds > 0 ? flops / seconds * 1e-9 : 0.0; }
 
-/// Report lines about the data and the runtime (workers, scheduler, precision, tile size).
+/// printf on MPI rank 0 only (a process without MPI is rank 0): under mpirun every rank runs the
+/// application and rank 0 alone reports.
+__attribute__((format(printf, 1, 2))) inline void report(const char* format, ...) {
+    if (Runtime::rank() != 0) return;
+    va_list args;
+    va_start(args, format);
+    std::vprintf(format, args);
+    va_end(args);
+}
+
+/// Report lines (rank 0) about the data and the runtime (workers, scheduler, precision, tile size,
+/// and the process grid when distributed).
 inline void print_setup(const AirportData& d, const Runtime& rt, const CommonOptions& o) {
-    std::printf("data       %s: %lld rows, %lld training airports (using %zu), %zu held out (every 10th row)\n",
-                d.source.c_str(), (long long)d.rows, (long long)d.train_available, d.train.size(), d.test.size());
-    std::printf("runtime    %d CPU + %d OpenCL workers, scheduler %s, precision %s, nb %lld\n", rt.cpu_workers(),
-                rt.opencl_workers(), rt.scheduler().c_str(), o.prec == "s" ? "single" : "double", (long long)o.nb);
+    report("data       %s: %lld rows, %lld training airports (using %zu), %zu held out (every 10th row)\n",
+           d.source.c_str(), (long long)d.rows, (long long)d.train_available, d.train.size(), d.test.size());
+    report("runtime    %d CPU + %d OpenCL workers, scheduler %s, precision %s, nb %lld\n", rt.cpu_workers(),
+           rt.opencl_workers(), rt.scheduler().c_str(), o.prec == "s" ? "single" : "double", (long long)o.nb);
+    if (rt.distributed())
+        report("grid       %d MPI ranks on a %dx%d process grid (figures above: rank 0's workers)\n", rt.ranks(),
+               rt.grid().p, rt.grid().q);
 }
 
 /// "pass" or "FAILED".

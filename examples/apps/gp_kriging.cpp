@@ -12,6 +12,9 @@
 // is read off the factor's diagonal tiles. The best grid point predicts every held-out airport with
 // the kriging mean k*ᵀ·K⁻¹·y + mean, compared with the training mean and the nearest training airport.
 // Subnormal arithmetic is switched off (FTZ/DAZ, see main). Default: every training airport.
+// Under mpirun (docs/distributed.md) every rank runs the same grid search: K is distributed
+// 2D block-cyclically and each tile generated on its owner, log|K| sums the diagonal tiles of every
+// rank (Runtime::sum_over_ranks), y and K⁻¹y live on rank 0, which alone predicts and reports.
 // Exit status (examples/common/tool_main.hpp): 0 success; 1 a failed factorization (info > 0), a
 // failed --check or a task failure; 2 refused: bad arguments, a malformed --data file, training
 // elevations without variance (fewer than 2 airports), or more memory than is available.
@@ -101,10 +104,10 @@ int run(const GpOptions& opt, const AirportData& data, const Runtime& rt) {
     for (const Airport& a : data.train) points->emplace_back(a);
 
     print_setup(data, rt, opt.common);
-    std::printf("model      Matern 3/2 on haversine distance, training mean %.1f m, sigma^2 = %.4g m^2 (sd %.1f m)\n",
-                mean, var, std::sqrt(var));
-    std::printf("\n%9s %8s %16s %9s %9s %9s %9s\n", "ell_km", "tau2/s2", "log-likelihood", "gen_s", "potrf_s",
-                "GFLOP/s", "potrs_s");
+    report("model      Matern 3/2 on haversine distance, training mean %.1f m, sigma^2 = %.4g m^2 (sd %.1f m)\n",
+           mean, var, std::sqrt(var));
+    report("\n%9s %8s %16s %9s %9s %9s %9s\n", "ell_km", "tau2/s2", "log-likelihood", "gen_s", "potrf_s", "GFLOP/s",
+           "potrs_s");
 
     TileMatrix<T> K(n, n, nb), Y(n, 1, nb);
     std::vector<T> alpha(static_cast<size_t>(n)), best_alpha;
@@ -137,14 +140,15 @@ int run(const GpOptions& opt, const AirportData& data, const Runtime& rt) {
             clock.restart();
             const int64_t info = potrf(Uplo::Lower, K);
             g.potrf_s = clock.seconds();
-            if (info > 0) {
-                std::printf("%9.0f %8.3g  FACTORIZATION FAILED: info = %lld\n", ell, ratio, (long long)info);
-                std::fprintf(stderr,
-                             "gp_kriging: Cholesky factorization failed for ell = %g km, tau^2/sigma^2 = %g in %s "
-                             "precision: the leading minor of order %lld is not positive definite (info = %lld). "
-                             "No result; %s.\n",
-                             ell, ratio, opt.common.prec == "s" ? "single" : "double", (long long)info, (long long)info,
-                             factorization_hint(opt, ratio).c_str());
+            if (info > 0) {  // every rank has the same info
+                report("%9.0f %8.3g  FACTORIZATION FAILED: info = %lld\n", ell, ratio, (long long)info);
+                if (rt.rank() == 0)
+                    std::fprintf(stderr,
+                                 "gp_kriging: Cholesky factorization failed for ell = %g km, tau^2/sigma^2 = %g in %s "
+                                 "precision: the leading minor of order %lld is not positive definite (info = %lld). "
+                                 "No result; %s.\n",
+                                 ell, ratio, opt.common.prec == "s" ? "single" : "double", (long long)info,
+                                 (long long)info, factorization_hint(opt, ratio).c_str());
                 return tool::kFailed;
             }
             clock.restart();
@@ -152,20 +156,25 @@ int run(const GpOptions& opt, const AirportData& data, const Runtime& rt) {
             Y.to_lapack(alpha.data(), n);
             g.potrs_s = clock.seconds();
 
-            // log|K| = 2·Σ log L_ii from the diagonal tiles of the factor; yᵀK⁻¹y = yᵀ·alpha.
+            // log|K| = 2·Σ log L_ii from the diagonal tiles of the factor (each rank's own), yᵀK⁻¹y =
+            // yᵀ·alpha (rank 0's, where alpha was gathered); summed so that every rank has log p(y).
             K.acquire_host();
             double logdet = 0, quad = 0;
             for (int64_t k = 0; k < K.mt(); ++k) {
+                if (!K.is_local(k, k)) continue;
                 const T* tile = K.tile_data(k, k);
                 for (int64_t i = 0; i < K.tile_rows(k); ++i) logdet += 2.0 * std::log(double(tile[i + i * K.tile_rows(k)]));
             }
-            for (int64_t i = 0; i < n; ++i) quad += double(y[size_t(i)]) * double(alpha[size_t(i)]);
-            g.loglik = -0.5 * quad - 0.5 * logdet - 0.5 * double(n) * std::log(2.0 * M_PI);
-            std::printf("%9.0f %8.3g %16.2f %9.3f %9.3f %9.2f %9.3f\n", ell, ratio, g.loglik, g.gen_s, g.potrf_s,
-                        gflops(potrf_flops, g.potrf_s), g.potrs_s);
+            if (rt.rank() == 0)
+                for (int64_t i = 0; i < n; ++i) quad += double(y[size_t(i)]) * double(alpha[size_t(i)]);
+            const std::vector<double> sums = rt.sum_over_ranks({logdet, quad});
+            g.loglik = -0.5 * sums[1] - 0.5 * sums[0] - 0.5 * double(n) * std::log(2.0 * M_PI);
+            report("%9.0f %8.3g %16.2f %9.3f %9.3f %9.2f %9.3f\n", ell, ratio, g.loglik, g.gen_s, g.potrf_s,
+                   gflops(potrf_flops, g.potrf_s), g.potrs_s);
             std::fflush(stdout);
-            if (!std::isfinite(g.loglik)) {
-                std::fprintf(stderr, "gp_kriging: log-likelihood is not finite for ell = %g km; no result\n", ell);
+            if (!std::isfinite(g.loglik)) {  // the same on every rank
+                if (rt.rank() == 0)
+                    std::fprintf(stderr, "gp_kriging: log-likelihood is not finite for ell = %g km; no result\n", ell);
                 return tool::kFailed;
             }
             if (g.loglik > best.loglik) {
@@ -175,6 +184,7 @@ int run(const GpOptions& opt, const AirportData& data, const Runtime& rt) {
         }
     }
 
+    if (rt.rank() != 0) return tool::kOk;  // alpha and the report are rank 0's
     // Kriging mean at each held-out airport: mean + Σ_i σ²·k(d(t, x_i))·alpha_i.
     std::vector<double> pred(data.test.size());
     for (size_t t = 0; t < data.test.size(); ++t) {

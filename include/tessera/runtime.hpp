@@ -109,6 +109,11 @@ public:
     /// communication statistics, recorded when STARPU_COMM_STATS=1 was set before the Runtime
     /// started; all zero otherwise, and {0} in one process). Collective when distributed.
     std::vector<size_t> bytes_sent() const;
+    /// Element-wise sums of `values` over all ranks, returned on every rank (MPI_Allreduce with
+    /// MPI_SUM); `values` unchanged in one process. Collective when distributed: every rank passes
+    /// the same count. For the reductions an application does on its ranks' local tiles (e.g. a
+    /// log-determinant from the diagonal tiles each rank owns).
+    std::vector<double> sum_over_ranks(std::vector<double> values) const;
     /// Start a profile: resets StarPU's worker and bus counters and records every task and every
     /// OpenCL task's kernel interval until profile_end(). Costs an OpenCL marker pair per OpenCL
     /// task and a callback per task while active.
