@@ -2,7 +2,7 @@
 # Distributed scaling (StarPU-MPI): dpotrf (lower), dgemm and dgetrf_incpiv at one n on 1, 2 and 4 ranks, each rank
 # with STARPU_NCPU CPU workers; per rank count: the median time and GFLOP/s of REPEAT runs, the
 # bytes each rank sent (StarPU-MPI's statistics, tessera-tester --comm) against the model volume
-# on the grid (potrf and gemm; getrf_incpiv has no model yet: "-"), and one --check run of the
+# on the grid (examples/tester/comm_model.cpp), and one --check run of the
 # same size (the scaled residual of DESIGN.md).
 #   bash bench/mpi_scaling.sh [BUILD_DIR]
 # Environment: N (default 4000), NB (250), RANKS ("1 2 4"), REPEAT (3), STARPU_NCPU (1),
