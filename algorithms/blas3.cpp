@@ -6,6 +6,7 @@
 
 #include "algorithms/common.hpp"
 #include "codelets/tasks.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 
@@ -107,30 +108,54 @@ void trsm_async(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, const Til
     detail::flush_received(B);
 }
 
+namespace {
+
+// C = alpha·op(A)·op(A)ᵀ + beta·C (syrk), or with op(A)ᴴ (herk, alpha and beta real), on the uplo
+// triangle: a syrk/herk task per diagonal tile, a gemm per off-diagonal one.
 template <class T>
-void syrk_async(Uplo uplo, Trans trans, T alpha, const TileMatrix<T>& A, T beta, TileMatrix<T>& C, Sequence& seq) {
+void rank_k_update(const char* func, bool hermitian, Uplo uplo, Trans trans, T alpha, const TileMatrix<T>& A, T beta,
+                   TileMatrix<T>& C, Sequence& seq) {
     detail::SubmitScope scope(seq);
-    detail::require_runtime("syrk");
-    check_arg(uplo != Uplo::General, "syrk", "uplo", 'G', "must be Lower or Upper");
-    check_arg(C.m() == C.n(), "syrk", "C", C.n(), "must be square");
+    detail::require_runtime(func);
+    check_arg(uplo != Uplo::General, func, "uplo", 'G', "must be Lower or Upper");
+    // LAPACK: complex xSYRK takes 'N' or 'T', xHERK 'N' or 'C'; real routines take both.
+    if constexpr (is_complex_v<T>)
+        check_arg(trans != (hermitian ? Trans::Trans : Trans::ConjTrans), func, "trans", char(trans),
+                  hermitian ? "must be NoTrans or ConjTrans" : "must be NoTrans or Trans");
+    check_arg(C.m() == C.n(), func, "C", C.n(), "must be square");
     const int64_t an = trans == Trans::NoTrans ? A.m() : A.n(), k = trans == Trans::NoTrans ? A.n() : A.m();
-    check_arg(an == C.n(), "syrk", "A", an, "rows of op(A) must equal the order of C");
-    check_arg(A.nb() == C.nb(), "syrk", "nb", A.nb(), "must be the same for A and C");
+    check_arg(an == C.n(), func, "A", an, "rows of op(A) must equal the order of C");
+    check_arg(A.nb() == C.nb(), func, "nb", A.nb(), "must be the same for A and C");
     const int64_t kt = (k + C.nb() - 1) / C.nb();
     // op(A)'s tile (r, l) is A(r, l) untransposed or A(l, r) transposed.
     auto op_a = [&](int64_t r, int64_t l) { return trans == Trans::NoTrans ? A.handle(r, l) : A.handle(l, r); };
-    const Trans other = trans == Trans::NoTrans ? Trans::Trans : Trans::NoTrans;
+    const Trans transposed = hermitian ? Trans::ConjTrans : Trans::Trans;
+    const Trans other = trans == Trans::NoTrans ? transposed : Trans::NoTrans;
     for (int64_t j = 0; j < C.nt(); ++j)
         for (int64_t i = 0; i < C.mt(); ++i) {
             if (uplo == Uplo::Lower ? i < j : i > j) continue;
             if (kt == 0) tasks::scale<T>(beta, C.handle(i, j), i == j ? uplo : Uplo::General);
             for (int64_t l = 0; l < kt; ++l) {
                 const T lbeta = l == 0 ? beta : T(1);
-                if (i == j) tasks::syrk<T>(uplo, trans, alpha, op_a(j, l), lbeta, C.handle(j, j));
-                else tasks::gemm<T>(trans, other, alpha, op_a(i, l), op_a(j, l), lbeta, C.handle(i, j));
+                if (i != j) tasks::gemm<T>(trans, other, alpha, op_a(i, l), op_a(j, l), lbeta, C.handle(i, j));
+                else if (hermitian) tasks::herk<T>(uplo, trans, std::real(alpha), op_a(j, l), std::real(lbeta), C.handle(j, j));
+                else tasks::syrk<T>(uplo, trans, alpha, op_a(j, l), lbeta, C.handle(j, j));
             }
         }
     detail::flush_received(A);
+}
+
+}  // namespace
+
+template <class T>
+void syrk_async(Uplo uplo, Trans trans, T alpha, const TileMatrix<T>& A, T beta, TileMatrix<T>& C, Sequence& seq) {
+    rank_k_update("syrk", false, uplo, trans, alpha, A, beta, C, seq);
+}
+
+template <class T>
+void herk_async(Uplo uplo, Trans trans, real_t<T> alpha, const TileMatrix<T>& A, real_t<T> beta, TileMatrix<T>& C,
+                Sequence& seq) {
+    rank_k_update("herk", true, uplo, trans, T(alpha), A, T(beta), C, seq);
 }
 
 template <class T>
@@ -151,6 +176,13 @@ template <class T>
 void syrk(Uplo uplo, Trans trans, T alpha, const TileMatrix<T>& A, T beta, TileMatrix<T>& C) {
     Sequence seq;
     syrk_async(uplo, trans, alpha, A, beta, C, seq);
+    seq.wait();
+}
+
+template <class T>
+void herk(Uplo uplo, Trans trans, real_t<T> alpha, const TileMatrix<T>& A, real_t<T> beta, TileMatrix<T>& C) {
+    Sequence seq;
+    herk_async(uplo, trans, alpha, A, beta, C, seq);
     seq.wait();
 }
 
@@ -194,6 +226,18 @@ void syrk(char uplo, char trans, int64_t n, int64_t k, T alpha, const T* a, int6
     C.to_lapack(c, ldc);
 }
 
+template <class T>
+void herk(char uplo, char trans, int64_t n, int64_t k, real_t<T> alpha, const T* a, int64_t lda, real_t<T> beta, T* c,
+          int64_t ldc, const Options& opts) {
+    const Trans t = trans_from_char(trans);
+    check_dims("lapack::herk", n, n, k);
+    auto A = t == Trans::NoTrans ? detail::tiles_from_lapack(a, lda, n, k, opts, "lapack::herk", "lda")
+                                 : detail::tiles_from_lapack(a, lda, k, n, opts, "lapack::herk", "lda");
+    auto C = detail::tiles_from_lapack(c, ldc, n, n, opts, "lapack::herk", "ldc");
+    tessera::herk(uplo_from_char(uplo), t, alpha, A, beta, C);
+    C.to_lapack(c, ldc);
+}
+
 }  // namespace lapack
 
 #define TESSERA_INSTANTIATE(T)                                                                                       \
@@ -208,9 +252,12 @@ void syrk(char uplo, char trans, int64_t n, int64_t k, T alpha, const T* a, int6
                                int64_t, const Options&);                                                             \
     template void lapack::trsm(char, char, char, char, int64_t, int64_t, T, const T*, int64_t, T*, int64_t,          \
                                const Options&);                                                                      \
-    template void lapack::syrk(char, char, int64_t, int64_t, T, const T*, int64_t, T, T*, int64_t, const Options&);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+    template void herk_async(Uplo, Trans, real_t<T>, const TileMatrix<T>&, real_t<T>, TileMatrix<T>&, Sequence&);   \
+    template void herk(Uplo, Trans, real_t<T>, const TileMatrix<T>&, real_t<T>, TileMatrix<T>&);                    \
+    template void lapack::syrk(char, char, int64_t, int64_t, T, const T*, int64_t, T, T*, int64_t, const Options&);  \
+    template void lapack::herk(char, char, int64_t, int64_t, real_t<T>, const T*, int64_t, real_t<T>, T*, int64_t,   \
+                               const Options&);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -1,9 +1,12 @@
-// Tile Cholesky (right-looking, Buttari et al. 2009; Chameleon's pzpotrf), potrs and posv.
+// Tile Cholesky (right-looking, Buttari et al. 2009; Chameleon's pzpotrf), potrs and posv, for
+// symmetric (s, d) and Hermitian (c, z) positive definite matrices: A = L·Lᴴ or Uᴴ·U, ᴴ being ᵀ for
+// real T.
 #include "tessera/cholesky.hpp"
 
 #include "algorithms/common.hpp"
 #include "codelets/tasks.hpp"
 #include "tessera/blas3.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 
@@ -29,7 +32,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
         for (int64_t m = k; m < nt; ++m) prefetch(tile(m, k));
     for (int64_t k = 0; k < nt; ++k) {
         tasks::potrf<T>(uplo, A.handle(k, k), seq.info_slot(k * A.nb()), prio(k, 0));
-        // L(m,k) = A(m,k)·L(k,k)⁻ᵀ (Lower) or U(k,n) = U(k,k)⁻ᵀ·A(k,n) (Upper), for every tile t below
+        // L(m,k) = A(m,k)·L(k,k)⁻ᴴ (Lower) or U(k,n) = U(k,k)⁻ᴴ·A(k,n) (Upper), for every tile t below
         // (right of) the diagonal; r is its distance from the diagonal.
         TileHandle inverse = nullptr;
         if (invert && k + 1 < nt) {
@@ -37,25 +40,23 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
             tasks::trtri<T>(uplo, Diag::NonUnit, A.handle(k, k), inverse, prio(k, 0));
         }
         auto solve = [&](TileHandle t, int64_t r) {
-            if (inverse) tasks::trmm<T>(side, uplo, Trans::Trans, Diag::NonUnit, T(1), inverse, t, prio(k, r));
-            else tasks::trsm<T>(side, uplo, Trans::Trans, Diag::NonUnit, T(1), A.handle(k, k), t, prio(k, r));
+            if (inverse) tasks::trmm<T>(side, uplo, Trans::ConjTrans, Diag::NonUnit, T(1), inverse, t, prio(k, r));
+            else tasks::trsm<T>(side, uplo, Trans::ConjTrans, Diag::NonUnit, T(1), A.handle(k, k), t, prio(k, r));
         };
         if (uplo == Uplo::Lower) {
             for (int64_t m = k + 1; m < nt; ++m) solve(A.handle(m, k), m - k);
             for (int64_t n = k + 1; n < nt; ++n) {
-                tasks::syrk<T>(Uplo::Lower, Trans::NoTrans, T(-1), A.handle(n, k), T(1), A.handle(n, n),
-                               prio(k, n - k + 1));
+                tasks::herk<T>(Uplo::Lower, Trans::NoTrans, -1, A.handle(n, k), 1, A.handle(n, n), prio(k, n - k + 1));
                 for (int64_t m = n + 1; m < nt; ++m)
-                    tasks::gemm<T>(Trans::NoTrans, Trans::Trans, T(-1), A.handle(m, k), A.handle(n, k), T(1),
+                    tasks::gemm<T>(Trans::NoTrans, Trans::ConjTrans, T(-1), A.handle(m, k), A.handle(n, k), T(1),
                                    A.handle(m, n), prio(k, n - k + m - n + 1));
             }
         } else {
             for (int64_t n = k + 1; n < nt; ++n) solve(A.handle(k, n), n - k);
             for (int64_t m = k + 1; m < nt; ++m) {
-                tasks::syrk<T>(Uplo::Upper, Trans::Trans, T(-1), A.handle(k, m), T(1), A.handle(m, m),
-                               prio(k, m - k + 1));
+                tasks::herk<T>(Uplo::Upper, Trans::ConjTrans, -1, A.handle(k, m), 1, A.handle(m, m), prio(k, m - k + 1));
                 for (int64_t n = m + 1; n < nt; ++n)
-                    tasks::gemm<T>(Trans::Trans, Trans::NoTrans, T(-1), A.handle(k, m), A.handle(k, n), T(1),
+                    tasks::gemm<T>(Trans::ConjTrans, Trans::NoTrans, T(-1), A.handle(k, m), A.handle(k, n), T(1),
                                    A.handle(m, n), prio(k, m - k + n - m + 1));
             }
         }
@@ -77,9 +78,9 @@ void potrs_async(Uplo uplo, const TileMatrix<T>& A, TileMatrix<T>& B, Sequence& 
     check_arg(uplo != Uplo::General, "potrs", "uplo", 'G', "must be Lower or Upper");
     check_arg(A.m() == A.n(), "potrs", "A", A.m(), "rows must equal columns");
     check_arg(B.m() == A.n(), "potrs", "B", B.m(), "rows must equal the order of A");
-    // A = L·Lᵀ: solve L·Y = B then Lᵀ·X = Y; A = Uᵀ·U: Uᵀ·Y = B then U·X = Y.
-    const Trans first = uplo == Uplo::Lower ? Trans::NoTrans : Trans::Trans;
-    const Trans second = uplo == Uplo::Lower ? Trans::Trans : Trans::NoTrans;
+    // A = L·Lᴴ: solve L·Y = B then Lᴴ·X = Y; A = Uᴴ·U: Uᴴ·Y = B then U·X = Y.
+    const Trans first = uplo == Uplo::Lower ? Trans::NoTrans : Trans::ConjTrans;
+    const Trans second = uplo == Uplo::Lower ? Trans::ConjTrans : Trans::NoTrans;
     trsm_async(Side::Left, uplo, first, Diag::NonUnit, T(1), A, B, seq);
     trsm_async(Side::Left, uplo, second, Diag::NonUnit, T(1), A, B, seq);
 }
@@ -154,8 +155,7 @@ int64_t posv(char uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_
     template int64_t lapack::potrf(char, int64_t, T*, int64_t, const Options&);                                 \
     template void lapack::potrs(char, int64_t, int64_t, const T*, int64_t, T*, int64_t, const Options&);        \
     template int64_t lapack::posv(char, int64_t, int64_t, T*, int64_t, T*, int64_t, const Options&);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -8,6 +8,7 @@
 #include "runtime/mpi_internal.hpp"
 #include "runtime/sequence_internal.hpp"
 #include "tessera/tile_matrix.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 
@@ -87,8 +88,7 @@ void TileMatrix<T>::generate(TileGenerator f) {
     template void TileMatrix<T>::fill_from_lapack(const T*, int64_t);       \
     template void TileMatrix<T>::to_lapack(T*, int64_t) const;              \
     template void TileMatrix<T>::generate(TileGenerator);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

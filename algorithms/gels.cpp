@@ -14,6 +14,7 @@
 #include "algorithms/common.hpp"
 #include "codelets/tasks.hpp"
 #include "codelets/tasks_qr.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -85,19 +86,21 @@ void gels_async(Trans trans, TileMatrix<T>& A, QRFactors<T>& F, TileMatrix<T>& B
     detail::SubmitScope scope(seq);
     detail::require_runtime("gels");
     check_arg(A.m() >= A.n(), "gels_async", "A", A.m(), "rows must be >= columns (use gels for m < n)");
+    if constexpr (is_complex_v<T>)
+        check_arg(trans != Trans::Trans, "gels", "trans", 'T', "must be NoTrans or ConjTrans for complex A");
     check_arg(B.m() == A.m(), "gels", "B", B.m(), "rows must equal max(m, n) of A");
     check_arg(B.nb() == A.nb(), "gels", "nb", B.nb(), "must be the same for A and B");
     geqrf_async(A, F, seq);
     for (int64_t k = 0; k < A.nt(); ++k)
         tasks::zero_diagonal<T>(A.tile_cols(k), A.handle(k, k), seq.info_slot(k * A.nb()));
     if (trans == Trans::NoTrans) {
-        unmqr_async(Side::Left, Trans::Trans, A, F, B, seq);
+        unmqr_async(Side::Left, Trans::ConjTrans, A, F, B, seq);
         LeadingRows<T> Y(A, B);
         solve_r(Trans::NoTrans, A, Y, B.nt());
         Y.finish(false);
     } else {
         LeadingRows<T> Y(A, B);
-        solve_r(Trans::Trans, A, Y, B.nt());
+        solve_r(Trans::ConjTrans, A, Y, B.nt());
         Y.finish(true);
         unmqr_async(Side::Left, Trans::NoTrans, A, F, B, seq);
     }
@@ -107,6 +110,8 @@ template <class T>
 int64_t gels(Trans trans, TileMatrix<T>& A, TileMatrix<T>& B, const Options& opts) {
     detail::require_runtime("gels");
     const int64_t m = A.m(), n = A.n();
+    if constexpr (is_complex_v<T>)
+        check_arg(trans != Trans::Trans, "gels", "trans", 'T', "must be NoTrans or ConjTrans for complex A");
     check_arg(B.m() == std::max(m, n), "gels", "B", B.m(), "rows must equal max(m, n) of A");
     check_arg(B.nb() == A.nb(), "gels", "nb", B.nb(), "must be the same for A and B");
     Sequence seq;
@@ -124,9 +129,9 @@ int64_t gels(Trans trans, TileMatrix<T>& A, TileMatrix<T>& B, const Options& opt
     }
     TileMatrix<T> At(n, m, A.nb());
     for (int64_t i = 0; i < A.mt(); ++i)
-        for (int64_t j = 0; j < A.nt(); ++j) tasks::transpose<T>(A.handle(i, j), At.handle(j, i));
+        for (int64_t j = 0; j < A.nt(); ++j) tasks::conj_transpose<T>(A.handle(i, j), At.handle(j, i));
     QRFactors<T> F(At, opts.ib);
-    gels_async(trans == Trans::NoTrans ? Trans::Trans : Trans::NoTrans, At, F, B, seq);
+    gels_async(trans == Trans::NoTrans ? Trans::ConjTrans : Trans::NoTrans, At, F, B, seq);
     return seq.wait();
 }
 
@@ -152,8 +157,7 @@ int64_t gels(char trans, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, 
     template void gels_async(Trans, TileMatrix<T>&, QRFactors<T>&, TileMatrix<T>&, Sequence&); \
     template int64_t gels(Trans, TileMatrix<T>&, TileMatrix<T>&, const Options&);              \
     template int64_t lapack::gels(char, int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t, const Options&);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

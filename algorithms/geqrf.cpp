@@ -8,6 +8,7 @@
 #include "algorithms/common.hpp"
 #include "codelets/tasks.hpp"
 #include "codelets/tasks_qr.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 
@@ -94,12 +95,12 @@ void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence& seq) {
             tasks::lacpy<T>(Uplo::Lower, A.handle(k, k), v, prio(k, 0));
         }
         for (int64_t n = k + 1; n < nt; ++n)
-            tasks::gemqrt<T>(Side::Left, Trans::Trans, ib, v, F.handle(k, k), A.handle(k, n), prio(k, n - k));
+            tasks::gemqrt<T>(Side::Left, Trans::ConjTrans, ib, v, F.handle(k, k), A.handle(k, n), prio(k, n - k));
         if (copy_v) tasks::release_temp_tile(v);
         for (int64_t m = k + 1; m < mt; ++m) {
             tasks::tpqrt<T>(ib, A.handle(k, k), A.handle(m, k), F.handle(m, k), prio(k, 0));
             for (int64_t n = k + 1; n < nt; ++n)
-                tasks::tpmqrt<T>(Side::Left, Trans::Trans, ib, A.handle(m, k), F.handle(m, k), A.handle(k, n),
+                tasks::tpmqrt<T>(Side::Left, Trans::ConjTrans, ib, A.handle(m, k), F.handle(m, k), A.handle(k, n),
                                  A.handle(m, n), prio(k, n - k));
         }
     }
@@ -118,8 +119,7 @@ QRFactors<T> geqrf(TileMatrix<T>& A, const Options& opts) {
     template class QRFactors<T>;                                        \
     template void geqrf_async(TileMatrix<T>&, QRFactors<T>&, Sequence&); \
     template QRFactors<T> geqrf(TileMatrix<T>&, const Options&);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -8,6 +8,7 @@
 #include "codelets/tasks.hpp"
 #include "codelets/tasks_lu.hpp"
 #include "tessera/lu.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 
@@ -83,8 +84,7 @@ int64_t getrf(int64_t m, int64_t n, T* a, int64_t lda, int64_t* ipiv, const Opti
     template void getrf_async(TileMatrix<T>&, std::vector<int64_t>&, Sequence&);  \
     template int64_t getrf(TileMatrix<T>&, std::vector<int64_t>&);                \
     template int64_t lapack::getrf(int64_t, int64_t, T*, int64_t, int64_t*, const Options&);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -8,6 +8,7 @@
 #include "codelets/tasks_lu.hpp"
 #include "tessera/blas3.hpp"
 #include "tessera/lu.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 
@@ -115,8 +116,7 @@ int64_t gesv_incpiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ld
     template void gesv_incpiv_async(TileMatrix<T>&, IncpivFactors<T>&, TileMatrix<T>&, Sequence&, const Options&); \
     template int64_t gesv_incpiv(TileMatrix<T>&, IncpivFactors<T>&, TileMatrix<T>&, const Options&);               \
     template int64_t lapack::gesv_incpiv(int64_t, int64_t, T*, int64_t, T*, int64_t, const Options&);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

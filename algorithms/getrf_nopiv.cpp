@@ -7,6 +7,7 @@
 #include "codelets/tasks_lu.hpp"
 #include "tessera/blas3.hpp"
 #include "tessera/lu.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 
@@ -52,8 +53,8 @@ void getrs_nopiv_async(Trans trans, const TileMatrix<T>& A, TileMatrix<T>& B, Se
         trsm_async(Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, T(1), A, B, seq);
         trsm_async(Side::Left, Uplo::Upper, Trans::NoTrans, Diag::NonUnit, T(1), A, B, seq);
     } else {
-        trsm_async(Side::Left, Uplo::Upper, Trans::Trans, Diag::NonUnit, T(1), A, B, seq);
-        trsm_async(Side::Left, Uplo::Lower, Trans::Trans, Diag::Unit, T(1), A, B, seq);
+        trsm_async(Side::Left, Uplo::Upper, trans, Diag::NonUnit, T(1), A, B, seq);
+        trsm_async(Side::Left, Uplo::Lower, trans, Diag::Unit, T(1), A, B, seq);
     }
 }
 
@@ -115,8 +116,7 @@ int64_t gesv_nopiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb
     template int64_t gesv_nopiv(TileMatrix<T>&, TileMatrix<T>&);                                           \
     template int64_t lapack::getrf_nopiv(int64_t, int64_t, T*, int64_t, const Options&);                   \
     template int64_t lapack::gesv_nopiv(int64_t, int64_t, T*, int64_t, T*, int64_t, const Options&);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

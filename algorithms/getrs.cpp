@@ -6,6 +6,7 @@
 #include "codelets/tasks_lu.hpp"
 #include "tessera/blas3.hpp"
 #include "tessera/lu.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 
@@ -47,9 +48,9 @@ void getrs_async(Trans trans, const TileMatrix<T>& A, const std::vector<int64_t>
         permute_rows(A, ipiv, B, true, 1);
         trsm_async(Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, T(1), A, B, seq);
         trsm_async(Side::Left, Uplo::Upper, Trans::NoTrans, Diag::NonUnit, T(1), A, B, seq);
-    } else {  // Aᵀ = Uᵀ·Lᵀ·Pᵀ: X = P·L⁻ᵀ·U⁻ᵀ·B (interchanges backward)
-        trsm_async(Side::Left, Uplo::Upper, Trans::Trans, Diag::NonUnit, T(1), A, B, seq);
-        trsm_async(Side::Left, Uplo::Lower, Trans::Trans, Diag::Unit, T(1), A, B, seq);
+    } else {  // op(A) = op(U)·op(L)·Pᵀ: X = P·op(L)⁻¹·op(U)⁻¹·B (interchanges backward), op = ᵀ or ᴴ
+        trsm_async(Side::Left, Uplo::Upper, trans, Diag::NonUnit, T(1), A, B, seq);
+        trsm_async(Side::Left, Uplo::Lower, trans, Diag::Unit, T(1), A, B, seq);
         permute_rows(A, ipiv, B, false, 0);
     }
 }
@@ -121,8 +122,7 @@ int64_t gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T* b, in
     template void lapack::getrs(char, int64_t, int64_t, const T*, int64_t, const int64_t*, T*, int64_t,         \
                                 const Options&);                                                                \
     template int64_t lapack::gesv(int64_t, int64_t, T*, int64_t, int64_t*, T*, int64_t, const Options&);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

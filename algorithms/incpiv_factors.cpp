@@ -8,6 +8,7 @@
 
 #include "algorithms/common.hpp"
 #include "tessera/lu.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 
@@ -77,7 +78,8 @@ TileHandle IncpivFactors<T>::l(int64_t i, int64_t k) const { return impl_->l[siz
 template <class T>
 TileHandle IncpivFactors<T>::diag(int64_t k) const { return impl_->diag[size_t(k)]; }
 
-template class IncpivFactors<float>;
-template class IncpivFactors<double>;
+#define TESSERA_INSTANTIATE(T) template class IncpivFactors<T>;
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

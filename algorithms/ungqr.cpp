@@ -11,6 +11,7 @@
 
 #include "algorithms/common.hpp"
 #include "codelets/tasks_qr.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 
@@ -49,8 +50,7 @@ void ungqr(const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& Q) {
 #define TESSERA_INSTANTIATE(T)                                                                        \
     template void ungqr_async(const TileMatrix<T>&, const QRFactors<T>&, TileMatrix<T>&, Sequence&); \
     template void ungqr(const TileMatrix<T>&, const QRFactors<T>&, TileMatrix<T>&);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -10,6 +10,7 @@
 
 #include "algorithms/common.hpp"
 #include "codelets/tasks_qr.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 
@@ -24,7 +25,9 @@ void unmqr_async(Side side, Trans trans, const TileMatrix<T>& A, const QRFactors
               left ? "rows must equal the rows of A" : "columns must equal the rows of A");
     check_arg(C.nb() == A.nb(), "unmqr", "nb", C.nb(), "must be the same for A and C");
     const int64_t mt = A.mt(), kt = std::min(A.mt(), A.nt()), ib = F.ib();
-    const bool qt = trans != Trans::NoTrans;  // op(Q) = Qᵀ
+    if constexpr (is_complex_v<T>)
+        check_arg(trans != Trans::Trans, "unmqr", "trans", 'T', "must be NoTrans or ConjTrans for complex A");
+    const bool qt = trans != Trans::NoTrans;  // op(Q) = Qᴴ (Qᵀ for real T)
     // Left·Qᵀ and Right·Q take the steps first to last, each step's geqrt before its tpqrt's;
     // Left·Q and Right·Qᵀ the reverse.
     const bool forward = left == qt;
@@ -61,8 +64,7 @@ void unmqr(Side side, Trans trans, const TileMatrix<T>& A, const QRFactors<T>& F
 #define TESSERA_INSTANTIATE(T)                                                                                 \
     template void unmqr_async(Side, Trans, const TileMatrix<T>&, const QRFactors<T>&, TileMatrix<T>&, Sequence&); \
     template void unmqr(Side, Trans, const TileMatrix<T>&, const QRFactors<T>&, TileMatrix<T>&);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -68,6 +68,13 @@ inline uint32_t pack_flags(char a, char b = 0, char c = 0, char d = 0) {
     return uint32_t(uint8_t(a)) | uint32_t(uint8_t(b)) << 8 | uint32_t(uint8_t(c)) << 16 | uint32_t(uint8_t(d)) << 24;
 }
 
+/// An op's character in a footprint: ConjTrans on real T is Trans (the same kernel at the same
+/// cost), so the algorithms' conjugate transposes share the calibration of real transposes.
+template <class T>
+char op_flag(Trans t) {
+    return !is_complex_v<T> && t == Trans::ConjTrans ? 'T' : char(t);
+}
+
 /// History-based perfmodel `tessera_<letter><op>` whose footprint hashes the sizes of the matrix and
 /// vector buffers and the flags.
 starpu_perfmodel* history_model(const std::string& symbol);
@@ -89,13 +96,14 @@ void guarded(void* buffers[], void* cl_arg) {
 starpu_codelet codelet_of_guarded(const char* name, starpu_cpu_func_t cpu, starpu_opencl_func_t ocl,
                                   std::initializer_list<starpu_data_access_mode> modes, starpu_perfmodel* model);
 
-/// A codelet with the CPU implementation Cpu and, when Ocl is given, one asynchronous OpenCL
-/// implementation, both run through guarded().
-template <starpu_cpu_func_t Cpu, starpu_opencl_func_t Ocl = nullptr>
+/// A codelet of precision T with the CPU implementation Cpu and, when Ocl is given and T is real,
+/// one asynchronous OpenCL implementation, both run through guarded(). Complex codelets have no
+/// OpenCL kernels yet: their tasks run on CPU workers.
+template <class T, starpu_cpu_func_t Cpu, starpu_opencl_func_t Ocl = nullptr>
 starpu_codelet make_codelet(const char* name, std::initializer_list<starpu_data_access_mode> modes,
                             starpu_perfmodel* model) {
     starpu_opencl_func_t ocl = nullptr;
-    if constexpr (Ocl != nullptr) ocl = guarded<Ocl>;
+    if constexpr (Ocl != nullptr && !is_complex_v<T>) ocl = guarded<Ocl>;
     return codelet_of_guarded(name, guarded<Cpu>, ocl, modes, model);
 }
 

@@ -1,6 +1,7 @@
 // CPU-only codelets that write a tile from the host: generate (a user function) and scale.
 #include "codelets/codelet.hpp"
 #include "codelets/tasks.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -22,7 +23,7 @@ void generate_cpu(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& generate_codelet() {
     static const std::string name = prec_letter<T>() + std::string("generate");
-    static starpu_codelet cl = codelets::make_codelet<generate_cpu<T>>(name.c_str(), {STARPU_W},
+    static starpu_codelet cl = codelets::make_codelet<T, generate_cpu<T>>(name.c_str(), {STARPU_W},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -52,7 +53,7 @@ void scale_cpu(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& scale_codelet() {
     static const std::string name = prec_letter<T>() + std::string("scale");
-    static starpu_codelet cl = codelets::make_codelet<scale_cpu<T>>(name.c_str(), {STARPU_RW},
+    static starpu_codelet cl = codelets::make_codelet<T, scale_cpu<T>>(name.c_str(), {STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -73,9 +74,10 @@ void tasks::scale(T alpha, TileHandle A, Uplo uplo, int prio) {
     codelets::submit(scale_codelet<T>(), args, {A}, prio);
 }
 
-template void tasks::generate<float>(std::shared_ptr<const TileFunction<float>>, int64_t, int64_t, TileHandle, int);
-template void tasks::generate<double>(std::shared_ptr<const TileFunction<double>>, int64_t, int64_t, TileHandle, int);
-template void tasks::scale<float>(float, TileHandle, Uplo, int);
-template void tasks::scale<double>(double, TileHandle, Uplo, int);
+#define TESSERA_INSTANTIATE(T) \
+    template void tasks::generate<T>(std::shared_ptr<const TileFunction<T>>, int64_t, int64_t, TileHandle, int); \
+    template void tasks::scale<T>(T, TileHandle, Uplo, int);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -2,6 +2,7 @@
 #include "codelets/codelet.hpp"
 #include "codelets/tasks.hpp"
 #include "kernels/cpu/blas.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -34,7 +35,7 @@ void gemm_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& gemm_codelet() {
     static const std::string name = prec_letter<T>() + std::string("gemm");
-    static starpu_codelet cl = codelets::make_codelet<gemm_cpu<T>, gemm_opencl<T>>(
+    static starpu_codelet cl = codelets::make_codelet<T, gemm_cpu<T>, gemm_opencl<T>>(
         name.c_str(), {STARPU_R, STARPU_R, STARPU_RW},
         codelets::history_model("tessera_" + name));
     return cl;
@@ -44,11 +45,13 @@ starpu_codelet& gemm_codelet() {
 
 template <class T>
 void tasks::gemm(Trans ta, Trans tb, T alpha, TileHandle A, TileHandle B, T beta, TileHandle C, int prio) {
-    GemmArgs<T> args{codelets::pack_flags(char(ta), char(tb)), ta, tb, alpha, beta};
+    GemmArgs<T> args{codelets::pack_flags(codelets::op_flag<T>(ta), codelets::op_flag<T>(tb)), ta, tb, alpha, beta};
     codelets::submit(gemm_codelet<T>(), args, {A, B, C}, prio);
 }
 
-template void tasks::gemm<float>(Trans, Trans, float, TileHandle, TileHandle, float, TileHandle, int);
-template void tasks::gemm<double>(Trans, Trans, double, TileHandle, TileHandle, double, TileHandle, int);
+#define TESSERA_INSTANTIATE(T) \
+    template void tasks::gemm<T>(Trans, Trans, T, TileHandle, TileHandle, T, TileHandle, int);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

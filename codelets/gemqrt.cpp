@@ -4,6 +4,7 @@
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/qr.hpp"
 #include "kernels/opencl/launch_qr.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -38,7 +39,7 @@ void gemqrt_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& gemqrt_codelet() {
     static const std::string name = prec_letter<T>() + std::string("gemqrt");
-    static starpu_codelet cl = codelets::make_codelet<gemqrt_cpu<T>, gemqrt_opencl<T>>(name.c_str(),
+    static starpu_codelet cl = codelets::make_codelet<T, gemqrt_cpu<T>, gemqrt_opencl<T>>(name.c_str(),
                                                       {STARPU_R, STARPU_R, STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;
@@ -48,11 +49,13 @@ starpu_codelet& gemqrt_codelet() {
 
 template <class T>
 void tasks::gemqrt(Side side, Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle C, int prio) {
-    GemqrtArgs args{codelets::pack_flags(char(side), char(trans)) ^ (uint32_t(ib) << 16), side, trans, ib};
+    GemqrtArgs args{codelets::pack_flags(char(side), codelets::op_flag<T>(trans)) ^ (uint32_t(ib) << 16), side, trans, ib};
     codelets::submit(gemqrt_codelet<T>(), args, {V, Tf, C}, prio);
 }
 
-template void tasks::gemqrt<float>(Side, Trans, int64_t, TileHandle, TileHandle, TileHandle, int);
-template void tasks::gemqrt<double>(Side, Trans, int64_t, TileHandle, TileHandle, TileHandle, int);
+#define TESSERA_INSTANTIATE(T) \
+    template void tasks::gemqrt<T>(Side, Trans, int64_t, TileHandle, TileHandle, TileHandle, int);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -2,6 +2,7 @@
 #include "codelets/codelet.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/qr.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -22,7 +23,7 @@ void geqrt_cpu(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& geqrt_codelet() {
     static const std::string name = prec_letter<T>() + std::string("geqrt");
-    static starpu_codelet cl = codelets::make_codelet<geqrt_cpu<T>>(name.c_str(), {STARPU_RW, STARPU_W},
+    static starpu_codelet cl = codelets::make_codelet<T, geqrt_cpu<T>>(name.c_str(), {STARPU_RW, STARPU_W},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -35,7 +36,8 @@ void tasks::geqrt(int64_t ib, TileHandle A, TileHandle Tf, int prio) {
     codelets::submit(geqrt_codelet<T>(), args, {A, Tf}, prio);
 }
 
-template void tasks::geqrt<float>(int64_t, TileHandle, TileHandle, int);
-template void tasks::geqrt<double>(int64_t, TileHandle, TileHandle, int);
+#define TESSERA_INSTANTIATE(T) template void tasks::geqrt<T>(int64_t, TileHandle, TileHandle, int);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -5,6 +5,7 @@
 #include "codelets/tasks_lu.hpp"
 #include "kernels/cpu/lu.hpp"
 #include "kernels/opencl/launch_lu.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -36,7 +37,7 @@ void gessm_opencl(void* buffers[], void*) {
 template <class T>
 starpu_codelet& gessm_codelet() {
     static const std::string name = prec_letter<T>() + std::string("gessm");
-    static starpu_codelet cl = codelets::make_codelet<gessm_cpu<T>, gessm_opencl<T>>(name.c_str(),
+    static starpu_codelet cl = codelets::make_codelet<T, gessm_cpu<T>, gessm_opencl<T>>(name.c_str(),
                                                       {STARPU_R, STARPU_R, STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;
@@ -49,7 +50,8 @@ void tasks::gessm(TileHandle ipiv, TileHandle L, TileHandle A, int prio) {
     codelets::submit_buffers(gessm_codelet<T>(), GessmArgs{0}, {{ipiv, STARPU_R}, {L, STARPU_R}, {A, STARPU_RW}}, prio);
 }
 
-template void tasks::gessm<float>(TileHandle, TileHandle, TileHandle, int);
-template void tasks::gessm<double>(TileHandle, TileHandle, TileHandle, int);
+#define TESSERA_INSTANTIATE(T) template void tasks::gessm<T>(TileHandle, TileHandle, TileHandle, int);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

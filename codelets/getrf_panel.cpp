@@ -7,6 +7,7 @@
 #include "codelets/tasks_lu.hpp"
 #include "kernels/cpu/lu.hpp"
 #include "runtime/sequence_internal.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -55,7 +56,7 @@ template <class T>
 starpu_codelet& panel_codelet() {
     static const std::string name = prec_letter<T>() + std::string("getrf_panel");
     static starpu_codelet cl =
-        codelets::make_var_codelet<panel_cpu<T>>(name.c_str(), codelets::history_model("tessera_" + name));
+        codelets::make_var_codelet<T, panel_cpu<T>>(name.c_str(), codelets::history_model("tessera_" + name));
     return cl;
 }
 
@@ -84,7 +85,9 @@ void tasks::getrf_panel(const std::vector<TileHandle>& column, int64_t row0, int
     codelets::submit_buffers(panel_codelet<T>(), args, buffers, prio);
 }
 
-template void tasks::getrf_panel<float>(const std::vector<TileHandle>&, int64_t, int64_t*, int*, TileHandle, int);
-template void tasks::getrf_panel<double>(const std::vector<TileHandle>&, int64_t, int64_t*, int*, TileHandle, int);
+#define TESSERA_INSTANTIATE(T) \
+    template void tasks::getrf_panel<T>(const std::vector<TileHandle>&, int64_t, int64_t*, int*, TileHandle, int);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -3,6 +3,7 @@
 #include "codelets/lu_codelet.hpp"
 #include "codelets/tasks_lu.hpp"
 #include "kernels/cpu/lu.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -31,7 +32,7 @@ void incpiv_cpu(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& nopiv_codelet() {
     static const std::string name = prec_letter<T>() + std::string("getrf_nopiv");
-    static starpu_codelet cl = codelets::make_codelet<nopiv_cpu<T>>(name.c_str(), {STARPU_RW},
+    static starpu_codelet cl = codelets::make_codelet<T, nopiv_cpu<T>>(name.c_str(), {STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -39,7 +40,7 @@ starpu_codelet& nopiv_codelet() {
 template <class T>
 starpu_codelet& incpiv_codelet() {
     static const std::string name = prec_letter<T>() + std::string("getrf_incpiv");
-    static starpu_codelet cl = codelets::make_codelet<incpiv_cpu<T>>(name.c_str(), {STARPU_RW, STARPU_W},
+    static starpu_codelet cl = codelets::make_codelet<T, incpiv_cpu<T>>(name.c_str(), {STARPU_RW, STARPU_W},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -56,9 +57,10 @@ void tasks::getrf_incpiv(TileHandle A, TileHandle ipiv, int* info, int prio) {
     codelets::submit_buffers(incpiv_codelet<T>(), TileArgs{0, info}, {{A, STARPU_RW}, {ipiv, STARPU_W}}, prio);
 }
 
-template void tasks::getrf_nopiv<float>(TileHandle, int*, int);
-template void tasks::getrf_nopiv<double>(TileHandle, int*, int);
-template void tasks::getrf_incpiv<float>(TileHandle, TileHandle, int*, int);
-template void tasks::getrf_incpiv<double>(TileHandle, TileHandle, int*, int);
+#define TESSERA_INSTANTIATE(T) \
+    template void tasks::getrf_nopiv<T>(TileHandle, int*, int); \
+    template void tasks::getrf_incpiv<T>(TileHandle, TileHandle, int*, int);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

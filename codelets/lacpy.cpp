@@ -2,6 +2,7 @@
 #include "codelets/codelet.hpp"
 #include "codelets/tasks.hpp"
 #include "kernels/cpu/blas.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -29,7 +30,7 @@ void lacpy_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& lacpy_codelet() {
     static const std::string name = prec_letter<T>() + std::string("lacpy");
-    static starpu_codelet cl = codelets::make_codelet<lacpy_cpu<T>, lacpy_opencl<T>>(name.c_str(), {STARPU_R, STARPU_W},
+    static starpu_codelet cl = codelets::make_codelet<T, lacpy_cpu<T>, lacpy_opencl<T>>(name.c_str(), {STARPU_R, STARPU_W},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -42,7 +43,8 @@ void tasks::lacpy(Uplo uplo, TileHandle A, TileHandle B, int prio) {
     codelets::submit(lacpy_codelet<T>(), args, {A, B}, prio);
 }
 
-template void tasks::lacpy<float>(Uplo, TileHandle, TileHandle, int);
-template void tasks::lacpy<double>(Uplo, TileHandle, TileHandle, int);
+#define TESSERA_INSTANTIATE(T) template void tasks::lacpy<T>(Uplo, TileHandle, TileHandle, int);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -5,6 +5,7 @@
 #include "codelets/tasks_lu.hpp"
 #include "kernels/cpu/lu.hpp"
 #include "kernels/opencl/launch_lu.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -49,7 +50,7 @@ template <class T>
 starpu_codelet& laswp_codelet() {
     static const std::string name = prec_letter<T>() + std::string("laswp");
     static starpu_codelet cl =
-        codelets::make_var_codelet<laswp_cpu<T>, laswp_opencl<T>>(name.c_str(),
+        codelets::make_var_codelet<T, laswp_cpu<T>, laswp_opencl<T>>(name.c_str(),
                                                                    codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -69,9 +70,9 @@ void tasks::laswp(const std::vector<TileHandle>& column, int64_t row0, const int
     codelets::submit_buffers(laswp_codelet<T>(), args, buffers, prio);
 }
 
-template void tasks::laswp<float>(const std::vector<TileHandle>&, int64_t, const int64_t*, int64_t, int64_t, bool,
-                                  const std::vector<TileHandle>&, int);
-template void tasks::laswp<double>(const std::vector<TileHandle>&, int64_t, const int64_t*, int64_t, int64_t, bool,
-                                   const std::vector<TileHandle>&, int);
+#define TESSERA_INSTANTIATE(T) \
+    template void tasks::laswp<T>(const std::vector<TileHandle>&, int64_t, const int64_t*, int64_t, int64_t, bool, const std::vector<TileHandle>&, int);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -12,11 +12,11 @@
 
 namespace tessera::codelets {
 
-/// A codelet with a variable number of buffers (modes given per task), the CPU implementation Cpu
-/// and, when Ocl is given, one asynchronous OpenCL implementation, both run through guarded().
-template <starpu_cpu_func_t Cpu, starpu_opencl_func_t Ocl = nullptr>
+/// A codelet of precision T with a variable number of buffers (modes given per task), otherwise as
+/// make_codelet.
+template <class T, starpu_cpu_func_t Cpu, starpu_opencl_func_t Ocl = nullptr>
 starpu_codelet make_var_codelet(const char* name, starpu_perfmodel* model) {
-    starpu_codelet cl = make_codelet<Cpu, Ocl>(name, {}, model);
+    starpu_codelet cl = make_codelet<T, Cpu, Ocl>(name, {}, model);
     cl.nbuffers = STARPU_VARIABLE_NBUFFERS;
     return cl;
 }

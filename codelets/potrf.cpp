@@ -2,6 +2,7 @@
 #include "codelets/codelet.hpp"
 #include "codelets/tasks.hpp"
 #include "kernels/cpu/blas.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -29,7 +30,7 @@ void potrf_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& potrf_codelet() {
     static const std::string name = prec_letter<T>() + std::string("potrf");
-    static starpu_codelet cl = codelets::make_codelet<potrf_cpu<T>, potrf_opencl<T>>(name.c_str(), {STARPU_RW},
+    static starpu_codelet cl = codelets::make_codelet<T, potrf_cpu<T>, potrf_opencl<T>>(name.c_str(), {STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -42,7 +43,8 @@ void tasks::potrf(Uplo uplo, TileHandle A, int* info, int prio) {
     codelets::submit(potrf_codelet<T>(), args, {A}, prio);
 }
 
-template void tasks::potrf<float>(Uplo, TileHandle, int*, int);
-template void tasks::potrf<double>(Uplo, TileHandle, int*, int);
+#define TESSERA_INSTANTIATE(T) template void tasks::potrf<T>(Uplo, TileHandle, int*, int);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

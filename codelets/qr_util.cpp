@@ -8,6 +8,7 @@
 #include "runtime/host_memory.hpp"
 #include "runtime/mpi_internal.hpp"
 #include "runtime/sequence_internal.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -36,22 +37,22 @@ void region_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& region_codelet() {
     static const std::string name = prec_letter<T>() + std::string("lacpy_region");
-    static starpu_codelet cl = codelets::make_codelet<region_cpu<T>, region_opencl<T>>(name.c_str(),
+    static starpu_codelet cl = codelets::make_codelet<T, region_cpu<T>, region_opencl<T>>(name.c_str(),
                                                       {STARPU_R, STARPU_RW}, codelets::history_model("tessera_" + name));
     return cl;
 }
 
 template <class T>
-void transpose_cpu(void* buffers[], void*) {
+void conj_transpose_cpu(void* buffers[], void*) {
     auto A = codelets::cpu_tile<T>(buffers[0]), B = codelets::cpu_tile<T>(buffers[1]);
     for (int64_t j = 0; j < A.n; ++j)
-        for (int64_t i = 0; i < A.m; ++i) B.ptr[j + i * B.ld] = A.ptr[i + j * A.ld];
+        for (int64_t i = 0; i < A.m; ++i) B.ptr[j + i * B.ld] = conjugate(A.ptr[i + j * A.ld]);
 }
 
 template <class T>
-starpu_codelet& transpose_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("transpose");
-    static starpu_codelet cl = codelets::make_codelet<transpose_cpu<T>>(name.c_str(), {STARPU_R, STARPU_W},
+starpu_codelet& conj_transpose_codelet() {
+    static const std::string name = prec_letter<T>() + std::string("conj_transpose");
+    static starpu_codelet cl = codelets::make_codelet<T, conj_transpose_cpu<T>>(name.c_str(), {STARPU_R, STARPU_W},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -77,7 +78,7 @@ void zero_diagonal_cpu(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& zero_diagonal_codelet() {
     static const std::string name = prec_letter<T>() + std::string("zero_diagonal");
-    static starpu_codelet cl = codelets::make_codelet<zero_diagonal_cpu<T>>(name.c_str(), {STARPU_R},
+    static starpu_codelet cl = codelets::make_codelet<T, zero_diagonal_cpu<T>>(name.c_str(), {STARPU_R},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -92,9 +93,9 @@ void tasks::lacpy_region(Uplo uplo, int64_t rows, int64_t cols, TileHandle A, Ti
 }
 
 template <class T>
-void tasks::transpose(TileHandle A, TileHandle B, int prio) {
+void tasks::conj_transpose(TileHandle A, TileHandle B, int prio) {
     const uint32_t flags = 0;
-    codelets::submit(transpose_codelet<T>(), flags, {A, B}, prio);
+    codelets::submit(conj_transpose_codelet<T>(), flags, {A, B}, prio);
 }
 
 template <class T>
@@ -135,11 +136,10 @@ void tasks::free_tiles(void* ptr) { detail::host_memory().release(ptr); }
 
 #define TESSERA_INSTANTIATE(T)                                                                      \
     template void tasks::lacpy_region<T>(Uplo, int64_t, int64_t, TileHandle, TileHandle, int);     \
-    template void tasks::transpose<T>(TileHandle, TileHandle, int);                                \
+    template void tasks::conj_transpose<T>(TileHandle, TileHandle, int);                                \
     template void tasks::zero_diagonal<T>(int64_t, TileHandle, int*, int);                         \
     template TileHandle tasks::temp_tile<T>(int64_t, int64_t, int);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

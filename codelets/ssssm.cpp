@@ -3,6 +3,7 @@
 #include "codelets/tasks_lu.hpp"
 #include "kernels/cpu/lu.hpp"
 #include "kernels/opencl/launch_lu.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -36,7 +37,7 @@ void ssssm_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& ssssm_codelet() {
     static const std::string name = prec_letter<T>() + std::string("ssssm");
-    static starpu_codelet cl = codelets::make_codelet<ssssm_cpu<T>, ssssm_opencl<T>>(name.c_str(),
+    static starpu_codelet cl = codelets::make_codelet<T, ssssm_cpu<T>, ssssm_opencl<T>>(name.c_str(),
                                                       {STARPU_RW, STARPU_RW, STARPU_R, STARPU_R, STARPU_R},
                                                       codelets::history_model("tessera_" + name));
     return cl;
@@ -50,7 +51,9 @@ void tasks::ssssm(int64_t ib, TileHandle A1, TileHandle A2, TileHandle L, TileHa
                              {{A1, STARPU_RW}, {A2, STARPU_RW}, {L, STARPU_R}, {Amk, STARPU_R}, {ipiv, STARPU_R}}, prio);
 }
 
-template void tasks::ssssm<float>(int64_t, TileHandle, TileHandle, TileHandle, TileHandle, TileHandle, int);
-template void tasks::ssssm<double>(int64_t, TileHandle, TileHandle, TileHandle, TileHandle, TileHandle, int);
+#define TESSERA_INSTANTIATE(T) \
+    template void tasks::ssssm<T>(int64_t, TileHandle, TileHandle, TileHandle, TileHandle, TileHandle, int);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -15,6 +15,10 @@ void gemm(Trans ta, Trans tb, T alpha, TileHandle A, TileHandle B, T beta, TileH
 /// C = alpha·op(A)·op(A)ᵀ + beta·C on the uplo triangle of a diagonal tile (RW C).
 template <class T>
 void syrk(Uplo uplo, Trans trans, T alpha, TileHandle A, T beta, TileHandle C, int prio = 0);
+/// C = alpha·op(A)·op(A)ᴴ + beta·C, alpha and beta real, on the uplo triangle of a diagonal tile
+/// (RW C): zherk/cherk; syrk for real T.
+template <class T>
+void herk(Uplo uplo, Trans trans, real_t<T> alpha, TileHandle A, real_t<T> beta, TileHandle C, int prio = 0);
 /// B = alpha·op(A)⁻¹·B or alpha·B·op(A)⁻¹ (RW B).
 template <class T>
 void trsm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A, TileHandle B, int prio = 0);

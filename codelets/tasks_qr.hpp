@@ -36,9 +36,9 @@ void tpmqrt(Side side, Trans trans, int64_t ib, TileHandle V, TileHandle Tf, Til
 /// (R A, RW B; CPU and OpenCL). Both tiles must hold at least rows×cols.
 template <class T>
 void lacpy_region(Uplo uplo, int64_t rows, int64_t cols, TileHandle A, TileHandle B, int prio = 0);
-/// B = Aᵀ (R A, W B; CPU). B must be A's transposed shape.
+/// B = Aᴴ (Aᵀ for real T) (R A, W B; CPU). B must be A's transposed shape.
 template <class T>
-void transpose(TileHandle A, TileHandle B, int prio = 0);
+void conj_transpose(TileHandle A, TileHandle B, int prio = 0);
 /// *info = 1-based index of the first exact zero on the diagonal of A's leading k×k block, 0 if none
 /// (R A; CPU). `info` must stay valid until the task has run.
 template <class T>

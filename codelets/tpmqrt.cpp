@@ -4,6 +4,7 @@
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/qr.hpp"
 #include "kernels/opencl/launch_qr.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -38,7 +39,7 @@ void tpmqrt_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& tpmqrt_codelet() {
     static const std::string name = prec_letter<T>() + std::string("tpmqrt");
-    static starpu_codelet cl = codelets::make_codelet<tpmqrt_cpu<T>, tpmqrt_opencl<T>>(name.c_str(),
+    static starpu_codelet cl = codelets::make_codelet<T, tpmqrt_cpu<T>, tpmqrt_opencl<T>>(name.c_str(),
                                                       {STARPU_R, STARPU_R, STARPU_RW, STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;
@@ -49,11 +50,13 @@ starpu_codelet& tpmqrt_codelet() {
 template <class T>
 void tasks::tpmqrt(Side side, Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle A1, TileHandle A2,
                    int prio) {
-    TpmqrtArgs args{codelets::pack_flags(char(side), char(trans)) ^ (uint32_t(ib) << 16), side, trans, ib};
+    TpmqrtArgs args{codelets::pack_flags(char(side), codelets::op_flag<T>(trans)) ^ (uint32_t(ib) << 16), side, trans, ib};
     codelets::submit(tpmqrt_codelet<T>(), args, {V, Tf, A1, A2}, prio);
 }
 
-template void tasks::tpmqrt<float>(Side, Trans, int64_t, TileHandle, TileHandle, TileHandle, TileHandle, int);
-template void tasks::tpmqrt<double>(Side, Trans, int64_t, TileHandle, TileHandle, TileHandle, TileHandle, int);
+#define TESSERA_INSTANTIATE(T) \
+    template void tasks::tpmqrt<T>(Side, Trans, int64_t, TileHandle, TileHandle, TileHandle, TileHandle, int);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -3,6 +3,7 @@
 #include "codelets/codelet.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/qr.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -24,7 +25,7 @@ void tpqrt_cpu(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& tpqrt_codelet() {
     static const std::string name = prec_letter<T>() + std::string("tpqrt");
-    static starpu_codelet cl = codelets::make_codelet<tpqrt_cpu<T>>(name.c_str(),
+    static starpu_codelet cl = codelets::make_codelet<T, tpqrt_cpu<T>>(name.c_str(),
                                                       {STARPU_RW, STARPU_RW, STARPU_W},
                                                       codelets::history_model("tessera_" + name));
     return cl;
@@ -38,7 +39,8 @@ void tasks::tpqrt(int64_t ib, TileHandle A, TileHandle B, TileHandle Tf, int pri
     codelets::submit(tpqrt_codelet<T>(), args, {A, B, Tf}, prio);
 }
 
-template void tasks::tpqrt<float>(int64_t, TileHandle, TileHandle, TileHandle, int);
-template void tasks::tpqrt<double>(int64_t, TileHandle, TileHandle, TileHandle, int);
+#define TESSERA_INSTANTIATE(T) template void tasks::tpqrt<T>(int64_t, TileHandle, TileHandle, TileHandle, int);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -3,6 +3,7 @@
 #include "codelets/codelet.hpp"
 #include "codelets/tasks.hpp"
 #include "kernels/cpu/blas.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -52,7 +53,7 @@ void trmm_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& trsm_codelet() {
     static const std::string name = prec_letter<T>() + std::string("trsm");
-    static starpu_codelet cl = codelets::make_codelet<trsm_cpu<T>, trsm_opencl<T>>(name.c_str(), {STARPU_R, STARPU_RW},
+    static starpu_codelet cl = codelets::make_codelet<T, trsm_cpu<T>, trsm_opencl<T>>(name.c_str(), {STARPU_R, STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -60,7 +61,7 @@ starpu_codelet& trsm_codelet() {
 template <class T>
 starpu_codelet& trmm_codelet() {
     static const std::string name = prec_letter<T>() + std::string("trmm");
-    static starpu_codelet cl = codelets::make_codelet<trmm_cpu<T>, trmm_opencl<T>>(name.c_str(), {STARPU_R, STARPU_RW},
+    static starpu_codelet cl = codelets::make_codelet<T, trmm_cpu<T>, trmm_opencl<T>>(name.c_str(), {STARPU_R, STARPU_RW},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -68,7 +69,7 @@ starpu_codelet& trmm_codelet() {
 template <class T>
 void submit_triangular(starpu_codelet& cl, Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A,
                        TileHandle B, int prio) {
-    TriangularArgs<T> args{codelets::pack_flags(char(side), char(uplo), char(trans), char(diag)), side, uplo, trans,
+    TriangularArgs<T> args{codelets::pack_flags(char(side), char(uplo), codelets::op_flag<T>(trans), char(diag)), side, uplo, trans,
                            diag, alpha};
     codelets::submit(cl, args, {A, B}, prio);
 }
@@ -88,8 +89,7 @@ void tasks::trmm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHand
 #define TESSERA_INSTANTIATE(T)                                                                   \
     template void tasks::trsm<T>(Side, Uplo, Trans, Diag, T, TileHandle, TileHandle, int); \
     template void tasks::trmm<T>(Side, Uplo, Trans, Diag, T, TileHandle, TileHandle, int);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

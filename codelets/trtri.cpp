@@ -3,6 +3,7 @@
 #include "codelets/codelet.hpp"
 #include "codelets/tasks.hpp"
 #include "kernels/cpu/blas.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -31,7 +32,7 @@ void trtri_opencl(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& trtri_codelet() {
     static const std::string name = prec_letter<T>() + std::string("trtri");
-    static starpu_codelet cl = codelets::make_codelet<trtri_cpu<T>, trtri_opencl<T>>(name.c_str(), {STARPU_R, STARPU_W},
+    static starpu_codelet cl = codelets::make_codelet<T, trtri_cpu<T>, trtri_opencl<T>>(name.c_str(), {STARPU_R, STARPU_W},
                                                       codelets::history_model("tessera_" + name));
     return cl;
 }
@@ -44,7 +45,8 @@ void tasks::trtri(Uplo uplo, Diag diag, TileHandle A, TileHandle W, int prio) {
     codelets::submit(trtri_codelet<T>(), args, {A, W}, prio);
 }
 
-template void tasks::trtri<float>(Uplo, Diag, TileHandle, TileHandle, int);
-template void tasks::trtri<double>(Uplo, Diag, TileHandle, TileHandle, int);
+#define TESSERA_INSTANTIATE(T) template void tasks::trtri<T>(Uplo, Diag, TileHandle, TileHandle, int);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -4,6 +4,7 @@
 #include "codelets/lu_codelet.hpp"
 #include "codelets/tasks_lu.hpp"
 #include "kernels/cpu/lu.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
@@ -30,7 +31,7 @@ void tstrf_cpu(void* buffers[], void* cl_arg) {
 template <class T>
 starpu_codelet& tstrf_codelet() {
     static const std::string name = prec_letter<T>() + std::string("tstrf");
-    static starpu_codelet cl = codelets::make_codelet<tstrf_cpu<T>>(name.c_str(),
+    static starpu_codelet cl = codelets::make_codelet<T, tstrf_cpu<T>>(name.c_str(),
                                                       {STARPU_RW, STARPU_RW, STARPU_W, STARPU_W},
                                                       codelets::history_model("tessera_" + name));
     return cl;
@@ -44,7 +45,9 @@ void tasks::tstrf(int64_t ib, TileHandle U, TileHandle A, TileHandle L, TileHand
                              {{U, STARPU_RW}, {A, STARPU_RW}, {L, STARPU_W}, {ipiv, STARPU_W}}, prio);
 }
 
-template void tasks::tstrf<float>(int64_t, TileHandle, TileHandle, TileHandle, TileHandle, int*, int);
-template void tasks::tstrf<double>(int64_t, TileHandle, TileHandle, TileHandle, TileHandle, int*, int);
+#define TESSERA_INSTANTIATE(T) \
+    template void tasks::tstrf<T>(int64_t, TileHandle, TileHandle, TileHandle, TileHandle, int*, int);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -10,6 +10,7 @@
 #include "runtime/mpi_internal.hpp"
 #include "runtime/runtime_internal.hpp"
 #include "runtime/sequence_internal.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera {
 
@@ -164,7 +165,8 @@ void TileMatrix<T>::fetch_to_device(int device) const {
     acquire_each(local, int(node), STARPU_R);
 }
 
-template class TileMatrix<float>;
-template class TileMatrix<double>;
+#define TESSERA_INSTANTIATE(T) template class TileMatrix<T>;
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "kernels/cpu/blas.hpp"
+#include "runtime/precisions.hpp"
 #include "tessera/runtime.hpp"
 
 namespace tessera::check {
@@ -19,14 +20,17 @@ template <class T>
 double lange(char norm, int64_t m, int64_t n, const T* a, int64_t lda) {
     if (m == 0 || n == 0) return 0;
     if constexpr (std::is_same_v<T, float>) return LAPACKE_slange(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda));
-    else return LAPACKE_dlange(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda));
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dlange(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda));
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_clange(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda));
+    else return LAPACKE_zlange(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda));
 }
 
 template <class T>
 std::vector<T> random_matrix(int64_t m, int64_t n, int64_t lda, uint64_t seed) {
     std::vector<T> a(size_t(std::max<int64_t>(lda, 1) * std::max<int64_t>(n, 1)));
     for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < m; ++i) a[size_t(i + j * lda)] = T(random_entry(seed, uint64_t(i), uint64_t(j)));
+        for (int64_t i = 0; i < m; ++i) a[size_t(i + j * lda)] = random_scalar<T>(seed, uint64_t(i), uint64_t(j));
     return a;
 }
 
@@ -34,9 +38,7 @@ template <class T>
 std::vector<T> random_spd(int64_t n, int64_t lda, uint64_t seed) {
     std::vector<T> a(size_t(std::max<int64_t>(lda, 1) * std::max<int64_t>(n, 1)));
     for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < n; ++i)
-            a[size_t(i + j * lda)] = T(random_entry(seed, uint64_t(std::min(i, j)), uint64_t(std::max(i, j))));
-    for (int64_t j = 0; j < n; ++j) a[size_t(j + j * lda)] += T(n);
+        for (int64_t i = 0; i < n; ++i) a[size_t(i + j * lda)] = random_hpd_entry<T>(seed, uint64_t(i), uint64_t(j), n);
     return a;
 }
 
@@ -46,7 +48,7 @@ void generate_random(TileMatrix<T>& A, uint64_t seed, int64_t rows) {
     A.generate([seed, random_rows](int64_t i0, int64_t j0, int64_t m, int64_t n, T* t, int64_t ld) {
         const int64_t mr = std::clamp<int64_t>(random_rows - i0, 0, m);  // the tile's random rows
         for (int64_t j = 0; j < n; ++j) {
-            for (int64_t i = 0; i < mr; ++i) t[i + j * ld] = T(random_entry(seed, uint64_t(i0 + i), uint64_t(j0 + j)));
+            for (int64_t i = 0; i < mr; ++i) t[i + j * ld] = random_scalar<T>(seed, uint64_t(i0 + i), uint64_t(j0 + j));
             std::fill(t + j * ld + mr, t + j * ld + m, T(0));
         }
     });
@@ -58,12 +60,7 @@ void generate_random_spd(TileMatrix<T>& A, uint64_t seed) {
     const int64_t order = A.n();
     A.generate([seed, order](int64_t i0, int64_t j0, int64_t m, int64_t n, T* t, int64_t ld) {
         for (int64_t j = 0; j < n; ++j)
-            for (int64_t i = 0; i < m; ++i) {
-                const uint64_t gi = uint64_t(i0 + i), gj = uint64_t(j0 + j);
-                T v = T(random_entry(seed, std::min(gi, gj), std::max(gi, gj)));
-                if (gi == gj) v += T(order);
-                t[i + j * ld] = v;
-            }
+            for (int64_t i = 0; i < m; ++i) t[i + j * ld] = random_hpd_entry<T>(seed, uint64_t(i0 + i), uint64_t(j0 + j), order);
     });
 }
 
@@ -109,24 +106,38 @@ double gemm_residual(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, T alph
         for (int64_t i = 0; i < m; ++i) ref[size_t(i + j * ldc)] -= c[i + j * ldc];
     const double na = ta == Trans::NoTrans ? lange('1', m, k, a, lda) : lange('1', k, m, a, lda);
     const double nb = tb == Trans::NoTrans ? lange('1', k, n, b, ldb) : lange('1', n, k, b, ldb);
-    const double den = (std::abs(double(alpha)) * na * nb + std::abs(double(beta)) * lange('1', m, n, c0, ldc)) *
+    const double den = (std::abs(alpha) * na * nb + std::abs(beta) * lange('1', m, n, c0, ldc)) *
                        double(std::max<int64_t>(k, 1)) * eps<T>();
     return ratio(lange('1', m, n, ref.data(), ldc), den);
+}
+
+// syrk_residual and herk_residual: the reference by CBLAS's xSYRK or xHERK.
+template <class T>
+static double rank_k_residual(bool hermitian, Uplo uplo, Trans trans, int64_t n, int64_t k, T alpha, const T* a,
+                              int64_t lda, T beta, const T* c0, const T* c, int64_t ldc) {
+    if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
+    std::vector<T> ref = copy_of(n, n, c0, ldc), diff(size_t(std::max<int64_t>(n, 1) * std::max<int64_t>(n, 1)));
+    if (n > 0 && hermitian) cpu::herk<T>(uplo, trans, n, k, std::real(alpha), a, lda, std::real(beta), ref.data(), ldc);
+    else if (n > 0) cpu::syrk<T>(uplo, trans, n, k, alpha, a, lda, beta, ref.data(), ldc);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i)
+            if (uplo == Uplo::Lower ? i >= j : i <= j) diff[size_t(i + j * n)] = ref[size_t(i + j * ldc)] - c[i + j * ldc];
+    const double na = trans == Trans::NoTrans ? lange('1', n, k, a, lda) : lange('1', k, n, a, lda);
+    const double den = (std::abs(alpha) * na * na + std::abs(beta) * lange('1', n, n, c0, ldc)) *
+                       double(std::max<int64_t>(k, 1)) * eps<T>();
+    return ratio(lange('1', n, n, diff.data(), std::max<int64_t>(n, 1)), den);
 }
 
 template <class T>
 double syrk_residual(Uplo uplo, Trans trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta,
                      const T* c0, const T* c, int64_t ldc) {
-    if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
-    std::vector<T> ref = copy_of(n, n, c0, ldc), diff(size_t(std::max<int64_t>(n, 1) * std::max<int64_t>(n, 1)));
-    if (n > 0) cpu::syrk<T>(uplo, trans, n, k, alpha, a, lda, beta, ref.data(), ldc);
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < n; ++i)
-            if (uplo == Uplo::Lower ? i >= j : i <= j) diff[size_t(i + j * n)] = ref[size_t(i + j * ldc)] - c[i + j * ldc];
-    const double na = trans == Trans::NoTrans ? lange('1', n, k, a, lda) : lange('1', k, n, a, lda);
-    const double den = (std::abs(double(alpha)) * na * na + std::abs(double(beta)) * lange('1', n, n, c0, ldc)) *
-                       double(std::max<int64_t>(k, 1)) * eps<T>();
-    return ratio(lange('1', n, n, diff.data(), std::max<int64_t>(n, 1)), den);
+    return rank_k_residual(false, uplo, trans, n, k, alpha, a, lda, beta, c0, c, ldc);
+}
+
+template <class T>
+double herk_residual(Uplo uplo, Trans trans, int64_t n, int64_t k, real_t<T> alpha, const T* a, int64_t lda,
+                     real_t<T> beta, const T* c0, const T* c, int64_t ldc) {
+    return rank_k_residual(true, uplo, trans, n, k, T(alpha), a, lda, T(beta), c0, c, ldc);
 }
 
 template <class T>
@@ -143,7 +154,7 @@ double trsm_residual(Side side, Uplo uplo, Trans trans, Diag diag, int64_t m, in
         else cpu::gemm<T>(Trans::NoTrans, trans, m, n, n, T(-1), x, ldb, tri.data(), lda, alpha, r.data(), ldb);
     }
     const double den = (lange('1', order, order, tri.data(), lda) * lange('1', m, n, x, ldb) +
-                        std::abs(double(alpha)) * lange('1', m, n, b0, ldb)) *
+                        std::abs(alpha) * lange('1', m, n, b0, ldb)) *
                        double(std::max<int64_t>(order, 1)) * eps<T>();
     return ratio(lange('1', m, n, r.data(), ldb), den);
 }
@@ -154,13 +165,16 @@ double potrf_residual(Uplo uplo, int64_t n, const T* a, int64_t lda, const T* f,
     if (n == 0) return 0;
     std::vector<T> tri = copy_of(n, n, f, ldf), full = copy_of(n, n, a, lda);
     keep_triangle(uplo, Diag::NonUnit, n, tri.data(), ldf);
-    for (int64_t j = 0; j < n; ++j)  // symmetrize A from its uplo triangle
-        for (int64_t i = 0; i < n; ++i)
-            if (uplo == Uplo::Lower ? i < j : i > j) full[size_t(i + j * lda)] = a[j + i * lda];
+    for (int64_t j = 0; j < n; ++j)  // A from its uplo triangle: symmetric, or Hermitian with a real diagonal
+        for (int64_t i = 0; i < n; ++i) {
+            if (uplo == Uplo::Lower ? i < j : i > j) full[size_t(i + j * lda)] = conjugate(a[j + i * lda]);
+            if (i == j) full[size_t(i + j * lda)] = std::real(a[i + j * lda]);
+        }
     const double norm_a = lange('1', n, n, full.data(), lda);
-    // full = A − L·Lᵀ (or A − Uᵀ·U)
-    if (uplo == Uplo::Lower) cpu::gemm<T>(Trans::NoTrans, Trans::Trans, n, n, n, T(-1), tri.data(), ldf, tri.data(), ldf, T(1), full.data(), lda);
-    else cpu::gemm<T>(Trans::Trans, Trans::NoTrans, n, n, n, T(-1), tri.data(), ldf, tri.data(), ldf, T(1), full.data(), lda);
+    // full = A − L·Lᴴ (or A − Uᴴ·U)
+    const Trans h = Trans::ConjTrans;
+    if (uplo == Uplo::Lower) cpu::gemm<T>(Trans::NoTrans, h, n, n, n, T(-1), tri.data(), ldf, tri.data(), ldf, T(1), full.data(), lda);
+    else cpu::gemm<T>(h, Trans::NoTrans, n, n, n, T(-1), tri.data(), ldf, tri.data(), ldf, T(1), full.data(), lda);
     return ratio(lange('1', n, n, full.data(), lda), double(n) * norm_a * eps<T>());
 }
 
@@ -188,13 +202,14 @@ double solve_residual(Trans trans, int64_t m, int64_t n, int64_t nrhs, const T* 
                                   int64_t, T, const T*, const T*, int64_t);                                      \
     template double syrk_residual(Uplo, Trans, int64_t, int64_t, T, const T*, int64_t, T, const T*, const T*,    \
                                   int64_t);                                                                      \
+    template double herk_residual(Uplo, Trans, int64_t, int64_t, real_t<T>, const T*, int64_t, real_t<T>,        \
+                                  const T*, const T*, int64_t);                                                  \
     template double trsm_residual(Side, Uplo, Trans, Diag, int64_t, int64_t, T, const T*, int64_t, const T*,     \
                                   const T*, int64_t);                                                            \
     template double potrf_residual(Uplo, int64_t, const T*, int64_t, const T*, int64_t);                         \
     template double solve_residual(Trans, int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t,       \
                                    const T*, int64_t);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera::check

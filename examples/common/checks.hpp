@@ -4,6 +4,8 @@
 // A check passes when its scaled residual is ≤ kThreshold (60, as Chameleon's tester).
 #pragma once
 
+#include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -35,11 +37,31 @@ inline double random_entry(uint64_t seed, uint64_t i, uint64_t j) {
     return double(z >> 11) * 0x1.0p-53 - 0.5;
 }
 
-/// m×n array with leading dimension lda ≥ m, entries T(random_entry(seed, i, j)), rows m..lda−1 zero.
+/// Entry (i, j) of a seeded random matrix of T: random_entry(seed, i, j), and for complex T an
+/// imaginary part from a second stream (seed ^ kImagStream).
+constexpr uint64_t kImagStream = 0x5DEECE66Dull;
+template <class T>
+T random_scalar(uint64_t seed, uint64_t i, uint64_t j) {
+    if constexpr (is_complex_v<T>)
+        return T(real_t<T>(random_entry(seed, i, j)), real_t<T>(random_entry(seed ^ kImagStream, i, j)));
+    else return T(random_entry(seed, i, j));
+}
+
+/// Entry (i, j) of the seeded random symmetric (Hermitian for complex T) positive definite matrix
+/// of order n: random_scalar(seed, min(i, j), max(i, j)) below the diagonal and its conjugate above,
+/// the real part plus n on the diagonal.
+template <class T>
+T random_hpd_entry(uint64_t seed, uint64_t i, uint64_t j, int64_t n) {
+    const T v = random_scalar<T>(seed, std::min(i, j), std::max(i, j));
+    if (i == j) return T(std::real(v) + real_t<T>(n));
+    return i < j ? conjugate(v) : v;
+}
+
+/// m×n array with leading dimension lda ≥ m, entries random_scalar<T>(seed, i, j), rows m..lda−1 zero.
 template <class T>
 std::vector<T> random_matrix(int64_t m, int64_t n, int64_t lda, uint64_t seed);
-/// Symmetric positive definite n×n array (random symmetric + n on the diagonal), both triangles set:
-/// a_ij = T(random_entry(seed, min(i, j), max(i, j))), plus T(n) on the diagonal.
+/// Symmetric (Hermitian for complex T) positive definite n×n array, both triangles set:
+/// a_ij = random_hpd_entry<T>(seed, i, j, n).
 template <class T>
 std::vector<T> random_spd(int64_t n, int64_t lda, uint64_t seed);
 
@@ -95,11 +117,16 @@ double gemm_residual(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, T alph
 template <class T>
 double syrk_residual(Uplo uplo, Trans trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta,
                      const T* c0, const T* c, int64_t ldc);
+/// herk: syrk's residual with C_ref = α·op(A)·op(A)ᴴ + β·C₀ (α, β real) via CBLAS's xHERK.
+template <class T>
+double herk_residual(Uplo uplo, Trans trans, int64_t n, int64_t k, real_t<T> alpha, const T* a, int64_t lda,
+                     real_t<T> beta, const T* c0, const T* c, int64_t ldc);
 /// trsm: ‖α·B₀ − op(A)·X‖ / ((‖A‖·‖X‖ + |α|·‖B₀‖) · n · eps) (Left; B₀·op(A) for Right), A triangular.
 template <class T>
 double trsm_residual(Side side, Uplo uplo, Trans trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a,
                      int64_t lda, const T* b0, const T* x, int64_t ldb);
-/// potrf: ‖A − L·Lᵀ‖ / (n · ‖A‖ · eps) (‖A − Uᵀ·U‖ for Upper); f holds the factor in its uplo triangle.
+/// potrf: ‖A − L·Lᴴ‖ / (n · ‖A‖ · eps) (‖A − Uᴴ·U‖ for Upper; ᴴ is ᵀ for real T), A symmetric or
+/// Hermitian from its uplo triangle; f holds the factor in its uplo triangle.
 template <class T>
 double potrf_residual(Uplo uplo, int64_t n, const T* a, int64_t lda, const T* f, int64_t ldf);
 /// Solves: ‖B − A·X‖ / ((‖A‖·‖X‖ + ‖B‖) · n · eps), A m×n (op(A) with trans), X n×nrhs, B m×nrhs.

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "kernels/cpu/blas.hpp"
+#include "runtime/precisions.hpp"
 #include "tessera/runtime.hpp"
 
 namespace tessera::check {
@@ -20,7 +21,7 @@ void generate_random_shifted(TileMatrix<T>& A, uint64_t seed, double shift) {
     A.generate([seed, shift](int64_t i0, int64_t j0, int64_t m, int64_t n, T* t, int64_t ld) {
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = 0; i < m; ++i) {
-                T v = T(random_entry(seed, uint64_t(i0 + i), uint64_t(j0 + j)));
+                T v = random_scalar<T>(seed, uint64_t(i0 + i), uint64_t(j0 + j));
                 if (i0 + i == j0 + j) v += T(shift);
                 t[i + j * ld] = v;
             }
@@ -58,8 +59,7 @@ double getrf_residual(int64_t m, int64_t n, const T* a, int64_t lda, const T* f,
     template std::vector<T> random_shifted<T>(int64_t, int64_t, int64_t, uint64_t, double);             \
     template void generate_random_shifted<T>(TileMatrix<T>&, uint64_t, double);                         \
     template double getrf_residual<T>(int64_t, int64_t, const T*, int64_t, const T*, int64_t, const int64_t*);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera::check

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/cpu/blas.hpp"
+#include "runtime/precisions.hpp"
 #include "tessera/runtime.hpp"
 
 namespace tessera::check {
@@ -41,7 +42,7 @@ double orthogonality_residual(int64_t m, int64_t k, const T* q, int64_t ldq) {
     if (m == 0 || k == 0) return 0;
     auto g = zeros<T>(k, k);
     for (int64_t i = 0; i < k; ++i) g[size_t(i + i * k)] = T(1);
-    cpu::gemm<T>(Trans::Trans, Trans::NoTrans, k, k, m, T(-1), q, ldq, q, ldq, T(1), g.data(), k);
+    cpu::gemm<T>(Trans::ConjTrans, Trans::NoTrans, k, k, m, T(-1), q, ldq, q, ldq, T(1), g.data(), k);
     return ratio(lange('1', k, k, g.data(), k), double(m) * eps<T>());
 }
 
@@ -70,7 +71,7 @@ double least_squares_residual(Trans trans, int64_t m, int64_t n, int64_t nrhs, c
     auto r = zeros<T>(rows, nrhs), g = zeros<T>(cols, nrhs);
     for (int64_t j = 0; j < nrhs; ++j)
         for (int64_t i = 0; i < rows; ++i) r[size_t(i + j * rows)] = b[i + j * ldb];
-    const Trans other = nt ? Trans::Trans : Trans::NoTrans;
+    const Trans other = nt ? Trans::ConjTrans : Trans::NoTrans;
     cpu::gemm<T>(trans, Trans::NoTrans, rows, nrhs, cols, T(-1), a, lda, x, ldx, T(1), r.data(), rows);
     cpu::gemm<T>(other, Trans::NoTrans, cols, nrhs, rows, T(1), a, lda, r.data(), rows, T(0), g.data(), cols);
     const double den = lange('1', m, n, a, lda) * lange('1', rows, nrhs, r.data(), rows) * double(cols) * eps<T>();
@@ -93,11 +94,16 @@ std::vector<T> lapacke_gels(Trans trans, int64_t m, int64_t n, int64_t nrhs, con
                             int64_t ldb, int* info) {
     std::vector<T> acopy(a, a + std::max<int64_t>(lda, 1) * std::max<int64_t>(n, 1));
     std::vector<T> x(b, b + std::max<int64_t>(ldb, 1) * std::max<int64_t>(nrhs, 1));
-    const char t = trans == Trans::NoTrans ? 'N' : 'T';
+    const char t = cpu::lapack_trans<T>(trans);
+    const int im = int(m), in = int(n), inrhs = int(nrhs), ilda = int(lda), ildb = int(ldb);
     if constexpr (std::is_same_v<T, float>)
-        *info = LAPACKE_sgels(LAPACK_COL_MAJOR, t, int(m), int(n), int(nrhs), acopy.data(), int(lda), x.data(), int(ldb));
+        *info = LAPACKE_sgels(LAPACK_COL_MAJOR, t, im, in, inrhs, acopy.data(), ilda, x.data(), ildb);
+    else if constexpr (std::is_same_v<T, double>)
+        *info = LAPACKE_dgels(LAPACK_COL_MAJOR, t, im, in, inrhs, acopy.data(), ilda, x.data(), ildb);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        *info = LAPACKE_cgels(LAPACK_COL_MAJOR, t, im, in, inrhs, acopy.data(), ilda, x.data(), ildb);
     else
-        *info = LAPACKE_dgels(LAPACK_COL_MAJOR, t, int(m), int(n), int(nrhs), acopy.data(), int(lda), x.data(), int(ldb));
+        *info = LAPACKE_zgels(LAPACK_COL_MAJOR, t, im, in, inrhs, acopy.data(), ilda, x.data(), ildb);
     return x;
 }
 
@@ -110,8 +116,7 @@ std::vector<T> lapacke_gels(Trans trans, int64_t m, int64_t n, int64_t nrhs, con
                                            const T*, int64_t);                                                    \
     template double agreement(int64_t, int64_t, const T*, int64_t, const T*, int64_t, int64_t);                   \
     template std::vector<T> lapacke_gels(Trans, int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, int*);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera::check

@@ -8,6 +8,7 @@
 
 #include "examples/common/checks.hpp"
 #include "kernels/cpu/blas.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera::check {
 namespace {
@@ -77,7 +78,7 @@ double norm(char which, const TileMatrix<T>& A) {
             const T* t = A.tile_data(i, j);
             const int64_t r = A.tile_rows(i), c = A.tile_cols(j);
             for (int64_t q = 0; q < c; ++q)
-                for (int64_t p = 0; p < r; ++p) sums[size_t(rows ? i * nb + p : j * nb + q)] += std::abs(double(t[p + q * r]));
+                for (int64_t p = 0; p < r; ++p) sums[size_t(rows ? i * nb + p : j * nb + q)] += std::abs(t[p + q * r]);
         }
     double best = 0;
     for (double s : sums)
@@ -195,7 +196,7 @@ GemmCheckRandom<T>::GemmCheckRandom(Trans ta, Trans tb, T alpha, const TileMatri
     for (size_t i = 0; i < ref_.size(); ++i) ref_[i] = alpha * ref_[i] + beta * c0x[i];
     // ‖op(A)‖∞ is ‖A‖₁ for a transposed A.
     const double na = norm(ta == Trans::NoTrans ? 'I' : '1', A), nb = norm(tb == Trans::NoTrans ? 'I' : '1', B);
-    scale_ = (std::abs(double(alpha)) * na * nb + std::abs(double(beta)) * norm('I', C0)) *
+    scale_ = (std::abs(alpha) * na * nb + std::abs(beta) * norm('I', C0)) *
              double(std::max<int64_t>(k, 1));
 }
 
@@ -206,15 +207,13 @@ double GemmCheckRandom<T>::residual(const TileMatrix<T>& C) const {
     return scaled(times(C, Trans::NoTrans, x_), ref_, m_, x_, n_, scale_);
 }
 
-template struct SquareReference<float>;
-template struct SquareReference<double>;
-template class PotrfCheckRandom<float>;
-template class PotrfCheckRandom<double>;
-template class GetrfCheckRandom<float>;
-template class GetrfCheckRandom<double>;
-template class GeqrfCheckRandom<float>;
-template class GeqrfCheckRandom<double>;
-template class GemmCheckRandom<float>;
-template class GemmCheckRandom<double>;
+#define TESSERA_INSTANTIATE(T)                \
+    template struct SquareReference<T>;       \
+    template class PotrfCheckRandom<T>;       \
+    template class GetrfCheckRandom<T>;       \
+    template class GeqrfCheckRandom<T>;       \
+    template class GemmCheckRandom<T>;
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
 
 }  // namespace tessera::check

@@ -1,4 +1,4 @@
-// tessera-tester operations: gemm, trsm, syrk (tile forms, timed without the layout conversions; time_op says what the clock covers).
+// tessera-tester operations: gemm, trsm, syrk, herk (tile forms, timed without the layout conversions; time_op says what the clock covers).
 // Operands are generated in their tiles; LAPACK copies are made, before the operation, only for a full check.
 #include <optional>
 #include <vector>
@@ -76,7 +76,7 @@ Result run_trsm(const Params& p) {
     return r;
 }
 
-template <class T>
+template <class T, bool Herk = false>
 Result run_syrk(const Params& p) {
     const int64_t am = p.trans == Trans::NoTrans ? p.n : p.k, an = p.trans == Trans::NoTrans ? p.k : p.n;
     TileMatrix<T> A(am, an, p.nb), C(p.n, p.n, p.nb);
@@ -86,13 +86,24 @@ Result run_syrk(const Params& p) {
     check::LapackArray<T> a, c0;
     if (p.check) a = check::lapack_copy(A), c0 = check::lapack_copy(C);
     Result r;
-    r.seconds = time_op(p, r.info, [&](Sequence& s) { syrk_async(p.uplo, p.trans, T(p.alpha), A, T(p.beta), C, s); }, A, C);
+    r.seconds = time_op(
+        p, r.info,
+        [&](Sequence& s) {
+            if constexpr (Herk) herk_async(p.uplo, p.trans, real_t<T>(p.alpha), A, real_t<T>(p.beta), C, s);
+            else syrk_async(p.uplo, p.trans, T(p.alpha), A, T(p.beta), C, s);
+        },
+        A, C);
     r.flops = double(p.n) * double(p.n + 1) * double(p.k);
     if (p.check) {
         const auto c = check::lapack_copy(C);
         CallerBlasThreads blas;  // the check runs on every core, StarPU paused
-        r.error = check::syrk_residual(p.uplo, p.trans, p.n, p.k, T(p.alpha), a.data(), std::max<int64_t>(am, 1),
-                                       T(p.beta), c0.data(), c.data(), std::max<int64_t>(p.n, 1));
+        const int64_t lda = std::max<int64_t>(am, 1), ldc = std::max<int64_t>(p.n, 1);
+        if constexpr (Herk)
+            r.error = check::herk_residual<T>(p.uplo, p.trans, p.n, p.k, real_t<T>(p.alpha), a.data(), lda,
+                                              real_t<T>(p.beta), c0.data(), c.data(), ldc);
+        else
+            r.error = check::syrk_residual<T>(p.uplo, p.trans, p.n, p.k, T(p.alpha), a.data(), lda, T(p.beta),
+                                              c0.data(), c.data(), ldc);
         r.checked = true;
     }
     return r;
@@ -117,11 +128,13 @@ std::vector<Operand> syrk_operands(const Params& p) {
     return {{nt ? p.n : p.k, nt ? p.k : p.n, nt ? "--n" : "--k", nt ? "--k" : "--n"}, {p.n, p.n, "--n", "--n"}};
 }
 
-const Register reg_gemm{{"gemm", run_gemm<float>, run_gemm<double>,
+const Register reg_gemm{{"gemm", TESSERA_RUNS(run_gemm),
                          kM | kK | kTransA | kTransB | kAlpha | kBeta | kResident, gemm_operands}};
-const Register reg_trsm{{"trsm", run_trsm<float>, run_trsm<double>,
+const Register reg_trsm{{"trsm", TESSERA_RUNS(run_trsm),
                          kM | kSide | kUplo | kTrans | kDiag | kAlpha | kResident, trsm_operands}};
-const Register reg_syrk{{"syrk", run_syrk<float>, run_syrk<double>,
+const Register reg_syrk{{"syrk", TESSERA_RUNS(run_syrk),
+                         kK | kUplo | kTrans | kAlpha | kBeta | kResident, syrk_operands}};
+const Register reg_herk{{"herk", TESSERA_RUNS(run_syrk, true),
                          kK | kUplo | kTrans | kAlpha | kBeta | kResident, syrk_operands}};
 
 }  // namespace

@@ -113,20 +113,18 @@ std::vector<Operand> incpiv_operands(const Params& p) {
     return ops;
 }
 
-const Register reg_getrf{{"getrf", run_getrf<float, Variant::Partial>, run_getrf<double, Variant::Partial>,
+const Register reg_getrf{{"getrf", TESSERA_RUNS(run_getrf, Variant::Partial),
                           kM | kResident, getrf_operands}};
-const Register reg_getrf_nopiv{{"getrf_nopiv", run_getrf<float, Variant::NoPiv>, run_getrf<double, Variant::NoPiv>,
+const Register reg_getrf_nopiv{{"getrf_nopiv", TESSERA_RUNS(run_getrf, Variant::NoPiv),
                                 kM | kResident, getrf_operands}};
 // getrf_incpiv's --nrhs: the right-hand sides of the check's solve.
-const Register reg_getrf_incpiv{{"getrf_incpiv", run_solve<float, Solve::GetrfIncpiv>,
-                                 run_solve<double, Solve::GetrfIncpiv>, kNrhs | kIb, incpiv_operands}};
-const Register reg_getrs{{"getrs", run_solve<float, Solve::Getrs>, run_solve<double, Solve::Getrs>, kNrhs | kTrans,
+const Register reg_getrf_incpiv{{"getrf_incpiv", TESSERA_RUNS(run_solve, Solve::GetrfIncpiv), kNrhs | kIb, incpiv_operands}};
+const Register reg_getrs{{"getrs", TESSERA_RUNS(run_solve, Solve::Getrs), kNrhs | kTrans,
                           solve_operands}};
-const Register reg_gesv{{"gesv", run_solve<float, Solve::Gesv>, run_solve<double, Solve::Gesv>, kNrhs, solve_operands}};
-const Register reg_gesv_nopiv{{"gesv_nopiv", run_solve<float, Solve::GesvNoPiv>, run_solve<double, Solve::GesvNoPiv>,
+const Register reg_gesv{{"gesv", TESSERA_RUNS(run_solve, Solve::Gesv), kNrhs, solve_operands}};
+const Register reg_gesv_nopiv{{"gesv_nopiv", TESSERA_RUNS(run_solve, Solve::GesvNoPiv),
                                kNrhs, solve_operands}};
-const Register reg_gesv_incpiv{{"gesv_incpiv", run_solve<float, Solve::GesvIncpiv>,
-                                run_solve<double, Solve::GesvIncpiv>, kNrhs | kIb, incpiv_operands}};
+const Register reg_gesv_incpiv{{"gesv_incpiv", TESSERA_RUNS(run_solve, Solve::GesvIncpiv), kNrhs | kIb, incpiv_operands}};
 
 }  // namespace
 }  // namespace tessera::tester

@@ -177,11 +177,11 @@ std::vector<Operand> gels_operands(const Params& p) {
     return ops;
 }
 
-const Register reg_geqrf{{"geqrf", run_geqrf<float>, run_geqrf<double>, kM | kIb | kResident, geqrf_operands}};
-const Register reg_ungqr{{"ungqr", run_ungqr<float>, run_ungqr<double>, kM | kIb, ungqr_operands}};
-const Register reg_unmqr{{"unmqr", run_unmqr<float>, run_unmqr<double>, kM | kIb | kNrhs | kSide | kTrans,
+const Register reg_geqrf{{"geqrf", TESSERA_RUNS(run_geqrf), kM | kIb | kResident, geqrf_operands}};
+const Register reg_ungqr{{"ungqr", TESSERA_RUNS(run_ungqr), kM | kIb, ungqr_operands}};
+const Register reg_unmqr{{"unmqr", TESSERA_RUNS(run_unmqr), kM | kIb | kNrhs | kSide | kTrans,
                           unmqr_operands}};
-const Register reg_gels{{"gels", run_gels<float>, run_gels<double>, kM | kIb | kNrhs | kTrans, gels_operands}};
+const Register reg_gels{{"gels", TESSERA_RUNS(run_gels), kM | kIb | kNrhs | kTrans, gels_operands}};
 
 }  // namespace
 }  // namespace tessera::tester

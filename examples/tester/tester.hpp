@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <complex>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -60,16 +61,27 @@ struct Operand {
 
 using RunFn = Result (*)(const Params&);
 using OperandsFn = std::vector<Operand> (*)(const Params&);
+/// Bytes of one element of precision `prec` ('s', 'd', 'c' or 'z').
+inline uint64_t element_bytes(char prec) { return prec == 's' ? 4 : prec == 'd' ? 8 : prec == 'c' ? 8 : 16; }
+/// Whether precision `prec` is complex: its flops count 4 real ones (Result::flops counts the real).
+inline bool is_complex_prec(char prec) { return prec == 'c' || prec == 'z'; }
+
 struct Op {
     const char* name;
-    RunFn run_s, run_d;   ///< single and double precision
+    RunFn run_s, run_d, run_c, run_z;  ///< the four precisions (TESSERA_RUNS)
     uint32_t options;     ///< the OpOptions it reads
     OperandsFn operands;  ///< the matrices it allocates: the memory it needs is checked before the run
 };
+/// The four precisions' instances of the run function template F, given its other template
+/// arguments: TESSERA_RUNS(run_solve, Solve::Getrs) is run_solve<float, Solve::Getrs>, ... for
+/// float, double, std::complex<float> and std::complex<double>.
+#define TESSERA_RUNS(F, ...)                                                                 \
+    F<float __VA_OPT__(, ) __VA_ARGS__>, F<double __VA_OPT__(, ) __VA_ARGS__>,                 \
+        F<std::complex<float> __VA_OPT__(, ) __VA_ARGS__>, F<std::complex<double> __VA_OPT__(, ) __VA_ARGS__>
 /// Every registered operation.
 std::vector<Op>& registry();
 /// Registers an operation at static-initialization time:
-/// `static Register r{{"potrf", f<float>, f<double>, kUplo | kResident, potrf_operands}};`
+/// `static Register r{{"potrf", TESSERA_RUNS(f), kUplo | kResident, potrf_operands}};`
 struct Register {
     explicit Register(Op op) { registry().push_back(op); }
 };

@@ -1,4 +1,4 @@
-// Tile BLAS-3: gemm, trsm, syrk on TileMatrix and on LAPACK column-major arrays.
+// Tile BLAS-3: gemm, trsm, syrk, herk on TileMatrix and on LAPACK column-major arrays, in s, d, c, z.
 // All matrices share one tile size nb; shapes are checked and a mismatch throws tessera::Error
 // naming the argument. Every synchronous form submits through its `_async` form and waits.
 // Failures: invalid arguments throw Error before anything is submitted; a task that fails on its
@@ -36,6 +36,17 @@ void syrk_async(Uplo uplo, Trans trans, T alpha, const TileMatrix<T>& A, T beta,
 template <class T>
 void syrk(Uplo uplo, Trans trans, T alpha, const TileMatrix<T>& A, T beta, TileMatrix<T>& C);
 
+/// C = alpha·op(A)·op(A)ᴴ + beta·C on the uplo triangle of the n×n Hermitian C, alpha and beta
+/// real; op(A) is n×k (A n×k for NoTrans, k×n for ConjTrans). The other triangle is not referenced
+/// and the imaginary parts of C's diagonal are set to zero (BLAS xHERK; for real T it is syrk, and
+/// Trans is accepted as ConjTrans). Throws Error for complex T with trans = Trans, as for syrk with
+/// ConjTrans.
+template <class T>
+void herk_async(Uplo uplo, Trans trans, real_t<T> alpha, const TileMatrix<T>& A, real_t<T> beta, TileMatrix<T>& C,
+                Sequence& seq);
+template <class T>
+void herk(Uplo uplo, Trans trans, real_t<T> alpha, const TileMatrix<T>& A, real_t<T> beta, TileMatrix<T>& C);
+
 namespace lapack {
 /// BLAS-style forms on column-major arrays; they copy into tile matrices of size opts.nb, run the
 /// tile algorithm and copy the result back. Argument characters follow BLAS ('N','T','C'; 'L','U';
@@ -50,6 +61,9 @@ void trsm(char side, char uplo, char trans, char diag, int64_t m, int64_t n, T a
 template <class T>
 void syrk(char uplo, char trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta, T* c,
           int64_t ldc, const Options& opts = {});
+template <class T>
+void herk(char uplo, char trans, int64_t n, int64_t k, real_t<T> alpha, const T* a, int64_t lda, real_t<T> beta,
+          T* c, int64_t ldc, const Options& opts = {});
 }  // namespace lapack
 
 }  // namespace tessera

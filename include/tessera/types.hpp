@@ -63,6 +63,14 @@ void check_arg(bool ok, const char* func, const char* arg, long long value, cons
 template <class T> struct real_of { using type = T; };
 template <class R> struct real_of<std::complex<R>> { using type = R; };
 template <class T> using real_t = typename real_of<T>::type;
+/// Whether T is a complex scalar type (the c and z precisions).
+template <class T> inline constexpr bool is_complex_v = !std::is_same_v<T, real_t<T>>;
+
+/// The complex conjugate of x; x itself for real T (std::conj would return a complex).
+template <class T> T conjugate(T x) {
+    if constexpr (is_complex_v<T>) return std::conj(x);
+    else return x;
+}
 
 /// LAPACK precision letter of T: 's', 'd', 'c' or 'z'.
 template <class T> constexpr char prec_letter() {

@@ -1,74 +1,126 @@
-// CPU tile kernels: thin typed wrappers over CBLAS and LAPACKE (column-major). No StarPU here.
-// Each dispatches on T at compile time; complex types are added by extending the if-constexpr chains.
+// CPU tile kernels: thin typed wrappers over CBLAS and LAPACKE (column-major), in the four
+// precisions s, d, c, z. Each dispatches on T at compile time. No StarPU here.
 #pragma once
 
-#include <cblas.h>
-#include <lapacke.h>
-
 #include <cmath>
+#include <complex>
 #include <cstdint>
 
+#include "kernels/cpu/cblas_lapacke.hpp"
 #include "tessera/types.hpp"
 
 namespace tessera::cpu {
 
-inline CBLAS_TRANSPOSE cblas(Trans t) {
-    return t == Trans::NoTrans ? CblasNoTrans : t == Trans::Trans ? CblasTrans : CblasConjTrans;
+/// CBLAS's op for T: ConjTrans is Trans for real T (LAPACK's convention).
+template <class T>
+CBLAS_TRANSPOSE cblas_trans(Trans t) {
+    if (t == Trans::NoTrans) return CblasNoTrans;
+    return t == Trans::Trans || !is_complex_v<T> ? CblasTrans : CblasConjTrans;
 }
 inline CBLAS_UPLO cblas(Uplo u) { return u == Uplo::Lower ? CblasLower : CblasUpper; }
 inline CBLAS_SIDE cblas(Side s) { return s == Side::Left ? CblasLeft : CblasRight; }
 inline CBLAS_DIAG cblas(Diag d) { return d == Diag::Unit ? CblasUnit : CblasNonUnit; }
+/// LAPACK's character for an op of T: 'N', 'T', or 'C' ('T' for ConjTrans on real T).
+template <class T>
+char lapack_trans(Trans t) {
+    return t == Trans::NoTrans ? 'N' : t == Trans::Trans || !is_complex_v<T> ? 'T' : 'C';
+}
 
 /// C = alpha·op(A)·op(B) + beta·C (xGEMM), C m×n.
 template <class T>
 void gemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, T alpha, const T* A, int64_t lda, const T* B,
           int64_t ldb, T beta, T* C, int64_t ldc) {
+    const auto a = cblas_trans<T>(ta), b = cblas_trans<T>(tb);
     if constexpr (std::is_same_v<T, float>)
-        cblas_sgemm(CblasColMajor, cblas(ta), cblas(tb), int(m), int(n), int(k), alpha, A, int(lda), B, int(ldb), beta, C, int(ldc));
+        cblas_sgemm(CblasColMajor, a, b, int(m), int(n), int(k), alpha, A, int(lda), B, int(ldb), beta, C, int(ldc));
+    else if constexpr (std::is_same_v<T, double>)
+        cblas_dgemm(CblasColMajor, a, b, int(m), int(n), int(k), alpha, A, int(lda), B, int(ldb), beta, C, int(ldc));
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        cblas_cgemm(CblasColMajor, a, b, int(m), int(n), int(k), &alpha, A, int(lda), B, int(ldb), &beta, C, int(ldc));
     else
-        cblas_dgemm(CblasColMajor, cblas(ta), cblas(tb), int(m), int(n), int(k), alpha, A, int(lda), B, int(ldb), beta, C, int(ldc));
+        cblas_zgemm(CblasColMajor, a, b, int(m), int(n), int(k), &alpha, A, int(lda), B, int(ldb), &beta, C, int(ldc));
 }
 
-/// C = alpha·op(A)·op(A)ᵀ + beta·C on the uplo triangle (xSYRK), C n×n.
+/// C = alpha·op(A)·op(A)ᵀ + beta·C on the uplo triangle (xSYRK; complex symmetric for c/z), C n×n.
+/// trans: NoTrans or Trans (ConjTrans accepted as Trans for real T).
 template <class T>
 void syrk(Uplo uplo, Trans trans, int64_t n, int64_t k, T alpha, const T* A, int64_t lda, T beta, T* C, int64_t ldc) {
+    const auto t = cblas_trans<T>(trans);
     if constexpr (std::is_same_v<T, float>)
-        cblas_ssyrk(CblasColMajor, cblas(uplo), cblas(trans), int(n), int(k), alpha, A, int(lda), beta, C, int(ldc));
+        cblas_ssyrk(CblasColMajor, cblas(uplo), t, int(n), int(k), alpha, A, int(lda), beta, C, int(ldc));
+    else if constexpr (std::is_same_v<T, double>)
+        cblas_dsyrk(CblasColMajor, cblas(uplo), t, int(n), int(k), alpha, A, int(lda), beta, C, int(ldc));
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        cblas_csyrk(CblasColMajor, cblas(uplo), t, int(n), int(k), &alpha, A, int(lda), &beta, C, int(ldc));
     else
-        cblas_dsyrk(CblasColMajor, cblas(uplo), cblas(trans), int(n), int(k), alpha, A, int(lda), beta, C, int(ldc));
+        cblas_zsyrk(CblasColMajor, cblas(uplo), t, int(n), int(k), &alpha, A, int(lda), &beta, C, int(ldc));
+}
+
+/// C = alpha·op(A)·op(A)ᴴ + beta·C on the uplo triangle, alpha and beta real (xHERK; xSYRK for
+/// real T), C n×n Hermitian. trans: NoTrans or ConjTrans (Trans for real T).
+template <class T>
+void herk(Uplo uplo, Trans trans, int64_t n, int64_t k, real_t<T> alpha, const T* A, int64_t lda, real_t<T> beta, T* C,
+          int64_t ldc) {
+    if constexpr (!is_complex_v<T>) syrk<T>(uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
+    else {
+        const auto t = trans == Trans::NoTrans ? CblasNoTrans : CblasConjTrans;
+        if constexpr (std::is_same_v<T, std::complex<float>>)
+            cblas_cherk(CblasColMajor, cblas(uplo), t, int(n), int(k), alpha, A, int(lda), beta, C, int(ldc));
+        else
+            cblas_zherk(CblasColMajor, cblas(uplo), t, int(n), int(k), alpha, A, int(lda), beta, C, int(ldc));
+    }
 }
 
 /// B = alpha·op(A)⁻¹·B or alpha·B·op(A)⁻¹ (xTRSM), B m×n.
 template <class T>
 void trsm(Side side, Uplo uplo, Trans trans, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda, T* B,
           int64_t ldb) {
+    const CBLAS_SIDE s = cblas(side);
+    const CBLAS_UPLO u = cblas(uplo);
+    const CBLAS_TRANSPOSE t = cblas_trans<T>(trans);
+    const CBLAS_DIAG d = cblas(diag);
     if constexpr (std::is_same_v<T, float>)
-        cblas_strsm(CblasColMajor, cblas(side), cblas(uplo), cblas(trans), cblas(diag), int(m), int(n), alpha, A, int(lda), B, int(ldb));
+        cblas_strsm(CblasColMajor, s, u, t, d, int(m), int(n), alpha, A, int(lda), B, int(ldb));
+    else if constexpr (std::is_same_v<T, double>)
+        cblas_dtrsm(CblasColMajor, s, u, t, d, int(m), int(n), alpha, A, int(lda), B, int(ldb));
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        cblas_ctrsm(CblasColMajor, s, u, t, d, int(m), int(n), &alpha, A, int(lda), B, int(ldb));
     else
-        cblas_dtrsm(CblasColMajor, cblas(side), cblas(uplo), cblas(trans), cblas(diag), int(m), int(n), alpha, A, int(lda), B, int(ldb));
+        cblas_ztrsm(CblasColMajor, s, u, t, d, int(m), int(n), &alpha, A, int(lda), B, int(ldb));
 }
 
 /// B = alpha·op(A)·B or alpha·B·op(A) (xTRMM), B m×n, A triangular.
 template <class T>
 void trmm(Side side, Uplo uplo, Trans trans, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda, T* B,
           int64_t ldb) {
+    const CBLAS_SIDE s = cblas(side);
+    const CBLAS_UPLO u = cblas(uplo);
+    const CBLAS_TRANSPOSE t = cblas_trans<T>(trans);
+    const CBLAS_DIAG d = cblas(diag);
     if constexpr (std::is_same_v<T, float>)
-        cblas_strmm(CblasColMajor, cblas(side), cblas(uplo), cblas(trans), cblas(diag), int(m), int(n), alpha, A, int(lda), B, int(ldb));
+        cblas_strmm(CblasColMajor, s, u, t, d, int(m), int(n), alpha, A, int(lda), B, int(ldb));
+    else if constexpr (std::is_same_v<T, double>)
+        cblas_dtrmm(CblasColMajor, s, u, t, d, int(m), int(n), alpha, A, int(lda), B, int(ldb));
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        cblas_ctrmm(CblasColMajor, s, u, t, d, int(m), int(n), &alpha, A, int(lda), B, int(ldb));
     else
-        cblas_dtrmm(CblasColMajor, cblas(side), cblas(uplo), cblas(trans), cblas(diag), int(m), int(n), alpha, A, int(lda), B, int(ldb));
+        cblas_ztrmm(CblasColMajor, s, u, t, d, int(m), int(n), &alpha, A, int(lda), B, int(ldb));
 }
 
-/// Cholesky of the n×n A (xPOTRF). Returns LAPACK's info, and also the 1-based column of the first
-/// NaN on the factor's diagonal, which some LAPACK implementations let through.
+/// Cholesky of the n×n A, symmetric or Hermitian positive definite (xPOTRF). Returns LAPACK's
+/// info, and also the 1-based column of the first NaN on the factor's diagonal, which some LAPACK
+/// implementations let through.
 template <class T>
 int potrf(Uplo uplo, int64_t n, T* A, int64_t lda) {
     const char u = uplo == Uplo::Lower ? 'L' : 'U';
     int info;
     if constexpr (std::is_same_v<T, float>) info = LAPACKE_spotrf_work(LAPACK_COL_MAJOR, u, int(n), A, int(lda));
-    else info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, u, int(n), A, int(lda));
+    else if constexpr (std::is_same_v<T, double>) info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, u, int(n), A, int(lda));
+    else if constexpr (std::is_same_v<T, std::complex<float>>) info = LAPACKE_cpotrf_work(LAPACK_COL_MAJOR, u, int(n), A, int(lda));
+    else info = LAPACKE_zpotrf_work(LAPACK_COL_MAJOR, u, int(n), A, int(lda));
     if (info != 0) return info;
     for (int64_t j = 0; j < n; ++j)
-        if (std::isnan(A[j + j * lda])) return int(j + 1);
+        if (std::isnan(std::real(A[j + j * lda]))) return int(j + 1);
     return 0;
 }
 
@@ -77,7 +129,9 @@ template <class T>
 void lacpy(Uplo uplo, int64_t m, int64_t n, const T* A, int64_t lda, T* B, int64_t ldb) {
     const char u = uplo == Uplo::Lower ? 'L' : uplo == Uplo::Upper ? 'U' : 'G';
     if constexpr (std::is_same_v<T, float>) LAPACKE_slacpy_work(LAPACK_COL_MAJOR, u, int(m), int(n), A, int(lda), B, int(ldb));
-    else LAPACKE_dlacpy_work(LAPACK_COL_MAJOR, u, int(m), int(n), A, int(lda), B, int(ldb));
+    else if constexpr (std::is_same_v<T, double>) LAPACKE_dlacpy_work(LAPACK_COL_MAJOR, u, int(m), int(n), A, int(lda), B, int(ldb));
+    else if constexpr (std::is_same_v<T, std::complex<float>>) LAPACKE_clacpy_work(LAPACK_COL_MAJOR, u, int(m), int(n), A, int(lda), B, int(ldb));
+    else LAPACKE_zlacpy_work(LAPACK_COL_MAJOR, u, int(m), int(n), A, int(lda), B, int(ldb));
 }
 
 /// W = A⁻¹ for the n×n triangular A (xTRTRI on a copy): the inverse in W's uplo triangle, zeros in
@@ -88,7 +142,9 @@ int trtri(Uplo uplo, Diag diag, int64_t n, const T* A, int64_t lda, T* W, int64_
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < n; ++i) W[i + j * ldw] = (uplo == Uplo::Lower ? i >= j : i <= j) ? A[i + j * lda] : T(0);
     if constexpr (std::is_same_v<T, float>) return LAPACKE_strtri_work(LAPACK_COL_MAJOR, u, d, int(n), W, int(ldw));
-    else return LAPACKE_dtrtri_work(LAPACK_COL_MAJOR, u, d, int(n), W, int(ldw));
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dtrtri_work(LAPACK_COL_MAJOR, u, d, int(n), W, int(ldw));
+    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_ctrtri_work(LAPACK_COL_MAJOR, u, d, int(n), W, int(ldw));
+    else return LAPACKE_ztrtri_work(LAPACK_COL_MAJOR, u, d, int(n), W, int(ldw));
 }
 
 }  // namespace tessera::cpu

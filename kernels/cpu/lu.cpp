@@ -15,13 +15,18 @@ namespace {
 template <class T>
 void swap_rows(int64_t n, T* x, int64_t incx, T* y, int64_t incy) {
     if constexpr (std::is_same_v<T, float>) cblas_sswap(int(n), x, int(incx), y, int(incy));
-    else cblas_dswap(int(n), x, int(incx), y, int(incy));
+    else if constexpr (std::is_same_v<T, double>) cblas_dswap(int(n), x, int(incx), y, int(incy));
+    else if constexpr (std::is_same_v<T, std::complex<float>>) cblas_cswap(int(n), x, int(incx), y, int(incy));
+    else cblas_zswap(int(n), x, int(incx), y, int(incy));
 }
 
 template <class T>
 void ger(int64_t m, int64_t n, T alpha, const T* x, const T* y, int64_t incy, T* A, int64_t lda) {
     if constexpr (std::is_same_v<T, float>) cblas_sger(CblasColMajor, int(m), int(n), alpha, x, 1, y, int(incy), A, int(lda));
-    else cblas_dger(CblasColMajor, int(m), int(n), alpha, x, 1, y, int(incy), A, int(lda));
+    else if constexpr (std::is_same_v<T, double>) cblas_dger(CblasColMajor, int(m), int(n), alpha, x, 1, y, int(incy), A, int(lda));
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        cblas_cgeru(CblasColMajor, int(m), int(n), &alpha, x, 1, y, int(incy), A, int(lda));
+    else cblas_zgeru(CblasColMajor, int(m), int(n), &alpha, x, 1, y, int(incy), A, int(lda));
 }
 
 // One column block of ssssm: interchanges of block ii..ii+sb, then A1_b = L1_b⁻¹·A1_b and A2 −= L2_b·A1_b.
@@ -44,7 +49,10 @@ template <class T>
 int getrf(int64_t m, int64_t n, T* A, int64_t lda, int* ipiv) {
     if (m == 0 || n == 0) return 0;
     if constexpr (std::is_same_v<T, float>) return LAPACKE_sgetrf_work(LAPACK_COL_MAJOR, int(m), int(n), A, int(lda), ipiv);
-    else return LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, int(m), int(n), A, int(lda), ipiv);
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, int(m), int(n), A, int(lda), ipiv);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cgetrf_work(LAPACK_COL_MAJOR, int(m), int(n), A, int(lda), ipiv);
+    else return LAPACKE_zgetrf_work(LAPACK_COL_MAJOR, int(m), int(n), A, int(lda), ipiv);
 }
 
 template <class T>
@@ -59,7 +67,7 @@ int getrf_nopiv(int64_t m, int64_t n, T* A, int64_t lda) {
             T* col = A + (j + 1) + j * lda;
             if (piv == T(0)) {
                 if (info == 0) info = int(j + 1);
-            } else if (std::abs(piv) >= std::numeric_limits<T>::min()) {
+            } else if (std::abs(piv) >= std::numeric_limits<real_t<T>>::min()) {
                 const T r = T(1) / piv;
                 for (int64_t i = 0; i < m - j - 1; ++i) col[i] *= r;
             } else {
@@ -109,7 +117,10 @@ template <class T>
 void gessm(int64_t m, int64_t n, int64_t kb, const int* ipiv, const T* L, int64_t ldl, T* A, int64_t lda) {
     if (m == 0 || n == 0 || kb == 0) return;
     if constexpr (std::is_same_v<T, float>) LAPACKE_slaswp_work(LAPACK_COL_MAJOR, int(n), A, int(lda), 1, int(kb), ipiv, 1);
-    else LAPACKE_dlaswp_work(LAPACK_COL_MAJOR, int(n), A, int(lda), 1, int(kb), ipiv, 1);
+    else if constexpr (std::is_same_v<T, double>) LAPACKE_dlaswp_work(LAPACK_COL_MAJOR, int(n), A, int(lda), 1, int(kb), ipiv, 1);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        LAPACKE_claswp_work(LAPACK_COL_MAJOR, int(n), A, int(lda), 1, int(kb), ipiv, 1);
+    else LAPACKE_zlaswp_work(LAPACK_COL_MAJOR, int(n), A, int(lda), 1, int(kb), ipiv, 1);
     trsm<T>(Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, kb, n, T(1), L, ldl, A, lda);
     if (m > kb) gemm<T>(Trans::NoTrans, Trans::NoTrans, m - kb, n, kb, T(-1), L + kb, ldl, A, lda, T(1), A + kb, lda);
 }
@@ -167,6 +178,8 @@ void ssssm(int64_t n, int64_t m2, int64_t kb, int64_t ib, T* A1, int64_t lda1, T
                            const T*, int64_t, const int*);
 TESSERA_INSTANTIATE(float)
 TESSERA_INSTANTIATE(double)
+TESSERA_INSTANTIATE(std::complex<float>)
+TESSERA_INSTANTIATE(std::complex<double>)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera::cpu

@@ -1,5 +1,6 @@
 // CPU tile kernels of Householder QR: typed wrappers over LAPACKE's xGEQRT, xGEMQRT, xTPQRT and
-// xTPMQRT (column-major, LAPACK 3.4+ compact-WY with an inner block size). No StarPU here.
+// xTPMQRT (column-major, LAPACK 3.4+ compact-WY with an inner block size), in s, d, c and z; op(Q)
+// is Q or Qᵀ for real T, Q or Qᴴ for complex T (LAPACK's 'C'). No StarPU here.
 //
 // The T factor of k reflectors with inner block size ib is an ib×k array (ldt ≥ ib): block b
 // (reflectors b·ib .. b·ib+nb_b−1, nb_b = min(ib, k − b·ib)) keeps its upper triangular nb_b×nb_b
@@ -9,12 +10,11 @@
 // invalid, which the codelets rule out).
 #pragma once
 
-#include <lapacke.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "kernels/cpu/blas.hpp"
 #include "tessera/types.hpp"
 
 namespace tessera::cpu {
@@ -30,8 +30,6 @@ T* qr_work(int64_t count) {
     return work.data();
 }
 
-inline char lapack_trans(Trans t) { return t == Trans::NoTrans ? 'N' : 'T'; }  // real types: C == T
-
 /// QR of the m×n tile A (xGEQRT): R on and above the diagonal, the unit lower trapezoidal V below,
 /// T (ldt ≥ ib) the min(m, n) reflectors' block factors.
 template <class T>
@@ -42,8 +40,12 @@ int geqrt(int64_t m, int64_t n, int64_t ib, T* A, int64_t lda, T* Tf, int64_t ld
     T* work = qr_work<T>(nb * n);
     if constexpr (std::is_same_v<T, float>)
         return LAPACKE_sgeqrt_work(LAPACK_COL_MAJOR, int(m), int(n), int(nb), A, int(lda), Tf, int(ldt), work);
-    else
+    else if constexpr (std::is_same_v<T, double>)
         return LAPACKE_dgeqrt_work(LAPACK_COL_MAJOR, int(m), int(n), int(nb), A, int(lda), Tf, int(ldt), work);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cgeqrt_work(LAPACK_COL_MAJOR, int(m), int(n), int(nb), A, int(lda), Tf, int(ldt), work);
+    else
+        return LAPACKE_zgeqrt_work(LAPACK_COL_MAJOR, int(m), int(n), int(nb), A, int(lda), Tf, int(ldt), work);
 }
 
 /// C = op(Q)·C (Left) or C·op(Q) (Right), C m×n, Q = H(1)…H(k) from geqrt's V (m×k Left, n×k
@@ -54,12 +56,18 @@ int gemqrt(Side side, Trans trans, int64_t m, int64_t n, int64_t k, int64_t ib, 
     if (m == 0 || n == 0 || k == 0) return 0;
     const int64_t nb = qr_ib(ib, k);
     T* work = qr_work<T>(nb * (side == Side::Left ? n : m));
-    const char s = char(side), t = lapack_trans(trans);
+    const char s = char(side), t = lapack_trans<T>(trans);
     if constexpr (std::is_same_v<T, float>)
         return LAPACKE_sgemqrt_work(LAPACK_COL_MAJOR, s, t, int(m), int(n), int(k), int(nb), V, int(ldv), Tf, int(ldt),
                                     C, int(ldc), work);
-    else
+    else if constexpr (std::is_same_v<T, double>)
         return LAPACKE_dgemqrt_work(LAPACK_COL_MAJOR, s, t, int(m), int(n), int(k), int(nb), V, int(ldv), Tf, int(ldt),
+                                    C, int(ldc), work);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cgemqrt_work(LAPACK_COL_MAJOR, s, t, int(m), int(n), int(k), int(nb), V, int(ldv), Tf, int(ldt),
+                                    C, int(ldc), work);
+    else
+        return LAPACKE_zgemqrt_work(LAPACK_COL_MAJOR, s, t, int(m), int(n), int(k), int(nb), V, int(ldv), Tf, int(ldt),
                                     C, int(ldc), work);
 }
 
@@ -73,8 +81,14 @@ int tpqrt(int64_t m, int64_t n, int64_t ib, T* A, int64_t lda, T* B, int64_t ldb
     if constexpr (std::is_same_v<T, float>)
         return LAPACKE_stpqrt_work(LAPACK_COL_MAJOR, int(m), int(n), 0, int(nb), A, int(lda), B, int(ldb), Tf,
                                    int(ldt), work);
-    else
+    else if constexpr (std::is_same_v<T, double>)
         return LAPACKE_dtpqrt_work(LAPACK_COL_MAJOR, int(m), int(n), 0, int(nb), A, int(lda), B, int(ldb), Tf,
+                                   int(ldt), work);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_ctpqrt_work(LAPACK_COL_MAJOR, int(m), int(n), 0, int(nb), A, int(lda), B, int(ldb), Tf,
+                                   int(ldt), work);
+    else
+        return LAPACKE_ztpqrt_work(LAPACK_COL_MAJOR, int(m), int(n), 0, int(nb), A, int(lda), B, int(ldb), Tf,
                                    int(ldt), work);
 }
 
@@ -86,12 +100,18 @@ int tpmqrt(Side side, Trans trans, int64_t m, int64_t n, int64_t k, int64_t ib, 
     if (m == 0 || n == 0 || k == 0) return 0;
     const int64_t nb = qr_ib(ib, k);
     T* work = qr_work<T>(nb * (side == Side::Left ? n : m));
-    const char s = char(side), t = lapack_trans(trans);
+    const char s = char(side), t = lapack_trans<T>(trans);
     if constexpr (std::is_same_v<T, float>)
         return LAPACKE_stpmqrt_work(LAPACK_COL_MAJOR, s, t, int(m), int(n), int(k), 0, int(nb), V, int(ldv), Tf,
                                     int(ldt), A, int(lda), B, int(ldb), work);
-    else
+    else if constexpr (std::is_same_v<T, double>)
         return LAPACKE_dtpmqrt_work(LAPACK_COL_MAJOR, s, t, int(m), int(n), int(k), 0, int(nb), V, int(ldv), Tf,
+                                    int(ldt), A, int(lda), B, int(ldb), work);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_ctpmqrt_work(LAPACK_COL_MAJOR, s, t, int(m), int(n), int(k), 0, int(nb), V, int(ldv), Tf,
+                                    int(ldt), A, int(lda), B, int(ldb), work);
+    else
+        return LAPACKE_ztpmqrt_work(LAPACK_COL_MAJOR, s, t, int(m), int(n), int(k), 0, int(nb), V, int(ldv), Tf,
                                     int(ldt), A, int(lda), B, int(ldb), work);
 }
 

@@ -20,6 +20,7 @@
 
 #include "kernels/opencl/gemm_select.hpp"
 #include "kernels/opencl/launch_util.hpp"
+#include "runtime/precisions.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -179,7 +180,8 @@ void gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans trans
           int64_t k, T alpha, Mat A, Mat B, T beta, Mat C) {
     check_prec<T>(dk, "gemm");
     if (m == 0 || n == 0) return;
-    if (nv_gemm<T>(dk, q, transA, transB, m, n, k, alpha, A, B, beta, C)) return;  // NVIDIA cc >= 8.0 path
+    if constexpr (!is_complex_v<T>)  // NVIDIA cc >= 8.0 path
+        if (nv_gemm<T>(dk, q, transA, transB, m, n, k, alpha, A, B, beta, C)) return;
     gemm_launch<T>(dk, dk.params(), q, "gemm", is_trans(transA), is_trans(transB), m, n, k, alpha, A, B, beta, C, 0);
 }
 
@@ -192,7 +194,8 @@ void syrk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, i
     // NoTrans: C = A·Aᵀ (A n×k); Trans: C = Aᵀ·A (A k×n).
     const bool t = is_trans(trans);
     const Trans ta = t ? Trans::Trans : Trans::NoTrans, tb = t ? Trans::NoTrans : Trans::Trans;
-    if (nv_gemm<T>(dk, q, ta, tb, n, n, k, alpha, A, A, beta, C, uplo == Uplo::Lower ? 1 : 2)) return;
+    if constexpr (!is_complex_v<T>)
+        if (nv_gemm<T>(dk, q, ta, tb, n, n, k, alpha, A, A, beta, C, uplo == Uplo::Lower ? 1 : 2)) return;
     gemm_launch<T>(dk, dk.params(), q, "syrk", t, !t, n, n, k, alpha, A, A, beta, C, uplo == Uplo::Lower ? 1 : 2);
 }
 
@@ -235,8 +238,7 @@ void lacpy(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, in
                                  int64_t, int64_t, cl_mem, size_t, int64_t, size_t);                           \
     template void lacpy<T>(const DeviceKernels&, cl_command_queue, Uplo, int64_t, int64_t, Mat, Mat);
 
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera::ocl

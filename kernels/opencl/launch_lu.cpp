@@ -2,6 +2,7 @@
 // portable trsm/gemm launchers of launch.hpp, all on one in-order queue, never waiting).
 #include "kernels/opencl/launch_lu.hpp"
 #include "kernels/opencl/launch_util.hpp"
+#include "runtime/precisions.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -142,8 +143,7 @@ void ssssm(const DeviceKernels& dk, cl_command_queue q, int64_t n, int64_t m2, i
                            Mat);                                                                                  \
     template void ssssm<T>(const DeviceKernels&, cl_command_queue, int64_t, int64_t, int64_t, int64_t, Mat, Mat,   \
                            Mat, Mat, cl_mem, size_t);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera::ocl

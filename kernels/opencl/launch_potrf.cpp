@@ -20,6 +20,7 @@
 // one off-diagonal block live in dk.scratch() (potrf) or in W and dk.scratch() (trtri).
 #include "kernels/opencl/launch.hpp"
 #include "kernels/opencl/launch_util.hpp"
+#include "runtime/precisions.hpp"
 
 #include <algorithm>
 
@@ -170,8 +171,7 @@ void trtri(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Diag diag, in
 #define TESSERA_INSTANTIATE(T)                                                                \
     template void potrf<T>(const DeviceKernels&, cl_command_queue, Uplo, int64_t, Mat, int*); \
     template void trtri<T>(const DeviceKernels&, cl_command_queue, Uplo, Diag, int64_t, Mat, Mat);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera::ocl

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "kernels/opencl/launch_util.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera::ocl {
 namespace {
@@ -73,8 +74,7 @@ void tpmqrt(const DeviceKernels& dk, cl_command_queue q, Side side, Trans trans,
                             int64_t, Mat, Mat, Mat);                                                           \
     template void tpmqrt<T>(const DeviceKernels&, cl_command_queue, Side, Trans, int64_t, int64_t, int64_t,   \
                             int64_t, Mat, Mat, Mat, Mat);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera::ocl

@@ -4,6 +4,7 @@
 // the inverse to the tiles below it (trmm) instead of one trsm each (algorithms/cholesky.cpp).
 #include "kernels/opencl/launch.hpp"
 #include "kernels/opencl/launch_util.hpp"
+#include "runtime/precisions.hpp"
 
 #include <algorithm>
 
@@ -78,8 +79,7 @@ void trmm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Tra
     template void laset<T>(const DeviceKernels&, cl_command_queue, int64_t, int64_t, T, T, Mat);               \
     template void trmm<T>(const DeviceKernels&, cl_command_queue, Side, Uplo, Trans, Diag, int64_t, int64_t, T, \
                           Mat, Mat);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera::ocl

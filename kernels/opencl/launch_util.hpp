@@ -12,11 +12,11 @@
 
 namespace tessera::ocl {
 
-/// Throw std::invalid_argument unless dk was built for T's precision.
+/// Throw std::invalid_argument unless dk was built for T's precision (no device has complex
+/// kernels yet: a complex launch always throws, and no codelet makes one).
 template <class T>
 void check_prec(const DeviceKernels& dk, const char* func) {
-    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "real precisions only");
-    const char want = std::is_same_v<T, float> ? 's' : 'd';
+    const char want = prec_letter<T>();
     if (dk.prec() != want)
         throw std::invalid_argument(std::string("tessera::ocl::") + func + ": kernels built for precision '" +
                                     dk.prec() + "', called with '" + want + "'");
