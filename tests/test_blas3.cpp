@@ -9,8 +9,8 @@ namespace tessera {
 namespace {
 
 template <class T>
-class Blas3 : public test::RuntimeTest {};
-using Precisions = ::testing::Types<float, double>;
+class Blas3 : public test::PrecisionTest<T> {};
+using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;  // s, d, c, z
 TYPED_TEST_SUITE(Blas3, Precisions);
 
 struct Shape {
@@ -91,6 +91,32 @@ TYPED_TEST(Blas3, Syrk) {
                     for (int64_t i = 0; i < n; ++i)
                         if (uplo == Uplo::Lower ? i < j : i > j) ASSERT_EQ(c[size_t(i + j * n)], c0[size_t(i + j * n)]);
             }
+}
+
+// herk: C = α·op(A)·op(A)ᴴ + β·C with real α, β (syrk for real T); complex trans must be N or C.
+TYPED_TEST(Blas3, Herk) {
+    using T = TypeParam;
+    for (auto [m, n, k, nb] : shapes())
+        for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+            for (Trans trans : {Trans::NoTrans, Trans::ConjTrans}) {
+                (void)m;
+                const int64_t ar = trans == Trans::NoTrans ? n : k, ac = trans == Trans::NoTrans ? k : n;
+                auto a = check::random_matrix<T>(ar, ac, ar, 6), c0 = check::random_matrix<T>(n, n, n, 7), c = c0;
+                lapack::herk<T>(char(uplo), char(trans), n, k, -1, a.data(), ar, 2, c.data(), n, {.nb = nb});
+                EXPECT_LE(check::herk_residual<T>(uplo, trans, n, k, -1, a.data(), ar, 2, c0.data(), c.data(), n),
+                          check::kThreshold)
+                    << char(uplo) << char(trans) << " n " << n << " k " << k;
+                for (int64_t j = 0; j < n; ++j) {
+                    EXPECT_EQ(std::imag(c[size_t(j + j * n)]), 0) << "diagonal of a Hermitian result";
+                    for (int64_t i = 0; i < n; ++i)
+                        if (uplo == Uplo::Lower ? i < j : i > j) ASSERT_EQ(c[size_t(i + j * n)], c0[size_t(i + j * n)]);
+                }
+            }
+    if constexpr (is_complex_v<T>) {
+        TileMatrix<T> A(4, 4, 2), C(4, 4, 2);
+        EXPECT_THROW(herk(Uplo::Lower, Trans::Trans, real_t<T>(1), A, real_t<T>(0), C), Error);
+        EXPECT_THROW(syrk(Uplo::Lower, Trans::ConjTrans, T(1), A, T(0), C), Error);
+    }
 }
 
 TYPED_TEST(Blas3, TileFormsAndEmptyMatrices) {

@@ -1,5 +1,5 @@
-// potrf, potrs, posv in float and double against DESIGN.md's residuals and LAPACKE's info.
-#include <lapacke.h>
+// potrf, potrs, posv in s, d, c and z (Hermitian for c, z) against DESIGN.md's residuals and LAPACKE's info.
+#include "kernels/cpu/blas.hpp"
 
 #include <cmath>
 #include <limits>
@@ -14,8 +14,8 @@ namespace {
 using test::RuntimeTest;
 
 template <class T>
-class Cholesky : public RuntimeTest {};
-using Precisions = ::testing::Types<float, double>;
+class Cholesky : public test::PrecisionTest<T> {};
+using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;  // s, d, c, z
 TYPED_TEST_SUITE(Cholesky, Precisions);
 
 struct Shape {
@@ -66,9 +66,7 @@ TYPED_TEST(Cholesky, NotPositiveDefiniteInfoMatchesLapacke) {
         auto a = check::random_spd<T>(n, lda, 11);
         a[size_t(bad + bad * lda)] = T(-1);
         auto ref = a;
-        const int64_t expected = std::is_same_v<T, float>
-                                     ? LAPACKE_spotrf(LAPACK_COL_MAJOR, 'L', int(n), reinterpret_cast<float*>(ref.data()), int(lda))
-                                     : LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', int(n), reinterpret_cast<double*>(ref.data()), int(lda));
+        const int64_t expected = cpu::potrf<T>(Uplo::Lower, n, ref.data(), lda);  // LAPACKE's xPOTRF
         ASSERT_GT(expected, 0);
         EXPECT_EQ(lapack::potrf<T>('L', n, a.data(), lda, {.nb = 16}), expected) << "bad pivot at " << bad;
     }

@@ -74,9 +74,23 @@ protected:
     void allow_cpu_tasks() { opencl_only_ = false; }
     /// The test submits no task at all (argument checks, empty matrices).
     void expect_no_tasks() { expect_opencl_ = false; }
+    /// The test's tasks have no OpenCL implementation (complex precisions, for now).
+    void expect_cpu_workers_only() { expect_opencl_ = false; }
 
 private:
     bool opencl_only_ = true, expect_opencl_ = true;
+};
+
+/// RuntimeTest for a test typed on the precision T: complex codelets have no OpenCL kernels yet,
+/// so in opencl mode a complex test's tasks run on the CPU worker and nothing is expected of the
+/// OpenCL one.
+template <class T>
+class PrecisionTest : public RuntimeTest {
+protected:
+    void SetUp() override {
+        RuntimeTest::SetUp();
+        if constexpr (is_complex_v<T>) expect_cpu_workers_only();
+    }
 };
 
 }  // namespace tessera::test

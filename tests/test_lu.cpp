@@ -1,6 +1,6 @@
 // LU family in float and double: getrf (partial pivoting) against DESIGN.md's residual and against
 // LAPACKE (ipiv, info), getrs/gesv, getrf_nopiv, getrf_incpiv/gesv_incpiv, async forms, arguments.
-#include <lapacke.h>
+#include "kernels/cpu/lu.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -15,17 +15,16 @@ namespace {
 using test::RuntimeTest;
 
 template <class T>
-class LU : public RuntimeTest {};
-using Precisions = ::testing::Types<float, double>;
+class LU : public test::PrecisionTest<T> {};
+using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;  // s, d, c, z
 TYPED_TEST_SUITE(LU, Precisions);
 
 // LAPACKE xGETRF on a copy; returns info, fills ipiv (1-based, widened to int64_t).
 template <class T>
 int64_t lapacke_getrf(int64_t m, int64_t n, std::vector<T> a, int64_t lda, std::vector<int64_t>& ipiv) {
-    std::vector<lapack_int> piv(size_t(std::max<int64_t>(1, std::min(m, n))));
+    std::vector<int> piv(size_t(std::max<int64_t>(1, std::min(m, n))));
     int64_t info;
-    if constexpr (std::is_same_v<T, float>) info = LAPACKE_sgetrf(LAPACK_COL_MAJOR, int(m), int(n), a.data(), int(lda), piv.data());
-    else info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, int(m), int(n), a.data(), int(lda), piv.data());
+    info = cpu::getrf<T>(m, n, a.data(), lda, piv.data());  // LAPACKE's xGETRF
     ipiv.assign(piv.begin(), piv.begin() + std::min(m, n));
     return info;
 }
@@ -65,7 +64,10 @@ TYPED_TEST(LU, IpivEqualsLapackeWithDistinctPivots) {
         for (int64_t j = 0; j < k; ++j) {
             for (int64_t i = 0; i < j; ++i) l[size_t(i + j * m)] = T(0);
             l[size_t(j + j * m)] = T(1);
-            u[size_t(j + j * k)] += T(u[size_t(j + j * k)] < 0 ? -2 : 2);
+            // LAPACK's complex pivot search compares |re| + |im|: halve L₀ to keep it ≤ 1/2.
+            if constexpr (is_complex_v<T>)
+                for (int64_t i = j + 1; i < m; ++i) l[size_t(i + j * m)] *= real_t<T>(0.5);
+            u[size_t(j + j * k)] += T(std::real(u[size_t(j + j * k)]) < 0 ? -2 : 2);
         }
         std::vector<T> lu(size_t(m * n)), a(size_t(m * n));
         for (int64_t j = 0; j < n; ++j)
@@ -147,9 +149,8 @@ TYPED_TEST(LU, GetrsTilesRunOnDevice) {
     using T = TypeParam;
     const int64_t n = 100, nb = 32, nrhs = 4;
     auto a = check::random_matrix<T>(n, n, n, 31), b = check::random_matrix<T>(n, nrhs, n, 32), f = a, x = b;
-    std::vector<lapack_int> piv(static_cast<size_t>(n));
-    if constexpr (std::is_same_v<T, float>) ASSERT_EQ(LAPACKE_sgetrf(LAPACK_COL_MAJOR, int(n), int(n), f.data(), int(n), piv.data()), 0);
-    else ASSERT_EQ(LAPACKE_dgetrf(LAPACK_COL_MAJOR, int(n), int(n), f.data(), int(n), piv.data()), 0);
+    std::vector<int> piv(static_cast<size_t>(n));
+    ASSERT_EQ(cpu::getrf<T>(n, n, f.data(), n, piv.data()), 0);  // LAPACKE's xGETRF
     const std::vector<int64_t> ipiv(piv.begin(), piv.end());
     TileMatrix<T> A(n, n, nb), B(n, nrhs, nb);
     A.fill_from_lapack(f.data(), n);

@@ -14,9 +14,13 @@ namespace {
 using test::RuntimeTest;
 
 template <class T>
-class QR : public RuntimeTest {};
-using Precisions = ::testing::Types<float, double>;
+class QR : public test::PrecisionTest<T> {};
+using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;  // s, d, c, z
 TYPED_TEST_SUITE(QR, Precisions);
+
+// op(Q) transposed: Qᵀ for real T, Qᴴ for complex T (LAPACK's xUNMQR and xGELS take 'C' there).
+template <class T>
+constexpr Trans kQt = is_complex_v<T> ? Trans::ConjTrans : Trans::Trans;
 
 struct Shape {
     int64_t m, n, nb, ib;
@@ -77,7 +81,7 @@ TYPED_TEST(QR, UnmqrAllSidesAndTransposes) {
         auto q = explicit_q(A, F, s.m);
         const int64_t other = s.nb + 5;  // the dimension of C that Q does not touch
         for (Side side : {Side::Left, Side::Right})
-            for (Trans trans : {Trans::NoTrans, Trans::Trans}) {
+            for (Trans trans : {Trans::NoTrans, kQt<T>}) {
                 const int64_t rows = side == Side::Left ? s.m : other, cols = side == Side::Left ? other : s.m;
                 auto c0 = check::random_matrix<T>(rows, cols, rows, 300 + rows), c = c0;
                 TileMatrix<T> C(rows, cols, s.nb);
@@ -103,9 +107,9 @@ TYPED_TEST(QR, UnmqrRunsOnOpenCLWorker) {
     auto q = explicit_q(A, F, m);
     Runtime::wait_all();
     test::RuntimeEnvironment::runtime().reset_stats();
-    unmqr(Side::Left, Trans::Trans, A, F, C);
+    unmqr(Side::Left, kQt<T>, A, F, C);
     C.to_lapack(c.data(), m);
-    EXPECT_LE(check::unmqr_residual(Side::Left, Trans::Trans, m, q.data(), m, m, 40, c0.data(), c.data(), m),
+    EXPECT_LE(check::unmqr_residual(Side::Left, kQt<T>, m, q.data(), m, m, 40, c0.data(), c.data(), m),
               check::kThreshold);
 }
 
@@ -114,7 +118,7 @@ TYPED_TEST(QR, GelsMatchesLapackeAllCases) {
     this->allow_cpu_tasks();
     const Shape shapes[] = {{150, 50, 32, 12}, {96, 96, 32, 8}, {45, 110, 32, 7}, {13, 9, 16, 4}};
     for (const Shape& s : shapes)
-        for (Trans trans : {Trans::NoTrans, Trans::Trans}) {
+        for (Trans trans : {Trans::NoTrans, kQt<T>}) {
             const int64_t m = s.m, n = s.n, nrhs = 3, lda = m + 2, ldb = std::max(m, n) + 1;
             const bool nt = trans == Trans::NoTrans;
             const int64_t in_rows = nt ? m : n, out_rows = nt ? n : m;
@@ -172,7 +176,7 @@ TYPED_TEST(QR, EmptyMatricesAndBadArguments) {
         TileMatrix<T> Z(m, n, 4), Q(m, 0, 4), C(m, 3, 4);
         QRFactors<T> FZ = geqrf(Z, {.ib = 2});
         ungqr(Z, FZ, Q);
-        unmqr(Side::Left, Trans::Trans, Z, FZ, C);
+        unmqr(Side::Left, kQt<T>, Z, FZ, C);
     }
     T dummy[4] = {}, b[4] = {T(1), T(2), T(3), T(4)};
     EXPECT_EQ(lapack::gels<T>('N', 0, 0, 1, dummy, 1, b, 1), 0);
@@ -196,10 +200,15 @@ TYPED_TEST(QR, EmptyMatricesAndBadArguments) {
             for (int64_t i = 0; i < rows; ++i) t[i + j * ld] = T(1) / T(1 + i0 + i + 2 * (j0 + j));
     });
     QRFactors<T> F = geqrf(A, {.ib = 4});
-    EXPECT_NE(message([&] { unmqr(Side::Left, Trans::Trans, A, F, B); }).find("'C'"), std::string::npos);
-    EXPECT_NE(message([&] { unmqr(Side::Right, Trans::Trans, A, F, B); }).find("'C'"), std::string::npos);
-    EXPECT_NE(message([&] { unmqr(Side::Left, Trans::Trans, A, F, C); }).find("'nb'"), std::string::npos);
+    EXPECT_NE(message([&] { unmqr(Side::Left, kQt<T>, A, F, B); }).find("'C'"), std::string::npos);
+    EXPECT_NE(message([&] { unmqr(Side::Right, kQt<T>, A, F, B); }).find("'C'"), std::string::npos);
+    EXPECT_NE(message([&] { unmqr(Side::Left, kQt<T>, A, F, C); }).find("'nb'"), std::string::npos);
     EXPECT_NE(message([&] { ungqr(A, F, Q); }).find("'Q'"), std::string::npos);
+    if constexpr (is_complex_v<T>) {  // complex: op(Q) and op(A) are N or C, as LAPACK's zunmqr and zgels
+        TileMatrix<T> C2(40, 2, 16);
+        EXPECT_NE(message([&] { unmqr(Side::Left, Trans::Trans, A, F, C2); }).find("'trans'"), std::string::npos);
+        EXPECT_NE(message([&] { gels(Trans::Trans, A, C2); }).find("'trans'"), std::string::npos);
+    }
     EXPECT_NE(message([&] { gels(Trans::NoTrans, A, B); }).find("'B'"), std::string::npos);
     EXPECT_NE(message([&] { gels_async(Trans::NoTrans, A, F, B, seq); }).find("'B'"), std::string::npos);
     TileMatrix<T> W(30, 40, 16);
