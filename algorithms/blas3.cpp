@@ -118,10 +118,7 @@ void rank_k_update(const char* func, bool hermitian, Uplo uplo, Trans trans, T a
     detail::SubmitScope scope(seq);
     detail::require_runtime(func);
     check_arg(uplo != Uplo::General, func, "uplo", 'G', "must be Lower or Upper");
-    // LAPACK: complex xSYRK takes 'N' or 'T', xHERK 'N' or 'C'; real routines take both.
-    if constexpr (is_complex_v<T>)
-        check_arg(trans != (hermitian ? Trans::Trans : Trans::ConjTrans), func, "trans", char(trans),
-                  hermitian ? "must be NoTrans or ConjTrans" : "must be NoTrans or Trans");
+    check_trans<T>(func, trans, hermitian);
     check_arg(C.m() == C.n(), func, "C", C.n(), "must be square");
     const int64_t an = trans == Trans::NoTrans ? A.m() : A.n(), k = trans == Trans::NoTrans ? A.n() : A.m();
     check_arg(an == C.n(), func, "A", an, "rows of op(A) must equal the order of C");

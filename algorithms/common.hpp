@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "runtime/mpi_internal.hpp"
 #include "runtime/runtime_internal.hpp"
@@ -23,6 +24,19 @@ inline void check_dims(const char* func, int64_t m, int64_t n, int64_t k) {
     check_arg(m >= 0, func, "m", m, "must be >= 0");
     check_arg(n >= 0, func, "n", n, "must be >= 0");
     check_arg(k >= 0, func, "k", k, "must be >= 0");
+}
+
+/// Check `trans` against the ops LAPACK accepts for T: where an operation is defined with a
+/// conjugate transpose (xHERK, xUNMQR, xGELS: `conjugate` true) complex T takes 'N' or 'C' only;
+/// where with a plain transpose (complex xSYRK) 'N' or 'T' only; real T takes all three ('C' = 'T').
+template <class T>
+void check_trans(const char* func, Trans trans, bool conjugate) {
+    if constexpr (is_complex_v<T>) {
+        const Trans refused = conjugate ? Trans::Trans : Trans::ConjTrans;
+        if (trans == refused)
+            throw Error(std::string("tessera::") + func + ": argument 'trans' = '" + char(trans) + "' must be " +
+                        (conjugate ? "NoTrans or ConjTrans" : "NoTrans or Trans") + " for complex matrices");
+    }
 }
 
 namespace detail {

@@ -86,8 +86,7 @@ void gels_async(Trans trans, TileMatrix<T>& A, QRFactors<T>& F, TileMatrix<T>& B
     detail::SubmitScope scope(seq);
     detail::require_runtime("gels");
     check_arg(A.m() >= A.n(), "gels_async", "A", A.m(), "rows must be >= columns (use gels for m < n)");
-    if constexpr (is_complex_v<T>)
-        check_arg(trans != Trans::Trans, "gels", "trans", 'T', "must be NoTrans or ConjTrans for complex A");
+    check_trans<T>("gels", trans, true);
     check_arg(B.m() == A.m(), "gels", "B", B.m(), "rows must equal max(m, n) of A");
     check_arg(B.nb() == A.nb(), "gels", "nb", B.nb(), "must be the same for A and B");
     geqrf_async(A, F, seq);
@@ -110,8 +109,7 @@ template <class T>
 int64_t gels(Trans trans, TileMatrix<T>& A, TileMatrix<T>& B, const Options& opts) {
     detail::require_runtime("gels");
     const int64_t m = A.m(), n = A.n();
-    if constexpr (is_complex_v<T>)
-        check_arg(trans != Trans::Trans, "gels", "trans", 'T', "must be NoTrans or ConjTrans for complex A");
+    check_trans<T>("gels", trans, true);
     check_arg(B.m() == std::max(m, n), "gels", "B", B.m(), "rows must equal max(m, n) of A");
     check_arg(B.nb() == A.nb(), "gels", "nb", B.nb(), "must be the same for A and B");
     Sequence seq;

@@ -25,8 +25,7 @@ void unmqr_async(Side side, Trans trans, const TileMatrix<T>& A, const QRFactors
               left ? "rows must equal the rows of A" : "columns must equal the rows of A");
     check_arg(C.nb() == A.nb(), "unmqr", "nb", C.nb(), "must be the same for A and C");
     const int64_t mt = A.mt(), kt = std::min(A.mt(), A.nt()), ib = F.ib();
-    if constexpr (is_complex_v<T>)
-        check_arg(trans != Trans::Trans, "unmqr", "trans", 'T', "must be NoTrans or ConjTrans for complex A");
+    check_trans<T>("unmqr", trans, true);
     const bool qt = trans != Trans::NoTrans;  // op(Q) = Qᴴ (Qᵀ for real T)
     // Left·Qᵀ and Right·Q take the steps first to last, each step's geqrt before its tpqrt's;
     // Left·Q and Right·Qᵀ the reverse.
