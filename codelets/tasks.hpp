@@ -70,8 +70,8 @@ private:
 TileHandle register_tile(const void* ptr, int64_t rows, int64_t cols, int64_t ld, size_t elem_size, int owner);
 void unregister_tile(TileHandle h);
 
-/// A rows×cols tile of T owned by MPI rank `owner` (ignored in one process) with no home storage: StarPU allocates it where a task first writes it
-/// (its first access must be a write). Give it back with release_temp_tile(); if the submitting
+/// A rows×cols tile of T owned by MPI rank `owner` (ignored in one process) with no home storage:
+/// StarPU allocates it where a task first writes it (its first access must be a write). Give it back with release_temp_tile(); if the submitting
 /// algorithm is interrupted by an exception first, its SubmitScope unregisters it.
 template <class T>
 TileHandle temp_tile(int64_t rows, int64_t cols, int owner);

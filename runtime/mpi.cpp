@@ -194,8 +194,8 @@ std::vector<double> sum_over_ranks(std::vector<double> values) {
 }
 
 std::vector<size_t> mpi_bytes_sent() {
-    std::vector<unsigned long long> by_rank(size_t(g_mpi.size), 0);
     if (!g_mpi.on) return {0};
+    std::vector<unsigned long long> by_rank(size_t(g_mpi.size), 0);
     std::vector<size_t> to(size_t(g_mpi.size), 0);
     starpu_mpi_comm_amounts_retrieve(to.data());
     unsigned long long mine = 0;

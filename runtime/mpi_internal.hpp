@@ -40,7 +40,7 @@ Distribution grid();  ///< the runtime's grid (1×1 in one process)
 Distribution resolve(Distribution dist, const char* func);
 
 /// Throw Error naming `func` when the runtime is distributed: for the operations not distributed
-/// yet (partial-pivoting LU, incremental-pivoting LU, QR), which must never give a wrong answer.
+/// yet (LU with partial pivoting and its solves), which must never give a wrong answer.
 void require_one_process(const char* func);
 
 /// Register `h` with StarPU-MPI as owned by rank `owner`, under a new tag; in one process nothing.

@@ -128,8 +128,8 @@ double PotrfCheckRandom<T>::residual(const TileMatrix<T>& F) const {
     require_shape("PotrfCheckRandom::residual", "F", F, n, n);
     F.acquire_host();
     // Lower: L·(Lᵀ·X); Upper: Uᵀ·(U·X).
-    const Trans first = uplo_ == Uplo::Lower ? Trans::Trans : Trans::NoTrans;
-    const Trans second = uplo_ == Uplo::Lower ? Trans::NoTrans : Trans::Trans;
+    const Trans first = uplo_ == Uplo::Lower ? Trans::ConjTrans : Trans::NoTrans;  // A = L·Lᴴ or Uᴴ·U
+    const Trans second = uplo_ == Uplo::Lower ? Trans::NoTrans : Trans::ConjTrans;
     const auto llx = times(F, n, n, uplo_, Diag::NonUnit, second, times(F, n, n, uplo_, Diag::NonUnit, first, x));
     return scaled(ref_.ax, llx, n, x, n, double(std::max<int64_t>(n, 1)) * ref_.norm_a);
 }
@@ -165,7 +165,7 @@ GeqrfCheckRandom<T>::GeqrfCheckRandom(const TileMatrix<T>& A) : m_(A.m()), n_(A.
                     std::to_string(n_) + ", must have m >= n");
     A.acquire_host();
     x_ = random_vectors<T>(n_);
-    atax_ = times(A, Trans::Trans, times(A, Trans::NoTrans, x_));
+    atax_ = times(A, Trans::ConjTrans, times(A, Trans::NoTrans, x_));  // Aᴴ·A·x
     norm_a_ = std::max(norm('1', A), norm('I', A));  // bounds ‖Aᵀ‖∞·‖A‖∞ when squared
 }
 
@@ -174,7 +174,7 @@ double GeqrfCheckRandom<T>::residual(const TileMatrix<T>& F) const {
     require_shape("GeqrfCheckRandom::residual", "F", F, m_, n_);
     F.acquire_host();
     const auto rx = times(F, n_, n_, Uplo::Upper, Diag::NonUnit, Trans::NoTrans, x_);
-    const auto rtrx = times(F, n_, n_, Uplo::Upper, Diag::NonUnit, Trans::Trans, rx);
+    const auto rtrx = times(F, n_, n_, Uplo::Upper, Diag::NonUnit, Trans::ConjTrans, rx);
     return scaled(atax_, rtrx, n_, x_, n_, double(std::max<int64_t>(m_, 1)) * norm_a_ * norm_a_);
 }
 

@@ -211,8 +211,8 @@ void add_options(CLI::App& app, Command& c) {
     app.add_flag("--describe", c.describe, "print the runtime's MPI rank and grid, workers and devices first");
     app.add_flag("--comm", c.comm,
                  "distributed: after each run, print to stderr the bytes each rank sent (StarPU-MPI's statistics) "
-                 "next to the model volume of potrf (lower) and gemm (NN) on the grid; with --check the check's "
-                 "gathers to rank 0 are counted too");
+                 "next to the model volume on the grid (potrf lower, gemm NN, getrf_incpiv: comm_model.cpp); with "
+                 "--check the check's gathers to rank 0 are counted too");
     app.add_option_function<std::string>(
         "--grid",
         [&c](const std::string& g) {
