@@ -96,14 +96,13 @@ void guarded(void* buffers[], void* cl_arg) {
 starpu_codelet codelet_of_guarded(const char* name, starpu_cpu_func_t cpu, starpu_opencl_func_t ocl,
                                   std::initializer_list<starpu_data_access_mode> modes, starpu_perfmodel* model);
 
-/// A codelet of precision T with the CPU implementation Cpu and, when Ocl is given and T is real,
-/// one asynchronous OpenCL implementation, both run through guarded(). Complex codelets have no
-/// OpenCL kernels yet: their tasks run on CPU workers.
+/// A codelet of precision T with the CPU implementation Cpu and, when Ocl is given, one
+/// asynchronous OpenCL implementation, both run through guarded().
 template <class T, starpu_cpu_func_t Cpu, starpu_opencl_func_t Ocl = nullptr>
 starpu_codelet make_codelet(const char* name, std::initializer_list<starpu_data_access_mode> modes,
                             starpu_perfmodel* model) {
     starpu_opencl_func_t ocl = nullptr;
-    if constexpr (Ocl != nullptr && !is_complex_v<T>) ocl = guarded<Ocl>;
+    if constexpr (Ocl != nullptr) ocl = guarded<Ocl>;
     return codelet_of_guarded(name, guarded<Cpu>, ocl, modes, model);
 }
 

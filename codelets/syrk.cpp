@@ -58,10 +58,19 @@ void herk_cpu(void* buffers[], void* cl_arg) {
 }
 
 template <class T>
+void herk_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<HerkArgs<T>*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    const int64_t k = a.trans == Trans::NoTrans ? codelets::tile_cols(buffers[0]) : codelets::tile_rows(buffers[0]);
+    ocl::herk<T>(w.kernels, w.queue, a.uplo, a.trans, codelets::tile_cols(buffers[1]), k, a.alpha,
+                 codelets::ocl_tile<T>(buffers[0]), a.beta, codelets::ocl_tile<T>(buffers[1]));
+}
+
+template <class T>
 starpu_codelet& herk_codelet() {
     static const std::string name = prec_letter<T>() + std::string("herk");
-    static starpu_codelet cl = codelets::make_codelet<T, herk_cpu<T>>(name.c_str(), {STARPU_R, STARPU_RW},
-                                                                      codelets::history_model("tessera_" + name));
+    static starpu_codelet cl = codelets::make_codelet<T, herk_cpu<T>, herk_opencl<T>>(
+        name.c_str(), {STARPU_R, STARPU_RW}, codelets::history_model("tessera_" + name));
     return cl;
 }
 

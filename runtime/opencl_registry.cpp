@@ -102,7 +102,7 @@ static cl_program build(cl_context ctx, cl_device_id dev, const ocl::DeviceInfo&
 
 // Build device `devid`'s programs and kernels into `d`. Throws what the OpenCL calls throw.
 static void build_device(int devid, ocl::DeviceInfo& info, std::string& summary,
-                         std::unique_ptr<ocl::DeviceKernels>& single, std::unique_ptr<ocl::DeviceKernels>& dbl) {
+                         std::map<char, std::unique_ptr<ocl::DeviceKernels>>& by_prec) {
     cl_context ctx;
     cl_device_id dev;
     starpu_opencl_get_context(devid, &ctx);
@@ -110,12 +110,12 @@ static void build_device(int devid, ocl::DeviceInfo& info, std::string& summary,
     info = ocl::query_device(dev);
     std::string precs;
     int hits = 0;
-    for (char prec : {'s', 'd'}) {
-        if (prec == 'd' && !info.fp64) continue;
+    for (char prec : {'s', 'd', 'c', 'z'}) {
+        if (ocl::real_prec(prec) == 'd' && !info.fp64) continue;
         bool cached = false;
         cl_program p = build(ctx, dev, info, prec, cached);
         hits += cached;
-        (prec == 's' ? single : dbl) = std::make_unique<ocl::DeviceKernels>(ctx, dev, p, prec, info);  // owns p
+        by_prec[prec] = std::make_unique<ocl::DeviceKernels>(ctx, dev, p, prec, info);  // owns p
         precs += prec;
     }
     const std::string cache =
@@ -132,7 +132,7 @@ OpenCLRegistry::OpenCLRegistry() {
         Device& d = devices_[size_t(devid)];
         ocl::DeviceInfo info;
         try {
-            build_device(devid, info, d.summary, d.single, d.dbl);
+            build_device(devid, info, d.summary, d.by_prec);
         } catch (const std::exception& e) {
             // Whatever failed (a query, a build, a kernel table), name the device and the call; the
             // kernels built so far are released with the registry, which is never constructed.
@@ -146,9 +146,9 @@ OpenCLRegistry::~OpenCLRegistry() = default;
 
 const ocl::DeviceKernels& OpenCLRegistry::kernels(int devid, char prec) const {
     const Device& d = devices_.at(size_t(devid));
-    const auto& k = prec == 's' ? d.single : d.dbl;
-    if (!k) throw Error(std::string("tessera: OpenCL device ") + std::to_string(devid) + " has no kernels for precision " + prec);
-    return *k;
+    const auto it = d.by_prec.find(prec);
+    if (it == d.by_prec.end()) throw Error(std::string("tessera: OpenCL device ") + std::to_string(devid) + " has no kernels for precision " + prec);
+    return *it->second;
 }
 
 std::string OpenCLRegistry::describe() const {

@@ -1,6 +1,7 @@
 // OpenCL program registry: Tessera's kernels built for every StarPU OpenCL device, per precision.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,8 +17,8 @@ public:
     /// build log when a build fails); what was built before is released.
     OpenCLRegistry();
     ~OpenCLRegistry();
-    /// Kernels for StarPU OpenCL device `devid` and precision `prec` ('s' or 'd'). Throws
-    /// tessera::Error when the device cannot run that precision (no fp64).
+    /// Kernels for StarPU OpenCL device `devid` and precision `prec` ('s', 'd', 'c' or 'z'). Throws
+    /// tessera::Error when the device cannot run that precision (d and z need fp64).
     const ocl::DeviceKernels& kernels(int devid, char prec) const;
     /// One line per device: name, driver, precisions built, cache hits.
     std::string describe() const;
@@ -27,7 +28,7 @@ public:
 private:
     struct Device {
         std::string summary;
-        std::unique_ptr<ocl::DeviceKernels> single, dbl;
+        std::map<char, std::unique_ptr<ocl::DeviceKernels>> by_prec;  // by LAPACK letter
     };
     std::vector<Device> devices_;  // indexed by StarPU OpenCL devid
 };

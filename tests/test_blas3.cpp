@@ -9,7 +9,7 @@ namespace tessera {
 namespace {
 
 template <class T>
-class Blas3 : public test::PrecisionTest<T> {};
+class Blas3 : public test::RuntimeTest {};
 using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;  // s, d, c, z
 TYPED_TEST_SUITE(Blas3, Precisions);
 

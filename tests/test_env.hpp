@@ -67,11 +67,6 @@ protected:
         if (mode() != "opencl" || !expect_opencl_) return;
         Runtime::wait_all();
         const TaskCounts c = task_counts();
-        if (cpu_workers_only_) {
-            EXPECT_GT(c.cpu, 0) << "no task ran on the CPU worker";
-            EXPECT_EQ(c.opencl, 0) << "a task without an OpenCL implementation ran on the OpenCL worker";
-            return;
-        }
         EXPECT_GT(c.opencl, 0) << "no task ran on the OpenCL worker";
         if (opencl_only_) EXPECT_EQ(c.cpu, 0) << "tasks with an OpenCL implementation ran on a CPU worker";
     }
@@ -79,23 +74,9 @@ protected:
     void allow_cpu_tasks() { opencl_only_ = false; }
     /// The test submits no task at all (argument checks, empty matrices).
     void expect_no_tasks() { expect_opencl_ = false; }
-    /// The test's tasks have no OpenCL implementation (complex precisions, for now): in opencl mode
-    /// they must all run on the CPU worker.
-    void expect_cpu_workers_only() { cpu_workers_only_ = true; }
 
 private:
-    bool opencl_only_ = true, expect_opencl_ = true, cpu_workers_only_ = false;
-};
-
-/// RuntimeTest for a test typed on the precision T: complex codelets have no OpenCL kernels yet,
-/// so in opencl mode a complex test's tasks must run on the CPU worker, none on the OpenCL one.
-template <class T>
-class PrecisionTest : public RuntimeTest {
-protected:
-    void SetUp() override {
-        RuntimeTest::SetUp();
-        if constexpr (is_complex_v<T>) expect_cpu_workers_only();
-    }
+    bool opencl_only_ = true, expect_opencl_ = true;
 };
 
 }  // namespace tessera::test

@@ -15,7 +15,7 @@ namespace {
 using test::RuntimeTest;
 
 template <class T>
-class LU : public test::PrecisionTest<T> {};
+class LU : public test::RuntimeTest {};
 using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;  // s, d, c, z
 TYPED_TEST_SUITE(LU, Precisions);
 

@@ -119,10 +119,18 @@ const std::string& program_source() {
     return source;
 }
 
+char real_prec(char prec) { return prec == 'z' ? 'd' : prec == 'c' ? 's' : prec; }
+
 std::string build_options(const DeviceInfo& info, char prec) {
-    std::string opts = prec == 'd' ? "-DTESSERA_PREC_D" : "-DTESSERA_PREC_S";
+    if (prec != 's' && prec != 'd' && prec != 'c' && prec != 'z')
+        throw Error(std::string("tessera::ocl: no precision '") + prec + "' (s, d, c or z)");
+    std::string opts = std::string("-DTESSERA_PREC_") + char(prec - 'a' + 'A');
     if (info.cc_major >= 8) opts += " -DTESSERA_NV_SM=" + std::to_string(info.cc_major * 10 + info.cc_minor);
-    opts += params_build_options(kernel_params(info, prec));
+    // A complex program runs the real precision's NVIDIA GEMM (gemm_complex.cl) and so takes its
+    // parameters; its portable kernels hold complex scalars, twice the bytes, in local memory.
+    KernelParams params = kernel_params(info, real_prec(prec));
+    fit_local_memory(params, info, prec == 'z' ? 16 : prec == 'c' ? 8 : 0);
+    opts += params_build_options(params);
     return opts;
 }
 
@@ -193,28 +201,33 @@ void DeviceKernels::release() noexcept {
     for (auto& [name, k] : kernels_) clReleaseKernel(k);
     kernels_.clear();
     if (info_scratch_) clReleaseMemObject(info_scratch_);
-    if (scratch_) clReleaseMemObject(scratch_);
-    info_scratch_ = scratch_ = nullptr;
+    for (cl_mem& m : scratch_) {
+        if (m) clReleaseMemObject(m);
+        m = nullptr;
+    }
+    info_scratch_ = nullptr;
     if (program_) clReleaseProgram(program_);
     program_ = nullptr;
 }
 
 DeviceKernels::~DeviceKernels() { release(); }
 
-cl_mem DeviceKernels::scratch(size_t bytes) const {
-    if (bytes <= scratch_bytes_) return scratch_;
+cl_mem DeviceKernels::scratch(size_t bytes, Workspace w) const {
+    cl_mem& buf = scratch_[int(w)];
+    size_t& size = scratch_bytes_[int(w)];
+    if (bytes <= size) return buf;
     // Releasing the old buffer while commands already enqueued may still use it is legal: OpenCL
     // deletes a memory object only once its reference count is zero *and* the queued commands that
     // use it have finished (clReleaseMemObject), so no clFinish is needed here.
-    if (scratch_) clReleaseMemObject(scratch_);
-    scratch_ = nullptr;
-    scratch_bytes_ = 0;
+    if (buf) clReleaseMemObject(buf);
+    buf = nullptr;
+    size = 0;
     cl_int err = CL_SUCCESS;
     cl_mem mem = clCreateBuffer(ctx_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
     check(err, "clCreateBuffer(scratch)");
-    scratch_ = mem;
-    scratch_bytes_ = bytes;
-    return scratch_;
+    buf = mem;
+    size = bytes;
+    return buf;
 }
 
 const std::array<size_t, 3>& DeviceKernels::compiled_local(const char* name) const {

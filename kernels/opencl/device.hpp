@@ -24,9 +24,13 @@ DeviceInfo query_device(cl_device_id dev);
 
 /// Full program source: the common prelude followed by every embedded kernels/opencl/*.cl file.
 const std::string& program_source();
-/// clBuildProgram options for precision `prec` ('s' or 'd') on this device: -DTESSERA_PREC_S or
-/// -DTESSERA_PREC_D, -DTESSERA_NV_SM on NVIDIA cc ≥ 8.0, plus the device's kernel parameters
-/// (kernel_params(): defaults, shipped table, $TESSERA_KERNEL_PARAMS) as -D macros.
+/// The real precision under `prec`: 's' for 's' and 'c', 'd' for 'd' and 'z'.
+char real_prec(char prec);
+/// clBuildProgram options for precision `prec` ('s', 'd', 'c' or 'z') on this device:
+/// -DTESSERA_PREC_<S|D|C|Z>, -DTESSERA_NV_SM on NVIDIA cc ≥ 8.0, plus the device's kernel
+/// parameters (kernel_params() of real_prec(prec): defaults, shipped table, $TESSERA_KERNEL_PARAMS)
+/// as -D macros, for complex with the portable kernels' local memory fitted to complex scalars
+/// (fit_local_memory()). Throws tessera::Error for another letter.
 std::string build_options(const DeviceInfo& info, char prec);
 
 /// Sizes of the kernels of one built program, read back from its build options (the TESSERA_*
@@ -72,8 +76,11 @@ public:
     /// safe because StarPU drives each device from one thread that enqueues everything on one
     /// in-order queue: a launcher's use of the workspace is ordered before the next launcher's.
     /// The workspace is therefore only valid for work enqueued on that single in-order queue.
+    /// Workspace::Gemm is a second, separate buffer for gemm()'s own temporaries (the complex
+    /// product's packed operands), since the other launchers pass matrices in the first to gemm().
     /// Throws tessera::Error if the allocation fails.
-    cl_mem scratch(size_t bytes) const;
+    enum class Workspace { Launcher = 0, Gemm = 1 };
+    cl_mem scratch(size_t bytes, Workspace w = Workspace::Launcher) const;
 
 private:
     void release() noexcept;
@@ -84,8 +91,8 @@ private:
     std::string options_;
     Params params_;
     cl_mem info_scratch_ = nullptr;
-    mutable cl_mem scratch_ = nullptr;  // see scratch()
-    mutable size_t scratch_bytes_ = 0;
+    mutable cl_mem scratch_[2] = {nullptr, nullptr};  // see scratch(), by Workspace
+    mutable size_t scratch_bytes_[2] = {0, 0};
     std::map<std::string, cl_kernel> kernels_;
     std::map<std::string, std::array<size_t, 3>> compiled_local_;
 };

@@ -1,5 +1,5 @@
 // tessera_gemm: C = alpha·op(A)·op(B) + beta·C on column-major tiles (BLAS xGEMM), also serving
-// xSYRK through the `tri` mask (only the lower or upper triangle of C is written).
+// xSYRK and xHERK through the `tri` mask (only the lower or upper triangle of C is written).
 //
 // Each work-group computes one GEMM_MB × GEMM_NB block of C. Per step of GEMM_KB along k, the
 // work-group stages op(A)(block rows, k-slice) and op(B)(k-slice, block columns) in local memory
@@ -36,24 +36,26 @@
 #define GEMM_LY (TESSERA_GEMM_NB / TESSERA_GEMM_TN)
 #define GEMM_NT (GEMM_LX * GEMM_LY)
 
-// transA, transB: 0 = op(X) = X, 1 = op(X) = Xᵀ.
-// tri: 0 = all of C, 1 = lower triangle only (i >= j), 2 = upper triangle only (i <= j).
+// transA, transB: 0 = op(X) = X, 1 = op(X) = Xᵀ, 2 = op(X) = Xᴴ (= Xᵀ in real precisions).
+// tri & 3: 0 = all of C, 1 = lower triangle only (i >= j), 2 = upper triangle only (i <= j);
+// tri & 4: Hermitian (xHERK): the imaginary parts of C's diagonal are set to 0.
 // Offsets are in elements. When beta == 0, C is overwritten (never read); when alpha == 0 (or
 // k == 0), A and B are not read.
 __kernel __attribute__((reqd_work_group_size(GEMM_LX, GEMM_LY, 1)))
 void tessera_gemm(const int m, const int n, const int k, const int transA, const int transB,
-                  const real_t alpha,
-                  __global const real_t* A, const ulong offA, const int lda,
-                  __global const real_t* B, const ulong offB, const int ldb,
-                  const real_t beta,
-                  __global real_t* C, const ulong offC, const int ldc,
-                  const int tri)
+                  const scalar_t alpha,
+                  __global const scalar_t* A, const ulong offA, const int lda,
+                  __global const scalar_t* B, const ulong offB, const int ldb,
+                  const scalar_t beta,
+                  __global scalar_t* C, const ulong offC, const int ldc,
+                  const int tri_flags)
 {
     const int tx = (int)get_local_id(0);
     const int ty = (int)get_local_id(1);
     const int tid = ty * GEMM_LX + tx;
     const int i0 = (int)get_group_id(0) * TESSERA_GEMM_MB;
     const int j0 = (int)get_group_id(1) * TESSERA_GEMM_NB;
+    const int tri = tri_flags & 3;
 
     // Blocks wholly outside the written triangle have nothing to do. The test is uniform over
     // the work-group, so returning before any barrier is legal.
@@ -65,16 +67,16 @@ void tessera_gemm(const int m, const int n, const int k, const int transA, const
     C += offC;
 
     // +1 padding: the transposed-load patterns write along the first index.
-    __local real_t As[TESSERA_GEMM_KB][TESSERA_GEMM_MB + 1];
-    __local real_t Bs[TESSERA_GEMM_KB][TESSERA_GEMM_NB + 1];
+    __local scalar_t As[TESSERA_GEMM_KB][TESSERA_GEMM_MB + 1];
+    __local scalar_t Bs[TESSERA_GEMM_KB][TESSERA_GEMM_NB + 1];
 
-    real_t acc[TESSERA_GEMM_TM][TESSERA_GEMM_TN];
+    scalar_t acc[TESSERA_GEMM_TM][TESSERA_GEMM_TN];
 #pragma unroll
     for (int r = 0; r < TESSERA_GEMM_TM; ++r)
 #pragma unroll
-        for (int c = 0; c < TESSERA_GEMM_TN; ++c) acc[r][c] = (real_t)0;
+        for (int c = 0; c < TESSERA_GEMM_TN; ++c) acc[r][c] = S_ZERO;
 
-    if (alpha != (real_t)0) {
+    if (!S_IS_ZERO(alpha)) {
         for (int k0 = 0; k0 < k; k0 += TESSERA_GEMM_KB) {
             // op(A)(i0 + ii, k0 + kk) -> As[kk][ii]
             for (int e = tid; e < TESSERA_GEMM_MB * TESSERA_GEMM_KB; e += GEMM_NT) {
@@ -82,9 +84,10 @@ void tessera_gemm(const int m, const int n, const int k, const int transA, const
                 if (transA) { kk = e % TESSERA_GEMM_KB; ii = e / TESSERA_GEMM_KB; }
                 else        { ii = e % TESSERA_GEMM_MB; kk = e / TESSERA_GEMM_MB; }
                 const int gi = i0 + ii, gk = k0 + kk;
-                real_t v = (real_t)0;
+                scalar_t v = S_ZERO;
                 if (gi < m && gk < k)
                     v = transA ? A[gk + (long)gi * lda] : A[gi + (long)gk * lda];
+                if (transA == 2) v = S_CONJ(v);
                 As[kk][ii] = v;
             }
             // op(B)(k0 + kk, j0 + jj) -> Bs[kk][jj]
@@ -93,16 +96,17 @@ void tessera_gemm(const int m, const int n, const int k, const int transA, const
                 if (transB) { jj = e % TESSERA_GEMM_NB; kk = e / TESSERA_GEMM_NB; }
                 else        { kk = e % TESSERA_GEMM_KB; jj = e / TESSERA_GEMM_KB; }
                 const int gj = j0 + jj, gk = k0 + kk;
-                real_t v = (real_t)0;
+                scalar_t v = S_ZERO;
                 if (gj < n && gk < k)
                     v = transB ? B[gj + (long)gk * ldb] : B[gk + (long)gj * ldb];
+                if (transB == 2) v = S_CONJ(v);
                 Bs[kk][jj] = v;
             }
             barrier(CLK_LOCAL_MEM_FENCE);
 
 #pragma unroll
             for (int kk = 0; kk < TESSERA_GEMM_KB; ++kk) {
-                real_t a[TESSERA_GEMM_TM], b[TESSERA_GEMM_TN];
+                scalar_t a[TESSERA_GEMM_TM], b[TESSERA_GEMM_TN];
 #pragma unroll
                 for (int r = 0; r < TESSERA_GEMM_TM; ++r) a[r] = As[kk][tx + r * GEMM_LX];
 #pragma unroll
@@ -110,7 +114,7 @@ void tessera_gemm(const int m, const int n, const int k, const int transA, const
 #pragma unroll
                 for (int r = 0; r < TESSERA_GEMM_TM; ++r)
 #pragma unroll
-                    for (int c = 0; c < TESSERA_GEMM_TN; ++c) acc[r][c] += a[r] * b[c];
+                    for (int c = 0; c < TESSERA_GEMM_TN; ++c) acc[r][c] = S_FMA(a[r], b[c], acc[r][c]);
             }
             barrier(CLK_LOCAL_MEM_FENCE);
         }
@@ -126,8 +130,12 @@ void tessera_gemm(const int m, const int n, const int k, const int transA, const
             if (i >= m) continue;
             if ((tri == 1 && i < j) || (tri == 2 && i > j)) continue;
             const long idx = i + (long)j * ldc;
-            const real_t ab = alpha * acc[r][c];
-            C[idx] = (beta == (real_t)0) ? ab : ab + beta * C[idx];
+            scalar_t v = S_MUL(alpha, acc[r][c]);
+            if (!S_IS_ZERO(beta)) v = S_FMA(beta, C[idx], v);
+#ifdef TESSERA_COMPLEX
+            if ((tri_flags & 4) && i == j) v.y = (real_t)0;
+#endif
+            C[idx] = v;
         }
     }
 }

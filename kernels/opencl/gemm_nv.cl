@@ -67,7 +67,7 @@ static inline void nvg_block_coords(const int m, const int n, const int BM, cons
     *bn = in_group / rows;
 }
 
-#if defined(TESSERA_PREC_D)
+#if defined(TESSERA_REAL_D)
 // ================================ double: FP64 tensor cores ================================
 
 #ifndef TESSERA_NVD_MMA
@@ -543,7 +543,7 @@ void tessera_nvgemm_geometry(__global int* unused)
     if (unused) unused[0] = 0;
 }
 
-#elif defined(TESSERA_PREC_S)
+#elif defined(TESSERA_REAL_S)
 // ===================================== float: FP32 FMA =====================================
 // 16×16 work-items, each an 8×8 register tile: rows 4·tx + {0..3} and 64 + 4·tx + {0..3},
 // columns 4·ty + {0..3} and 64 + 4·ty + {0..3}. Local slabs are k-major (As[k][r], row length

@@ -25,7 +25,7 @@ Geometry geometry(const DeviceKernels& dk, const char* name, const char* geometr
     const std::array<size_t, 3>& local = dk.compiled_local(name);
     std::copy(local.begin(), local.end(), g.local);
     const size_t threads = local[0] * local[1] * local[2];
-    if (dk.prec() == 'd') {
+    if (real_prec(dk.prec()) == 'd') {
         const std::array<size_t, 3>& w = dk.compiled_local(geometry_kernel);
         g.bm = 64 * int64_t(w[0]), g.bn = 32 * int64_t(w[1]);
         if (threads != 32 * w[0] * w[1])
@@ -60,7 +60,7 @@ template <class T>
 bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
              int64_t k, T alpha, Mat A, Mat B, T beta, Mat C, int tri) {
     static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "real precisions only");
-    if (dk.prec() != (std::is_same_v<T, float> ? 's' : 'd'))
+    if (real_prec(dk.prec()) != (std::is_same_v<T, float> ? 's' : 'd'))
         throw std::invalid_argument("tessera::ocl::nv_gemm: kernels built for another precision");
     if (!nv_gemm_available(dk)) return false;
     if (tri < 0 || tri > 2) throw std::invalid_argument("tessera::ocl::nv_gemm: tri must be 0, 1 or 2");
@@ -71,14 +71,14 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     // tessera_nvgemm_XY_u takes any. Float has one kernel per trans combination.
     const bool even_a = ta || (A.off % 2 == 0 && A.ld % 2 == 0), even_b = tb || (B.off % 2 == 0 && B.ld % 2 == 0);
     std::string name = std::string("tessera_nvgemm_") + (ta ? 't' : 'n') + (tb ? 't' : 'n');
-    if (dk.prec() == 'd' && !(even_a && even_b)) name += "_u";
+    if (std::is_same_v<T, double> && !(even_a && even_b)) name += "_u";
     // Large NN products with 16-byte copies: tessera_nvgemm_nn_big (128×128 blocks with the fragment
     // prefetch; gemm_nv.cl) where the program has it and its blocks fill every compute unit at least
     // once (bench/gpu_notes.md, sixth session: +4..6 % at 2048..8192; smaller products lose).
     // (A program built with TESSERA_NVD_BIG=0, as tessera-tune's candidates, has no such kernel.)
     const char* geometry_kernel = "tessera_nvgemm_geometry";
     const int64_t units = int64_t(std::max(1u, dk.info().compute_units));
-    if (dk.prec() == 'd' && name == "tessera_nvgemm_nn" && tri == 0 && dk.has("tessera_nvgemm_nn_big")) {
+    if (std::is_same_v<T, double> && name == "tessera_nvgemm_nn" && tri == 0 && dk.has("tessera_nvgemm_nn_big")) {
         const Geometry big = geometry(dk, "tessera_nvgemm_nn_big", "tessera_nvgemm_geometry_big");
         if (((m + big.bm - 1) / big.bm) * ((n + big.bn - 1) / big.bn) >= units)
             name = "tessera_nvgemm_nn_big", geometry_kernel = "tessera_nvgemm_geometry_big";

@@ -16,8 +16,30 @@ bool nv_gemm_available(const DeviceKernels& dk);
 /// tri: 0 = all of C, 1 = only its lower triangle (i ≥ j), 2 = only its upper triangle (xSYRK).
 /// Returns false, enqueuing nothing, when !nv_gemm_available(dk): the caller then uses the portable
 /// kernel. Throws std::invalid_argument on a bad argument, as launch.hpp's functions do.
+/// T is real; dk may be the program of T's precision or of the complex one above it (c, z), which
+/// holds the same real kernels.
 template <class T>
 bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
              int64_t k, T alpha, Mat A, Mat B, T beta, Mat C, int tri = 0);
+
+/// The same for complex T (gemm_complex.cpp): one real product of gemm_nv.cl on the real forms of
+/// the operands (gemm_complex.cl), op(A) packed with alpha into dk.scratch(…, Workspace::Gemm)
+/// (4·m·k reals), op(B) copied there when transposed (k·n scalars), and with tri (xSYRK, xHERK:
+/// tri | 4 keeps the diagonal real) the full m×n product computed there too (m·n scalars) and its
+/// triangle added to beta·C. k = 0 or alpha = 0 returns false (the portable kernel does it without
+/// reading A or B).
+template <class T>
+bool nv_gemm_complex(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
+                     int64_t k, T alpha, Mat A, Mat B, T beta, Mat C, int tri = 0);
+
+/// nv_gemm or nv_gemm_complex, by T.
+template <class T>
+bool nv_gemm_any(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
+                 int64_t k, T alpha, Mat A, Mat B, T beta, Mat C, int tri) {
+    if constexpr (is_complex_v<T>)
+        return nv_gemm_complex<T>(dk, q, transA, transB, m, n, k, alpha, A, B, beta, C, tri);
+    else
+        return nv_gemm<T>(dk, q, transA, transB, m, n, k, alpha, A, B, beta, C, tri);
+}
 
 }  // namespace tessera::ocl

@@ -4,8 +4,8 @@
 // Launch: 2-D, one work-item per element, global size rounded up to the local size (any local
 // size works; the launcher uses 64×4).
 __kernel void tessera_lacpy(const int m, const int n, const int uplo,
-                            __global const real_t* A, const ulong offA, const int lda,
-                            __global real_t* B, const ulong offB, const int ldb)
+                            __global const scalar_t* A, const ulong offA, const int lda,
+                            __global scalar_t* B, const ulong offB, const int ldb)
 {
     const int i = (int)get_global_id(0);
     const int j = (int)get_global_id(1);
@@ -16,8 +16,8 @@ __kernel void tessera_lacpy(const int m, const int n, const int uplo,
 
 // tessera_laset: B(i, j) = beta when i == j, alpha otherwise, on the m×n region (LAPACK xLASET,
 // uplo General). Launch: like tessera_lacpy.
-__kernel void tessera_laset(const int m, const int n, const real_t alpha, const real_t beta,
-                            __global real_t* B, const ulong offB, const int ldb)
+__kernel void tessera_laset(const int m, const int n, const scalar_t alpha, const scalar_t beta,
+                            __global scalar_t* B, const ulong offB, const int ldb)
 {
     const int i = (int)get_global_id(0);
     const int j = (int)get_global_id(1);

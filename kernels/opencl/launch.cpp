@@ -39,33 +39,33 @@ void check_local(const DeviceKernels& dk, const char* name, const size_t* expect
 }
 
 template <class T>
-void trtri_blocks(const DeviceKernels& dk, cl_command_queue q, int64_t dim, bool lower, bool unit, cl_mem a,
-                  size_t offA, int64_t sai, int64_t sap, cl_mem w, size_t offW, int64_t ldw, size_t strideK) {
+void trtri_blocks(const DeviceKernels& dk, cl_command_queue q, int64_t dim, bool lower, bool unit, bool conj,
+                  cl_mem a, size_t offA, int64_t sai, int64_t sap, cl_mem w, size_t offW, int64_t ldw, size_t strideK) {
     cl_kernel kernel = dk.get("tessera_trtri_blocks");
     const size_t local[1] = {size_t(dk.params().trsm_bs)};
     check_local(dk, "tessera_trtri_blocks", local, 1);
-    const cl_int cdim = to_int(dim, "trsm", "dim"), clower = lower, cunit = unit;
+    const cl_int cdim = to_int(dim, "trsm", "dim"), clower = lower, cunit = unit, cconj = conj;
     const cl_int csai = to_int(sai, "trsm", "lda"), csap = to_int(sap, "trsm", "lda"), cldw = to_int(ldw, "trsm", "ldw");
     const cl_ulong coffA = offA, coffW = offW, cstride = strideK;
-    set_args(kernel, "clSetKernelArg(tessera_trtri_blocks)", cdim, clower, cunit, a, coffA, csai, csap, w, coffW,
-             cldw, cstride);
+    set_args(kernel, "clSetKernelArg(tessera_trtri_blocks)", cdim, clower, cunit, cconj, a, coffA, csai, csap, w,
+             coffW, cldw, cstride);
     const size_t global[1] = {round_up(size_t(dim), local[0])};
     enqueue(q, kernel, 1, global, local, "clEnqueueNDRangeKernel(tessera_trtri_blocks)");
 }
 
 namespace {
 
-/// Shared by gemm and syrk: tri 0 = all of C, 1 = lower, 2 = upper.
+/// Shared by gemm, syrk and herk: tri as gemm.cl's (0 = all of C, 1 = lower, 2 = upper, | 4 Hermitian).
 template <class T>
-void gemm_launch(const DeviceKernels& dk, const Params& p, cl_command_queue q, const char* func, bool transA,
-                 bool transB, int64_t m, int64_t n, int64_t k, T alpha, const Mat& A, const Mat& B, T beta,
+void gemm_launch(const DeviceKernels& dk, const Params& p, cl_command_queue q, const char* func, Trans transA,
+                 Trans transB, int64_t m, int64_t n, int64_t k, T alpha, const Mat& A, const Mat& B, T beta,
                  const Mat& C, cl_int tri) {
     cl_kernel kernel = dk.get("tessera_gemm");
     const size_t local[2] = {size_t(p.gemm_mb / p.gemm_tm), size_t(p.gemm_nb / p.gemm_tn)};
     check_local(dk, "tessera_gemm", local, 2);
     // With k == 0 or alpha == 0 the kernel never reads A or B; their ld may then be anything ≥ 1.
     const cl_int cm = to_int(m, func, "m"), cn = to_int(n, func, "n"), ck = to_int(k, func, "k");
-    const cl_int ctA = transA, ctB = transB;
+    const cl_int ctA = trans_code(transA), ctB = trans_code(transB);
     const cl_ulong offA = A.off, offB = B.off, offC = C.off;
     const cl_int lda = to_int(A.ld, func, "lda"), ldb = to_int(B.ld, func, "ldb"), ldc = to_int(C.ld, func, "ldc");
     set_args(kernel, "clSetKernelArg(tessera_gemm)", cm, cn, ck, ctA, ctB, alpha, A.mem, offA, lda, B.mem, offB,
@@ -77,7 +77,8 @@ void gemm_launch(const DeviceKernels& dk, const Params& p, cl_command_queue q, c
 
 /// xTRSM by diagonal-block inversion + GEMM (MAGMA's trsm; the inversion is LAPACK's xTRTI2).
 /// Every case is M·X = alpha·Y, M dim×dim triangular, Y dim×nvec: Left, M = op(A) and Y = B;
-/// Right, M = op(A)ᵀ and Y = Bᵀ. M(i,p) = A[i·sai + p·sap] and Y(i,v) = B[i·sbi + v·sbv] are
+/// Right, M = op(A)ᵀ and Y = Bᵀ. M(i,p) = A[i·sai + p·sap] (conjugated when op is ConjTrans: M = Aᴴ,
+/// or conj(A) on the Right) and Y(i,v) = B[i·sbi + v·sbv] are
 /// views through strides, so a block of M or of Y is a Mat with an op, and transposition costs
 /// nothing. The workspace (dk.scratch) holds the inverted diagonal blocks W(K) = M(K,K)⁻¹ (bs×bs
 /// each, bs = trsm_bs) followed by one copy of a block Y(K) (see solve_block).
@@ -92,8 +93,9 @@ class BlockedTrsm {
 public:
     BlockedTrsm(const DeviceKernels& dk, const Params& p, cl_command_queue q, Side side, Uplo uplo, Trans trans,
                 Diag diag, int64_t m, int64_t n, const Mat& A, const Mat& B)
-        : dk_(dk), q_(q), left_(side == Side::Left),
+        : dk_(dk), q_(q), left_(side == Side::Left), trans_(trans),
           mtrans_(left_ ? is_trans(trans) : !is_trans(trans)),  // M = Aᵀ ?
+          conj_(trans == Trans::ConjTrans),                     // M = conj(A) or Aᴴ
           lower_((uplo == Uplo::Lower) != mtrans_),              // M lower: forward substitution
           unit_(diag == Diag::Unit), dim_(left_ ? m : n), nvec_(left_ ? n : m), bs_(p.trsm_bs),
           sai_(mtrans_ ? A.ld : 1), sap_(mtrans_ ? 1 : A.ld), sbi_(left_ ? 1 : B.ld), p_(p), A_(A), B_(B),
@@ -103,7 +105,7 @@ public:
     void run(T alpha) {
         const int64_t kn = std::min(bs_, dim_);
         w_ = dk_.scratch((y_copy_off_ + copy_ld(left_ ? kn : nvec_) * size_t(left_ ? nvec_ : kn)) * sizeof(T));
-        trtri_blocks<T>(dk_, q_, dim_, lower_, unit_, A_.mem, A_.off, sai_, sap_, w_, 0, bs_, size_t(bs_ * bs_));
+        trtri_blocks<T>(dk_, q_, dim_, lower_, unit_, conj_, A_.mem, A_.off, sai_, sap_, w_, 0, bs_, size_t(bs_ * bs_));
         solve(0, dim_, alpha);
     }
 
@@ -145,12 +147,12 @@ private:
     /// Y(d0 .. d0+dn) = a·Y(d0 ..) − M(d0 .., s0 .. s0+sn)·X(s0 ..).
     void update(int64_t d0, int64_t dn, int64_t s0, int64_t sn, T a) {
         const Mat mds = m_block(d0, s0);
-        const Trans op = mtrans_ ? Trans::Trans : Trans::NoTrans;  // M(d, s) = op(mds)
-        if (left_)  // B(d, :) = a·B(d, :) − M(d, s)·B(s, :)
-            gemm<T>(dk_, q_, op, Trans::NoTrans, dn, nvec_, sn, T(-1), mds, y_rows(s0), a, y_rows(d0));
-        else  // B(:, d) = a·B(:, d) − B(:, s)·M(d, s)ᵀ
-            gemm<T>(dk_, q_, Trans::NoTrans, mtrans_ ? Trans::NoTrans : Trans::Trans, nvec_, dn, sn, T(-1),
-                    y_rows(s0), mds, a, y_rows(d0));
+        if (left_)  // B(d, :) = a·B(d, :) − M(d, s)·B(s, :), M(d, s) = op(A)(d, s) = op(mds)
+            gemm<T>(dk_, q_, mtrans_ ? trans_ : Trans::NoTrans, Trans::NoTrans, dn, nvec_, sn, T(-1), mds, y_rows(s0),
+                    a, y_rows(d0));
+        else  // B(:, d) = a·B(:, d) − B(:, s)·M(d, s)ᵀ, M(d, s)ᵀ = op(A)(s, d) = op(mds)
+            gemm<T>(dk_, q_, Trans::NoTrans, mtrans_ ? Trans::NoTrans : trans_, nvec_, dn, sn, T(-1), y_rows(s0), mds,
+                    a, y_rows(d0));
     }
 
     /// Leading dimension of the copy of Y(K) (`rows` rows) and offset of that copy: multiples of
@@ -165,7 +167,9 @@ private:
 
     const DeviceKernels& dk_;
     cl_command_queue q_;
-    bool left_, mtrans_, lower_, unit_;
+    bool left_;
+    Trans trans_;
+    bool mtrans_, conj_, lower_, unit_;
     int64_t dim_, nvec_, bs_, sai_, sap_, sbi_;
     Params p_;
     Mat A_, B_;
@@ -180,9 +184,8 @@ void gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans trans
           int64_t k, T alpha, Mat A, Mat B, T beta, Mat C) {
     check_prec<T>(dk, "gemm");
     if (m == 0 || n == 0) return;
-    if constexpr (!is_complex_v<T>)  // NVIDIA cc >= 8.0 path
-        if (nv_gemm<T>(dk, q, transA, transB, m, n, k, alpha, A, B, beta, C)) return;
-    gemm_launch<T>(dk, dk.params(), q, "gemm", is_trans(transA), is_trans(transB), m, n, k, alpha, A, B, beta, C, 0);
+    if (nv_gemm_any<T>(dk, q, transA, transB, m, n, k, alpha, A, B, beta, C, 0)) return;  // NVIDIA cc >= 8.0
+    gemm_launch<T>(dk, dk.params(), q, "gemm", transA, transB, m, n, k, alpha, A, B, beta, C, 0);
 }
 
 template <class T>
@@ -194,9 +197,28 @@ void syrk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, i
     // NoTrans: C = A·Aᵀ (A n×k); Trans: C = Aᵀ·A (A k×n).
     const bool t = is_trans(trans);
     const Trans ta = t ? Trans::Trans : Trans::NoTrans, tb = t ? Trans::NoTrans : Trans::Trans;
-    if constexpr (!is_complex_v<T>)
-        if (nv_gemm<T>(dk, q, ta, tb, n, n, k, alpha, A, A, beta, C, uplo == Uplo::Lower ? 1 : 2)) return;
-    gemm_launch<T>(dk, dk.params(), q, "syrk", t, !t, n, n, k, alpha, A, A, beta, C, uplo == Uplo::Lower ? 1 : 2);
+    const cl_int tri = uplo == Uplo::Lower ? 1 : 2;
+    if (nv_gemm_any<T>(dk, q, ta, tb, n, n, k, alpha, A, A, beta, C, tri)) return;
+    gemm_launch<T>(dk, dk.params(), q, "syrk", ta, tb, n, n, k, alpha, A, A, beta, C, tri);
+}
+
+template <class T>
+void herk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, int64_t n, int64_t k,
+          real_t<T> alpha, Mat A, real_t<T> beta, Mat C) {
+    if constexpr (!is_complex_v<T>) {
+        syrk<T>(dk, q, uplo, trans, n, k, alpha, A, beta, C);
+    } else {
+        check_prec<T>(dk, "herk");
+        if (n == 0) return;
+        if (uplo == Uplo::General) throw std::invalid_argument("tessera::ocl::herk: uplo must be Lower or Upper");
+        if (trans == Trans::Trans) throw std::invalid_argument("tessera::ocl::herk: trans must be NoTrans or ConjTrans");
+        // NoTrans: C = A·Aᴴ (A n×k); ConjTrans: C = Aᴴ·A (A k×n). The diagonal stays real (tri | 4).
+        const bool t = trans == Trans::ConjTrans;
+        const Trans ta = t ? Trans::ConjTrans : Trans::NoTrans, tb = t ? Trans::NoTrans : Trans::ConjTrans;
+        const cl_int tri = (uplo == Uplo::Lower ? 1 : 2) | 4;
+        if (nv_gemm_any<T>(dk, q, ta, tb, n, n, k, T(alpha), A, A, T(beta), C, tri)) return;
+        gemm_launch<T>(dk, dk.params(), q, "herk", ta, tb, n, n, k, T(alpha), A, A, T(beta), C, tri);
+    }
 }
 
 template <class T>
@@ -234,8 +256,10 @@ void lacpy(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, in
                           Mat);                                                                                \
     template void trsm<T>(const DeviceKernels&, cl_command_queue, Side, Uplo, Trans, Diag, int64_t, int64_t, T, \
                           Mat, Mat);                                                                           \
-    template void trtri_blocks<T>(const DeviceKernels&, cl_command_queue, int64_t, bool, bool, cl_mem, size_t,    \
-                                 int64_t, int64_t, cl_mem, size_t, int64_t, size_t);                           \
+    template void herk<T>(const DeviceKernels&, cl_command_queue, Uplo, Trans, int64_t, int64_t, real_t<T>, Mat, \
+                          real_t<T>, Mat);                                                                     \
+    template void trtri_blocks<T>(const DeviceKernels&, cl_command_queue, int64_t, bool, bool, bool, cl_mem,      \
+                                 size_t, int64_t, int64_t, cl_mem, size_t, int64_t, size_t);                   \
     template void lacpy<T>(const DeviceKernels&, cl_command_queue, Uplo, int64_t, int64_t, Mat, Mat);
 
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)

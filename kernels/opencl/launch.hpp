@@ -17,15 +17,25 @@ struct Mat {
     int64_t ld;  ///< leading dimension, in elements
 };
 
-/// C = alpha·op(A)·op(B) + beta·C; C m×n, op(A) m×k, op(B) k×n (BLAS xGEMM).
+/// C = alpha·op(A)·op(B) + beta·C; C m×n, op(A) m×k, op(B) k×n (BLAS xGEMM; op may be ConjTrans).
+/// Every launcher here takes T = float, double, std::complex<float> or std::complex<double>, and
+/// throws std::invalid_argument when dk was built for another precision.
 template <class T>
 void gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
           int64_t k, T alpha, Mat A, Mat B, T beta, Mat C);
 
-/// C = alpha·op(A)·op(A)ᵀ + beta·C on the uplo triangle of the n×n C, op(A) n×k (BLAS xSYRK).
+/// C = alpha·op(A)·op(A)ᵀ + beta·C on the uplo triangle of the n×n C, op(A) n×k (BLAS xSYRK;
+/// complex symmetric for complex T). trans: NoTrans or Trans (ConjTrans is Trans).
 template <class T>
 void syrk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, int64_t n, int64_t k, T alpha,
           Mat A, T beta, Mat C);
+
+/// C = alpha·op(A)·op(A)ᴴ + beta·C on the uplo triangle of the n×n Hermitian C, op(A) n×k, alpha
+/// and beta real (BLAS xHERK: the imaginary parts of C's diagonal are set to 0); syrk for real T.
+/// Throws std::invalid_argument if uplo is General, or for complex T if trans is Trans.
+template <class T>
+void herk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, int64_t n, int64_t k,
+          real_t<T> alpha, Mat A, real_t<T> beta, Mat C);
 
 /// B = alpha·op(A)⁻¹·B (Left, A m×m) or alpha·B·op(A)⁻¹ (Right, A n×n); B m×n (BLAS xTRSM).
 /// Reads only the uplo triangle of A, not its diagonal when diag is Unit; alpha = 0 sets B = 0
@@ -38,8 +48,8 @@ template <class T>
 void trsm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Trans trans, Diag diag,
           int64_t m, int64_t n, T alpha, Mat A, Mat B);
 
-/// Cholesky factorization in place of the n×n tile A (uplo triangle; A = L·Lᵀ or Uᵀ·U), LAPACK
-/// xPOTRF semantics: after a failure at column info the leading info−1 columns hold the factor
+/// Cholesky factorization in place of the n×n tile A (uplo triangle; A = L·Lᴴ or Uᴴ·U, Hermitian
+/// for complex T: the imaginary parts of the diagonal are not read), LAPACK xPOTRF semantics: after a failure at column info the leading info−1 columns hold the factor
 /// and the rest is unspecified. Recursive on halves (Gustavson & Jonsson 2000) with the triangular
 /// solves done as GEMMs with the inverses of the left halves, leaves of TESSERA_POTRF_BS columns
 /// in one work-group each (launch_potrf.cpp); scratch: dk.scratch(), about 1.5·n² elements. Enqueues a non-blocking read of the info (0, or the 1-based column of the first pivot that is

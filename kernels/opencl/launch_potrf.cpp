@@ -3,11 +3,11 @@
 // dispatch: FP64 tensor cores on NVIDIA) and only the leaves, diagonal blocks of at most 64
 // columns, run in one-work-group kernels.
 //
-// The recursion (lower; upper is its transpose) is the recursive Cholesky of Gustavson and
+// The recursion (lower; upper is its conjugate transpose) is the recursive Cholesky of Gustavson and
 // Jonsson (IBM J. Res. Dev. 44(6), 2000) with its triangular solve done as a product with the
-// inverse, as MAGMA's trsm does:
+// inverse, as MAGMA's trsm does (ᴴ is ᵀ in real precisions):
 //   [A11  .  ]     L11 = potrf(A11), W11 = L11⁻¹
-//   [A21 A22 ]     L21 = A21·W11ᵀ;  A22 −= L21·L21ᵀ;  L22 = potrf(A22), W22 = L22⁻¹
+//   [A21 A22 ]     L21 = A21·W11ᴴ;  A22 −= L21·L21ᴴ (herk);  L22 = potrf(A22), W22 = L22⁻¹
 // and, where the parent needs this node's inverse too (a left half),
 //   W21 = −W22·L21·W11,  so that  L⁻¹ = [W11 0; W21 W22].
 // A leaf is factored and inverted by one launch of tessera_potrf (potrf.cl). trtri runs the same
@@ -65,14 +65,14 @@ public:
         const int64_t n1 = split(n, bs_), n2 = n - n1, r1 = r0 + n1;
         factor(r0, n1, true);
         const Mat a21 = off_diag(A_, r1, r0), w11 = at(W_, r0, r0), t = T_;
-        if (lower_) {  // L21 = A21·W11ᵀ (GEMMs cannot run in place: A21 is copied first)
+        if (lower_) {  // L21 = A21·W11ᴴ (GEMMs cannot run in place: A21 is copied first)
             lacpy<T>(dk_, q_, Uplo::General, n2, n1, a21, t);
-            gemm<T>(dk_, q_, Trans::NoTrans, Trans::Trans, n2, n1, n1, T(1), t, w11, T(0), a21);
-            syrk<T>(dk_, q_, Uplo::Lower, Trans::NoTrans, n2, n1, T(-1), a21, T(1), at(A_, r1, r1));
-        } else {  // U12 = W11ᵀ·A12, W11 = U11⁻¹
+            gemm<T>(dk_, q_, Trans::NoTrans, Trans::ConjTrans, n2, n1, n1, T(1), t, w11, T(0), a21);
+            herk<T>(dk_, q_, Uplo::Lower, Trans::NoTrans, n2, n1, -1, a21, 1, at(A_, r1, r1));
+        } else {  // U12 = W11ᴴ·A12, W11 = U11⁻¹
             lacpy<T>(dk_, q_, Uplo::General, n1, n2, a21, t);
-            gemm<T>(dk_, q_, Trans::Trans, Trans::NoTrans, n1, n2, n1, T(1), w11, t, T(0), a21);
-            syrk<T>(dk_, q_, Uplo::Upper, Trans::Trans, n2, n1, T(-1), a21, T(1), at(A_, r1, r1));
+            gemm<T>(dk_, q_, Trans::ConjTrans, Trans::NoTrans, n1, n2, n1, T(1), w11, t, T(0), a21);
+            herk<T>(dk_, q_, Uplo::Upper, Trans::ConjTrans, n2, n1, -1, a21, 1, at(A_, r1, r1));
         }
         factor(r1, n2, need_inverse);
         if (need_inverse) combine_inverse(r0, n1, n2);
@@ -161,7 +161,7 @@ void trtri(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Diag diag, in
     const int64_t bs = dk.params().trsm_bs;
     const bool lower = uplo == Uplo::Lower;
     laset<T>(dk, q, n, n, T(0), T(0), W);
-    trtri_blocks<T>(dk, q, n, lower, diag == Diag::Unit, A.mem, A.off, 1, A.ld, W.mem, W.off, W.ld,
+    trtri_blocks<T>(dk, q, n, lower, diag == Diag::Unit, false, A.mem, A.off, 1, A.ld, W.mem, W.off, W.ld,
                     size_t(bs * (W.ld + 1)));
     if (n <= bs) return;
     const Mat Tmp = tmp_block(dk.scratch(tmp_elems(uplo, n, bs) * sizeof(T)), 0, uplo, n, bs);

@@ -1,6 +1,7 @@
 // Host launchers of tessera_qr_apply (qr.cl). The kernel applies op(Q) from the left through row and
-// column strides; a right-side product C·op(Q) is the left product op(Q)ᵀ·Cᵀ on the transposed view
-// (strides swapped, trans flipped), so one kernel serves gemqrt and tpmqrt on both sides.
+// column strides; a right-side product C·op(Q) is the left product op(Q)ᴴ·Cᴴ on the conjugate-
+// transposed view (strides swapped, conjugated, trans flipped; ᴴ is ᵀ for real T), so one kernel
+// serves gemqrt and tpmqrt on both sides.
 #include "kernels/opencl/launch_qr.hpp"
 
 #include <climits>
@@ -19,6 +20,7 @@ constexpr size_t kLocalX = 16, kLocalY = 16, kColumns = 32;  // QR_LX, QR_LY, QR
 struct View {
     Mat mat;
     cl_int rs, cs;  // element (i, j) at off + i·rs + j·cs
+    cl_int conj;    // the view is the conjugate of what is stored
 };
 
 template <class T>
@@ -32,14 +34,14 @@ void apply(const DeviceKernels& dk, cl_command_queue q, const char* func, int mo
     const cl_int ldv = to_int(V.ld, func, "ldv"), ldt = to_int(Tf.ld, func, "ldt");
     const cl_ulong offV = V.off, offT = Tf.off, offC = C.mat.off, offA = A1.mat.off;
     set_args(kernel, "clSetKernelArg(tessera_qr_apply)", cmode, ct, cmv, cn, ck, cib, V.mem, offV, ldv, Tf.mem, offT,
-             ldt, C.mat.mem, offC, C.rs, C.cs, A1.mat.mem, offA, A1.rs, A1.cs);
+             ldt, C.mat.mem, offC, C.rs, C.cs, A1.mat.mem, offA, A1.rs, A1.cs, C.conj);
     const size_t local[2] = {kLocalX, kLocalY};
     const size_t global[2] = {round_up(size_t(ncols), kColumns) / kColumns * kLocalX, kLocalY};
     enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_qr_apply)");
 }
 
-View column_major(const Mat& m, const char* func, const char* arg) { return {m, 1, to_int(m.ld, func, arg)}; }
-View transposed(const Mat& m, const char* func, const char* arg) { return {m, to_int(m.ld, func, arg), 1}; }
+View column_major(const Mat& m, const char* func, const char* arg) { return {m, 1, to_int(m.ld, func, arg), 0}; }
+View conj_transposed(const Mat& m, const char* func, const char* arg) { return {m, to_int(m.ld, func, arg), 1, 1}; }
 
 }  // namespace
 
@@ -51,9 +53,9 @@ void gemqrt(const DeviceKernels& dk, cl_command_queue q, Side side, Trans trans,
     const bool left = side == Side::Left;
     const int64_t mv = left ? m : n;
     if (k > mv) throw std::invalid_argument("tessera::ocl::gemqrt: k must be <= the rows of V");
-    // Left: op(Q)·C. Right: C·op(Q) = (op(Q)ᵀ·Cᵀ)ᵀ, i.e. Qᵀ applied to Cᵀ for op = N.
+    // Left: op(Q)·C. Right: C·op(Q) = (op(Q)ᴴ·Cᴴ)ᴴ, i.e. Qᴴ applied to Cᴴ for op = N.
     const bool apply_t = left ? trans != Trans::NoTrans : trans == Trans::NoTrans;
-    const View c = left ? column_major(C, "gemqrt", "ldc") : transposed(C, "gemqrt", "ldc");
+    const View c = left ? column_major(C, "gemqrt", "ldc") : conj_transposed(C, "gemqrt", "ldc");
     apply<T>(dk, q, "gemqrt", 0, apply_t, mv, left ? n : m, k, ib, V, Tf, c, c);
 }
 
@@ -64,8 +66,8 @@ void tpmqrt(const DeviceKernels& dk, cl_command_queue q, Side side, Trans trans,
     if (m == 0 || n == 0 || k == 0) return;
     const bool left = side == Side::Left;
     const bool apply_t = left ? trans != Trans::NoTrans : trans == Trans::NoTrans;
-    const View b = left ? column_major(B, "tpmqrt", "ldb") : transposed(B, "tpmqrt", "ldb");
-    const View a = left ? column_major(A, "tpmqrt", "lda") : transposed(A, "tpmqrt", "lda");
+    const View b = left ? column_major(B, "tpmqrt", "ldb") : conj_transposed(B, "tpmqrt", "ldb");
+    const View a = left ? column_major(A, "tpmqrt", "lda") : conj_transposed(A, "tpmqrt", "lda");
     apply<T>(dk, q, "tpmqrt", 1, apply_t, left ? m : n, left ? n : m, k, ib, V, Tf, b, a);
 }
 

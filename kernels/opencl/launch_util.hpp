@@ -12,8 +12,7 @@
 
 namespace tessera::ocl {
 
-/// Throw std::invalid_argument unless dk was built for T's precision (no device has complex
-/// kernels yet: a complex launch always throws, and no codelet makes one).
+/// Throw std::invalid_argument unless dk was built for T's precision.
 template <class T>
 void check_prec(const DeviceKernels& dk, const char* func) {
     const char want = prec_letter<T>();
@@ -62,12 +61,15 @@ void check_local(const DeviceKernels& dk, const char* name, const size_t* expect
 
 /// One launch of tessera_trtri_blocks (trsm.cl): W(K) = M(K,K)⁻¹, dense kn×kn (kn ≤ trsm_bs, zeros
 /// in its other triangle) at W[offW + K·strideK], leading dimension ldw, for every diagonal block
-/// K of the dim×dim triangular M(i,p) = A[offA + i·sai + p·sap] (`lower`: M lower triangular).
+/// K of the dim×dim triangular M(i,p) = A[offA + i·sai + p·sap], conjugated when `conj` (`lower`: M
+/// lower triangular).
 template <class T>
-void trtri_blocks(const DeviceKernels& dk, cl_command_queue q, int64_t dim, bool lower, bool unit, cl_mem a,
-                  size_t offA, int64_t sai, int64_t sap, cl_mem w, size_t offW, int64_t ldw, size_t strideK);
+void trtri_blocks(const DeviceKernels& dk, cl_command_queue q, int64_t dim, bool lower, bool unit, bool conj,
+                  cl_mem a, size_t offA, int64_t sai, int64_t sap, cl_mem w, size_t offW, int64_t ldw, size_t strideK);
 
 /// Whether op is a transposition (ConjTrans is Trans for real types).
 inline bool is_trans(Trans t) { return t != Trans::NoTrans; }
+/// op as the kernels' transA/transB argument: 0 = X, 1 = Xᵀ, 2 = Xᴴ (no conjugation in real programs).
+inline cl_int trans_code(Trans t) { return t == Trans::NoTrans ? 0 : t == Trans::Trans ? 1 : 2; }
 
 }  // namespace tessera::ocl

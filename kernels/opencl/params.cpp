@@ -352,4 +352,14 @@ std::string params_build_options(const KernelParams& p) {
     return s;
 }
 
+void fit_local_memory(KernelParams& p, const DeviceInfo& info, size_t scalar_bytes) {
+    if (scalar_bytes <= 8) return;
+    const size_t lmem = info.local_mem_bytes ? info.local_mem_bytes : 48 * 1024;
+    int& tbs = p["TESSERA_TRSM_BS"];
+    while (tbs > 16 && size_t(tbs) * size_t(tbs + 1) * scalar_bytes > lmem) tbs /= 2;
+    int& kb = p["TESSERA_GEMM_KB"];
+    const size_t mb = size_t(p["TESSERA_GEMM_MB"]), nb = size_t(p["TESSERA_GEMM_NB"]);
+    while (kb > 4 && size_t(kb) * (mb + nb + 2) * scalar_bytes > lmem) kb /= 2;
+}
+
 }  // namespace tessera::ocl

@@ -98,5 +98,9 @@ KernelParams kernel_params(const DeviceInfo& info, char prec, const std::functio
 
 /// " -DNAME=value" for each parameter whose value differs from its default (for clBuildProgram).
 std::string params_build_options(const KernelParams& p);
+/// Shrink the local-memory tiles of the portable kernels (TESSERA_TRSM_BS, then TESSERA_GEMM_KB,
+/// halving each) until they fit the device's local memory with scalars of `scalar_bytes` bytes
+/// (16 for complex double; check_params() counts 8). 0 or ≤ 8 changes nothing.
+void fit_local_memory(KernelParams& p, const DeviceInfo& info, size_t scalar_bytes);
 
 }  // namespace tessera::ocl

@@ -3,9 +3,10 @@
 // (launch_potrf.cpp) factors a larger tile recursively, with this kernel on the leaves and GEMMs
 // everywhere else; the inverses of the leaves make its triangular solves GEMMs.
 //
-// Lower: A = L·Lᵀ, L overwrites the lower triangle. Upper: A = Uᵀ·U, U overwrites the upper
-// triangle; with L = Uᵀ both are the same algorithm on L(r,c) = A[r·si + c·sp]. The other
-// triangle is neither read nor written.
+// Lower: A = L·Lᴴ, L overwrites the lower triangle. Upper: A = Uᴴ·U, U overwrites the upper
+// triangle; with L = Uᴴ both are the same algorithm on L(r,c) = A[r·si + c·sp] (conjugated when
+// Upper). The other triangle is neither read nor written; the diagonal's imaginary parts are
+// not read (LAPACK's xPOTRF for complex Hermitian matrices). Real precisions: ᴴ is ᵀ.
 //
 // One work-group of TESSERA_POTRF_WG work-items, arranged POTRF_PX (32, along rows r) by
 // POTRF_PY (along columns k), holds the whole block in registers: work-item (tx, ty) owns the
@@ -13,7 +14,7 @@
 // or row being broadcast (double-buffered, so one barrier per step), which lets a block of 128
 // columns (1024 work-items × 16 registers) be factored by one launch within 48 KB of local memory.
 // Factorization, right-looking: at step j the owners of column j have published it (unscaled);
-// every work-item updates its elements, S(r,k) −= S(r,j)·S(k,j)/d_j for j < k ≤ r, and the
+// every work-item updates its elements, S(r,k) −= S(r,j)·conj(S(k,j))/d_j for j < k ≤ r, and the
 // owners of column j+1 publish it. Columns are scaled at the end, L(j,j) = √d_j and L(r,j) =
 // S(r,j)/√d_j. At the first pivot d_j that is not > 0 (NaN included) it stops: that column and
 // the ones after it are left as they were in global memory.
@@ -22,7 +23,8 @@
 // forward substitution, right-looking by rows: X(i,:) = B(i,:)/L(i,i) with B = I, then B(r,p) −=
 // L(r,i)·X(i,p) for r > i, p ≤ i; slot (r,p) holds B(r,p) for p < i and still L(r,p) for p ≥ i,
 // so row i of X and column i of L are published at step i) and writes all n×n of X to W, zeros
-// in the other triangle, in A's orientation (X(r,c) = W[r·swi + c·swp]: Upper gives U⁻¹ = Xᵀ).
+// in the other triangle, in A's orientation (X(r,c) = W[r·swi + c·swp], conjugated when Upper:
+// Upper gives U⁻¹ = Xᴴ).
 //
 // info[0] protocol for a block whose first column is col0 in the whole tile: when col0 > 0 and
 // info[0] is already nonzero (an earlier block failed), the kernel does nothing; otherwise it
@@ -46,8 +48,8 @@
 #define POTRF_NK ((TESSERA_POTRF_BS + POTRF_PY - 1) / POTRF_PY)  // columns owned per work-item
 
 __kernel __attribute__((reqd_work_group_size(TESSERA_POTRF_WG, 1, 1)))
-void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong offA, const int lda,
-                   __global int* info, const int col0, const int invert, __global real_t* W, const ulong offW,
+void tessera_potrf(const int n, const int lower, __global scalar_t* A, const ulong offA, const int lda,
+                   __global int* info, const int col0, const int invert, __global scalar_t* W, const ulong offW,
                    const int ldw)
 {
     // Both tests are uniform over the work-group: every work-item reads the same values.
@@ -63,27 +65,28 @@ void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong
     const long sp = lower ? lda : 1;
     A += offA;
 
-    __local real_t col[2][TESSERA_POTRF_BS];   // column j of the trailing matrix (buffer j & 1)
-    __local real_t row[2][TESSERA_POTRF_BS];   // row i of X (buffer i & 1)
+    __local scalar_t col[2][TESSERA_POTRF_BS];  // column j of the trailing matrix (buffer j & 1)
+    __local scalar_t row[2][TESSERA_POTRF_BS];  // row i of X (buffer i & 1)
     __local real_t piv[TESSERA_POTRF_BS];      // √d_j
     __local real_t ipiv[TESSERA_POTRF_BS];     // 1/√d_j
 
     // The lower triangle into registers (coalesced along r when lower); column 0 published.
-    real_t reg[POTRF_NK][POTRF_NR];
+    scalar_t reg[POTRF_NK][POTRF_NR];
 #pragma unroll
     for (int b = 0; b < POTRF_NK; ++b)
 #pragma unroll
         for (int a = 0; a < POTRF_NR; ++a) {
             const int k = ty + b * POTRF_PY, r = tx + a * POTRF_PX;
-            reg[b][a] = (k <= r && r < n) ? A[r * si + k * sp] : (real_t)0;
+            const scalar_t v = (k <= r && r < n) ? A[r * si + k * sp] : S_ZERO;
+            reg[b][a] = lower ? v : S_CONJ(v);
             if (k == 0 && r < n) col[0][r] = reg[b][a];
         }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);  // also: all have read info[0]
 
     int failed = 0;
     for (int j = 0; j < n; ++j) {
-        __local const real_t* cj = col[j & 1];
-        const real_t djj = cj[j];  // the same in every work-item
+        __local const scalar_t* cj = col[j & 1];
+        const real_t djj = S_REAL(cj[j]);  // the same in every work-item
         if (!(djj > (real_t)0)) {
             failed = j + 1;
             break;
@@ -93,21 +96,21 @@ void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong
             piv[j] = sqrt(djj);
             ipiv[j] = (real_t)1 / piv[j];
         }
-        real_t lr[POTRF_NR];
+        scalar_t lr[POTRF_NR];
 #pragma unroll
         for (int a = 0; a < POTRF_NR; ++a) {
             const int r = tx + a * POTRF_PX;
-            lr[a] = (r > j && r < n) ? cj[r] : (real_t)0;
+            lr[a] = (r > j && r < n) ? cj[r] : S_ZERO;
         }
-        __local real_t* next = col[(j + 1) & 1];
+        __local scalar_t* next = col[(j + 1) & 1];
 #pragma unroll
         for (int b = 0; b < POTRF_NK; ++b) {
             const int k = ty + b * POTRF_PY;
             if (k > j && k < n) {
-                const real_t f = cj[k] * inv;
+                const scalar_t f = S_CONJ(cj[k]) * inv;
 #pragma unroll
                 for (int a = 0; a < POTRF_NR; ++a)
-                    if (tx + a * POTRF_PX >= k) reg[b][a] -= lr[a] * f;
+                    if (tx + a * POTRF_PX >= k) reg[b][a] -= S_MUL(lr[a], f);
                 if (k == j + 1)  // publish column j+1 (final now) for the next step
 #pragma unroll
                     for (int a = 0; a < POTRF_NR; ++a) {
@@ -127,8 +130,8 @@ void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong
         for (int a = 0; a < POTRF_NR; ++a) {
             const int k = ty + b * POTRF_PY, r = tx + a * POTRF_PX;
             if (k < ncols && k <= r && r < n) {
-                reg[b][a] = r == k ? piv[k] : reg[b][a] * ipiv[k];
-                A[r * si + k * sp] = reg[b][a];
+                reg[b][a] = r == k ? S_FROM_REAL(piv[k]) : reg[b][a] * ipiv[k];
+                A[r * si + k * sp] = lower ? reg[b][a] : S_CONJ(reg[b][a]);
             }
         }
     if (lid == 0) info[0] = failed ? col0 + failed : 0;
@@ -137,8 +140,8 @@ void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong
     // X = L⁻¹ in place. At step i the owners of row i turn it into X(i,:) and publish it, the
     // owners of column i publish L(·,i) (reusing col[]), and every slot (r, p ≤ i), r > i, is updated.
     for (int i = 0; i < n; ++i) {
-        __local real_t* xi = row[i & 1];
-        __local real_t* li = col[i & 1];
+        __local scalar_t* xi = row[i & 1];
+        __local scalar_t* li = col[i & 1];
         const real_t di = ipiv[i];
 #pragma unroll
         for (int b = 0; b < POTRF_NK; ++b)
@@ -146,7 +149,7 @@ void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong
             for (int a = 0; a < POTRF_NR; ++a) {
                 const int k = ty + b * POTRF_PY, r = tx + a * POTRF_PX;
                 if (r == i && k <= i) {
-                    reg[b][a] = k == i ? di : reg[b][a] * di;
+                    reg[b][a] = k == i ? S_FROM_REAL(di) : reg[b][a] * di;
                     xi[k] = reg[b][a];
                 }
                 if (k == i && r > i && r < n) li[r] = reg[b][a];
@@ -156,12 +159,12 @@ void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong
         for (int a = 0; a < POTRF_NR; ++a) {
             const int r = tx + a * POTRF_PX;
             if (r > i && r < n) {
-                const real_t l = li[r];
+                const scalar_t l = li[r];
 #pragma unroll
                 for (int b = 0; b < POTRF_NK; ++b) {
                     const int k = ty + b * POTRF_PY;
-                    if (k < i) reg[b][a] -= l * xi[k];
-                    else if (k == i) reg[b][a] = -l * xi[k];
+                    if (k < i) reg[b][a] -= S_MUL(l, xi[k]);
+                    else if (k == i) reg[b][a] = -S_MUL(l, xi[k]);
                 }
             }
         }
@@ -173,7 +176,7 @@ void tessera_potrf(const int n, const int lower, __global real_t* A, const ulong
 #pragma unroll
         for (int a = 0; a < POTRF_NR; ++a) {
             const int r = tx + a * POTRF_PX, k = ty + b * POTRF_PY;
-            if (r < n && k < n) W[r * swi + k * swp] = reg[b][a];
+            if (r < n && k < n) W[r * swi + k * swp] = lower ? reg[b][a] : S_CONJ(reg[b][a]);
         }
 }
 

@@ -2,8 +2,8 @@
 // xTRSM of launch.cpp (invert the diagonal blocks, then solve with GEMMs, as MAGMA's trsm does;
 // the inversion of one block is LAPACK's xTRTI2).
 //
-// M is dim×dim triangular, addressed through strides, M(i,p) = A[i·sai + p·sap], so that the
-// launcher's M = op(A) or op(A)ᵀ costs nothing; `lower` says whether M (not A) is lower
+// M is dim×dim triangular, addressed through strides, M(i,p) = A[i·sai + p·sap], conjugated when
+// `conj`, so that the launcher's M = op(A) or op(A)ᵀ costs nothing; `lower` says whether M (not A) is lower
 // triangular. Only M's referenced triangle is read, and its diagonal is not read when `unit`.
 // Diagonal block K covers rows and columns k0 = K·BS .. k0 + kn − 1, kn = min(BS, dim − k0).
 //
@@ -18,7 +18,7 @@
 // xTRTI2: with the diagonal inverted first and the columns right of j already inverted,
 //   L⁻¹(r, j) = −L⁻¹(j,j) · Σ_{j<p≤r} L⁻¹(r,p)·L(p,j)   for r > j,
 // one row r per work-item, two barriers per column; then W(K) is written back (reversed again).
-// BS·(BS+1) reals of local memory: BS = 64 takes 33 KB in double.
+// BS·(BS+1) scalars of local memory: BS = 64 takes 33 KB in double, BS = 32 17 KB in complex double.
 //
 // Launch: local size BS, global size ceil(dim/BS)·BS.
 
@@ -35,11 +35,11 @@ int tessera_trtri_rev(const int x, const int kn, const int upper)
 }
 
 __kernel __attribute__((reqd_work_group_size(TRTRI_BS, 1, 1)))
-void tessera_trtri_blocks(const int dim, const int lower, const int unit,
-                          __global const real_t* A, const ulong offA, const int sai, const int sap,
-                          __global real_t* W, const ulong offW, const int ldw, const ulong strideK)
+void tessera_trtri_blocks(const int dim, const int lower, const int unit, const int conj,
+                          __global const scalar_t* A, const ulong offA, const int sai, const int sap,
+                          __global scalar_t* W, const ulong offW, const int ldw, const ulong strideK)
 {
-    __local real_t L[TRTRI_BS][TRTRI_BS + 1];
+    __local scalar_t L[TRTRI_BS][TRTRI_BS + 1];
 
     const int lid = (int)get_local_id(0);
     const int k0 = (int)get_group_id(0) * TRTRI_BS;
@@ -53,23 +53,25 @@ void tessera_trtri_blocks(const int dim, const int lower, const int unit,
     for (int e = lid; e < TRTRI_BS * TRTRI_BS; e += TRTRI_BS) {
         const int i = along_i ? e % TRTRI_BS : e / TRTRI_BS;
         const int p = along_i ? e / TRTRI_BS : e % TRTRI_BS;
-        real_t v = (i == p) ? (real_t)1 : (real_t)0;
-        if (i < kn && p < kn && (lower ? p <= i : p >= i) && !(unit && i == p))
+        scalar_t v = (i == p) ? S_ONE : S_ZERO;
+        if (i < kn && p < kn && (lower ? p <= i : p >= i) && !(unit && i == p)) {
             v = A[(long)i * sai + (long)p * sap];
+            if (conj) v = S_CONJ(v);
+        }
         L[tessera_trtri_rev(i, kn, upper)][tessera_trtri_rev(p, kn, upper)] = v;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    L[lid][lid] = (real_t)1 / L[lid][lid];
+    L[lid][lid] = S_INV(L[lid][lid]);
     barrier(CLK_LOCAL_MEM_FENCE);
 
     // Columns j = kn−2 .. 0 (the padding is already its own inverse and stays decoupled).
     for (int j = kn - 2; j >= 0; --j) {
-        real_t s = (real_t)0;
+        scalar_t s = S_ZERO;
         const int active = lid > j && lid < kn;
         if (active)
-            for (int p = j + 1; p <= lid; ++p) s += L[lid][p] * L[p][j];
+            for (int p = j + 1; p <= lid; ++p) s = S_FMA(L[lid][p], L[p][j], s);
         barrier(CLK_LOCAL_MEM_FENCE);  // column j read by all before it is overwritten
-        if (active) L[lid][j] = -L[j][j] * s;
+        if (active) L[lid][j] = -S_MUL(L[j][j], s);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
