@@ -1,27 +1,34 @@
 // tessera-solve: solve A·x = b for a matrix A read from a Matrix Market file, with tile algorithms.
 //
-//   tessera-solve FILE.mtx [--rhs ones|B.mtx] [--method auto|potrf|getrf|gels] [--nb NB] [--prec s|d]
+//   tessera-solve FILE.mtx [--rhs ones|B.mtx] [--method auto|potrf|getrf|gels] [--nb NB] [--prec s|d|c|z]
 //
-// b = A·1 by default (--rhs ones), so that the forward error ‖x − 1‖∞ can be reported. Methods:
-// potrf (Cholesky of the lower triangle), getrf (LU with partial pivoting, gesv), gels (QR least
-// squares for m > n, minimum-norm solution for m < n). auto: potrf for a matrix declared symmetric,
-// falling back to getrf when it is not positive definite (info > 0); getrf for other square matrices;
-// gels for rectangular ones. Prints the method, the time, the backward error
-// ‖b − A·x‖ / ((‖A‖·‖x‖ + ‖b‖)·n·eps) (1-norms) and, for b = A·1, the forward error.
-// A or b whose largest entry lies outside LAPACK's safe range [smlnum, bignum] of the precision is
-// scaled by a power of 2 first, as xGELS does (so that b = A·1 and the solve stay finite), and the
-// solution of the original system is reported.
+// b = A·1 by default (--rhs ones), so that the forward error ‖x − 1‖∞ can be reported. Precision:
+// s, d (real) or c, z (complex, LAPACK's letters); d by default, z when A or B is a complex file. A
+// complex file with --prec s or d is refused; a real one with c or z is solved in complex
+// arithmetic. Methods: potrf (Cholesky A = L·Lᴴ of the lower triangle),
+// getrf (LU with partial pivoting, gesv), gels (QR least squares for m > n, minimum-norm solution
+// for m < n). auto: potrf for a matrix declared Hermitian, or symmetric with real entries, falling
+// back to getrf when it is not positive definite (info > 0); getrf for other square matrices
+// (complex symmetric and skew-symmetric included); gels for rectangular ones. Prints the method, the
+// time (GFLOP/s counted as LAPACK does, 4 times the real count for complex), the backward
+// error ‖b − A·x‖ / ((‖A‖·‖x‖ + ‖b‖)·n·eps) (1-norms, on the moduli of complex entries) and, for
+// b = A·1, the forward error ‖x − 1‖∞. A or b whose largest entry (in modulus) lies outside
+// LAPACK's safe range [smlnum, bignum] of the precision is scaled by a power of 2 first, as xGELS
+// does (so that b = A·1 and the solve stay finite; scaling.hpp), and the solution of the original
+// system is reported.
 // Exit status (tool::ExitCode): 0 solved and the backward error (or, for least squares, either
 // DESIGN.md residual) is at most 60; 1 a singular, indefinite or rank-deficient matrix (LAPACK's
 // info is printed), an overflow, or a failed residual check; 2 a malformed or unsupported file, bad
-// arguments or more memory than could be allocated (one line on stderr).
+// arguments (a real --prec for a complex file) or more memory than could be allocated (one line on
+// stderr).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <complex>
 #include <cstdio>
-#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +36,7 @@
 #include "examples/common/tool_main.hpp"
 #include "examples/solve/matrix_market.hpp"
 #include "examples/solve/residuals.hpp"
+#include "examples/solve/scaling.hpp"
 #include "tessera/lu.hpp"
 #include "tessera/qr.hpp"
 #include "tessera/tessera.hpp"
@@ -46,11 +54,12 @@ const char* describe(Method m) {
 }
 
 struct SolveOptions {
-    std::string file, rhs = "ones", method = "auto", prec = "d";
+    std::string file, rhs = "ones", method = "auto", prec;  ///< prec "" until resolved: d, or z for a complex file
     int64_t nb = 320;
 };
 
-/// One attempt: LAPACK info, seconds of factorization + solve, flops, and the solution (n×nrhs).
+/// One attempt: LAPACK info, seconds of factorization + solve, flops (LAPACK's count: 4 times the
+/// real one for complex T), and the solution (n×nrhs).
 template <class T>
 struct Attempt {
     int64_t info = 0;
@@ -84,6 +93,7 @@ Attempt<T> attempt(Method method, int64_t m, int64_t n, int64_t nrhs, int64_t nb
     r.flops = method == Method::Potrf   ? dn * dn * dn / 3 + 2 * dn * dn * double(nrhs)
               : method == Method::Getrf ? 2 * dn * dn * dn / 3 + 2 * dn * dn * double(nrhs)
                                         : 2 * big * k * k - 2 * k * k * k / 3 + 4 * dm * dn * double(nrhs);
+    if (is_complex_v<T>) r.flops *= 4;  // LAPACK counts a complex multiply-add as 6 + 2 flops, a real one 2
     B.to_lapack(bx.data(), rows);
     r.x.assign(size_t(n * nrhs), T(0));
     for (int64_t j = 0; j < nrhs; ++j)
@@ -91,118 +101,38 @@ Attempt<T> attempt(Method method, int64_t m, int64_t n, int64_t nrhs, int64_t nb
     return r;
 }
 
-/// LAPACK's safe range for scaling (xGELS with xLASCL): [smlnum, bignum], smlnum = tiny/eps of T.
 template <class T>
-double smlnum() {
-    return double(std::numeric_limits<T>::min()) / double(std::numeric_limits<T>::epsilon());
-}
-
-/// Power of 2 that brings `amax`, the largest |entry| of an operand, just inside [smlnum, bignum] of
-/// T (0 when it is inside already, or zero), as xGELS scales A and B before factoring. Powers of 2
-/// change no digit: only entries pushed below T's normal range lose bits, and those lie far below
-/// the backward error eps·‖A‖ of the solve. Moving no further than the range's edge keeps that loss
-/// to the least, as LAPACK does.
-template <class T>
-int scale_exponent(double amax) {
-    const double lo = smlnum<T>(), hi = 1 / lo;  // both powers of 2
-    if (amax == 0 || (amax >= lo && amax <= hi)) return 0;
-    return amax > hi ? std::ilogb(hi) - std::ilogb(amax) - 1 : std::ilogb(lo) - std::ilogb(amax);
-}
-
-double max_abs(const std::vector<double>& v) {
-    double r = 0;
-    for (double e : v) r = std::max(r, std::abs(e));
-    return r;
-}
-
-/// The system actually solved, in precision T: a = 2^ea·A and b = 2^eb·B. Its solution y gives the
-/// original one, x = 2^(ea − eb)·y; the backward error is the same for both (every term of
-/// ‖b − A·x‖ / (‖A‖·‖x‖ + ‖b‖) scales by 2^eb).
-template <class T>
-struct ScaledSystem {
-    std::vector<T> a, b;
-    int ea = 0, eb = 0;
-};
-
-/// b = (2^ea·A)·1 in double: the original A·1 may not be representable (a 2×2 of ±1e308 sums to 2e308).
-std::vector<double> scaled_row_sums(const MMMatrix& M, int ea) {
-    std::vector<double> b(size_t(M.m), 0.0);
-    for (int64_t j = 0; j < M.n; ++j)
-        for (int64_t i = 0; i < M.m; ++i) b[size_t(i)] += std::ldexp(M.at(i, j), ea);
-    return b;
-}
-
-/// Scale A, then form b (for b = A·1 from the scaled A) and scale it too if it leaves T's safe range.
-template <class T>
-ScaledSystem<T> scale_system(const MMMatrix& M, const std::vector<double>& b_in, bool ones) {
-    const char* prec = sizeof(T) == 4 ? "single" : "double";
-    const double lo = smlnum<T>(), hi = 1 / lo;
-    ScaledSystem<T> s;
-    const double amax = max_abs(M.a);
-    s.ea = scale_exponent<T>(amax);
-    s.a.resize(M.a.size());
-    for (size_t k = 0; k < M.a.size(); ++k) s.a[k] = T(std::ldexp(M.a[k], s.ea));
-    if (s.ea != 0)
-        std::printf("scaling   A multiplied by 2^%d: max |a_ij| = %.3g is outside [%.3g, %.3g], LAPACK's safe range in %s "
-                    "(as xGELS scales)\n", s.ea, amax, lo, hi, prec);
-    const std::vector<double> b = ones ? scaled_row_sums(M, s.ea) : b_in;
-    const double bmax = max_abs(b);
-    const int eb = scale_exponent<T>(bmax);
-    s.b.resize(b.size());
-    for (size_t k = 0; k < b.size(); ++k) s.b[k] = T(std::ldexp(b[k], eb));
-    s.eb = eb + (ones ? s.ea : 0);
-    if (eb != 0)
-        std::printf("scaling   b%s multiplied by 2^%d: max |b_i| = %.3g is outside [%.3g, %.3g] in %s\n",
-                    ones ? " = (scaled A)*1" : "", eb, bmax, lo, hi, prec);
-    if (s.ea != 0 || s.eb != 0)
-        std::printf("scaling   solving 2^%d A x' = 2^%d b; x = 2^%d x' is reported, the solution of the original system\n",
-                    s.ea, s.eb, s.ea - s.eb);
-    return s;
-}
-
-/// x = 2^e·y in double (y n×nrhs), or false and the message saying which entry overflowed T's range.
-template <class T>
-bool unscale(const std::vector<T>& y, int64_t n, int e, std::vector<double>& x, std::string& overflow) {
-    x.resize(y.size());
-    for (size_t k = 0; k < y.size(); ++k) {
-        x[k] = std::ldexp(double(y[k]), e);
-        if (!(std::abs(x[k]) <= double(std::numeric_limits<T>::max()))) {
-            char text[256];
-            std::snprintf(text, sizeof text, "x(%lld,%lld) = %.3g * 2^%d exceeds the largest %s (%.3g)",
-                          (long long)(int64_t(k) % n + 1), (long long)(int64_t(k) / n + 1), double(y[k]), e,
-                          sizeof(T) == 4 ? "float" : "double", double(std::numeric_limits<T>::max()));
-            overflow = text;
-            return false;
-        }
-    }
-    return true;
-}
-
-template <class T>
-int run(const SolveOptions& opt, const MMMatrix& M, const std::vector<double>& b_in, int64_t nrhs, bool ones) {
-    const int64_t m = M.m, n = M.n;
+int run(const SolveOptions& opt, const MMMatrix& M, const MMMatrix* B) {
+    const int64_t m = M.m, n = M.n, nrhs = B ? B->n : 1;
+    const bool ones = B == nullptr;
+    // Cholesky needs A = Aᴴ: a Hermitian file, or a real symmetric one (in any precision). A complex
+    // symmetric matrix (A = Aᵀ ≠ Aᴴ) is solved by LU.
+    const bool hermitian = M.symmetry == MMSymmetry::Hermitian || (M.symmetry == MMSymmetry::Symmetric && !M.is_complex());
     Method method = Method::Getrf;
     std::string why;
     if (opt.method == "potrf") method = Method::Potrf, why = "--method potrf";
     else if (opt.method == "getrf") method = Method::Getrf, why = "--method getrf";
     else if (opt.method == "gels") method = Method::Gels, why = "--method gels";
     else if (m != n) method = Method::Gels, why = "auto: rectangular";
-    else if (M.symmetry == MMSymmetry::Symmetric) method = Method::Potrf, why = "auto: declared symmetric";
-    else why = std::string("auto: square, ") + to_string(M.symmetry);
+    else if (hermitian) method = Method::Potrf, why = std::string("auto: declared ") + to_string(M.symmetry);
+    else why = std::string("auto: square, ") + (M.is_complex() && M.symmetry != MMSymmetry::General ? "complex " : "") +
+               to_string(M.symmetry);
     if (method != Method::Gels && m != n) {
         std::fprintf(stderr, "tessera-solve: --method %s needs a square matrix; %s is %lld x %lld (use gels)\n",
                      opt.method.c_str(), opt.file.c_str(), (long long)m, (long long)n);
         return tool::kRefused;
     }
-    if (method == Method::Potrf && M.symmetry != MMSymmetry::Symmetric)
-        std::printf("note      the matrix is not declared symmetric: potrf uses its lower triangle only\n");
+    if (method == Method::Potrf && !hermitian)
+        std::printf(is_complex_v<T> ? "note      the matrix is not declared hermitian: potrf uses its lower triangle only "
+                                      "(as a hermitian one's)\n"
+                                    : "note      the matrix is not declared symmetric: potrf uses its lower triangle only\n");
 
-    const ScaledSystem<T> sys = scale_system<T>(M, b_in, ones);
+    const ScaledSystem<T> sys = scale_system<T>(M, B);
     const std::vector<T>& a = sys.a;
     const std::vector<T>& b = sys.b;
     Runtime rt;
     std::printf("runtime   %d CPU + %d OpenCL workers, scheduler %s, precision %s, nb %lld\n", rt.cpu_workers(),
-                rt.opencl_workers(), rt.scheduler().c_str(), opt.prec == "s" ? "single" : "double", (long long)opt.nb);
+                rt.opencl_workers(), rt.scheduler().c_str(), precision_name<T>(), (long long)opt.nb);
     if (m == 0 || n == 0 || nrhs == 0) {
         std::printf("method    none: empty system, nothing to solve\n");
         return tool::kOk;
@@ -232,10 +162,10 @@ int run(const SolveOptions& opt, const MMMatrix& M, const std::vector<double>& b
         std::printf("FAILED    the %s overflowed: the solution has non-finite entries although A and b are finite "
                     "(the matrix is numerically singular in %s precision)\n",
                     method == Method::Potrf ? "Cholesky solve" : method == Method::Getrf ? "LU solve" : "QR solve",
-                    sizeof(T) == 4 ? "single" : "double");
+                    precision_name<T>());
         return tool::kFailed;
     }
-    std::vector<double> x;
+    std::vector<wide_t<T>> x;
     std::string overflow;
     if (!unscale(r.x, n, sys.ea - sys.eb, x, overflow)) {
         std::printf("FAILED    the solution of the original system overflows: %s\n", overflow.c_str());
@@ -249,16 +179,26 @@ int run(const SolveOptions& opt, const MMMatrix& M, const std::vector<double>& b
         std::printf("residual  (b = A*1 lies in the range of A: b - A x is rounding noise, so the line above is the check)\n");
     } else if (m > n) {
         const double orth = ls_orthogonality<T>(m, n, nrhs, a.data(), m, r.x.data(), n, b.data(), m);
-        std::printf("residual  ||A^T (b - A x)|| / (||A|| ||b - A x|| n eps) = %.3g (least squares)\n", orth);
+        std::printf("residual  ||A^%s (b - A x)|| / (||A|| ||b - A x|| n eps) = %.3g (least squares)\n",
+                    is_complex_v<T> ? "H" : "T", orth);
         ok = ok || (std::isfinite(orth) && orth <= check::kThreshold);
     }
     if (ones && m >= n) {
         double err = 0;
-        for (double v : x) err = std::max(err, std::abs(v - 1.0));
+        for (const wide_t<T>& v : x) err = std::max(err, double(std::abs(v - 1.0)));  // modulus for complex
         std::printf("forward   ||x - 1||_inf / ||1||_inf = %.3g\n", err);
     }
     std::printf("check     %s (threshold %g)\n", ok ? "pass" : "FAILED", check::kThreshold);
     return ok ? tool::kOk : tool::kFailed;
+}
+
+/// Whether the precision asked for can hold the matrix read from `file`: a complex file needs c or z
+/// (or no --prec: it then defaults to z). Prints the one line of refusal otherwise.
+bool precision_fits(const SolveOptions& opt, const MMMatrix& M, const std::string& file) {
+    if (!M.is_complex() || opt.prec.empty() || opt.prec == "c" || opt.prec == "z") return true;
+    std::fprintf(stderr, "tessera-solve: %s is a complex matrix: --prec %s is a real precision (use --prec c or z)\n",
+                 file.c_str(), opt.prec.c_str());
+    return false;
 }
 
 /// Parse the command line, read A (and B), solve. Malformed files are refused (kRefused) with the
@@ -273,27 +213,33 @@ int solve_main(int argc, char** argv) {
     app.add_option("--method", opt.method, "auto, potrf, getrf or gels")->capture_default_str()
         ->check(CLI::IsMember({"auto", "potrf", "getrf", "gels"}));
     app.add_option("--nb", opt.nb, "tile size")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 20));
-    app.add_option("--prec", opt.prec, "precision: s or d")->capture_default_str()->check(CLI::IsMember({"s", "d"}));
+    app.add_option("--prec", opt.prec, "precision: s, d, c or z (default: d, or z when A or B is complex)")
+        ->check(CLI::IsMember({"s", "d", "c", "z"}));
     if (auto rc = tool::parse_cli(app, argc, argv, "tessera-solve")) return *rc;
     try {
         const MMMatrix M = read_matrix_market(opt.file);
         std::printf("matrix    %s: %lld x %lld, %s %s %s, %lld stored entries\n", opt.file.c_str(), (long long)M.m,
                     (long long)M.n, to_string(M.format), to_string(M.field), to_string(M.symmetry), (long long)M.stored);
-        std::vector<double> b;  // empty for b = A·1, formed after A is scaled
-        int64_t nrhs = 1;
-        const bool ones = opt.rhs == "ones";
-        if (!ones) {
-            const MMMatrix B = read_matrix_market(opt.rhs);
-            if (B.m != M.m) {
+        if (!precision_fits(opt, M, opt.file)) return tool::kRefused;
+        std::optional<MMMatrix> B;  // none for b = A·1, formed after A is scaled
+        if (opt.rhs != "ones") {
+            B = read_matrix_market(opt.rhs);
+            if (B->m != M.m) {
                 std::fprintf(stderr, "%s:1: the right-hand side has %lld rows, the matrix %s has %lld\n", opt.rhs.c_str(),
-                             (long long)B.m, opt.file.c_str(), (long long)M.m);
+                             (long long)B->m, opt.file.c_str(), (long long)M.m);
                 return tool::kRefused;
             }
-            b = B.a;
-            nrhs = B.n;
-            std::printf("rhs       %s: %lld right-hand side(s)\n", opt.rhs.c_str(), (long long)nrhs);
+            if (!precision_fits(opt, *B, opt.rhs)) return tool::kRefused;
+            std::printf("rhs       %s: %lld right-hand side(s)\n", opt.rhs.c_str(), (long long)B->n);
         }
-        return opt.prec == "s" ? run<float>(opt, M, b, nrhs, ones) : run<double>(opt, M, b, nrhs, ones);
+        if (opt.prec.empty()) opt.prec = M.is_complex() || (B && B->is_complex()) ? "z" : "d";
+        const MMMatrix* b = B ? &*B : nullptr;
+        switch (opt.prec[0]) {
+        case 's': return run<float>(opt, M, b);
+        case 'd': return run<double>(opt, M, b);
+        case 'c': return run<std::complex<float>>(opt, M, b);
+        default: return run<std::complex<double>>(opt, M, b);
+        }
     } catch (const MMError& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return tool::kRefused;

@@ -12,9 +12,14 @@
 namespace tessera::solve {
 
 const char* to_string(MMFormat f) { return f == MMFormat::Array ? "array" : "coordinate"; }
-const char* to_string(MMField f) { return f == MMField::Real ? "real" : f == MMField::Integer ? "integer" : "pattern"; }
+const char* to_string(MMField f) {
+    return f == MMField::Real ? "real" : f == MMField::Integer ? "integer" : f == MMField::Pattern ? "pattern" : "complex";
+}
 const char* to_string(MMSymmetry s) {
-    return s == MMSymmetry::General ? "general" : s == MMSymmetry::Symmetric ? "symmetric" : "skew-symmetric";
+    return s == MMSymmetry::General     ? "general"
+           : s == MMSymmetry::Symmetric ? "symmetric"
+           : s == MMSymmetry::Hermitian ? "hermitian"
+                                        : "skew-symmetric";
 }
 
 namespace {
@@ -101,19 +106,22 @@ void read_banner(Reader& r, MMMatrix& M) {
     if (format == "array") M.format = MMFormat::Array;
     else if (format == "coordinate") M.format = MMFormat::Coordinate;
     else r.fail("unknown format '" + t[2] + "' (expected array or coordinate)");
-    if (field == "complex") r.fail("complex matrices are not supported yet (field 'complex')");
     if (field == "real") M.field = MMField::Real;
     else if (field == "integer") M.field = MMField::Integer;
     else if (field == "pattern") M.field = MMField::Pattern;
+    else if (field == "complex") M.field = MMField::Complex;
     else r.fail("unknown field '" + t[3] + "' (expected real, integer, pattern or complex)");
-    if (symmetry == "hermitian") r.fail("hermitian matrices are not supported yet (and need a complex field)");
     if (symmetry == "general") M.symmetry = MMSymmetry::General;
     else if (symmetry == "symmetric") M.symmetry = MMSymmetry::Symmetric;
     else if (symmetry == "skew-symmetric") M.symmetry = MMSymmetry::SkewSymmetric;
+    else if (symmetry == "hermitian") M.symmetry = MMSymmetry::Hermitian;
     else r.fail("unknown symmetry '" + t[4] + "' (expected general, symmetric, skew-symmetric or hermitian)");
     if (M.field == MMField::Pattern && M.format == MMFormat::Array) r.fail("field 'pattern' needs the coordinate format");
     if (M.field == MMField::Pattern && M.symmetry == MMSymmetry::SkewSymmetric)
         r.fail("field 'pattern' cannot be skew-symmetric (its entries have no sign)");
+    // The format defines hermitian for the complex field only (a real hermitian matrix is symmetric).
+    if (M.symmetry == MMSymmetry::Hermitian && M.field != MMField::Complex)
+        r.fail("symmetry 'hermitian' needs the complex field, not '" + t[3] + "' (a real hermitian matrix is 'symmetric')");
 }
 
 // Bound each dimension and the product before anything is allocated. The product alone let an
@@ -143,9 +151,9 @@ int64_t read_size(Reader& r, MMMatrix& M, int64_t max_entries) {
         r.fail(std::string("a ") + to_string(M.symmetry) + " matrix must be square, got " + t[0] + " x " + t[1]);
     check_size(r, M, max_entries);
     // Entries one triangle holds: all of them, or n(n+1)/2 with the diagonal, n(n−1)/2 without.
-    const int64_t capacity = M.symmetry == MMSymmetry::General ? M.m * M.n
-                             : M.symmetry == MMSymmetry::Symmetric ? M.n * (M.n + 1) / 2
-                                                                   : M.n * (M.n - 1) / 2;
+    const int64_t capacity = M.symmetry == MMSymmetry::General         ? M.m * M.n
+                             : M.symmetry == MMSymmetry::SkewSymmetric ? M.n * (M.n - 1) / 2
+                                                                       : M.n * (M.n + 1) / 2;
     if (!coo) return capacity;
     const int64_t nnz = r.integer(t[2], "entry count");
     if (nnz < 0 || nnz > capacity)
@@ -154,37 +162,70 @@ int64_t read_size(Reader& r, MMMatrix& M, int64_t max_entries) {
     return nnz;
 }
 
-// Store A(i, j) = v and its mirror; `seen` flags every position written so far.
-void store(Reader& r, MMMatrix& M, std::vector<bool>& seen, int64_t i, int64_t j, double v) {
-    auto put = [&](int64_t p, int64_t q, double value) {
+/// One value of the file: its real part and, for the complex field, its imaginary part (0 otherwise).
+struct Value {
+    double re = 0, im = 0;
+};
+
+/// The value in tokens t[first...]: one number, or two ("re im") for the complex field. At (i, i) of
+/// a Hermitian matrix (`diagonal`), an imaginary part other than 0 is an error naming the entry.
+Value read_value(const Reader& r, const MMMatrix& M, const std::vector<std::string>& t, size_t first, int64_t i,
+                 bool diagonal) {
+    if (M.field == MMField::Pattern) return {1.0, 0.0};
+    Value v{r.real(t[first], M.field), 0.0};
+    if (!M.is_complex()) return v;
+    v.im = r.real(t[first + 1], M.field);
+    if (diagonal && M.symmetry == MMSymmetry::Hermitian && v.im != 0)
+        r.fail("diagonal entry (" + std::to_string(i + 1) + ", " + std::to_string(i + 1) + ") has imaginary part " +
+               t[first + 1] + ": a hermitian matrix's diagonal is real");
+    return v;
+}
+
+/// aⱼᵢ from aᵢⱼ (i ≠ j) in a symmetric (v), skew-symmetric (−v) or Hermitian (conj(v)) matrix.
+Value mirror(MMSymmetry s, Value v) {
+    if (s == MMSymmetry::SkewSymmetric) return {-v.re, -v.im};
+    if (s == MMSymmetry::Hermitian) return {v.re, -v.im};
+    return v;
+}
+
+// A(p, q) = v (its imaginary part only where the matrix has one).
+void set(MMMatrix& M, int64_t p, int64_t q, Value v) {
+    M.at(p, q) = v.re;
+    if (M.is_complex()) M.im[size_t(p + q * M.m)] = v.im;
+}
+
+// Store A(i, j) = v and its mirror (v, −v or conj(v)); `seen` flags every position written so far.
+void store(Reader& r, MMMatrix& M, std::vector<bool>& seen, int64_t i, int64_t j, Value v) {
+    auto put = [&](int64_t p, int64_t q, Value value) {
         if (seen[size_t(p + q * M.m)])
             r.fail("duplicate entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) + ")" +
                    (M.symmetry != MMSymmetry::General && i != j ? ": a " + std::string(to_string(M.symmetry)) +
                                                                       " file gives each pair (i, j), (j, i) once"
                                                                 : std::string()));
         seen[size_t(p + q * M.m)] = true;
-        M.at(p, q) = value;
+        set(M, p, q, value);
     };
     put(i, j, v);
-    if (i != j && M.symmetry != MMSymmetry::General) put(j, i, M.symmetry == MMSymmetry::Symmetric ? v : -v);
+    if (i != j && M.symmetry != MMSymmetry::General) put(j, i, mirror(M.symmetry, v));
 }
 
 void read_coordinate(Reader& r, MMMatrix& M, int64_t nnz) {
     std::vector<bool> seen(M.a.size(), false);
-    const size_t want = M.field == MMField::Pattern ? 2 : 3;
+    const size_t want = M.field == MMField::Pattern ? 2 : M.is_complex() ? 4 : 3;
     std::vector<std::string> t;
     for (int64_t k = 0; k < nnz; ++k) {
         if (!r.next(t)) r.fail("end of file after " + plural(k, "entry") + ", the size line declares " + std::to_string(nnz));
         if (t.size() != want)
             r.fail("entry has " + plural(int64_t(t.size()), "field") + ", expected " +
-                   (want == 2 ? "2 (i j) for a pattern matrix" : "3 (i j value)"));
+                   (want == 2   ? "2 (i j) for a pattern matrix"
+                    : want == 4 ? "4 (i j re im) for a complex matrix"
+                                : "3 (i j value)"));
         const int64_t i = r.integer(t[0], "row index"), j = r.integer(t[1], "column index");
         if (i < 1 || i > M.m) r.fail("row index " + t[0] + " outside [1, " + std::to_string(M.m) + "]");
         if (j < 1 || j > M.n) r.fail("column index " + t[1] + " outside [1, " + std::to_string(M.n) + "]");
         if (i == j && M.symmetry == MMSymmetry::SkewSymmetric)
             r.fail("diagonal entry (" + t[0] + ", " + t[1] + ") in a skew-symmetric matrix (its diagonal is zero and not stored)");
-        const double v = M.field == MMField::Pattern ? 1.0 : r.real(t[2], M.field);
-        store(r, M, seen, i - 1, j - 1, v);
+        store(r, M, seen, i - 1, j - 1, read_value(r, M, t, 2, i - 1, i == j));
     }
     M.stored = nnz;
 }
@@ -192,14 +233,17 @@ void read_coordinate(Reader& r, MMMatrix& M, int64_t nnz) {
 void read_array(Reader& r, MMMatrix& M, int64_t count) {
     std::vector<std::string> t;
     const int64_t first_below = M.symmetry == MMSymmetry::SkewSymmetric ? 1 : 0;
+    const size_t want = M.is_complex() ? 2 : 1;
     int64_t k = 0;
     for (int64_t j = 0; j < M.n; ++j) {
         for (int64_t i = M.symmetry == MMSymmetry::General ? 0 : j + first_below; i < M.m; ++i, ++k) {
             if (!r.next(t)) r.fail("end of file after " + plural(k, "value") + ", the size line implies " + std::to_string(count));
-            if (t.size() != 1) r.fail("array line has " + plural(int64_t(t.size()), "field") + ", expected one value");
-            const double v = r.real(t[0], M.field);
-            M.at(i, j) = v;
-            if (M.symmetry != MMSymmetry::General) M.at(j, i) = M.symmetry == MMSymmetry::Symmetric ? v : -v;
+            if (t.size() != want)
+                r.fail("array line has " + plural(int64_t(t.size()), "field") + ", expected " +
+                       (want == 1 ? "one value" : "two values (re im) for a complex matrix"));
+            const Value v = read_value(r, M, t, 0, i, i == j);
+            set(M, i, j, v);
+            if (M.symmetry != MMSymmetry::General && i != j) set(M, j, i, mirror(M.symmetry, v));
         }
     }
     M.stored = count;
@@ -213,6 +257,7 @@ MMMatrix parse_matrix_market(std::istream& in, const std::string& name, int64_t 
     read_banner(r, M);
     const int64_t count = read_size(r, M, max_entries);
     M.a.assign(size_t(M.m * M.n), 0.0);
+    if (M.is_complex()) M.im.assign(size_t(M.m * M.n), 0.0);
     if (M.format == MMFormat::Coordinate) read_coordinate(r, M, count);
     else read_array(r, M, count);
     std::vector<std::string> t;

@@ -1,10 +1,12 @@
 // Residuals of a computed solution X of A·X ≈ B on LAPACK column-major arrays, in the precision
-// the system was solved in, as DESIGN.md "Numerical checks" defines them. Header-only; shared by
+// the system was solved in (s, d, c or z), as DESIGN.md "Numerical checks" defines them; norms of
+// complex arrays are taken on the moduli of their entries (LAPACK's xLANGE). Header-only; shared by
 // tessera-solve and the airport applications.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -21,8 +23,8 @@ double backward_error(int64_t m, int64_t n, int64_t nrhs, const T* a, int64_t ld
     return check::solve_residual(Trans::NoTrans, m, n, nrhs, a, lda, x, ldx, b, ldb);
 }
 
-/// Least-squares optimality ‖Aᵀ·(B − A·X)‖ / (‖A‖·‖B − A·X‖·max(m, n)·eps) in 1-norms: small when
-/// the residual is orthogonal to A's columns. 0 when B − A·X vanishes. Meaningless (large) when
+/// Least-squares optimality ‖Aᴴ·(B − A·X)‖ / (‖A‖·‖B − A·X‖·max(m, n)·eps) in 1-norms (Aᴴ is Aᵀ
+/// for real T): small when the residual is orthogonal to A's columns. 0 when B − A·X vanishes. Meaningless (large) when
 /// B − A·X is itself at rounding level, as for a consistent system; see backward_error then.
 template <class T>
 double ls_orthogonality(int64_t m, int64_t n, int64_t nrhs, const T* a, int64_t lda, const T* x, int64_t ldx,
@@ -32,29 +34,30 @@ double ls_orthogonality(int64_t m, int64_t n, int64_t nrhs, const T* a, int64_t 
     for (int64_t j = 0; j < nrhs; ++j)
         for (int64_t i = 0; i < m; ++i) r[size_t(i + j * m)] = b[i + j * ldb];
     cpu::gemm<T>(Trans::NoTrans, Trans::NoTrans, m, nrhs, n, T(-1), a, lda, x, ldx, T(1), r.data(), m);
-    cpu::gemm<T>(Trans::Trans, Trans::NoTrans, n, nrhs, m, T(1), a, lda, r.data(), m, T(0), atr.data(), n);
+    cpu::gemm<T>(Trans::ConjTrans, Trans::NoTrans, n, nrhs, m, T(1), a, lda, r.data(), m, T(0), atr.data(), n);
     const double num = check::lange('1', n, nrhs, atr.data(), n);
     const double den = check::lange('1', m, n, a, lda) * check::lange('1', m, nrhs, r.data(), m) *
                        double(std::max(m, n)) * check::eps<T>();
     return num == 0 ? 0 : den == 0 ? std::numeric_limits<double>::infinity() : num / den;
 }
 
-/// ‖x − y‖ / ‖y‖ over `count` entries in the 2-norm, accumulated in double.
+/// ‖x − y‖ / ‖y‖ over `count` entries in the 2-norm, accumulated in double (|·|² of complex entries).
 template <class T, class U>
 double relative_difference(int64_t count, const T* x, const U* y) {
     double num = 0, den = 0;
     for (int64_t i = 0; i < count; ++i) {
-        const double d = double(x[i]) - double(y[i]);
-        num += d * d;
-        den += double(y[i]) * double(y[i]);
+        const std::complex<double> xi(x[i]), yi(y[i]);
+        num += std::norm(xi - yi);
+        den += std::norm(yi);
     }
     return den == 0 ? std::sqrt(num) : std::sqrt(num / den);
 }
 
-/// Whether every entry is finite.
+/// Whether every entry is finite (both parts of a complex one).
 template <class T>
 bool all_finite(const std::vector<T>& v) {
-    return std::all_of(v.begin(), v.end(), [](T e) { return std::isfinite(double(e)); });
+    return std::all_of(v.begin(), v.end(),
+                       [](T e) { return std::isfinite(double(std::real(e))) && std::isfinite(double(std::imag(e))); });
 }
 
 }  // namespace tessera::solve

@@ -3,6 +3,7 @@
 // keeps the reader's promises or raise one MMError line "fuzz.mtx:LINE: ..."; anything else (a
 // crash, a sanitizer report, another exception, a broken promise) is a finding.
 #include <cmath>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -26,14 +27,22 @@ constexpr int64_t kFuzzMaxEntries = int64_t(1) << 16;
 void check_matrix(const MMMatrix& M) {
     if (M.m < 0 || M.n < 0 || M.m > kFuzzMaxEntries || M.n > kFuzzMaxEntries) broken("0 <= m, n <= the bound");
     if (M.a.size() != size_t(M.m * M.n)) broken("a holds m*n entries");
+    if (M.im.size() != (M.is_complex() ? M.a.size() : 0)) broken("im holds m*n entries for a complex file, none otherwise");
     for (double v : M.a)
         if (!std::isfinite(v)) broken("every entry is finite");
+    for (double v : M.im)
+        if (!std::isfinite(v)) broken("every imaginary part is finite");
     if (M.symmetry == MMSymmetry::General) return;
-    if (M.m != M.n) broken("a symmetric or skew-symmetric matrix is square");
-    const double sign = M.symmetry == MMSymmetry::Symmetric ? 1 : -1;
+    if (M.m != M.n) broken("a symmetric, skew-symmetric or hermitian matrix is square");
+    if (M.symmetry == MMSymmetry::Hermitian && !M.is_complex()) broken("a hermitian matrix is complex");
     for (int64_t j = 0; j < M.n; ++j)
-        for (int64_t i = 0; i < M.n; ++i)
-            if (M.at(i, j) != sign * M.at(j, i)) broken("both triangles are filled, mirrored");
+        for (int64_t i = 0; i < M.n; ++i) {
+            const std::complex<double> v = M.value(i, j), w = M.value(j, i);
+            const std::complex<double> mirror = M.symmetry == MMSymmetry::Symmetric       ? v
+                                                : M.symmetry == MMSymmetry::SkewSymmetric ? -v
+                                                                                          : std::conj(v);
+            if (w != mirror) broken("both triangles are filled, mirrored");
+        }
 }
 
 }  // namespace
