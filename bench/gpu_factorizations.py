@@ -14,7 +14,8 @@ Environment: CASES (space-separated op:prec:n:nb, default below), REPS (3, keep 
 2 on a machine whose perfmodels are not calibrated yet: .gpu-models, see gpu_env.sh), CHECK (random),
 TESTER (.gpu-build/tessera-tester), MODES ("e2e resident"), EXTRA (more tester arguments),
 OUTDIR ($OUT or /tmp/gpu_factorizations). Flop counts: gemm 2n^3, potrf n^3/3, getrf 2n^3/3,
-geqrf 4n^3/3.
+geqrf 4n^3/3, four times these in the complex precisions c and z (torch.complex64/128 for the peer,
+with random real and imaginary parts; potrf's matrix Hermitian).
 """
 import os
 import statistics
@@ -24,8 +25,13 @@ import time
 
 DEFAULT_CASES = ("gemm:d:8192:2048 gemm:d:16384:4096 potrf:d:16384:2048 potrf:d:32768:4096 "
                  "potrf:s:32768:2048 getrf:d:16384:1024 geqrf:d:16384:1024")
-FLOPS = {"gemm": lambda n: 2.0 * n ** 3, "potrf": lambda n: n ** 3 / 3.0,
-         "getrf": lambda n: 2.0 * n ** 3 / 3.0, "geqrf": lambda n: 4.0 * n ** 3 / 3.0}
+REAL_FLOPS = {"gemm": lambda n: 2.0 * n ** 3, "potrf": lambda n: n ** 3 / 3.0,
+              "getrf": lambda n: 2.0 * n ** 3 / 3.0, "geqrf": lambda n: 4.0 * n ** 3 / 3.0}
+
+
+def flops(op, prec, n):
+    """Real flops of the operation: a complex multiply-add counts 4."""
+    return REAL_FLOPS[op](n) * (4 if prec in "cz" else 1)
 
 outdir = os.environ.get("OUTDIR") or os.environ.get("OUT") or "/tmp/gpu_factorizations"
 os.makedirs(outdir, exist_ok=True)
@@ -60,7 +66,7 @@ def run_ours(op, prec, n, nb, mode):
     profiles = p.stderr.split("profile   ")[1:]
     med = sorted(range(len(times)), key=lambda i: times[i])[len(times) // 2]
     prof = "profile   " + profiles[med] if med < len(profiles) else ""
-    return FLOPS[op](n) / statistics.median(times) * 1e-12, status, prof
+    return flops(op, prec, n) / statistics.median(times) * 1e-12, status, prof
 
 
 def profile_summary(prof):
@@ -82,16 +88,19 @@ def profile_summary(prof):
 
 def peer(op, prec, n, torch):
     """Median TFLOP/s of the peer device-resident and with copies from/to pinned host memory; check."""
-    dt = torch.float64 if prec == "d" else torch.float32
+    dt = {"s": torch.float32, "d": torch.float64, "c": torch.complex64, "z": torch.complex128}[prec]
+    wide = torch.complex128 if prec in "cz" else torch.float64  # the check's precision
     dev = "cuda"
     g = torch.Generator(device=dev).manual_seed(1)
-    a = torch.rand(n, n, dtype=dt, device=dev, generator=g) * 2 - 1
+    # Entries with real (and imaginary) parts in [-1, 1).
+    rand = lambda: torch.rand(n, n, dtype=dt, device=dev, generator=g) * 2 - (1 + 1j if prec in "cz" else 1)
+    a = rand()
     b = None
     if op == "potrf":
-        a = (a + a.T) / 2
+        a = (a + a.mH) / 2
         a.diagonal().add_(n)
     if op == "gemm":
-        b = torch.rand(n, n, dtype=dt, device=dev, generator=g) * 2 - 1
+        b = rand()
 
     def compute(x):
         if op == "gemm":
@@ -126,25 +135,25 @@ def peer(op, prec, n, torch):
     # Randomized residual: ||A x - F(x)|| / (n ||A|| ||x|| eps), F applying the factors, infinity norms
     # (examples/common/checks_random.hpp).
     ninf = lambda m: m.abs().sum(1).max()
-    x = torch.rand(n, 4, dtype=torch.float64, device=dev, generator=g) + 0.5
-    A = a.double()
+    x = (torch.rand(n, 4, dtype=torch.float64, device=dev, generator=g) + 0.5).to(wide)
+    A = a.to(wide)
     eps = torch.finfo(dt).eps / 2
     if op == "gemm":
-        lhs, rhs, scale = out.double() @ x, A @ (b.double() @ x), ninf(A) * ninf(b.double()) * n
+        lhs, rhs, scale = out.to(wide) @ x, A @ (b.to(wide) @ x), ninf(A) * ninf(b) * n
     elif op == "potrf":
-        L = out.double()
-        lhs, rhs, scale = A @ x, L @ (L.T @ x), ninf(A) * n
+        L = out.to(wide)
+        lhs, rhs, scale = A @ x, L @ (L.mH @ x), ninf(A) * n
     elif op == "getrf":
         lu, piv = out
         P, L, U = torch.lu_unpack(lu, piv)
-        lhs, rhs, scale = A @ x, P.double() @ (L.double() @ (U.double() @ x)), ninf(A) * n
-    else:  # A^T A x = R^T R x, since A = Q R with Q orthogonal
-        R = torch.triu(out[0]).double()
-        lhs, rhs, scale = A.T @ (A @ x), R.T @ (R @ x), max(ninf(A), ninf(A.T)) ** 2 * n
+        lhs, rhs, scale = A @ x, P.to(wide) @ (L.to(wide) @ (U.to(wide) @ x)), ninf(A) * n
+    else:  # A^H A x = R^H R x, since A = Q R with Q unitary
+        R = torch.triu(out[0]).to(wide)
+        lhs, rhs, scale = A.mH @ (A @ x), R.mH @ (R @ x), max(ninf(A), ninf(A.mH)) ** 2 * n
     res = (ninf(lhs - rhs) / (scale * ninf(x) * eps)).item()
     del a, b, out, host, back
     torch.cuda.empty_cache()
-    return FLOPS[op](n) / resident * 1e-12, FLOPS[op](n) / e2e * 1e-12, res
+    return flops(op, prec, n) / resident * 1e-12, flops(op, prec, n) / e2e * 1e-12, res
 
 
 def main():

@@ -269,9 +269,6 @@ int run_rows(const Op& op, const Command& c, Runtime& rt) {
     if (rt.distributed() && (p.check_random || c.profile || p.resident))
         throw Error("--check-random, --profile and --resident are not available in a distributed run yet");
     if (p.resident && rt.opencl_workers() == 0) throw Error("--resident needs an OpenCL device");
-    // The randomized residuals are written for real matrices; complex tasks have no OpenCL kernels yet.
-    if (is_complex_prec(p.prec) && (p.check_random || p.resident))
-        throw Error("--check-random and --resident are not available in complex precisions yet (use --check)");
     const RunFn run = p.prec == 's' ? op.run_s : p.prec == 'd' ? op.run_d : p.prec == 'c' ? op.run_c : op.run_z;
     const char* fmt = c.csv ? "%s,%c,%lld,%lld,%lld,%lld,%.6f,%.2f,%.3g,%s\n"
                             : "%-8s %-4c %7lld %7lld %7lld %5lld %10.4f %9.2f %10.3g  %s\n";
