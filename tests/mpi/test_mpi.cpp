@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -32,7 +33,8 @@ bool root() { return g_runtime->rank() == 0; }
 
 template <class T>
 class Distributed : public ::testing::Test {};
-using Precisions = ::testing::Types<float, double>;
+// The four LAPACK precisions: complex tiles travel between ranks as their bytes, like real ones.
+using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
 TYPED_TEST_SUITE(Distributed, Precisions);
 
 // A tile count that neither 2×2 nor 4×1 divides (7 tiles, the last partial), and a single tile.
