@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <complex>
 #include <cstdio>
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -31,16 +30,6 @@ using namespace tessera;
 
 namespace {
 
-double median_seconds(int repeat, const std::function<void()>& setup, const std::function<void()>& body) {
-    std::vector<double> t;
-    for (int r = 0; r < repeat; ++r) {
-        setup();
-        t.push_back(tester::time_it(body));
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
-
 /// One measured operation: seconds and scaled residual.
 struct Timing {
     double seconds = 0, error = 0;
@@ -60,15 +49,15 @@ template <class T>
 std::map<std::string, Timing> reference(const Operands<T>& o, int64_t n, int repeat) {
     std::map<std::string, Timing> r;
     std::vector<T> f, c;
-    r["gemm"].seconds = median_seconds(repeat, [&] { c = o.c0; }, [&] {
+    r["gemm"].seconds = tester::median_seconds(repeat, [&] { c = o.c0; }, [&] {
         cpu::gemm<T>(Trans::NoTrans, Trans::NoTrans, n, n, n, T(1), o.a.data(), n, o.b.data(), n, T(-1), c.data(), n);
     });
     r["gemm"].error = check::gemm_residual(Trans::NoTrans, Trans::NoTrans, n, n, n, T(1), o.a.data(), n, o.b.data(), n,
                                            T(-1), o.c0.data(), c.data(), n);
-    r["potrf"].seconds = median_seconds(repeat, [&] { f = o.spd; }, [&] { cpu::potrf<T>(Uplo::Lower, n, f.data(), n); });
+    r["potrf"].seconds = tester::median_seconds(repeat, [&] { f = o.spd; }, [&] { cpu::potrf<T>(Uplo::Lower, n, f.data(), n); });
     r["potrf"].error = check::potrf_residual(Uplo::Lower, n, o.spd.data(), n, f.data(), n);
     std::vector<int> ipiv(static_cast<size_t>(n));
-    r["getrf"].seconds = median_seconds(repeat, [&] { f = o.a; }, [&] { cpu::getrf<T>(n, n, f.data(), n, ipiv.data()); });
+    r["getrf"].seconds = tester::median_seconds(repeat, [&] { f = o.a; }, [&] { cpu::getrf<T>(n, n, f.data(), n, ipiv.data()); });
     const std::vector<int64_t> ipiv64(ipiv.begin(), ipiv.end());
     r["getrf"].error = check::getrf_residual(n, n, o.a.data(), n, f.data(), n, ipiv64.data());
     return r;
@@ -81,18 +70,18 @@ std::map<std::string, Timing> ours(const Operands<T>& o, int64_t n, int64_t nb, 
     std::vector<T> f(size_t(n * n));
     TileMatrix<T> A(n, n, nb), B(n, n, nb), C(n, n, nb);
     B.fill_from_lapack(o.b.data(), n);
-    r["gemm"].seconds = median_seconds(
+    r["gemm"].seconds = tester::median_seconds(
         repeat, [&] { A.fill_from_lapack(o.a.data(), n); C.fill_from_lapack(o.c0.data(), n); Runtime::wait_all(); },
         [&] { gemm(Trans::NoTrans, Trans::NoTrans, T(1), A, B, T(-1), C); });
     C.to_lapack(f.data(), n);
     r["gemm"].error = check::gemm_residual(Trans::NoTrans, Trans::NoTrans, n, n, n, T(1), o.a.data(), n, o.b.data(), n,
                                            T(-1), o.c0.data(), f.data(), n);
-    r["potrf"].seconds = median_seconds(repeat, [&] { A.fill_from_lapack(o.spd.data(), n); Runtime::wait_all(); },
+    r["potrf"].seconds = tester::median_seconds(repeat, [&] { A.fill_from_lapack(o.spd.data(), n); Runtime::wait_all(); },
                                         [&] { potrf(Uplo::Lower, A); });
     A.to_lapack(f.data(), n);
     r["potrf"].error = check::potrf_residual(Uplo::Lower, n, o.spd.data(), n, f.data(), n);
     std::vector<int64_t> ipiv;
-    r["getrf"].seconds = median_seconds(repeat, [&] { A.fill_from_lapack(o.a.data(), n); Runtime::wait_all(); },
+    r["getrf"].seconds = tester::median_seconds(repeat, [&] { A.fill_from_lapack(o.a.data(), n); Runtime::wait_all(); },
                                         [&] { getrf(A, ipiv); });
     A.to_lapack(f.data(), n);
     r["getrf"].error = check::getrf_residual(n, n, o.a.data(), n, f.data(), n, ipiv.data());

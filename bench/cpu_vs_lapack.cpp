@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <functional>
 #include <vector>
 
 #include "examples/common/checks.hpp"
@@ -19,17 +18,6 @@
 #include "tessera/tessera.hpp"
 
 using namespace tessera;
-
-// Median seconds of `repeat` runs of body(), each preceded by an untimed setup().
-static double median_seconds(int repeat, const std::function<void()>& setup, const std::function<void()>& body) {
-    std::vector<double> t;
-    for (int r = 0; r < repeat; ++r) {
-        setup();
-        t.push_back(tester::time_it(body));
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
 
 struct Row {
     const char* what;
@@ -63,10 +51,10 @@ static int bench_main(int argc, char** argv) {
 
     // Reference: OpenBLAS with `threads` threads, before any StarPU worker exists.
     detail::set_blas_num_threads(threads);
-    const double ref_potrf = median_seconds(repeat, [&] { f = a; },
+    const double ref_potrf = tester::median_seconds(repeat, [&] { f = a; },
                                             [&] { LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', int(n), f.data(), int(n)); });
     const double ref_potrf_err = check::potrf_residual(Uplo::Lower, n, a.data(), n, f.data(), n);
-    const double ref_gemm = median_seconds(repeat, [&] { c = c0; }, [&] {
+    const double ref_gemm = tester::median_seconds(repeat, [&] { c = c0; }, [&] {
         cpu::gemm<double>(Trans::NoTrans, Trans::NoTrans, n, n, n, 1.0, a.data(), n, b.data(), n, -1.0, c.data(), n);
     });
     const double ref_gemm_err = check::gemm_residual(Trans::NoTrans, Trans::NoTrans, n, n, n, 1.0, a.data(), n, b.data(), n,
@@ -78,18 +66,18 @@ static int bench_main(int argc, char** argv) {
     // Tessera, tile form: the matrix is already in tiles, only the factorization is timed.
     TileMatrix<double> A(n, n, nb), B(n, n, nb), C(n, n, nb);
     B.fill_from_lapack(b.data(), n);
-    const double tile_potrf = median_seconds(repeat, [&] { A.fill_from_lapack(a.data(), n); Runtime::wait_all(); },
+    const double tile_potrf = tester::median_seconds(repeat, [&] { A.fill_from_lapack(a.data(), n); Runtime::wait_all(); },
                                              [&] { potrf(Uplo::Lower, A); });
     A.to_lapack(f.data(), n);
     const double tile_potrf_err = check::potrf_residual(Uplo::Lower, n, a.data(), n, f.data(), n);
-    const double lapack_potrf = median_seconds(repeat, [&] { f = a; }, [&] { lapack::potrf<double>('L', n, f.data(), n, {.nb = nb}); });
+    const double lapack_potrf = tester::median_seconds(repeat, [&] { f = a; }, [&] { lapack::potrf<double>('L', n, f.data(), n, {.nb = nb}); });
     const double lapack_potrf_err = check::potrf_residual(Uplo::Lower, n, a.data(), n, f.data(), n);
-    const double tile_gemm = median_seconds(repeat, [&] { A.fill_from_lapack(a.data(), n); C.fill_from_lapack(c0.data(), n); Runtime::wait_all(); },
+    const double tile_gemm = tester::median_seconds(repeat, [&] { A.fill_from_lapack(a.data(), n); C.fill_from_lapack(c0.data(), n); Runtime::wait_all(); },
                                             [&] { gemm(Trans::NoTrans, Trans::NoTrans, 1.0, A, B, -1.0, C); });
     C.to_lapack(c.data(), n);
     const double tile_gemm_err = check::gemm_residual(Trans::NoTrans, Trans::NoTrans, n, n, n, 1.0, a.data(), n, b.data(), n,
                                                       -1.0, c0.data(), c.data(), n);
-    const double lapack_gemm = median_seconds(repeat, [&] { c = c0; }, [&] {
+    const double lapack_gemm = tester::median_seconds(repeat, [&] { c = c0; }, [&] {
         lapack::gemm<double>('N', 'N', n, n, n, 1.0, a.data(), n, b.data(), n, -1.0, c.data(), n, {.nb = nb});
     });
     const double lapack_gemm_err = check::gemm_residual(Trans::NoTrans, Trans::NoTrans, n, n, n, 1.0, a.data(), n, b.data(), n,

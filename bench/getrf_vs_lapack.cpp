@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <functional>
 #include <vector>
 
 #include "examples/common/checks_lu.hpp"
@@ -21,17 +20,6 @@
 #include "tessera/tessera.hpp"
 
 using namespace tessera;
-
-// Median seconds of `repeat` runs of body(), each preceded by an untimed setup().
-static double median_seconds(int repeat, const std::function<void()>& setup, const std::function<void()>& body) {
-    std::vector<double> t;
-    for (int r = 0; r < repeat; ++r) {
-        setup();
-        t.push_back(tester::time_it(body));
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
 
 static bool print(const char* what, double seconds, double flops, double error, double ref_seconds) {
     const bool ok = error <= check::kThreshold;
@@ -68,7 +56,7 @@ static int bench_main(int argc, char** argv) {
     // Reference: OpenBLAS with `threads` threads, before any StarPU worker exists.
     detail::set_blas_num_threads(threads);
     std::vector<lapack_int> ref_piv(static_cast<size_t>(n));
-    const double ref = median_seconds(repeat, [&] { f = a; },
+    const double ref = tester::median_seconds(repeat, [&] { f = a; },
                                       [&] { LAPACKE_dgetrf(LAPACK_COL_MAJOR, int(n), int(n), f.data(), int(n), ref_piv.data()); });
     std::vector<int64_t> ref_ipiv(ref_piv.begin(), ref_piv.end());
     const double ref_err = check::getrf_residual(n, n, a.data(), n, f.data(), n, ref_ipiv.data());
@@ -81,18 +69,18 @@ static int bench_main(int argc, char** argv) {
     // Tessera, tile form: the matrix is already in tiles, only the factorization is timed.
     TileMatrix<double> A(n, n, nb);
     std::vector<int64_t> piv;
-    const double tile = median_seconds(repeat, [&] { A.fill_from_lapack(a.data(), n); Runtime::wait_all(); },
+    const double tile = tester::median_seconds(repeat, [&] { A.fill_from_lapack(a.data(), n); Runtime::wait_all(); },
                                        [&] { getrf(A, piv); });
     A.to_lapack(f.data(), n);
     ok &= print("Tessera getrf (tiles)", tile, flops, check::getrf_residual(n, n, a.data(), n, f.data(), n, piv.data()), ref);
     std::printf("%-36s %s\n", "  ipiv identical to OpenBLAS's", piv == ref_ipiv ? "yes" : "no");
-    const double lap = median_seconds(repeat, [&] { f = a; }, [&] { lapack::getrf<double>(n, n, f.data(), n, ipiv.data(), {.nb = nb}); });
+    const double lap = tester::median_seconds(repeat, [&] { f = a; }, [&] { lapack::getrf<double>(n, n, f.data(), n, ipiv.data(), {.nb = nb}); });
     ok &= print("Tessera lapack::getrf (+convert)", lap, flops, check::getrf_residual(n, n, a.data(), n, f.data(), n, ipiv.data()), ref);
 
     if (variants) {
         // No pivoting, on A + n·I (diagonally dominant, so the check is meaningful).
         const auto d = check::random_shifted<double>(n, n, n, 1, double(n));
-        const double nopiv = median_seconds(repeat, [&] { A.fill_from_lapack(d.data(), n); Runtime::wait_all(); },
+        const double nopiv = tester::median_seconds(repeat, [&] { A.fill_from_lapack(d.data(), n); Runtime::wait_all(); },
                                             [&] { getrf_nopiv(A); });
         A.to_lapack(f.data(), n);
         ok &= print("Tessera getrf_nopiv (tiles)", nopiv, flops, check::getrf_residual(n, n, d.data(), n, f.data(), n, nullptr), ref);
@@ -101,7 +89,7 @@ static int bench_main(int argc, char** argv) {
         std::vector<double> x(b.size());
         TileMatrix<double> B(n, 1, nb);
         IncpivFactors<double> F;
-        const double incpiv = median_seconds(repeat, [&] { A.fill_from_lapack(a.data(), n); Runtime::wait_all(); },
+        const double incpiv = tester::median_seconds(repeat, [&] { A.fill_from_lapack(a.data(), n); Runtime::wait_all(); },
                                              [&] { getrf_incpiv(A, F, {.nb = nb, .ib = ib}); });
         B.fill_from_lapack(b.data(), n);
         getrs_incpiv(A, F, B);

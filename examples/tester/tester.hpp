@@ -1,6 +1,7 @@
 // tessera-tester's operation table: each family registers its operations from its own ops_*.cpp.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <complex>
 #include <cstdint>
@@ -119,6 +120,18 @@ double time_it(F&& f) {
     last_phases().begin = t0;
     last_phases().done = std::chrono::steady_clock::now();
     return s;
+}
+
+/// Median seconds of `repeat` runs of body(), each preceded by an untimed setup() (the benchmarks).
+template <class Setup, class Body>
+double median_seconds(int repeat, Setup&& setup, Body&& body) {
+    std::vector<double> t;
+    for (int r = 0; r < repeat; ++r) {
+        setup();
+        t.push_back(time_it(body));
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
 }
 
 /// Seconds taken by an operation that submit(seq) submits on the matrices `mats`, which it reads
