@@ -3,12 +3,14 @@
 // residuals of DESIGN.md (threshold 60). Every buffer is larger than the matrix it holds (nonzero
 // offset, ld > rows, a tail), and everything a kernel must not write is filled with NaN or random
 // values and compared bit for bit afterwards; the triangles a kernel must not read are NaN.
+// Typed over s, d, c, z: complex cases use ConjTrans too, Hermitian matrices for potrf and herk,
+// complex alpha and beta, and random real and imaginary parts.
+#include "kernels/cpu/cblas_lapacke.hpp"  // first: CBLAS/LAPACKE with std::complex as their complex types
+
 #include <gtest/gtest.h>
 
-#include <cblas.h>
-#include <lapacke.h>
-
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -43,8 +45,9 @@ public:
 
     template <class T>
     const ocl::DeviceKernels& kernels() {
-        auto& slot = std::is_same_v<T, float> ? single_ : double_;
-        if (!slot) slot = build(std::is_same_v<T, float> ? 's' : 'd');
+        constexpr char prec = prec_letter<T>();
+        auto& slot = programs_[prec == 's' ? 0 : prec == 'd' ? 1 : prec == 'c' ? 2 : 3];
+        if (!slot) slot = build(prec);
         return *slot;
     }
 
@@ -81,8 +84,7 @@ private:
         ocl::check(err, "clCreateCommandQueue");
     }
     ~Env() {
-        single_.reset();
-        double_.reset();
+        for (auto& p : programs_) p.reset();
         if (q_) clReleaseCommandQueue(q_);
         if (ctx_) clReleaseContext(ctx_);
         std::error_code ec;
@@ -115,15 +117,56 @@ private:
     ocl::DeviceInfo info_;
     cl_context ctx_ = nullptr;
     cl_command_queue q_ = nullptr;
-    std::unique_ptr<ocl::DeviceKernels> single_, double_;
+    std::unique_ptr<ocl::DeviceKernels> programs_[4];  // s, d, c, z
 };
 
 // ---------------------------------------------------------------------------------------------
 // Host/device matrices with room around them.
 
+/// NaN, or (NaN, NaN) for complex T.
 template <class T>
 T nan_value() {
-    return std::numeric_limits<T>::quiet_NaN();
+    const real_t<T> nan = std::numeric_limits<real_t<T>>::quiet_NaN();
+    if constexpr (is_complex_v<T>)
+        return T(nan, nan);
+    else
+        return nan;
+}
+
+/// re, or re + i·im for complex T (the real runs keep their real scalars).
+template <class T>
+T scalar(double re, double im) {
+    if constexpr (is_complex_v<T>)
+        return T(real_t<T>(re), real_t<T>(im));
+    else
+        return T(re);
+}
+
+/// Uniform in [-1, 1); for complex T, real and imaginary parts each (real part drawn first).
+template <class T>
+T random_scalar(std::mt19937_64& rng) {
+    std::uniform_real_distribution<real_t<T>> u(real_t<T>(-1), real_t<T>(1));
+    if constexpr (is_complex_v<T>) {
+        const real_t<T> re = u(rng);
+        return T(re, u(rng));
+    } else {
+        return u(rng);
+    }
+}
+
+/// |x| (the modulus for complex T) in double.
+template <class T>
+double absd(T x) {
+    return double(std::abs(x));
+}
+
+/// The ops to run: NoTrans and Trans, and ConjTrans for complex T (ConjTrans is Trans for real T).
+template <class T>
+std::vector<Trans> ops() {
+    if constexpr (is_complex_v<T>)
+        return {Trans::NoTrans, Trans::Trans, Trans::ConjTrans};
+    else
+        return {Trans::NoTrans, Trans::Trans};
 }
 
 /// A rows×cols column-major matrix at element offset `off` of a buffer with leading dimension
@@ -173,10 +216,9 @@ struct DevMat {
 };
 
 template <class T>
-void fill_random(DevMat<T>& a, std::mt19937_64& rng, T scale = T(1)) {
-    std::uniform_real_distribution<T> u(T(-1), T(1));
+void fill_random(DevMat<T>& a, std::mt19937_64& rng) {
     for (int64_t j = 0; j < a.cols; ++j)
-        for (int64_t i = 0; i < a.rows; ++i) a(i, j) = scale * u(rng);
+        for (int64_t i = 0; i < a.rows; ++i) a(i, j) = random_scalar<T>(rng);
 }
 
 /// Every element of the buffer for which `written(i, j)` is false (including the padding, the
@@ -202,7 +244,7 @@ double norm1(int64_t rows, int64_t cols, const T* a, int64_t ld) {
     double best = 0;
     for (int64_t j = 0; j < cols; ++j) {
         double s = 0;
-        for (int64_t i = 0; i < rows; ++i) s += std::fabs(double(a[i + j * ld]));
+        for (int64_t i = 0; i < rows; ++i) s += absd(a[i + j * ld]);
         if (!(s <= best)) best = s;  // NaN propagates
     }
     return best;
@@ -210,7 +252,7 @@ double norm1(int64_t rows, int64_t cols, const T* a, int64_t ld) {
 
 template <class T>
 double eps() {
-    return std::numeric_limits<T>::epsilon() / 2;
+    return std::numeric_limits<real_t<T>>::epsilon() / 2;
 }
 
 ::testing::AssertionResult residual_ok(double num, double den, const std::string& what) {
@@ -221,30 +263,60 @@ double eps() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// CBLAS / LAPACKE by type.
+// CBLAS / LAPACKE by type (complex alpha and beta by pointer).
 
-CBLAS_TRANSPOSE cblas_trans(Trans t) { return t == Trans::NoTrans ? CblasNoTrans : CblasTrans; }
+/// ConjTrans is CblasConjTrans for complex T and CblasTrans for real T.
+template <class T>
+CBLAS_TRANSPOSE cblas_trans(Trans t) {
+    if (t == Trans::NoTrans) return CblasNoTrans;
+    return t == Trans::ConjTrans && is_complex_v<T> ? CblasConjTrans : CblasTrans;
+}
 CBLAS_UPLO cblas_uplo(Uplo u) { return u == Uplo::Lower ? CblasLower : CblasUpper; }
 
 template <class T>
 void ref_gemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
               int64_t ldb, T beta, T* c, int64_t ldc) {
+    const auto opa = cblas_trans<T>(ta), opb = cblas_trans<T>(tb);
     if constexpr (std::is_same_v<T, float>)
-        cblas_sgemm(CblasColMajor, cblas_trans(ta), cblas_trans(tb), int(m), int(n), int(k), alpha, a, int(lda), b,
-                    int(ldb), beta, c, int(ldc));
+        cblas_sgemm(CblasColMajor, opa, opb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c,
+                    int(ldc));
+    else if constexpr (std::is_same_v<T, double>)
+        cblas_dgemm(CblasColMajor, opa, opb, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c,
+                    int(ldc));
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        cblas_cgemm(CblasColMajor, opa, opb, int(m), int(n), int(k), &alpha, a, int(lda), b, int(ldb), &beta, c,
+                    int(ldc));
     else
-        cblas_dgemm(CblasColMajor, cblas_trans(ta), cblas_trans(tb), int(m), int(n), int(k), alpha, a, int(lda), b,
-                    int(ldb), beta, c, int(ldc));
+        cblas_zgemm(CblasColMajor, opa, opb, int(m), int(n), int(k), &alpha, a, int(lda), b, int(ldb), &beta, c,
+                    int(ldc));
 }
 
+/// xSYRK, complex symmetric for complex T; ConjTrans is Trans (as ocl::syrk takes it).
 template <class T>
 void ref_syrk(Uplo uplo, Trans t, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta, T* c,
               int64_t ldc) {
+    const auto op = t == Trans::NoTrans ? CblasNoTrans : CblasTrans;
     if constexpr (std::is_same_v<T, float>)
-        cblas_ssyrk(CblasColMajor, cblas_uplo(uplo), cblas_trans(t), int(n), int(k), alpha, a, int(lda), beta, c,
+        cblas_ssyrk(CblasColMajor, cblas_uplo(uplo), op, int(n), int(k), alpha, a, int(lda), beta, c, int(ldc));
+    else if constexpr (std::is_same_v<T, double>)
+        cblas_dsyrk(CblasColMajor, cblas_uplo(uplo), op, int(n), int(k), alpha, a, int(lda), beta, c, int(ldc));
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        cblas_csyrk(CblasColMajor, cblas_uplo(uplo), op, int(n), int(k), &alpha, a, int(lda), &beta, c, int(ldc));
+    else
+        cblas_zsyrk(CblasColMajor, cblas_uplo(uplo), op, int(n), int(k), &alpha, a, int(lda), &beta, c, int(ldc));
+}
+
+/// xHERK (real alpha and beta, trans NoTrans or ConjTrans); xSYRK for real T.
+template <class T>
+void ref_herk(Uplo uplo, Trans t, int64_t n, int64_t k, real_t<T> alpha, const T* a, int64_t lda, real_t<T> beta,
+              T* c, int64_t ldc) {
+    if constexpr (!is_complex_v<T>)
+        ref_syrk<T>(uplo, t, n, k, alpha, a, lda, beta, c, ldc);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        cblas_cherk(CblasColMajor, cblas_uplo(uplo), cblas_trans<T>(t), int(n), int(k), alpha, a, int(lda), beta, c,
                     int(ldc));
     else
-        cblas_dsyrk(CblasColMajor, cblas_uplo(uplo), cblas_trans(t), int(n), int(k), alpha, a, int(lda), beta, c,
+        cblas_zherk(CblasColMajor, cblas_uplo(uplo), cblas_trans<T>(t), int(n), int(k), alpha, a, int(lda), beta, c,
                     int(ldc));
 }
 
@@ -253,12 +325,15 @@ void ref_trsm(Side s, Uplo u, Trans t, Diag d, int64_t m, int64_t n, T alpha, co
               int64_t ldb) {
     const auto side = s == Side::Left ? CblasLeft : CblasRight;
     const auto diag = d == Diag::Unit ? CblasUnit : CblasNonUnit;
+    const auto op = cblas_trans<T>(t);
     if constexpr (std::is_same_v<T, float>)
-        cblas_strsm(CblasColMajor, side, cblas_uplo(u), cblas_trans(t), diag, int(m), int(n), alpha, a, int(lda), b,
-                    int(ldb));
+        cblas_strsm(CblasColMajor, side, cblas_uplo(u), op, diag, int(m), int(n), alpha, a, int(lda), b, int(ldb));
+    else if constexpr (std::is_same_v<T, double>)
+        cblas_dtrsm(CblasColMajor, side, cblas_uplo(u), op, diag, int(m), int(n), alpha, a, int(lda), b, int(ldb));
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        cblas_ctrsm(CblasColMajor, side, cblas_uplo(u), op, diag, int(m), int(n), &alpha, a, int(lda), b, int(ldb));
     else
-        cblas_dtrsm(CblasColMajor, side, cblas_uplo(u), cblas_trans(t), diag, int(m), int(n), alpha, a, int(lda), b,
-                    int(ldb));
+        cblas_ztrsm(CblasColMajor, side, cblas_uplo(u), op, diag, int(m), int(n), &alpha, a, int(lda), b, int(ldb));
 }
 
 template <class T>
@@ -267,8 +342,12 @@ int ref_potrf(Uplo u, int64_t n, T* a, int64_t lda) {
     const char c = u == Uplo::Lower ? 'L' : 'U';
     if constexpr (std::is_same_v<T, float>)
         return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, c, int(n), a, int(lda));
-    else
+    else if constexpr (std::is_same_v<T, double>)
         return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, c, int(n), a, int(lda));
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_cpotrf_work(LAPACK_COL_MAJOR, c, int(n), a, int(lda));
+    else
+        return LAPACKE_zpotrf_work(LAPACK_COL_MAJOR, c, int(n), a, int(lda));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -281,7 +360,7 @@ protected:
     std::mt19937_64 rng{20240611};
 };
 
-using Precisions = ::testing::Types<float, double>;
+using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
 TYPED_TEST_SUITE(OpenCLKernels, Precisions);
 
 // ---- gemm -----------------------------------------------------------------------------------
@@ -313,9 +392,9 @@ void run_gemm(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64&
     std::vector<T> diff = C.dense();
     for (size_t e = 0; e < diff.size(); ++e) diff[e] -= ref[e];
     const double num = norm1(m, n, diff.data(), m);
-    const double den = (std::fabs(double(alpha)) * norm1(A.rows, A.cols, ad.data(), A.rows) *
+    const double den = (absd(alpha) * norm1(A.rows, A.cols, ad.data(), A.rows) *
                             norm1(B.rows, B.cols, bd.data(), B.rows) +
-                        std::fabs(double(beta)) * c0norm) *
+                        absd(beta) * c0norm) *
                        double(std::max<int64_t>(k, 1)) * eps<T>();
     EXPECT_TRUE(residual_ok(num, den, "gemm"));
     EXPECT_TRUE(untouched(C, c0, [](int64_t, int64_t) { return true; }));
@@ -327,20 +406,22 @@ TYPED_TEST(OpenCLKernels, Gemm) {
         int64_t m, n, k;
     };
     const Size sizes[] = {{1, 1, 1}, {37, 53, 29}, {64, 64, 64}, {130, 70, 3}, {17, 9, 0}, {65, 129, 67}};
-    const Trans ops[] = {Trans::NoTrans, Trans::Trans};
+    // Complex: the 9 combinations of N, T, C on every size, complex alpha and beta.
     for (const Size& s : sizes)
-        for (Trans ta : ops)
-            for (Trans tb : ops) {
-                run_gemm<T>(this->dk(), this->q(), this->rng, ta, tb, s.m, s.n, s.k, T(1.25), T(-0.75));
+        for (Trans ta : ops<T>())
+            for (Trans tb : ops<T>()) {
+                run_gemm<T>(this->dk(), this->q(), this->rng, ta, tb, s.m, s.n, s.k, scalar<T>(1.25, 0.5),
+                            scalar<T>(-0.75, 0.25));
                 if (s.k == 0 || s.m == 37)  // beta = 0 over a NaN C: C must be overwritten
-                    run_gemm<T>(this->dk(), this->q(), this->rng, ta, tb, s.m, s.n, s.k, T(-0.5), T(0));
+                    run_gemm<T>(this->dk(), this->q(), this->rng, ta, tb, s.m, s.n, s.k, scalar<T>(-0.5, 1), T(0));
             }
     // ConjTrans is Trans for real types; alpha = 0 scales C only.
     run_gemm<T>(this->dk(), this->q(), this->rng, Trans::ConjTrans, Trans::ConjTrans, 33, 20, 40, T(0.5), T(2));
-    run_gemm<T>(this->dk(), this->q(), this->rng, Trans::NoTrans, Trans::NoTrans, 33, 20, 40, T(0), T(2));
+    run_gemm<T>(this->dk(), this->q(), this->rng, Trans::NoTrans, Trans::NoTrans, 33, 20, 40, T(0),
+                scalar<T>(2, -1));
 }
 
-// ---- syrk -----------------------------------------------------------------------------------
+// ---- syrk, herk -----------------------------------------------------------------------------
 
 TYPED_TEST(OpenCLKernels, Syrk) {
     using T = TypeParam;
@@ -348,12 +429,13 @@ TYPED_TEST(OpenCLKernels, Syrk) {
         int64_t n, k;
     };
     const Size sizes[] = {{1, 1}, {37, 29}, {64, 64}, {130, 3}, {20, 0}};
+    // Complex: complex symmetric (cblas_xsyrk), ConjTrans taken as Trans (ocl::syrk's contract).
     for (const Size& s : sizes)
         for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
-            for (Trans tr : {Trans::NoTrans, Trans::Trans}) {
+            for (Trans tr : ops<T>()) {
                 SCOPED_TRACE(::testing::Message() << "syrk " << char(uplo) << char(tr) << " n=" << s.n << " k=" << s.k);
                 const bool nt = tr == Trans::NoTrans;
-                const T alpha = T(0.75), beta = T(-1.5);
+                const T alpha = scalar<T>(0.75, -0.5), beta = scalar<T>(-1.5, 0.25);
                 DevMat<T> A(nt ? s.n : s.k, nt ? s.k : s.n, 3), C(s.n, s.n, 9);
                 fill_random(A, this->rng);
                 fill_random(C, this->rng);  // both triangles: the other one must stay as it is
@@ -376,8 +458,7 @@ TYPED_TEST(OpenCLKernels, Syrk) {
                         d = in ? d - ref[size_t(i + j * s.n)] : T(0);
                     }
                 const double na = norm1(A.rows, A.cols, ad.data(), A.rows);
-                const double den = (std::fabs(double(alpha)) * na * na +
-                                    std::fabs(double(beta)) * norm1(s.n, s.n, c0d.data(), s.n)) *
+                const double den = (absd(alpha) * na * na + absd(beta) * norm1(s.n, s.n, c0d.data(), s.n)) *
                                    double(std::max<int64_t>(s.k, 1)) * eps<T>();
                 EXPECT_TRUE(residual_ok(norm1(s.n, s.n, diff.data(), s.n), den, "syrk"));
                 EXPECT_TRUE(untouched(C, c0, [uplo](int64_t i, int64_t j) {
@@ -386,7 +467,110 @@ TYPED_TEST(OpenCLKernels, Syrk) {
             }
 }
 
+/// One herk against ref_herk on the uplo triangle. beta = 0: C's uplo triangle is NaN and must not
+/// be read. nan_diag_im (complex): the imaginary parts of C's diagonal are NaN, which BLAS xHERK
+/// assumes zero and does not read. Complex: C's diagonal must come out with exact zero imaginary
+/// parts. The other triangle must stay as it is.
+template <class T>
+void run_herk(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64& rng, Uplo uplo, Trans tr, int64_t n,
+              int64_t k, real_t<T> beta, bool nan_diag_im) {
+    using R = real_t<T>;
+    SCOPED_TRACE(::testing::Message() << "herk " << char(uplo) << char(tr) << " n=" << n << " k=" << k << " beta="
+                                      << beta << (nan_diag_im ? ", NaN imaginary parts on C's diagonal" : ""));
+    const bool nt = tr == Trans::NoTrans;
+    const R alpha = R(0.75);
+    auto in = [uplo](int64_t i, int64_t j) { return uplo == Uplo::Lower ? i >= j : i <= j; };
+    DevMat<T> A(nt ? n : k, nt ? k : n, 3), C(n, n, 9);
+    fill_random(A, rng);
+    fill_random(C, rng);  // both triangles; complex: nonzero imaginary parts on the diagonal
+    std::vector<T> ref = C.dense();
+    if (beta == R(0))
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < n; ++i)
+                if (in(i, j)) {
+                    C(i, j) = nan_value<T>();
+                    ref[size_t(i + j * n)] = T(0);
+                }
+    if constexpr (is_complex_v<T>)
+        if (nan_diag_im)
+            for (int64_t i = 0; i < n; ++i) {
+                C(i, i) = T(std::real(C(i, i)), nan_value<R>());
+                ref[size_t(i + i * n)] = T(std::real(C(i, i)), R(0));
+            }
+    A.upload();
+    C.upload();
+    const std::vector<T> c0 = C.h;
+    const double c0norm = norm1(n, n, ref.data(), n);
+
+    ocl::herk<T>(dk, q, uplo, tr, n, k, alpha, A.mat(), beta, C.mat());
+    C.download();
+
+    const std::vector<T> ad = A.dense();
+    ref_herk<T>(uplo, tr, n, k, alpha, ad.data(), std::max<int64_t>(A.rows, 1), beta, ref.data(), n);
+    std::vector<T> diff = C.dense();
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) {
+            T& d = diff[size_t(i + j * n)];
+            d = in(i, j) ? d - ref[size_t(i + j * n)] : T(0);
+        }
+    const double na = norm1(A.rows, A.cols, ad.data(), A.rows);
+    const double den = (absd(alpha) * na * na + absd(beta) * c0norm) * double(std::max<int64_t>(k, 1)) * eps<T>();
+    EXPECT_TRUE(residual_ok(norm1(n, n, diff.data(), n), den, "herk"));
+    if constexpr (is_complex_v<T>) {
+        int64_t bad = -1;  // the first diagonal element with a nonzero imaginary part
+        for (int64_t i = n - 1; i >= 0; --i)
+            if (std::imag(C(i, i)) != R(0)) bad = i;
+        EXPECT_EQ(bad, -1) << "C(bad, bad) = " << (bad >= 0 ? C(bad, bad) : T(0));
+    }
+    EXPECT_TRUE(untouched(C, c0, in));
+}
+
+TYPED_TEST(OpenCLKernels, Herk) {
+    using T = TypeParam;
+    using R = real_t<T>;
+    struct Size {
+        int64_t n, k;
+    };
+    const Size sizes[] = {{1, 1}, {37, 29}, {64, 64}, {130, 3}, {20, 0}};
+    // Complex: cblas_xherk, NoTrans and ConjTrans. Real: herk is syrk (ConjTrans is Trans).
+    for (const Size& s : sizes)
+        for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+            for (Trans tr : {Trans::NoTrans, Trans::ConjTrans})
+                for (R beta : {R(-1.5), R(0)})
+                    run_herk<T>(this->dk(), this->q(), this->rng, uplo, tr, s.n, s.k, beta, false);
+    if constexpr (is_complex_v<T>) {  // Trans is refused for complex T, and uplo General always
+        const ocl::Mat z{nullptr, 0, 1};
+        EXPECT_THROW(ocl::herk<T>(this->dk(), nullptr, Uplo::Lower, Trans::Trans, 5, 5, R(1), z, R(0), z),
+                     std::invalid_argument);
+        EXPECT_THROW(ocl::herk<T>(this->dk(), nullptr, Uplo::General, Trans::NoTrans, 5, 5, R(1), z, R(0), z),
+                     std::invalid_argument);
+    }
+}
+
 // ---- trsm -----------------------------------------------------------------------------------
+
+/// A triangular n×n A for trsm/trmm/trtri: referenced triangle off-diagonal in [-1,1]/n, diagonal
+/// in [1,2] (NaN when Unit: it must not be read), the other triangle NaN; complex: both parts of
+/// the off-diagonal in [-1,1]/n, the diagonal's imaginary part in [-0.5,0.5] (a missing conjugate
+/// of the diagonal shows). Returns the dense op-free matrix a_clean that CBLAS reads (zeros
+/// outside the triangle, ones on a unit diagonal).
+template <class T>
+std::vector<T> fill_triangular(DevMat<T>& A, Uplo uplo, Diag diag, std::mt19937_64& rng) {
+    const int64_t n = A.rows;
+    std::vector<T> clean(size_t(n * n), T(0));
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) {
+            if (i == j) {
+                const T d = T(1.5) + T(0.5) * random_scalar<T>(rng);
+                A(i, j) = diag == Diag::Unit ? nan_value<T>() : d;
+                clean[size_t(i + j * n)] = diag == Diag::Unit ? T(1) : d;
+            } else if (uplo == Uplo::Lower ? i > j : i < j) {
+                A(i, j) = random_scalar<T>(rng) / real_t<T>(n);
+                clean[size_t(i + j * n)] = A(i, j);
+            }
+        }
+    return clean;
+}
 
 TYPED_TEST(OpenCLKernels, Trsm) {
     using T = TypeParam;
@@ -400,29 +584,14 @@ TYPED_TEST(OpenCLKernels, Trsm) {
     for (const Size& s : sizes)
         for (Side side : {Side::Left, Side::Right})
             for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
-                for (Trans tr : {Trans::NoTrans, Trans::Trans})
+                for (Trans tr : ops<T>())
                     for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
                         SCOPED_TRACE(::testing::Message() << "trsm " << char(side) << char(uplo) << char(tr)
                                                           << char(diag) << " m=" << s.m << " n=" << s.n);
                         const int64_t na = side == Side::Left ? s.m : s.n;
-                        const T alpha = T(-1.5);
-                        // Referenced triangle: off-diagonal in [-1,1]/na, diagonal in [1,2] (NaN
-                        // when Unit: it must not be read); the other triangle NaN.
+                        const T alpha = scalar<T>(-1.5, 0.5);
                         DevMat<T> A(na, na, 4), B(s.m, s.n, 6);
-                        std::vector<T> a_clean(size_t(na * na), T(0));  // op(A) operand for CBLAS
-                        std::uniform_real_distribution<T> u(T(-1), T(1));
-                        for (int64_t j = 0; j < na; ++j)
-                            for (int64_t i = 0; i < na; ++i) {
-                                const bool in = uplo == Uplo::Lower ? i > j : i < j;
-                                if (i == j) {
-                                    const T d = T(1.5) + T(0.5) * u(this->rng);
-                                    A(i, j) = diag == Diag::Unit ? nan_value<T>() : d;
-                                    a_clean[size_t(i + j * na)] = diag == Diag::Unit ? T(1) : d;
-                                } else if (in) {
-                                    A(i, j) = u(this->rng) / T(na);
-                                    a_clean[size_t(i + j * na)] = A(i, j);
-                                }
-                            }
+                        const std::vector<T> a_clean = fill_triangular(A, uplo, diag, this->rng);  // for CBLAS
                         fill_random(B, this->rng);
                         A.upload();
                         B.upload();
@@ -445,7 +614,7 @@ TYPED_TEST(OpenCLKernels, Trsm) {
                         const double nX = norm1(s.m, s.n, x.data(), s.m);
                         const double nB = norm1(s.m, s.n, b0d.data(), s.m);
                         EXPECT_TRUE(residual_ok(norm1(s.m, s.n, r.data(), s.m),
-                                                (nA * nX + std::fabs(double(alpha)) * nB) * double(na) * eps<T>(),
+                                                (nA * nX + absd(alpha) * nB) * double(na) * eps<T>(),
                                                 "trsm residual"));
                         // Forward error against CBLAS (A is well conditioned by construction).
                         std::vector<T> xref = b0d;
@@ -462,65 +631,56 @@ TYPED_TEST(OpenCLKernels, Trsm) {
 
 // ---- trmm, trtri ----------------------------------------------------------------------------
 
-/// A triangular n×n A for trmm/trtri: referenced triangle off-diagonal in [-1,1]/n, diagonal in
-/// [1,2] (NaN when Unit: it must not be read), the other triangle NaN. Returns the dense op-free
-/// matrix a_clean that CBLAS reads (zeros outside the triangle, ones on a unit diagonal).
 template <class T>
-std::vector<T> fill_triangular(DevMat<T>& A, Uplo uplo, Diag diag, std::mt19937_64& rng) {
-    const int64_t n = A.rows;
-    std::vector<T> clean(size_t(n * n), T(0));
-    std::uniform_real_distribution<T> u(T(-1), T(1));
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < n; ++i) {
-            if (i == j) {
-                const T d = T(1.5) + T(0.5) * u(rng);
-                A(i, j) = diag == Diag::Unit ? nan_value<T>() : d;
-                clean[size_t(i + j * n)] = diag == Diag::Unit ? T(1) : d;
-            } else if (uplo == Uplo::Lower ? i > j : i < j) {
-                A(i, j) = u(rng) / T(n);
-                clean[size_t(i + j * n)] = A(i, j);
-            }
-        }
-    return clean;
+void run_trmm(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64& rng, Side side, Uplo uplo, Trans tr,
+              Diag diag, int64_t m, int64_t n) {
+    SCOPED_TRACE(::testing::Message() << "trmm " << char(side) << char(uplo) << char(tr) << char(diag) << " m=" << m
+                                      << " n=" << n);
+    const int64_t na = side == Side::Left ? m : n;
+    const T alpha = scalar<T>(-1.5, 0.5);
+    DevMat<T> A(na, na, 4), B(m, n, 6);
+    const std::vector<T> a_clean = fill_triangular(A, uplo, diag, rng);
+    fill_random(B, rng);
+    A.upload();
+    B.upload();
+    const std::vector<T> a0 = A.h, b0 = B.h, b0d = B.dense();
+    ocl::trmm<T>(dk, q, side, uplo, tr, diag, m, n, alpha, A.mat(), B.mat());
+    B.download();
+    A.download();
+    // Reference alpha·op(A)·B0 (Left) or alpha·B0·op(A) (Right) through GEMM on a_clean.
+    std::vector<T> ref(size_t(m * n), T(0)), diff = B.dense();
+    if (side == Side::Left)
+        ref_gemm<T>(tr, Trans::NoTrans, m, n, m, alpha, a_clean.data(), na, b0d.data(), m, T(0), ref.data(), m);
+    else
+        ref_gemm<T>(Trans::NoTrans, tr, m, n, n, alpha, b0d.data(), m, a_clean.data(), na, T(0), ref.data(), m);
+    for (size_t e = 0; e < diff.size(); ++e) diff[e] -= ref[e];
+    const double den =
+        absd(alpha) * norm1(na, na, a_clean.data(), na) * norm1(m, n, b0d.data(), m) * double(na) * eps<T>();
+    EXPECT_TRUE(residual_ok(norm1(m, n, diff.data(), m), den, "trmm vs reference"));
+    EXPECT_TRUE(untouched(B, b0, [](int64_t, int64_t) { return true; }));
+    EXPECT_TRUE(untouched(A, a0, [](int64_t, int64_t) { return false; }));
 }
 
 TYPED_TEST(OpenCLKernels, Trmm) {
     using T = TypeParam;
-    // 2050: a triangle of order >= 2048 is applied in two blocks (ocl::trmm skips its zero half).
-    const std::pair<int64_t, int64_t> sizes[] = {{33, 17}, {1, 1}, {130, 70}, {1, 40}, {2050, 8}, {8, 2050}};
+    // 2050: a triangle of order >= 2048 is applied in two blocks (ocl::trmm skips its zero half);
+    // every combination in s and d, a few in c and z (4× the flops; the split is precision-free).
+    std::vector<std::pair<int64_t, int64_t>> sizes = {{33, 17}, {1, 1}, {130, 70}, {1, 40}};
+    if constexpr (!is_complex_v<T>) sizes.insert(sizes.end(), {{2050, 8}, {8, 2050}});
     for (auto [m, n] : sizes)
         for (Side side : {Side::Left, Side::Right})
             for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
-                for (Trans tr : {Trans::NoTrans, Trans::Trans})
-                    for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
-                        SCOPED_TRACE(::testing::Message() << "trmm " << char(side) << char(uplo) << char(tr)
-                                                          << char(diag) << " m=" << m << " n=" << n);
-                        const int64_t na = side == Side::Left ? m : n;
-                        const T alpha = T(-1.5);
-                        DevMat<T> A(na, na, 4), B(m, n, 6);
-                        const std::vector<T> a_clean = fill_triangular(A, uplo, diag, this->rng);
-                        fill_random(B, this->rng);
-                        A.upload();
-                        B.upload();
-                        const std::vector<T> a0 = A.h, b0 = B.h, b0d = B.dense();
-                        ocl::trmm<T>(this->dk(), this->q(), side, uplo, tr, diag, m, n, alpha, A.mat(), B.mat());
-                        B.download();
-                        A.download();
-                        // Reference alpha·op(A)·B0 (Left) or alpha·B0·op(A) (Right) through GEMM on a_clean.
-                        std::vector<T> ref(size_t(m * n), T(0)), diff = B.dense();
-                        if (side == Side::Left)
-                            ref_gemm<T>(tr, Trans::NoTrans, m, n, m, alpha, a_clean.data(), na, b0d.data(), m, T(0),
-                                        ref.data(), m);
-                        else
-                            ref_gemm<T>(Trans::NoTrans, tr, m, n, n, alpha, b0d.data(), m, a_clean.data(), na, T(0),
-                                        ref.data(), m);
-                        for (size_t e = 0; e < diff.size(); ++e) diff[e] -= ref[e];
-                        const double den = std::fabs(double(alpha)) * norm1(na, na, a_clean.data(), na) *
-                                           norm1(m, n, b0d.data(), m) * double(na) * eps<T>();
-                        EXPECT_TRUE(residual_ok(norm1(m, n, diff.data(), m), den, "trmm vs reference"));
-                        EXPECT_TRUE(untouched(B, b0, [](int64_t, int64_t) { return true; }));
-                        EXPECT_TRUE(untouched(A, a0, [](int64_t, int64_t) { return false; }));
-                    }
+                for (Trans tr : ops<T>())
+                    for (Diag diag : {Diag::NonUnit, Diag::Unit})
+                        run_trmm<T>(this->dk(), this->q(), this->rng, side, uplo, tr, diag, m, n);
+    if constexpr (is_complex_v<T>) {
+        const ocl::DeviceKernels& dk = this->dk();
+        cl_command_queue q = this->q();
+        run_trmm<T>(dk, q, this->rng, Side::Left, Uplo::Lower, Trans::ConjTrans, Diag::NonUnit, 2050, 8);
+        run_trmm<T>(dk, q, this->rng, Side::Left, Uplo::Upper, Trans::NoTrans, Diag::Unit, 2050, 8);
+        run_trmm<T>(dk, q, this->rng, Side::Right, Uplo::Upper, Trans::ConjTrans, Diag::Unit, 8, 2050);
+        run_trmm<T>(dk, q, this->rng, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, 8, 2050);
+    }
 }
 
 TYPED_TEST(OpenCLKernels, Trtri) {
@@ -560,21 +720,23 @@ TYPED_TEST(OpenCLKernels, Trtri) {
 
 // ---- potrf ----------------------------------------------------------------------------------
 
-/// Symmetric matrix in the uplo triangle of A (the other triangle NaN); returns the full dense
-/// symmetric matrix. `shift` is added to the diagonal (n makes it SPD).
+/// Symmetric matrix (Hermitian for complex T: full(j,i) = conj(full(i,j)), a real diagonal) in the
+/// uplo triangle of A (the other triangle NaN); returns the full dense matrix. `shift` is added
+/// to the diagonal (n makes it positive definite).
 template <class T>
-std::vector<T> fill_symmetric(DevMat<T>& A, Uplo uplo, std::mt19937_64& rng, T shift) {
+std::vector<T> fill_symmetric(DevMat<T>& A, Uplo uplo, std::mt19937_64& rng, real_t<T> shift) {
     const int64_t n = A.rows;
     std::vector<T> full(size_t(n * n));
-    std::uniform_real_distribution<T> u(T(-1), T(1));
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = j; i < n; ++i) {
-            const T v = u(rng) + (i == j ? shift : T(0));
-            full[size_t(i + j * n)] = full[size_t(j + i * n)] = v;
+            T v = random_scalar<T>(rng);
+            if (i == j) v = T(std::real(v) + shift);
+            full[size_t(i + j * n)] = v;
+            full[size_t(j + i * n)] = conjugate(v);
             if (uplo == Uplo::Lower)
                 A(i, j) = v;
             else
-                A(j, i) = v;
+                A(j, i) = conjugate(v);
         }
     return full;
 }
@@ -597,41 +759,80 @@ int lapack_info(std::vector<T> full, int64_t n, Uplo uplo) {
     return ref_potrf<T>(uplo, n, full.data(), n);
 }
 
+/// ‖A₁₁ − L·Lᴴ‖ / (f·‖A‖·eps) over the leading f×f block, L = the factor's triangle in A (Upper:
+/// L = Uᴴ, L(i,j) = conj(A(j,i))), `full` the n×n Hermitian (symmetric) matrix factored.
+template <class T>
+::testing::AssertionResult factor_ok(const DevMat<T>& A, const std::vector<T>& full, Uplo uplo, int64_t f,
+                                     const std::string& what) {
+    const int64_t n = A.rows;
+    std::vector<T> L(size_t(f * f), T(0)), r(size_t(f * f));
+    for (int64_t j = 0; j < f; ++j)
+        for (int64_t i = 0; i < f; ++i) {
+            if (i >= j) L[size_t(i + j * f)] = uplo == Uplo::Lower ? A(i, j) : conjugate(A(j, i));
+            r[size_t(i + j * f)] = full[size_t(i + j * n)];
+        }
+    if (f == 0) return ::testing::AssertionSuccess();
+    ref_gemm<T>(Trans::NoTrans, Trans::ConjTrans, f, f, f, T(-1), L.data(), f, L.data(), f, T(1), r.data(), f);
+    return residual_ok(norm1(f, f, r.data(), f), double(f) * norm1(n, n, full.data(), n) * eps<T>(), what);
+}
+
+/// Complex T: potrf of A whose diagonal has imaginary parts (random ones up to n; NaN at n/2 if
+/// with_nan), which potrf does not read: the factor is, bit for bit, the one of the same matrix
+/// with a real diagonal, and it factors the Hermitian `full`.
+template <class T>
+void run_potrf_complex_diagonal(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64& rng, Uplo uplo,
+                                int64_t n, bool with_nan) {
+    using R = real_t<T>;
+    SCOPED_TRACE(::testing::Message() << "potrf " << char(uplo) << " n=" << n << " complex diagonal"
+                                      << (with_nan ? ", NaN imaginary part at n/2" : ""));
+    DevMat<T> A(n, n, 13), Areal(n, n, 13);
+    const std::vector<T> full = fill_symmetric(A, uplo, rng, R(n));
+    Areal.h = A.h;
+    for (int64_t i = 0; i < n; ++i)
+        A(i, i) = T(std::real(A(i, i)), with_nan && i == n / 2 ? nan_value<R>() : R(n) * random_scalar<R>(rng));
+    const std::vector<T> a0 = A.h;
+    EXPECT_EQ(run_potrf(dk, q, uplo, A), 0);
+    EXPECT_EQ(run_potrf(dk, q, uplo, Areal), 0);
+    EXPECT_TRUE(factor_ok(A, full, uplo, n, "potrf with a complex diagonal"));
+    EXPECT_EQ(std::memcmp(A.h.data(), Areal.h.data(), A.h.size() * sizeof(T)), 0)
+        << "the factor depends on the imaginary parts of the diagonal";
+    EXPECT_TRUE(untouched(A, a0, [uplo](int64_t i, int64_t j) { return uplo == Uplo::Lower ? i >= j : i <= j; }));
+}
+
 TYPED_TEST(OpenCLKernels, Potrf) {
     using T = TypeParam;
+    using R = real_t<T>;
     for (int64_t n : {1, 45, 128, 300, 700})
         for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
             SCOPED_TRACE(::testing::Message() << "potrf " << char(uplo) << " n=" << n);
             DevMat<T> A(n, n, 13);
-            const std::vector<T> full = fill_symmetric(A, uplo, this->rng, T(n));
+            const std::vector<T> full = fill_symmetric(A, uplo, this->rng, R(n));
             const std::vector<T> a0 = A.h;
             const int info = run_potrf(this->dk(), this->q(), uplo, A);
             EXPECT_EQ(info, 0);
-            // ‖A − L·Lᵀ‖ / (n‖A‖eps), L = the factor's triangle (Upper: L = Uᵀ).
-            std::vector<T> L(size_t(n * n), T(0));
-            for (int64_t j = 0; j < n; ++j)
-                for (int64_t i = j; i < n; ++i) L[size_t(i + j * n)] = uplo == Uplo::Lower ? A(i, j) : A(j, i);
-            std::vector<T> r = full;
-            ref_gemm<T>(Trans::NoTrans, Trans::Trans, n, n, n, T(-1), L.data(), n, L.data(), n, T(1), r.data(), n);
-            EXPECT_TRUE(residual_ok(norm1(n, n, r.data(), n), double(n) * norm1(n, n, full.data(), n) * eps<T>(),
-                                    "potrf"));
+            EXPECT_TRUE(factor_ok(A, full, uplo, n, "potrf"));
             EXPECT_TRUE(untouched(A, a0, [uplo](int64_t i, int64_t j) { return uplo == Uplo::Lower ? i >= j : i <= j; }));
         }
+    if constexpr (is_complex_v<T>)  // nonzero imaginary parts on A's diagonal are ignored
+        for (int64_t n : {45, 300})
+            for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+                run_potrf_complex_diagonal<T>(this->dk(), this->q(), this->rng, uplo, n, false);
 }
 
 TYPED_TEST(OpenCLKernels, PotrfLarge) {
     using T = TypeParam;
+    using W = std::conditional_t<is_complex_v<T>, std::complex<double>, double>;  // accumulation type
     const int64_t n = 1024;
     DevMat<T> A(n, n, 1);
-    const std::vector<T> full = fill_symmetric(A, Uplo::Lower, this->rng, T(n));
+    const std::vector<T> full = fill_symmetric(A, Uplo::Lower, this->rng, real_t<T>(n));
     EXPECT_EQ(run_potrf(this->dk(), this->q(), Uplo::Lower, A), 0);
-    // Spot check: row 1000 of L·Lᵀ against A over the first 1001 columns.
+    // Spot check: row 1000 of L·Lᴴ against A over the first 1001 columns.
     double err = 0, ref = 0;
     for (int64_t j = 0; j <= 1000; ++j) {
-        double s = 0;
-        for (int64_t p = 0; p <= j; ++p) s += double(A(1000, p)) * double(A(j, p));
-        err = std::max(err, std::fabs(s - double(full[size_t(1000 + j * n)])));
-        ref = std::max(ref, std::fabs(double(full[size_t(1000 + j * n)])));
+        W s = 0;
+        for (int64_t p = 0; p <= j; ++p) s += W(A(1000, p)) * conjugate(W(A(j, p)));
+        err = std::max(err, std::abs(s - W(full[size_t(1000 + j * n)])));
+        ref = std::max(ref, absd(full[size_t(1000 + j * n)]));
     }
     EXPECT_TRUE(residual_ok(err, double(n) * ref * eps<T>(), "potrf n=1024"));
 }
@@ -641,24 +842,13 @@ TYPED_TEST(OpenCLKernels, PotrfLarge) {
 template <class T>
 void check_partial_factor(const DevMat<T>& A, const std::vector<T>& a0, const std::vector<T>& full, Uplo uplo,
                           int info) {
-    const int64_t n = A.rows, f = info - 1, lda = A.ld;
-    std::vector<T> L(size_t(f * f), T(0)), r(size_t(f * f));
-    for (int64_t j = 0; j < f; ++j)
-        for (int64_t i = 0; i < f; ++i) {
-            if (i >= j) L[size_t(i + j * f)] = uplo == Uplo::Lower ? A(i, j) : A(j, i);
-            r[size_t(i + j * f)] = full[size_t(i + j * n)];
-        }
-    if (f > 0) {
-        ref_gemm<T>(Trans::NoTrans, Trans::Trans, f, f, f, T(-1), L.data(), f, L.data(), f, T(1), r.data(), f);
-        EXPECT_TRUE(residual_ok(norm1(f, f, r.data(), f), double(f) * norm1(n, n, full.data(), n) * eps<T>(),
-                                "potrf leading factor"));
-    }
-    (void)lda;
+    EXPECT_TRUE(factor_ok(A, full, uplo, info - 1, "potrf leading factor"));
     EXPECT_TRUE(untouched(A, a0, [uplo](int64_t i, int64_t j) { return uplo == Uplo::Lower ? i >= j : i <= j; }));
 }
 
 TYPED_TEST(OpenCLKernels, PotrfNotPositiveDefinite) {
     using T = TypeParam;
+    using R = real_t<T>;
     for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
         // SPD except one negative diagonal entry: in the only block (n = 45), in the first,
         // at the start of the second and in the last block of a blocked factorization.
@@ -666,7 +856,7 @@ TYPED_TEST(OpenCLKernels, PotrfNotPositiveDefinite) {
         for (auto [n, col] : cases) {
             SCOPED_TRACE(::testing::Message() << "potrf " << char(uplo) << " n=" << n << " negative pivot at " << col);
             DevMat<T> A(n, n, 2);
-            std::vector<T> full = fill_symmetric(A, uplo, this->rng, T(n));
+            std::vector<T> full = fill_symmetric(A, uplo, this->rng, R(n));
             A(col, col) = full[size_t(col + col * n)] = T(-1);
             const std::vector<T> a0 = A.h;
             const int info = run_potrf(this->dk(), this->q(), uplo, A);
@@ -674,10 +864,10 @@ TYPED_TEST(OpenCLKernels, PotrfNotPositiveDefinite) {
             EXPECT_EQ(info, lapack_info(full, n, uplo));
             check_partial_factor(A, a0, full, uplo, info);
         }
-        for (int64_t n : {45, 200}) {  // indefinite random symmetric
+        for (int64_t n : {45, 200}) {  // indefinite random symmetric (Hermitian)
             SCOPED_TRACE(::testing::Message() << "potrf " << char(uplo) << " n=" << n << " indefinite");
             DevMat<T> A(n, n, 2);
-            const std::vector<T> full = fill_symmetric(A, uplo, this->rng, T(0.2));
+            const std::vector<T> full = fill_symmetric(A, uplo, this->rng, R(0.2));
             const std::vector<T> a0 = A.h;
             const int info = run_potrf(this->dk(), this->q(), uplo, A);
             EXPECT_GT(info, 0);
@@ -687,7 +877,7 @@ TYPED_TEST(OpenCLKernels, PotrfNotPositiveDefinite) {
         for (auto [n, col] : {std::pair<int64_t, int64_t>{45, 30}, {200, 100}}) {  // NaN on the diagonal
             SCOPED_TRACE(::testing::Message() << "potrf " << char(uplo) << " n=" << n << " NaN pivot at " << col);
             DevMat<T> A(n, n, 2);
-            std::vector<T> full = fill_symmetric(A, uplo, this->rng, T(n));
+            std::vector<T> full = fill_symmetric(A, uplo, this->rng, R(n));
             A(col, col) = nan_value<T>();
             const std::vector<T> a0 = A.h;
             const int info = run_potrf(this->dk(), this->q(), uplo, A);
@@ -696,6 +886,37 @@ TYPED_TEST(OpenCLKernels, PotrfNotPositiveDefinite) {
             EXPECT_EQ(info, col + 1);
             check_partial_factor(A, a0, full, uplo, info);
         }
+    }
+}
+
+// ---- NaN in the imaginary parts of a Hermitian diagonal: not read ---------------------------
+
+// BLAS xHERK assumes the imaginary parts of C's diagonal are zero and does not read them, and
+// ocl::potrf documents that it does not read those of A's diagonal (its trailing updates are
+// herks with beta = 1): a NaN there must not reach the result. Complex only.
+
+TYPED_TEST(OpenCLKernels, HerkNaNImaginaryDiagonal) {
+    using T = TypeParam;
+    using R = real_t<T>;
+    if constexpr (!is_complex_v<T>) {
+        GTEST_SKIP() << "complex only";
+    } else {
+        for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+            for (Trans tr : {Trans::NoTrans, Trans::ConjTrans})
+                for (R beta : {R(1), R(-1.5)})
+                    run_herk<T>(this->dk(), this->q(), this->rng, uplo, tr, 37, 29, beta, true);
+    }
+}
+
+TYPED_TEST(OpenCLKernels, PotrfNaNImaginaryDiagonal) {
+    using T = TypeParam;
+    if constexpr (!is_complex_v<T>) {
+        GTEST_SKIP() << "complex only";
+    } else {
+        // n = 45: one leaf; n = 300: recursive, the NaN in a trailing block updated by herk.
+        for (int64_t n : {45, 300})
+            for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+                run_potrf_complex_diagonal<T>(this->dk(), this->q(), this->rng, uplo, n, true);
     }
 }
 
@@ -770,6 +991,7 @@ TYPED_TEST(OpenCLKernels, EmptySizesEnqueueNothing) {
     EXPECT_NO_THROW(ocl::gemm<T>(dk, nullptr, Trans::NoTrans, Trans::NoTrans, 0, 5, 5, T(1), z, z, T(0), z));
     EXPECT_NO_THROW(ocl::gemm<T>(dk, nullptr, Trans::NoTrans, Trans::Trans, 5, 0, 5, T(1), z, z, T(0), z));
     EXPECT_NO_THROW(ocl::syrk<T>(dk, nullptr, Uplo::Lower, Trans::NoTrans, 0, 5, T(1), z, T(0), z));
+    EXPECT_NO_THROW(ocl::herk<T>(dk, nullptr, Uplo::Upper, Trans::ConjTrans, 0, 5, real_t<T>(1), z, real_t<T>(0), z));
     EXPECT_NO_THROW(ocl::trsm<T>(dk, nullptr, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, 0, 5, T(1), z, z));
     EXPECT_NO_THROW(ocl::trsm<T>(dk, nullptr, Side::Right, Uplo::Upper, Trans::Trans, Diag::NonUnit, 5, 0, T(1), z, z));
     EXPECT_NO_THROW(ocl::lacpy<T>(dk, nullptr, Uplo::General, 0, 0, z, z));

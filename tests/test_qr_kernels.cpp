@@ -1,11 +1,13 @@
 // The OpenCL tile-QR update kernels (kernels/opencl/launch_qr.hpp: gemqrt, tpmqrt) run directly on
 // the first OpenCL CPU device (PoCL) without StarPU, against LAPACKE's xGEMQRT/xTPMQRT on the same
-// V and T (made by LAPACKE's xGEQRT/xTPQRT): both sides, both transpositions, ib dividing k or not,
-// ib above the kernel's 32-reflector sub-blocks, k below the row count. Buffers have a nonzero
-// offset and ld > rows; V's upper triangle (gemqrt) is NaN, as the kernels must not read it.
+// V and T (made by LAPACKE's xGEQRT/xTPQRT): both sides, both transpositions (Qᵀ for s and d, Qᴴ
+// for c and z), ib dividing k or not, ib above the kernel's 32-reflector sub-blocks, k below the row
+// count. Buffers have a nonzero offset and ld > rows; V's upper triangle (gemqrt) is NaN, as the
+// kernels must not read it.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -33,8 +35,9 @@ public:
     cl_command_queue queue() const { return q_; }
     template <class T>
     const ocl::DeviceKernels& kernels() {
-        auto& slot = std::is_same_v<T, float> ? single_ : double_;
-        if (!slot) slot = build(std::is_same_v<T, float> ? 's' : 'd');
+        constexpr char prec = prec_letter<T>();
+        auto& slot = programs_[prec == 's' ? 0 : prec == 'd' ? 1 : prec == 'c' ? 2 : 3];
+        if (!slot) slot = build(prec);
         return *slot;
     }
 
@@ -65,8 +68,7 @@ private:
         ocl::check(err, "clCreateCommandQueue");
     }
     ~Env() {
-        single_.reset();
-        double_.reset();
+        for (auto& p : programs_) p.reset();
         if (q_) clReleaseCommandQueue(q_);
         if (ctx_) clReleaseContext(ctx_);
         std::error_code ec;
@@ -95,10 +97,25 @@ private:
     ocl::DeviceInfo info_;
     cl_context ctx_ = nullptr;
     cl_command_queue q_ = nullptr;
-    std::unique_ptr<ocl::DeviceKernels> single_, double_;
+    std::unique_ptr<ocl::DeviceKernels> programs_[4];  // s, d, c, z
 };
 
 constexpr int64_t kOffset = 5;  // elements before (0, 0) in every buffer
+
+/// NaN, or (NaN, NaN) for complex T.
+template <class T>
+T nan_value() {
+    const real_t<T> nan = std::numeric_limits<real_t<T>>::quiet_NaN();
+    if constexpr (is_complex_v<T>)
+        return T(nan, nan);
+    else
+        return nan;
+}
+
+template <class T>
+bool has_nan(T x) {
+    return std::isnan(double(std::real(x))) || std::isnan(double(std::imag(x)));
+}
 
 // A rows×cols column-major matrix with leading dimension rows + 3, stored at kOffset in a host
 // vector and mirrored in an OpenCL buffer.
@@ -109,7 +126,13 @@ struct DevMat {
     cl_mem mem = nullptr;
     DevMat(int64_t r, int64_t c, std::mt19937_64& gen) : rows(r), cols(c), ld(r + 3), host(size_t(kOffset + ld * c + 4)) {
         std::uniform_real_distribution<double> u(-0.5, 0.5);
-        for (T& x : host) x = T(u(gen));
+        for (T& x : host) {  // complex: real and imaginary parts
+            const double re = u(gen);
+            if constexpr (is_complex_v<T>)
+                x = T(real_t<T>(re), real_t<T>(u(gen)));
+            else
+                x = T(re);
+        }
     }
     ~DevMat() {
         if (mem) clReleaseMemObject(mem);
@@ -131,22 +154,28 @@ struct DevMat {
     }
 };
 
-// max |got − want| over the whole buffer (so writes outside the matrix count), scaled by
-// (max |want| · rows · eps); infinite when either holds a NaN.
+// max |got − want| (moduli for complex T) over the whole buffer (so writes outside the matrix
+// count), scaled by (max |want| · rows · eps); infinite when either holds a NaN.
 template <class T>
 double scaled_difference(const std::vector<T>& got, const std::vector<T>& want, int64_t rows) {
     double diff = 0, norm = 0;
     for (size_t i = 0; i < got.size(); ++i) {
-        if (std::isnan(double(want[i])) || std::isnan(double(got[i]))) return INFINITY;
-        diff = std::max(diff, std::abs(double(got[i]) - double(want[i])));
-        norm = std::max(norm, std::abs(double(want[i])));
+        if (has_nan(want[i]) || has_nan(got[i])) return INFINITY;
+        diff = std::max(diff, double(std::abs(got[i] - want[i])));
+        norm = std::max(norm, double(std::abs(want[i])));
     }
-    return diff / (norm * double(rows) * std::numeric_limits<T>::epsilon() / 2);
+    return diff / (norm * double(rows) * std::numeric_limits<real_t<T>>::epsilon() / 2);
+}
+
+/// op(Q): Q and Qᵀ for real T, Q and Qᴴ for complex T (LAPACK's 'N', 'T' / 'N', 'C').
+template <class T>
+std::vector<Trans> q_ops() {
+    return {Trans::NoTrans, is_complex_v<T> ? Trans::ConjTrans : Trans::Trans};
 }
 
 template <class T>
 class QRKernels : public ::testing::Test {};
-using Precisions = ::testing::Types<float, double>;
+using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
 TYPED_TEST_SUITE(QRKernels, Precisions);
 
 struct Case {
@@ -166,10 +195,10 @@ TYPED_TEST(QRKernels, GemqrtMatchesLapacke) {
         Tf.host.assign(size_t(kOffset + Tf.ld * c.k + 4), T(0));
         ASSERT_EQ(cpu::geqrt<T>(c.mv, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld), 0);
         for (int64_t j = 0; j < c.k; ++j)
-            for (int64_t i = 0; i <= j; ++i) V.at(i, j) = std::numeric_limits<T>::quiet_NaN();
+            for (int64_t i = 0; i <= j; ++i) V.at(i, j) = nan_value<T>();
         const ocl::Mat vm = V.upload(), tm = Tf.upload();
         for (Side side : {Side::Left, Side::Right})
-            for (Trans trans : {Trans::NoTrans, Trans::Trans}) {
+            for (Trans trans : q_ops<T>()) {
                 const bool left = side == Side::Left;
                 const int64_t m = left ? c.mv : c.other, n = left ? c.other : c.mv;
                 DevMat<T> C(m, n, gen);
@@ -197,7 +226,7 @@ TYPED_TEST(QRKernels, TpmqrtMatchesLapacke) {
         ASSERT_EQ(cpu::tpqrt<T>(c.mv, c.k, c.ib, R.data(), R.ld, V.data(), V.ld, Tf.data(), Tf.ld), 0);
         const ocl::Mat vm = V.upload(), tm = Tf.upload();
         for (Side side : {Side::Left, Side::Right})
-            for (Trans trans : {Trans::NoTrans, Trans::Trans}) {
+            for (Trans trans : q_ops<T>()) {
                 const bool left = side == Side::Left;
                 // Left: A k×n, B mv×n; Right: A m×k, B m×mv.
                 DevMat<T> A(left ? c.k : c.other, left ? c.other : c.k, gen);
