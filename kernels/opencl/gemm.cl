@@ -38,7 +38,8 @@
 
 // transA, transB: 0 = op(X) = X, 1 = op(X) = Xᵀ, 2 = op(X) = Xᴴ (= Xᵀ in real precisions).
 // tri & 3: 0 = all of C, 1 = lower triangle only (i >= j), 2 = upper triangle only (i <= j);
-// tri & 4: Hermitian (xHERK): the imaginary parts of C's diagonal are set to 0.
+// tri & 4: Hermitian (xHERK): the imaginary parts of C's diagonal are not read (taken as 0) and
+// are set to 0.
 // Offsets are in elements. When beta == 0, C is overwritten (never read); when alpha == 0 (or
 // k == 0), A and B are not read.
 __kernel __attribute__((reqd_work_group_size(GEMM_LX, GEMM_LY, 1)))
@@ -131,7 +132,13 @@ void tessera_gemm(const int m, const int n, const int k, const int transA, const
             if ((tri == 1 && i < j) || (tri == 2 && i > j)) continue;
             const long idx = i + (long)j * ldc;
             scalar_t v = S_MUL(alpha, acc[r][c]);
-            if (!S_IS_ZERO(beta)) v = S_FMA(beta, C[idx], v);
+            if (!S_IS_ZERO(beta)) {
+                scalar_t c0 = C[idx];
+#ifdef TESSERA_COMPLEX
+                if ((tri_flags & 4) && i == j) c0.y = (real_t)0;  // xHERK: not read, taken as 0
+#endif
+                v = S_FMA(beta, c0, v);
+            }
 #ifdef TESSERA_COMPLEX
             if ((tri_flags & 4) && i == j) v.y = (real_t)0;
 #endif

@@ -49,7 +49,7 @@ __kernel void tessera_cscal(const int m, const int n, const scalar_t beta,
 }
 
 // C = P + beta·C on the triangle of the n×n C that tri selects (gemm.cl's flags: 1 lower, 2 upper,
-// | 4 Hermitian: imaginary parts of the diagonal set to 0); beta = 0 does not read C.
+// | 4 Hermitian: imaginary parts of the diagonal not read, and set to 0); beta = 0 does not read C.
 __kernel void tessera_cadd_tri(const int n, const int tri_flags,
                                __global const scalar_t* P, const ulong offP, const int ldp, const scalar_t beta,
                                __global scalar_t* C, const ulong offC, const int ldc)
@@ -59,7 +59,11 @@ __kernel void tessera_cadd_tri(const int n, const int tri_flags,
     if (i >= n || j >= n || (tri == 1 && i < j) || (tri == 2 && i > j)) return;
     const long idx = offC + i + (long)j * ldc;
     scalar_t v = P[offP + i + (long)j * ldp];
-    if (!S_IS_ZERO(beta)) v = S_FMA(beta, C[idx], v);
+    if (!S_IS_ZERO(beta)) {
+        scalar_t c0 = C[idx];
+        if ((tri_flags & 4) && i == j) c0.y = (real_t)0;  // xHERK: not read, taken as 0
+        v = S_FMA(beta, c0, v);
+    }
     if ((tri_flags & 4) && i == j) v.y = (real_t)0;
     C[idx] = v;
 }

@@ -31,7 +31,8 @@ void syrk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, i
           Mat A, T beta, Mat C);
 
 /// C = alpha·op(A)·op(A)ᴴ + beta·C on the uplo triangle of the n×n Hermitian C, op(A) n×k, alpha
-/// and beta real (BLAS xHERK: the imaginary parts of C's diagonal are set to 0); syrk for real T.
+/// and beta real (BLAS xHERK: the imaginary parts of C's diagonal are not read, and set to 0); syrk
+/// for real T.
 /// Throws std::invalid_argument if uplo is General, or for complex T if trans is Trans.
 template <class T>
 void herk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, int64_t n, int64_t k,
