@@ -1,116 +1,28 @@
 // The OpenCL tile-QR update kernels (kernels/opencl/launch_qr.hpp: gemqrt, tpmqrt) run directly on
-// the first OpenCL CPU device (PoCL) without StarPU, against LAPACKE's xGEMQRT/xTPMQRT on the same
-// V and T (made by LAPACKE's xGEQRT/xTPQRT): both sides, both transpositions (Qᵀ for s and d, Qᴴ
-// for c and z), ib dividing k or not, ib above the kernel's 32-reflector sub-blocks, k below the row
-// count. Buffers have a nonzero offset and ld > rows; V's upper triangle (gemqrt) is NaN, as the
+// the first OpenCL CPU device (PoCL; tests/opencl_env.hpp) without StarPU, against LAPACKE's
+// xGEMQRT/xTPMQRT on the same V and T (made by LAPACKE's xGEQRT/xTPQRT): both sides, both
+// transpositions (Qᵀ for s and d, Qᴴ for c and z), ib dividing k or not, ib above the kernel's
+// 32-reflector sub-blocks, k below the row count. Buffers have a nonzero offset and ld > rows; V's upper triangle (gemqrt) is NaN, as the
 // kernels must not read it.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <complex>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <limits>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "kernels/cpu/qr.hpp"
 #include "kernels/opencl/launch_qr.hpp"
+#include "tests/opencl_env.hpp"
 
 namespace {
 
 using namespace tessera;
-
-// One PoCL device, context, queue and the program of each precision.
-class Env {
-public:
-    static Env& get() {
-        static Env env;
-        return env;
-    }
-    cl_context ctx() const { return ctx_; }
-    cl_command_queue queue() const { return q_; }
-    template <class T>
-    const ocl::DeviceKernels& kernels() {
-        constexpr char prec = prec_letter<T>();
-        auto& slot = programs_[prec == 's' ? 0 : prec == 'd' ? 1 : prec == 'c' ? 2 : 3];
-        if (!slot) slot = build(prec);
-        return *slot;
-    }
-
-private:
-    Env() {
-        if (!std::getenv("POCL_CACHE_DIR")) {
-            std::string dir = (std::filesystem::temp_directory_path() / "tessera-pocl-XXXXXX").string();
-            if (mkdtemp(dir.data())) {
-                setenv("POCL_CACHE_DIR", dir.c_str(), 0);
-                cache_dir_ = dir;
-            }
-        }
-        cl_uint nplat = 0;
-        ocl::check(clGetPlatformIDs(0, nullptr, &nplat), "clGetPlatformIDs");
-        std::vector<cl_platform_id> plats(nplat);
-        ocl::check(clGetPlatformIDs(nplat, plats.data(), nullptr), "clGetPlatformIDs");
-        for (cl_platform_id p : plats) {
-            cl_uint ndev = 0;
-            if (clGetDeviceIDs(p, CL_DEVICE_TYPE_CPU, 1, &dev_, &ndev) == CL_SUCCESS && ndev > 0) break;
-            dev_ = nullptr;
-        }
-        if (!dev_) throw std::runtime_error("no OpenCL CPU device (install pocl-opencl-icd)");
-        info_ = ocl::query_device(dev_);
-        cl_int err = CL_SUCCESS;
-        ctx_ = clCreateContext(nullptr, 1, &dev_, nullptr, nullptr, &err);
-        ocl::check(err, "clCreateContext");
-        q_ = clCreateCommandQueue(ctx_, dev_, 0, &err);
-        ocl::check(err, "clCreateCommandQueue");
-    }
-    ~Env() {
-        for (auto& p : programs_) p.reset();
-        if (q_) clReleaseCommandQueue(q_);
-        if (ctx_) clReleaseContext(ctx_);
-        std::error_code ec;
-        if (!cache_dir_.empty()) std::filesystem::remove_all(cache_dir_, ec);
-    }
-    std::unique_ptr<ocl::DeviceKernels> build(char prec) {
-        const std::string& src = ocl::program_source();
-        const char* text = src.c_str();
-        const size_t len = src.size();
-        cl_int err = CL_SUCCESS;
-        cl_program prog = clCreateProgramWithSource(ctx_, 1, &text, &len, &err);
-        ocl::check(err, "clCreateProgramWithSource");
-        const std::string opts = ocl::build_options(info_, prec);
-        if (clBuildProgram(prog, 1, &dev_, opts.c_str(), nullptr, nullptr) != CL_SUCCESS) {
-            size_t size = 0;
-            clGetProgramBuildInfo(prog, dev_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-            std::string log(size, '\0');
-            clGetProgramBuildInfo(prog, dev_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-            clReleaseProgram(prog);
-            throw std::runtime_error("OpenCL build failed (" + opts + "):\n" + log);
-        }
-        return std::make_unique<ocl::DeviceKernels>(ctx_, dev_, prog, prec, info_);
-    }
-    std::string cache_dir_;
-    cl_device_id dev_ = nullptr;
-    ocl::DeviceInfo info_;
-    cl_context ctx_ = nullptr;
-    cl_command_queue q_ = nullptr;
-    std::unique_ptr<ocl::DeviceKernels> programs_[4];  // s, d, c, z
-};
+using namespace tessera::ocltest;
 
 constexpr int64_t kOffset = 5;  // elements before (0, 0) in every buffer
-
-/// NaN, or (NaN, NaN) for complex T.
-template <class T>
-T nan_value() {
-    const real_t<T> nan = std::numeric_limits<real_t<T>>::quiet_NaN();
-    if constexpr (is_complex_v<T>)
-        return T(nan, nan);
-    else
-        return nan;
-}
 
 template <class T>
 bool has_nan(T x) {
