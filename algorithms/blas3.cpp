@@ -211,28 +211,32 @@ void trsm(char side, char uplo, char trans, char diag, int64_t m, int64_t n, T a
     B.to_lapack(b, ldb);
 }
 
+/// The LAPACK-layout form of a rank-k update of the n×n C (syrk, herk): op(A) is n×k, so A is n×k
+/// (NoTrans) or k×n; update(uplo, trans, A, C) runs on the tiles, and C is copied back.
+template <class T, class Update>
+void rank_k_lapack(const char* func, char uplo, char trans, int64_t n, int64_t k, const T* a, int64_t lda, T* c,
+                   int64_t ldc, const Options& opts, Update update) {
+    const Trans t = trans_from_char(trans);
+    check_dims(func, n, n, k);
+    auto A = t == Trans::NoTrans ? detail::tiles_from_lapack(a, lda, n, k, opts, func, "lda")
+                                 : detail::tiles_from_lapack(a, lda, k, n, opts, func, "lda");
+    auto C = detail::tiles_from_lapack(c, ldc, n, n, opts, func, "ldc");
+    update(uplo_from_char(uplo), t, A, C);
+    C.to_lapack(c, ldc);
+}
+
 template <class T>
 void syrk(char uplo, char trans, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, T beta, T* c, int64_t ldc,
           const Options& opts) {
-    const Trans t = trans_from_char(trans);
-    check_dims("lapack::syrk", n, n, k);
-    auto A = t == Trans::NoTrans ? detail::tiles_from_lapack(a, lda, n, k, opts, "lapack::syrk", "lda")
-                                 : detail::tiles_from_lapack(a, lda, k, n, opts, "lapack::syrk", "lda");
-    auto C = detail::tiles_from_lapack(c, ldc, n, n, opts, "lapack::syrk", "ldc");
-    tessera::syrk(uplo_from_char(uplo), t, alpha, A, beta, C);
-    C.to_lapack(c, ldc);
+    rank_k_lapack("lapack::syrk", uplo, trans, n, k, a, lda, c, ldc, opts,
+                  [&](Uplo u, Trans t, TileMatrix<T>& A, TileMatrix<T>& C) { tessera::syrk(u, t, alpha, A, beta, C); });
 }
 
 template <class T>
 void herk(char uplo, char trans, int64_t n, int64_t k, real_t<T> alpha, const T* a, int64_t lda, real_t<T> beta, T* c,
           int64_t ldc, const Options& opts) {
-    const Trans t = trans_from_char(trans);
-    check_dims("lapack::herk", n, n, k);
-    auto A = t == Trans::NoTrans ? detail::tiles_from_lapack(a, lda, n, k, opts, "lapack::herk", "lda")
-                                 : detail::tiles_from_lapack(a, lda, k, n, opts, "lapack::herk", "lda");
-    auto C = detail::tiles_from_lapack(c, ldc, n, n, opts, "lapack::herk", "ldc");
-    tessera::herk(uplo_from_char(uplo), t, alpha, A, beta, C);
-    C.to_lapack(c, ldc);
+    rank_k_lapack("lapack::herk", uplo, trans, n, k, a, lda, c, ldc, opts,
+                  [&](Uplo u, Trans t, TileMatrix<T>& A, TileMatrix<T>& C) { tessera::herk(u, t, alpha, A, beta, C); });
 }
 
 }  // namespace lapack
