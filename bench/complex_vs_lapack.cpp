@@ -1,7 +1,8 @@
 // Complex against real on the CPU: gemm, potrf and getrf in z and d (or c and s with --real s) on
 // Tessera's CPU workers and on OpenBLAS's own threaded cblas_xgemm, LAPACKE_xpotrf and LAPACKE_xgetrf,
-// each result checked with DESIGN.md's scaled residuals. The ratio Tessera / OpenBLAS of a complex
-// operation is meant to equal the real one's (issue 15); the last column prints the two side by side.
+// each result checked with the scaled residuals of docs/architecture.md#numerical-checks. The ratio
+// Tessera / OpenBLAS of a complex operation is meant to equal the real one's (issue 15); the last
+// column prints the two side by side.
 // One process: every reference runs first with the BLAS on `--threads` threads, then Tessera starts
 // its Runtime (BLAS single-threaded inside its workers). Median of --repeat runs; GFLOP/s count a
 // complex multiply-add as 4 real flops (gemm 2n³, potrf n³/3, getrf 2n³/3, times 4 in complex).

@@ -1,10 +1,10 @@
-// Tile QR (geqrf) on Tessera's CPU workers against OpenBLAS's threaded LAPACKE_dgeqrf on the same
-// matrix, checked with DESIGN.md's residuals ‖A − Q·R‖ / (m·‖A‖·eps) and ‖I − Qᵀ·Q‖ / (m·eps)
-// (Q formed by Tessera's ungqr). One process, --repeat rounds; each round times the reference
-// (BLAS on --threads threads, no StarPU worker alive) and then Tessera (a Runtime started for the
-// round, BLAS single-threaded inside its workers), so that load from other processes hits both
-// alike. Prints every round, then the median and the best of the rounds, GFLOP/s and the ratio
-// OpenBLAS time / ours.
+// Tile QR (geqrf) on Tessera's CPU workers against OpenBLAS's threaded LAPACKE_dgeqrf on the same matrix,
+// checked with the residuals of docs/architecture.md#numerical-checks, ‖A − Q·R‖ / (m·‖A‖·eps) and
+// ‖I − Qᵀ·Q‖ / (m·eps) (Q formed by Tessera's ungqr). One process, --repeat rounds; each round times the
+// reference (BLAS on --threads threads, no StarPU worker alive) and then Tessera (a Runtime started for
+// the round, BLAS single-threaded inside its workers), so that load from other processes hits both alike.
+// Prints every round, then the median and the best of the rounds, GFLOP/s and the ratio OpenBLAS time /
+// ours.
 #include <CLI/CLI.hpp>
 #include <lapacke.h>
 

@@ -4,11 +4,12 @@
 For each case (op, precision, n, nb) it runs tessera-tester end to end (tiles in host memory before
 and after: transfers included) and device-resident (--resident), with --profile, and times the peer
 on the same size device-resident and with the host<->device copies (pinned host tensors) included.
-Checks on every timed run: ours by tessera-tester --check-random (CHECK=random, the default: the
-O(n^2) randomized residuals of examples/common/checks_random.hpp), --check (CHECK=full: the O(n^3)
-residuals of DESIGN.md) or none (CHECK=none: reported 'unchecked', never 'pass'); the peer by the
-same randomized residual computed with torch (||A x - L (L^T x)|| / (n ||A|| ||x|| eps) and the like). Figures are medians of REPS timed runs
-after one untimed warm-up run (which also calibrates StarPU's perfmodels).
+Checks on every timed run: ours by tessera-tester --check-random (CHECK=random, the default: the O(n^2)
+randomized residuals of examples/common/checks_random.hpp), --check (CHECK=full: the O(n^3) residuals of
+docs/architecture.md#numerical-checks) or none (CHECK=none: reported 'unchecked', never 'pass'); the peer
+by the same randomized residual computed with torch (||A x - L (L^T x)|| / (n ||A|| ||x|| eps) and the
+like). Figures are medians of REPS timed runs after one untimed warm-up run (which also calibrates
+StarPU's perfmodels).
 
 Environment: CASES (space-separated op:prec:n:nb, default below), REPS (3, keep it odd), WARMUP (1;
 2 on a machine whose perfmodels are not calibrated yet: .gpu-models, see gpu_env.sh), CHECK (random),

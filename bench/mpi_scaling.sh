@@ -3,7 +3,7 @@
 # with STARPU_NCPU CPU workers; per rank count: the median time and GFLOP/s of REPEAT runs, the
 # bytes each rank sent (StarPU-MPI's statistics, tessera-tester --comm) against the model volume
 # on the grid (examples/tester/comm_model.cpp), and one --check run of the
-# same size (the scaled residual of DESIGN.md).
+# same size (the scaled residual of docs/architecture.md#numerical-checks).
 #   bash bench/mpi_scaling.sh [BUILD_DIR]
 # Environment: N (default 4000), NB (250), RANKS ("1 2 4"), REPEAT (3), STARPU_NCPU (1),
 #   MPIRUN_ARGS (extra mpirun arguments, e.g. "-H node1,node2,node3,node4" for one rank per node).

@@ -1,7 +1,7 @@
 // Matrices, fills, norms and CBLAS/LAPACKE references of the OpenCL kernel tests
 // (test_opencl_kernels, test_opencl_triangular), and their typed fixture OpenCLKernels. Every
 // buffer is larger than the matrix it holds (nonzero offset, ld > rows, a tail), so that what a
-// kernel must not write can be compared bit for bit afterwards; residuals are DESIGN.md's scaled
+// kernel must not write can be compared bit for bit afterwards; residuals are docs/architecture.md's scaled
 // ones with threshold kThreshold.
 #pragma once
 

@@ -1,5 +1,6 @@
-// Tile gemm, trsm and syrk in float and double against DESIGN.md's residuals, every transpose,
-// side, uplo and diag, on shapes with m ≠ n, partial tiles, a single tile, nb > n and empty sizes.
+// Tile gemm, trsm and syrk in float and double against the residuals of
+// docs/architecture.md#numerical-checks, every transpose, side, uplo and diag, on shapes with m ≠ n,
+// partial tiles, a single tile, nb > n and empty sizes.
 #include <vector>
 
 #include "examples/common/checks.hpp"

@@ -1,4 +1,5 @@
-// potrf, potrs, posv in s, d, c and z (Hermitian for c, z) against DESIGN.md's residuals and LAPACKE's info.
+// potrf, potrs, posv in s, d, c and z (Hermitian for c, z) against the residuals of
+// docs/architecture.md#numerical-checks and LAPACKE's info.
 #include "kernels/cpu/blas.hpp"
 
 #include <cmath>

@@ -1,7 +1,8 @@
 // Several application threads submitting and waiting on their own sequences through one Runtime:
 // four threads each run potrf, getrf and geqrf (+ ungqr) on their own matrices, in rotated orders so
-// that different algorithms overlap, and every result passes DESIGN.md's scaled residual checks. A
-// failure in one thread's tasks is reported to that thread only.
+// that different algorithms overlap, and every result passes the scaled residual checks of
+// docs/architecture.md#numerical-checks. A failure in one thread's tasks is reported to that thread
+// only.
 #include <algorithm>
 #include <atomic>
 #include <exception>

@@ -1,5 +1,6 @@
-// LU family in float and double: getrf (partial pivoting) against DESIGN.md's residual and against
-// LAPACKE (ipiv, info), getrs/gesv, getrf_nopiv, getrf_incpiv/gesv_incpiv, async forms, arguments.
+// LU family in float and double: getrf (partial pivoting) against the residual of
+// docs/architecture.md#numerical-checks and against LAPACKE (ipiv, info), getrs/gesv, getrf_nopiv,
+// getrf_incpiv/gesv_incpiv, async forms, arguments.
 #include "kernels/cpu/lu.hpp"
 
 #include <algorithm>

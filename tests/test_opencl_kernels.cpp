@@ -1,8 +1,8 @@
-// The OpenCL BLAS-like tile kernels and their launchers (kernels/opencl/launch.hpp: gemm, syrk,
-// herk, lacpy), run directly on the first OpenCL CPU device (PoCL) without StarPU and checked
-// against CBLAS with the scaled residuals of DESIGN.md (threshold 60); everything a kernel must not
-// write is NaN or random and compared bit for bit afterwards. Typed over s, d, c, z: complex cases
-// use ConjTrans too, complex alpha and beta, and random real and imaginary parts. The triangular
+// The OpenCL BLAS-like tile kernels and their launchers (kernels/opencl/launch.hpp: gemm, syrk, herk,
+// lacpy), run directly on the first OpenCL CPU device (PoCL) without StarPU and checked against CBLAS
+// with the scaled residuals of docs/architecture.md#numerical-checks (threshold 60); everything a kernel
+// must not write is NaN or random and compared bit for bit afterwards. Typed over s, d, c, z: complex
+// cases use ConjTrans too, complex alpha and beta, and random real and imaginary parts. The triangular
 // kernels (trsm, trmm, trtri, potrf) are in test_opencl_triangular.cpp.
 #include "tests/opencl_checks.hpp"
 

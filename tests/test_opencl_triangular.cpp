@@ -1,7 +1,8 @@
 // The OpenCL triangular tile kernels and their launchers (kernels/opencl/launch.hpp: trsm, trmm,
 // trtri, potrf), run directly on the first OpenCL CPU device (PoCL) without StarPU and checked
-// against CBLAS/LAPACKE with the scaled residuals of DESIGN.md (threshold 60); the triangles a
-// kernel must not read are NaN, and what it must not write is compared bit for bit afterwards.
+// against CBLAS/LAPACKE with the scaled residuals of docs/architecture.md#numerical-checks (threshold
+// 60); the triangles a kernel must not read are NaN, and what it must not write is compared bit for
+// bit afterwards.
 // Typed over s, d, c, z: ConjTrans for complex, Hermitian matrices for potrf (whose diagonal's
 // imaginary parts are not read), LAPACK's info for matrices that are not positive definite.
 #include "tests/opencl_checks.hpp"

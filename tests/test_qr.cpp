@@ -1,6 +1,7 @@
-// Tile QR (geqrf, unmqr, ungqr, gels) in float and double against DESIGN.md's residuals and
-// LAPACKE's xGELS: tall (m = 3n), square and wide shapes, n not divisible by nb, ib not dividing nb
-// (and ib > nb), a single tile, empty matrices; the async and LAPACK-layout forms; bad arguments.
+// Tile QR (geqrf, unmqr, ungqr, gels) in float and double against the residuals of
+// docs/architecture.md#numerical-checks and LAPACKE's xGELS: tall (m = 3n), square and wide shapes, n not
+// divisible by nb, ib not dividing nb (and ib > nb), a single tile, empty matrices; the async and
+// LAPACK-layout forms; bad arguments.
 #include <algorithm>
 #include <cmath>
 #include <string>

@@ -51,9 +51,10 @@ inline void checksums(const std::vector<double>& colsum, double& sum, double& ws
     }
 }
 
-/// Largest componentwise scaled error of sampled GEMM entries (C = A·B, k = n) against the CPU
-/// reference: |C(i,j) − ref| / (Σ_l |A(i,l)·B(l,j)| · n · eps); passing is ≤ 60 (DESIGN.md's
-/// bound, applied entrywise). `values` are the sampled entries in sample_positions(n) order.
+/// Largest componentwise scaled error of sampled GEMM entries (C = A·B, k = n) against the CPU reference:
+/// |C(i,j) − ref| / (Σ_l |A(i,l)·B(l,j)| · n · eps); passing is ≤ 60 (the bound of
+/// docs/architecture.md#numerical-checks, applied entrywise). `values` are the sampled entries in
+/// sample_positions(n) order.
 inline double gemm_sample_error(int n, const std::vector<double>& values) {
     const auto pos = sample_positions(n);
     const double eps = std::numeric_limits<double>::epsilon() / 2;

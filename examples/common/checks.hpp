@@ -1,4 +1,4 @@
-// Numerical checks of DESIGN.md ("Numerical checks") on LAPACK column-major arrays, and seeded test
+// Numerical checks of docs/architecture.md#numerical-checks on LAPACK column-major arrays, and seeded test
 // matrices, as LAPACK arrays or generated straight into a TileMatrix's tiles. Shared by
 // tessera-tester, the tests, the benchmarks and the applications.
 // A check passes when its scaled residual is ≤ kThreshold (60, as Chameleon's tester).

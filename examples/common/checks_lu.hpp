@@ -1,4 +1,4 @@
-// Numerical checks of the LU family (DESIGN.md "Numerical checks") and its test matrices, on LAPACK
+// Numerical checks of the LU family (docs/architecture.md#numerical-checks) and its test matrices, on LAPACK
 // column-major arrays. Shared by tessera-tester, the tests and the benchmarks.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Numerical checks of tile QR and least squares (DESIGN.md "Numerical checks"), on LAPACK
+// Numerical checks of tile QR and least squares (docs/architecture.md#numerical-checks), on LAPACK
 // column-major arrays, computed with CBLAS/LAPACKE in the working precision. Each returns a scaled
 // residual that passes when ≤ check::kThreshold.
 #pragma once
@@ -23,7 +23,7 @@ template <class T>
 double unmqr_residual(Side side, Trans trans, int64_t m, const T* q, int64_t ldq, int64_t rows, int64_t cols,
                       const T* c0, const T* c, int64_t ldc);
 /// Least squares: ‖op(A)ᵀ·(B − op(A)·X)‖ / (‖A‖ · ‖B − op(A)·X‖ · n · eps), A m×n, op(A) rows×n
-/// with n its column count, X n×nrhs, B rows×nrhs (DESIGN.md's normal-equation residual).
+/// with n its column count, X n×nrhs, B rows×nrhs (docs/architecture.md's normal-equation residual).
 template <class T>
 double least_squares_residual(Trans trans, int64_t m, int64_t n, int64_t nrhs, const T* a, int64_t lda, const T* x,
                               int64_t ldx, const T* b, int64_t ldb);

@@ -1,7 +1,7 @@
 // Randomized residuals (Freivalds' test) of gemm, potrf, getrf and geqrf on TileMatrix tiles: the
-// scaled residuals of DESIGN.md applied to k = 4 random vectors X (n×4, entries in [0.5, 1.5), the
-// same X for every check) instead of formed in full: O(n²) flops and no LAPACK-layout copy, for the
-// large problems of the GPU benchmark.
+// scaled residuals of docs/architecture.md#numerical-checks applied to k = 4 random vectors X (n×4,
+// entries in [0.5, 1.5), the same X for every check) instead of formed in full: O(n²) flops and no
+// LAPACK-layout copy, for the large problems of the GPU benchmark.
 //
 // ‖(F − G)·X‖∞ / ‖X‖∞ ≤ ‖F − G‖∞, so each residual is at most the full residual in the ∞-norm and
 // passes under the same threshold (kThreshold, checks.hpp); an error in the factors larger than

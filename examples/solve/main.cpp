@@ -16,11 +16,11 @@
 // LAPACK's safe range [smlnum, bignum] of the precision is scaled by a power of 2 first, as xGELS
 // does (so that b = A·1 and the solve stay finite; scaling.hpp), and the solution of the original
 // system is reported.
-// Exit status (tool::ExitCode): 0 solved and the backward error (or, for least squares, either
-// DESIGN.md residual) is at most 60; 1 a singular, indefinite or rank-deficient matrix (LAPACK's
-// info is printed), an overflow, or a failed residual check; 2 a malformed or unsupported file, bad
-// arguments (a real --prec for a complex file) or more memory than could be allocated (one line on
-// stderr).
+// Exit status (tool::ExitCode): 0 solved and the backward error (or, for least squares, either residual
+// of docs/architecture.md#numerical-checks) is at most 60; 1 a singular, indefinite or rank-deficient
+// matrix (LAPACK's info is printed), an overflow, or a failed residual check; 2 a malformed or
+// unsupported file, bad arguments (a real --prec for a complex file) or more memory than could be
+// allocated (one line on stderr).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>

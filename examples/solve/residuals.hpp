@@ -1,5 +1,5 @@
 // Residuals of a computed solution X of A·X ≈ B on LAPACK column-major arrays, in the precision
-// the system was solved in (s, d, c or z), as DESIGN.md "Numerical checks" defines them; norms of
+// the system was solved in (s, d, c or z), as docs/architecture.md#numerical-checks defines them; norms of
 // complex arrays are taken on the moduli of their entries (LAPACK's xLANGE). Header-only; shared by
 // tessera-solve and the airport applications.
 #pragma once

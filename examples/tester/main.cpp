@@ -1,4 +1,5 @@
-// tessera-tester: runs one Tessera operation, times it and checks it against DESIGN.md's residuals.
+// tessera-tester: runs one Tessera operation, times it and checks it against the scaled residuals of
+// docs/architecture.md#numerical-checks.
 //   tessera-tester potrf --prec d --n 2000 --nb 256 --check
 // Prints one row per run (op prec m n k nb time_s gflops error status).
 // Exit status (examples/common/tool_main.hpp): 0 every run passed; 1 a run failed (a check, LAPACK
@@ -197,7 +198,7 @@ void add_options(CLI::App& app, Command& c) {
     app.add_option("--warmup", c.warmup,
                    "untimed runs first, neither printed nor checked (calibrate StarPU's perfmodels, build kernels)")
         ->check(non_negative);
-    app.add_flag("--check", p.check, "check each result against DESIGN.md's scaled residuals");
+    app.add_flag("--check", p.check, "check each result against the scaled residuals of docs/architecture.md");
     app.add_flag("--check-random", p.check_random,
                  "check gemm, potrf, getrf (square) and geqrf with O(n^2) randomized residuals (Freivalds) instead "
                  "of the full O(n^3) ones, for large n; other operations get the full check");

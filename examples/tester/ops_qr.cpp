@@ -1,5 +1,6 @@
 // tessera-tester operations: geqrf, unmqr, ungqr, gels (tile forms, timed without the layout
-// conversions). Residuals of DESIGN.md; gels is also compared with LAPACKE's xGELS.
+// conversions). Residuals of docs/architecture.md#numerical-checks; gels is also compared with
+// LAPACKE's xGELS.
 //   tessera-tester geqrf --prec d --m 4000 --n 1500 --nb 250 --ib 50 --check
 //   tessera-tester gels --prec s --m 3000 --n 1000 --nrhs 3 --nb 256 --check
 #include <algorithm>

@@ -29,7 +29,8 @@ struct Params {
 };
 
 /// Outcome of one run: time of the operation (seconds), its flop count, and the scaled residual of
-/// DESIGN.md when checked. `info` is the LAPACK info the operation returned (0 when none).
+/// docs/architecture.md#numerical-checks when checked. `info` is the LAPACK info the operation
+/// returned (0 when none).
 struct Result {
     double seconds = 0;
     double flops = 0;

@@ -1,4 +1,5 @@
-// The tile algorithms distributed over MPI ranks (StarPU-MPI), against DESIGN.md's residuals.
+// The tile algorithms distributed over MPI ranks (StarPU-MPI), against the residuals of
+// docs/architecture.md#numerical-checks.
 // Run by ctest under mpirun (tests/mpi/CMakeLists.txt): every rank runs every test (SPMD); rank 0
 // holds the LAPACK arrays, scatters them (fill_from_lapack), gathers the results (to_lapack) and
 // checks them. TESSERA_TEST_GRID=PxQ picks the process grid (default: the Runtime's).

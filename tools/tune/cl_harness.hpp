@@ -1,7 +1,8 @@
 // A small StarPU-free OpenCL harness shared by bench/gpu_gemm.cpp and tools/tune (tessera-tune):
 // device choice, program builds with extra -D options, device buffers, a GEMM reference check
-// (DESIGN.md's scaled residual) and batch timing. Header-only; needs CBLAS and the tessera library
-// (program_source, query_device, build_options, DeviceKernels, the launchers).
+// (the scaled residual of docs/architecture.md#numerical-checks) and batch timing. Header-only; needs
+// CBLAS and the tessera library (program_source, query_device, build_options, DeviceKernels, the
+// launchers).
 #pragma once
 
 #include <CL/cl.h>
@@ -241,9 +242,10 @@ GemmFn<T> nv_path() {
     };
 }
 
-/// Run one case on the device and compare with CBLAS: returns DESIGN.md's scaled residual
-/// ‖C − C_ref‖₁ / ((|α|‖A‖₁‖B‖₁ + |β|‖C₀‖₁)·k·eps), or +inf when an element outside the written
-/// region changed or a NaN appeared. C's region is poisoned with NaN when beta == 0 (must not be read).
+/// Run one case on the device and compare with CBLAS: returns the scaled residual of
+/// docs/architecture.md#numerical-checks, ‖C − C_ref‖₁ / ((|α|‖A‖₁‖B‖₁ + |β|‖C₀‖₁)·k·eps), or +inf when
+/// an element outside the written region changed or a NaN appeared. C's region is poisoned with NaN when
+/// beta == 0 (must not be read).
 template <class T>
 double check_case(const Env& env, const ocl::DeviceKernels& dk, const GemmFn<T>& fn, const GemmCase& c,
                   std::mt19937_64& rng, std::string* why = nullptr) {

@@ -1,7 +1,8 @@
 // tessera-tune: sweep the GEMM kernel parameters on the present OpenCL device, check every candidate
-// against CBLAS (all trans combinations, edge sizes, offsets; DESIGN.md's scaled residual ≤ 60), time
-// the correct ones on an n×n×n product with device-resident data, and write the best as a
-// kernel-parameter table entry (format: kernels/opencl/params.hpp) for this device and precision.
+// against CBLAS (all trans combinations, edge sizes, offsets; the scaled residual of
+// docs/architecture.md#numerical-checks ≤ 60), time the correct ones on an n×n×n product with
+// device-resident data, and write the best as a kernel-parameter table entry (format:
+// kernels/opencl/params.hpp) for this device and precision.
 //
 //   tessera-tune [--prec d,s] [--kernel auto|nv|portable] [--size N] [--reps R] [--quick]
 //                [--out FILE]
