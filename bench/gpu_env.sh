@@ -10,6 +10,9 @@ outdir=${OUTDIR:-${OUT:-$default_outdir}}
 mkdir -p "$outdir"
 export STARPU_HOME=${STARPU_HOME:-/tmp/tessera-gpu-home} TESSERA_CACHE_DIR=${TESSERA_CACHE_DIR:-/tmp/tessera-gpu-home/cl}
 export STARPU_SILENT=1
+# Identical GPUs share one perfmodel history (StarPU 1.3 keeps one per OpenCL device otherwise), so
+# models calibrated on one GPU serve every GPU of a multi-GPU machine (bench/gpu_notes.md).
+export STARPU_PERF_MODEL_HOMOGENEOUS_OPENCL=${STARPU_PERF_MODEL_HOMOGENEOUS_OPENCL:-1}
 # Perfmodels are named after STARPU_HOSTNAME: one name per GPU model, so that the models calibrated
 # by an earlier device call (copied from $STARPU_HOME/.starpu/sampling into .gpu-models/ and carried)
 # are found again on a fresh machine of the same kind.
