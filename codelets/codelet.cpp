@@ -12,6 +12,8 @@
 #include "codelets/fault_injection.hpp"
 #include "runtime/mpi_internal.hpp"
 #include "runtime/sequence_internal.hpp"
+#include "runtime/task_flops.hpp"
+#include "runtime/trace_internal.hpp"
 
 namespace tessera::codelets {
 
@@ -91,6 +93,8 @@ namespace {
 struct TaskContext {
     std::shared_ptr<detail::TaskGroup> group;  // the sequence: failure, tasks in flight, lifetime
     std::shared_ptr<const void> keep;          // e.g. a user's tile generator, alive until completion
+    double flops = 0;                          // the kernel's flops (progress counters), set at submission
+    std::unique_ptr<detail::TaskTrace> trace;  // while tracing: buffers and bytes_in (runtime/trace.cpp)
 };
 
 std::atomic<long> g_live{0};
@@ -111,13 +115,17 @@ void free_context(TaskContext* ctx) noexcept {
     g_live.fetch_sub(1, std::memory_order_relaxed);
 }
 
-// Completion callback (StarPU's thread, after the task's data is released): the sequence learns
-// that one task less is in flight; the context, and with it the task's references, goes.
+// Completion callback (StarPU's thread, after the task's data is released): the task is counted
+// done (and traced) before the sequence learns that one task less is in flight, so a wait sees the
+// counters final; the context, and with it the task's references, goes; then the progress observer.
 void task_completed(void* arg) {
     auto* ctx = static_cast<TaskContext*>(arg);
+    if (ctx->trace) detail::trace_record(starpu_task_get_current(), *ctx->trace, ctx->flops);
+    detail::progress_completed(ctx->flops);
     std::shared_ptr<detail::TaskGroup> group = std::move(ctx->group);
     free_context(ctx);
     group->task_finished();
+    detail::progress_notify();
 }
 
 }  // namespace
@@ -187,7 +195,10 @@ std::string refusal_message(const char* name, int ret) {
 
 void submit_task(starpu_task* task) {
     const bool profiled = detail::profile_active();
+    TaskContext* ctx = context_of(task);
+    const double flops = ctx->flops = detail::task_flops(task);
     try {
+        if (detail::tracing()) ctx->trace = detail::trace_prepare(task);
         if (profiled) detail::profile_task(task);
     } catch (...) {
         discard_task(task);
@@ -195,8 +206,10 @@ void submit_task(starpu_task* task) {
     }
     detail::TaskGroup& group = task_group(task);
     group.task_submitted();
+    detail::progress_submitted(flops);
     const int ret = detail::submit_failure_due() ? -ENODEV : starpu_task_submit(task);
     if (ret == 0) return;
+    detail::progress_refused(flops);
     // StarPU 1.3 refuses a task (non-zero return) only in _starpu_task_submit_head, before the task
     // enters the graph: no dependency refers to it, so destroying it here is safe. The sequence
     // (kept alive by the submitting thread's scope) is marked failed: its graph is incomplete.

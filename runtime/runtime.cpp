@@ -18,6 +18,7 @@
 #include "runtime/profile_internal.hpp"
 #include "runtime/runtime_internal.hpp"
 #include "runtime/sequence_internal.hpp"
+#include "runtime/trace_internal.hpp"
 #include "tessera/types.hpp"
 
 namespace tessera {
@@ -154,12 +155,19 @@ Runtime::Runtime(const RuntimeConfig& config) {
         undo();
         throw Error(std::string("tessera::Runtime: ") + e.what());
     }
+    try {
+        detail::trace_begin(config.trace_path);  // progress counters from here; tracing if asked
+    } catch (...) {
+        undo();
+        throw;
+    }
     g_state = state.release();
 }
 
 Runtime::~Runtime() {
     if (std::uncaught_exceptions() > 0) detail::abort_other_ranks_on_exception();
     detail::wait_for_all();
+    detail::trace_end();  // writes the trace file when tracing
     g_state->host_memory.reset();
     g_state->opencl.reset();
     detail::stop_starpu();
@@ -218,13 +226,33 @@ Profile Runtime::profile_end() {
     starpu_task_wait_for_all();
     Profile p = detail::profile_stop(read_worker_counters());
     g_state->profiling = false;
-    if (!g_state->config.profiling) starpu_profiling_status_set(STARPU_PROFILING_DISABLE);
+    if (!g_state->config.profiling && !detail::tracing()) starpu_profiling_status_set(STARPU_PROFILING_DISABLE);
     p.pinned = g_state->host_memory->pinned();
     p.probe_h2d_gbps = g_state->host_memory->copy_rate(true);
     p.probe_d2h_gbps = g_state->host_memory->copy_rate(false);
     p.probe_h2d_enqueue = g_state->host_memory->copy_enqueue_share(true);
     p.probe_d2h_enqueue = g_state->host_memory->copy_enqueue_share(false);
     return p;
+}
+
+ProgressSnapshot Runtime::progress() const { return detail::progress_snapshot(); }
+void Runtime::set_progress_observer(std::function<void(const ProgressSnapshot&)> observer, double min_interval_s) {
+    detail::set_progress_observer(std::move(observer), min_interval_s);
+}
+bool Runtime::tracing() const { return detail::tracing(); }
+std::string Runtime::trace_file() const { return detail::trace_file(); }
+std::vector<TaskRecord> Runtime::trace_records() const {
+    return detail::tracing() ? detail::trace_records() : std::vector<TaskRecord>{};
+}
+void Runtime::clear_trace() { detail::trace_clear(); }
+void Runtime::write_trace(const std::string& path) const {
+    if (!detail::tracing())
+        throw Error("tessera::Runtime::write_trace: not tracing (set RuntimeConfig::trace_path or TESSERA_TRACE)");
+    try {
+        detail::write_trace_file(path);
+    } catch (const Error& e) {
+        throw Error(std::string("tessera::Runtime::write_trace: ") + e.what());
+    }
 }
 
 std::string Runtime::describe() const {

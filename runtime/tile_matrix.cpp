@@ -68,6 +68,7 @@ TileMatrix<T>::TileMatrix(int64_t m, int64_t n, int64_t nb, Distribution dist) :
             TileHandle& h = handles_[size_t(j * mt_ + i)];
             starpu_matrix_data_register(&h, data ? STARPU_MAIN_RAM : -1, reinterpret_cast<uintptr_t>(data), rows, rows,
                                         cols, sizeof(T));
+            starpu_data_set_coordinates(h, 2, int(i), int(j));  // the tile's indices, for traces (runtime/trace.cpp)
             detail::mpi_register(h, owner(i, j));
         }
 }

@@ -1,10 +1,12 @@
 // Tessera runtime: RAII lifecycle of StarPU and of the OpenCL programs built on its devices.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "tessera/profile.hpp"
+#include "tessera/trace.hpp"
 #include "tessera/types.hpp"
 
 namespace tessera {
@@ -43,6 +45,11 @@ struct RuntimeConfig {
     /// process 1×1; over R ranks the P×Q with P·Q = R, P ≤ Q and P as large as possible (2×2 for 4,
     /// 2×3 for 6). Otherwise P·Q must equal the number of ranks.
     Distribution grid{};
+    /// Trace every task into this file (Chrome/Perfetto trace-event JSON, written when the Runtime
+    /// is destroyed; see Runtime::write_trace). Empty: the environment variable TESSERA_TRACE=FILE
+    /// decides; a non-empty trace_path wins over it. Distributed, rank r > 0 writes FILE.rank<r>.
+    /// Tracing turns StarPU's profiling on.
+    std::string trace_path;
 };
 
 /// Tasks executed by one worker since the Runtime started.
@@ -124,6 +131,35 @@ public:
     /// Block until every submitted task (of every thread and sequence) has completed. Throws
     /// TaskError when a task the calling thread submitted outside any Sequence failed (see Sequence).
     static void wait_all();
+
+    /// Tasks submitted and completed, and their flops, since the Runtime started (ProgressSnapshot).
+    /// Always counted (two atomic additions per task); safe from any thread.
+    ProgressSnapshot progress() const;
+    /// Call `observer` with progress() from a task's completion callback (a StarPU worker thread),
+    /// at most once every `min_interval_s` seconds, never from two threads at once (a completion
+    /// that finds a call in progress skips it). What the observer throws is swallowed. An empty
+    /// function clears it; this call waits for a call in progress, so once it returns the old
+    /// observer is no longer running and will not be called again. The observer must be quick,
+    /// must not wait for tasks and must not call set_progress_observer (that throws Error). Throws
+    /// tessera::Error when min_interval_s is negative or not finite.
+    void set_progress_observer(std::function<void(const ProgressSnapshot&)> observer, double min_interval_s = 0.25);
+    /// Whether every task is being traced (RuntimeConfig::trace_path or TESSERA_TRACE).
+    bool tracing() const;
+    /// The file the trace will be written to when the Runtime is destroyed ("" when not tracing);
+    /// if it cannot be written then, one warning line goes to stderr.
+    std::string trace_file() const;
+    /// The tasks traced so far (completed since the start or clear_trace()), by worker and start
+    /// time; empty when not tracing. Wait for the tasks first (e.g. Runtime::wait_all) to get all.
+    std::vector<TaskRecord> trace_records() const;
+    /// Forget the tasks traced so far (e.g. the set-up before the operation to study).
+    void clear_trace();
+    /// Write the tasks traced so far to `path` as Chrome/Perfetto trace-event JSON:
+    /// {"traceEvents": [...], "displayTimeUnit": "ms"}, with one "X" event per task (name the
+    /// codelet, ts and dur in microseconds since the Runtime started, pid the MPI rank, tid the
+    /// worker id, args {tiles: [[i, j, mode], ...], bytes_in, flops, gflops}) and "M" events naming
+    /// the process ("rank r") and each worker thread (thread_name). Opens in ui.perfetto.dev or
+    /// chrome://tracing. Throws tessera::Error when not tracing or when the file cannot be written.
+    void write_trace(const std::string& path) const;
 };
 
 /// While it lives, the process's BLAS library runs with the thread count the caller had before the

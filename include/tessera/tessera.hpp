@@ -3,5 +3,6 @@
 
 #include "tessera/types.hpp"
 #include "tessera/runtime.hpp"
+#include "tessera/trace.hpp"
 #include "tessera/tile_matrix.hpp"
 #include "tessera/algorithms.hpp"

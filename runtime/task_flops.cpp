@@ -1,0 +1,126 @@
+// One table of kernel flop counts (LAPACK Working Note 41, "Installation Guide for LAPACK", appendix:
+// multiplications + additions of each routine, the formulas PLASMA's and MAGMA's flops.h carry).
+// The tile kernels LAWN 41 does not cover (tpqrt, tpmqrt, tstrf, ssssm) count their leading term,
+// the work of the eliminations they perform, without the inner-blocking overhead (ib).
+#include "runtime/task_flops.hpp"
+
+#include <starpu.h>
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+namespace tessera::detail {
+
+double potrf_flops(double n) noexcept {
+    const double mults = n * ((1. / 6. * n + 0.5) * n + 1. / 3.), adds = n * ((1. / 6. * n) * n - 1. / 6.);
+    return mults + adds;
+}
+
+double getrf_flops(double m, double n) noexcept {
+    const double mults = m < n ? 0.5 * m * (m * (n - 1. / 3. * m - 1.) + n) + 2. / 3. * m
+                               : 0.5 * n * (n * (m - 1. / 3. * n - 1.) + m) + 2. / 3. * n;
+    const double adds = m < n ? 0.5 * m * (m * (n - 1. / 3. * m) - n) + 1. / 6. * m
+                              : 0.5 * n * (n * (m - 1. / 3. * n) - m) + 1. / 6. * n;
+    return mults + adds;
+}
+
+double geqrf_flops(double m, double n) noexcept {
+    const double mults = m > n ? n * (n * (0.5 - 1. / 3. * n + m) + m + 23. / 6.)
+                               : m * (m * (-0.5 - 1. / 3. * m + n) + 2. * n + 23. / 6.);
+    const double adds = m > n ? n * (n * (0.5 - 1. / 3. * n + m) + 5. / 6.)
+                              : m * (m * (-0.5 - 1. / 3. * m + n) + n + 5. / 6.);
+    return mults + adds;
+}
+
+namespace {
+
+double trtri_flops(double n) { return n * (n * (1. / 6. * n + 0.5) + 1. / 3.) + n * (n * (1. / 6. * n - 0.5) + 1. / 3.); }
+
+// xUNMQR / xGEMQRT: C (m × n) times Q of k reflectors, from the left or the right.
+double unmqr_flops(bool left, double m, double n, double k) {
+    const double mults = left ? 2. * n * m * k - n * k * k + 2. * n * k
+                              : 2. * n * m * k - m * k * k + m * k + n * k - 0.5 * k * k + 0.5 * k;
+    const double adds = left ? 2. * n * m * k - n * k * k + n * k : 2. * n * m * k - m * k * k + m * k;
+    return mults + adds;
+}
+
+// xTRSM / xTRMM on B (m × n): A is m × m from the left, n × n from the right.
+double triangular_flops(bool left, double m, double n) { return left ? n * m * m : m * n * n; }
+
+using Buffers = std::vector<BufferShape>;
+char flag(uint32_t flags, int byte) { return char((flags >> (8 * byte)) & 0xFF); }
+double rows(const Buffers& b, size_t i) { return i < b.size() ? double(b[i].rows) : 0.; }
+double cols(const Buffers& b, size_t i) { return i < b.size() ? double(b[i].cols) : 0.; }
+
+// Real flops of operation `op` (the codelet name without its precision letter).
+double op_flops(std::string_view op, uint32_t f, const Buffers& b) {
+    if (op == "gemm") {  // A, B, C; flags: transA, transB
+        const double k = flag(f, 0) == 'N' ? cols(b, 0) : rows(b, 0);
+        return 2. * rows(b, 2) * cols(b, 2) * k;
+    }
+    if (op == "syrk" || op == "herk") {  // A, C; flags: uplo, trans
+        const double k = flag(f, 1) == 'N' ? cols(b, 0) : rows(b, 0), n = cols(b, 1);
+        return k * n * (n + 1.);
+    }
+    if (op == "trsm" || op == "trmm") return triangular_flops(flag(f, 0) == 'L', rows(b, 1), cols(b, 1));  // A, B; side
+    if (op == "potrf") return potrf_flops(cols(b, 0));
+    if (op == "trtri") return trtri_flops(cols(b, 1));  // A, W = A⁻¹
+    if (op == "getrf_nopiv" || op == "getrf_incpiv") return getrf_flops(rows(b, 0), cols(b, 0));
+    if (op == "getrf_panel") {  // the column's tiles stacked (a token last)
+        double m = 0;
+        for (const BufferShape& s : b)
+            if (s.matrix) m += double(s.rows);
+        return getrf_flops(m, cols(b, 0));
+    }
+    if (op == "gessm") {  // ipiv (kb), L, A: unit lower solve on A's first k rows, update of the rest
+        const double m = rows(b, 2), n = cols(b, 2), k = std::min(rows(b, 0), m);
+        return triangular_flops(true, k, n) + 2. * (m - k) * n * k;
+    }
+    if (op == "tstrf") return rows(b, 1) * cols(b, 1) * cols(b, 1);               // U, A (m × n): eliminate A
+    if (op == "ssssm") return 2. * rows(b, 1) * cols(b, 1) * cols(b, 3);          // A1, A2 (m × n), L, V (m × k)
+    if (op == "geqrt") return geqrf_flops(rows(b, 0), cols(b, 0));
+    if (op == "gemqrt")  // V, T, C; flags: side, trans
+        return unmqr_flops(flag(f, 0) == 'L', rows(b, 2), cols(b, 2), std::min(rows(b, 0), cols(b, 0)));
+    if (op == "tpqrt") return 2. * rows(b, 1) * cols(b, 1) * cols(b, 1);          // A (R), B (m × n), T
+    if (op == "tpmqrt") return 4. * rows(b, 3) * cols(b, 3) * cols(b, 0);         // V (· × k), T, A1, A2 (m × n)
+    return 0;  // lacpy, lacpy_region, laswp, conj_transpose, zero_diagonal, generate, scale, unknown
+}
+
+}  // namespace
+
+double codelet_flops(std::string_view codelet, uint32_t flags, const std::vector<BufferShape>& buffers) noexcept {
+    if (codelet.size() < 2) return 0;
+    const char prec = codelet[0];
+    if (prec != 's' && prec != 'd' && prec != 'c' && prec != 'z') return 0;
+    const double real = op_flops(codelet.substr(1), flags, buffers);
+    return prec == 'c' || prec == 'z' ? 4. * real : real;
+}
+
+double task_flops(const starpu_task* task) noexcept {
+    if (!task || !task->cl || !task->cl->name) return 0;
+    uint32_t flags = 0;
+    if (task->cl_arg && task->cl_arg_size >= sizeof flags) std::memcpy(&flags, task->cl_arg, sizeof flags);
+    try {
+        const unsigned n = STARPU_TASK_GET_NBUFFERS(task);
+        std::vector<BufferShape> shapes(n);
+        for (unsigned i = 0; i < n; ++i) {
+            starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, i);
+            switch (starpu_data_get_interface_id(h)) {
+                case STARPU_MATRIX_INTERFACE_ID:
+                    shapes[i] = {int64_t(starpu_matrix_get_nx(h)), int64_t(starpu_matrix_get_ny(h)), true};
+                    break;
+                case STARPU_VECTOR_INTERFACE_ID:
+                    shapes[i] = {int64_t(starpu_vector_get_nx(h)), 1, false};
+                    break;
+                default:
+                    break;
+            }
+        }
+        return codelet_flops(task->cl->name, flags, shapes);
+    } catch (const std::bad_alloc&) {
+        return 0;
+    }
+}
+
+}  // namespace tessera::detail
