@@ -1,5 +1,6 @@
-// What the three airport applications share: their common command-line options, their main's error
-// discipline, a wall clock, and the report lines about data, runtime and timing. Header-only.
+// What the three point-data applications share: their common command-line options (data file and
+// columns, hold-out, predictions), their main's error discipline, a wall clock, and the report lines
+// about data, runtime and timing. Header-only.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -10,35 +11,67 @@
 #include <cstdio>
 #include <string>
 
-#include "examples/apps/airports.hpp"
+#include "examples/apps/point_data.hpp"
+#include "examples/apps/predict_io.hpp"
 #include "examples/common/tool_main.hpp"
 #include "runtime/host_memory.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera::apps {
 
-/// Options every application accepts. `n` < 0 means every training airport.
+/// Options every application accepts. `n` < 0 means every training point.
 struct CommonOptions {
-    int64_t n = -1;          ///< use the first n training airports (< 0: all of them)
+    int64_t n = -1;          ///< use the first n training points (< 0: all of them)
     int64_t nb = 320;        ///< tile size (rows = columns of a full tile)
     std::string prec = "d";  ///< "s" (float) or "d" (double)
     std::string data;        ///< CSV file to read instead of the embedded airports.csv
+    Columns columns;         ///< --lat, --lon, --value: the data's columns (default: the airports')
+    int64_t holdout = 10;    ///< data row r is held out when r is a multiple of this; 0: none
+    std::string predict;     ///< --predict: CSV of locations to predict at (with `out`)
+    std::string out;         ///< --out: CSV the predictions at `predict`'s locations are written to
     bool check = false;      ///< exit 1 unless the application's acceptance checks pass
 };
 
-/// Register --n, --nb, --prec, --data and --check on `app`; `check_help` says what --check verifies.
+/// Register --n, --nb, --prec, --data, --lat, --lon, --value, --holdout, --predict, --out and --check
+/// on `app`; `check_help` says what --check verifies. --predict and --out need each other.
 inline void add_common_options(CLI::App& app, CommonOptions& o, const char* check_help) {
-    auto* n = app.add_option("--n", o.n, o.n < 0 ? "use the first N training airports (default: all of them)"
-                                                  : "use the first N training airports")
+    auto* n = app.add_option("--n", o.n, o.n < 0 ? "use the first N training points (default: all of them)"
+                                                  : "use the first N training points")
                   ->check(CLI::Range(int64_t(1), int64_t(1) << 40));
     if (o.n > 0) n->capture_default_str();
-    app.add_flag_callback("--all", [&o] { o.n = -1; }, "use every training airport")->excludes(n);
+    app.add_flag_callback("--all", [&o] { o.n = -1; }, "use every training point")->excludes(n);
     app.add_option("--nb", o.nb, "tile size")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 20));
     app.add_option("--prec", o.prec, "precision: s (float) or d (double)")->capture_default_str()
         ->check(CLI::IsMember({"s", "d"}));
-    app.add_option("--data", o.data, "airports CSV to use instead of the embedded examples/data/airports.csv")
+    app.add_option("--data", o.data, "CSV of point data to use instead of the embedded examples/data/airports.csv")
         ->check(CLI::ExistingFile);
+    app.add_option("--lat", o.columns.lat, "the data's latitude column (header name; degrees)")->capture_default_str();
+    app.add_option("--lon", o.columns.lon, "the data's longitude column (header name; degrees)")->capture_default_str();
+    app.add_option("--value", o.columns.value,
+                   "the data's value column (header name; altitude_ft is converted to metres, any other column "
+                   "is used as it is; rows with an empty value are skipped)")
+        ->capture_default_str();
+    app.add_option("--holdout", o.holdout,
+                   "hold out data row r (1-based, file order, rows without a value counted) when r is a multiple "
+                   "of K; 0 holds nothing out (no held-out RMSE)")
+        ->capture_default_str()->check(CLI::Range(int64_t(0), int64_t(1) << 40));
+    auto* predict = app.add_option("--predict", o.predict,
+                                   "CSV of locations (the --lat and --lon columns) to predict at; needs --out")
+                        ->check(CLI::ExistingFile);
+    auto* out = app.add_option("--out", o.out, "CSV to write the predictions at the --predict locations to");
+    predict->needs(out);
+    out->needs(predict);
     app.add_flag("--check", o.check, check_help);
+}
+
+/// Load the data as the options say (load_points); throws DataError.
+inline PointData load_data(const CommonOptions& o) {
+    DataOptions d;
+    d.path = o.data;
+    d.columns = o.columns;
+    d.holdout = o.holdout;
+    d.n_train = o.n;
+    return load_points(d);
 }
 
 /// Parse the command line; returns -1 to go on, else the exit code (0 for --help, tool::kRefused for
@@ -102,11 +135,26 @@ __attribute__((format(printf, 1, 2))) inline void report(const char* format, ...
     va_end(args);
 }
 
-/// Report lines (rank 0) about the data and the runtime (workers, scheduler, precision, tile size,
-/// and the process grid when distributed).
-inline void print_setup(const AirportData& d, const Runtime& rt, const CommonOptions& o) {
-    report("data       %s: %lld rows, %lld training airports (using %zu), %zu held out (every 10th row)\n",
-           d.source.c_str(), (long long)d.rows, (long long)d.train_available, d.train.size(), d.test.size());
+/// "every 10th row", "every 2nd row", ... or "none: --holdout 0".
+inline std::string holdout_rule(int64_t k) {
+    if (k == 0) return "none: --holdout 0";
+    if (k == 1) return "every row";
+    const int64_t tens = k % 100 / 10, last = k % 10;
+    const char* suffix = tens == 1 ? "th" : last == 1 ? "st" : last == 2 ? "nd" : last == 3 ? "rd" : "th";
+    return "every " + std::to_string(k) + suffix + " row";
+}
+
+/// Report lines (rank 0) about the data (source, split, columns, rows skipped, locations merged) and
+/// the runtime (workers, scheduler, precision, tile size, and the process grid when distributed).
+inline void print_setup(const PointData& d, const Runtime& rt, const CommonOptions& o) {
+    const std::string noun = d.columns.noun();
+    report("data       %s: %lld rows, %lld training %s (using %zu), %zu held out (%s)\n", d.source.c_str(),
+           (long long)d.rows, (long long)d.train_available, noun.c_str(), d.train.size(), d.test.size(),
+           holdout_rule(d.holdout).c_str());
+    report("columns    lat %s, lon %s, value %s%s; %lld rows without a value skipped, %lld training rows merged "
+           "into others at the same location (value: their mean)\n",
+           d.columns.lat.c_str(), d.columns.lon.c_str(), d.columns.value.c_str(),
+           d.columns.value_in_feet() ? " (feet, used in metres)" : "", (long long)d.skipped, (long long)d.merged);
     report("runtime    %d CPU + %d OpenCL workers, scheduler %s, precision %s, nb %lld\n", rt.cpu_workers(),
            rt.opencl_workers(), rt.scheduler().c_str(), o.prec == "s" ? "single" : "double", (long long)o.nb);
     if (rt.distributed())

@@ -1,23 +1,29 @@
-// elevation_fit: least-squares fit of airport elevations with real spherical harmonics, tile QR.
+// elevation_fit: least-squares fit of point data (default: airport elevations) with real spherical
+// harmonics, tile QR.
 //
-//   elevation_fit [--L 24] [--lambda 0.01] [--n N] [--nb NB] [--prec s|d] [--check]
+//   elevation_fit [--data FILE --lat COL --lon COL --value COL] [--holdout K] [--L 24] [--lambda 0.01]
+//                 [--n N] [--nb NB] [--prec s|d] [--predict FILE --out FILE] [--check]
 //
-// Model: elevation (m) ≈ Σ cₖ·Yₖ(lat, lon) over the (L + 1)² real spherical harmonics of degree ≤ L
-// (4π-normalized, spherical_harmonics.hpp). Airports leave oceans and deserts empty, so the plain
-// fit of degree 24 is ill-conditioned (κ ≈ 1e9) and wild between the data. The fit is therefore
+// Model: value ≈ Σ cₖ·Yₖ(lat, lon) over the (L + 1)² real spherical harmonics of degree ≤ L
+// (4π-normalized, spherical_harmonics.hpp), the value in its column's unit (metres for the airports'
+// altitude_ft; training rows at one location merged, point_data.hpp). Airports leave oceans and
+// deserts empty, so the plain fit of degree 24 is ill-conditioned (κ ≈ 1e9) and wild between the data. The fit is therefore
 // damped: below the m data rows, n rows √(λ·m)·wₖ·eₖᵀ with right-hand side 0, where
 // wₖ = deg(deg+1)/(L(L+1)) (the surface Laplacian's eigenvalue, scaled to 1 at degree L), so that
 // rough harmonics cost λ·m·wₖ²·cₖ² and the mean is free. --lambda 0 gives the plain least squares.
 // The (m + n)×n system is generated tile by tile as StarPU tasks and solved with tile gels
 // (Householder QR); the same system goes through LAPACKE_xgels in the same precision (before the
 // StarPU workers start, so it has OpenBLAS's own threads) to compare coefficients.
-// Reports: training RMS residual over the data rows and held-out RMSE (m), next to the baselines;
-// ‖c − c_ref‖₂/‖c_ref‖₂; DESIGN.md's least-squares residual of our solution.
+// Reports: training RMS residual over the data rows and held-out RMSE, next to the baselines (none
+// with --holdout 0); ‖c − c_ref‖₂/‖c_ref‖₂; DESIGN.md's least-squares residual of our solution.
 // --check passes when that residual is ≤ 60 and the coefficient difference is within the
-// first-order perturbation bound 60·n·eps·κ·(1 + κ·‖r‖/(‖A‖·‖c‖)) (κ: LAPACK's estimate of κ₁(R)).
+// first-order perturbation bound 60·n·eps·κ·(1 + κ·‖r‖/(‖A‖·‖c‖)) (κ: LAPACK's estimate of κ₁(R));
+// it checks the solve, not the held-out error, so it means the same with --holdout 0.
+// --predict FILE --out FILE: the fit Σ cₖ·Yₖ at each location of FILE (predict_io.hpp; no standard
+// deviation).
 // Exit status (examples/common/tool_main.hpp): 0 success; 1 a rank-deficient fit (info > 0), a failed
-// --check or a task failure; 2 refused: bad arguments, a malformed --data file, fewer rows than
-// coefficients without damping, or more memory than is available.
+// --check or a task failure; 2 refused: bad arguments, a malformed --data or --predict file, fewer
+// training points than coefficients without damping, or more memory than is available.
 #include <lapacke.h>
 
 #include <cmath>
@@ -60,8 +66,9 @@ double degree_weight(int64_t k, int64_t L) {
     return L == 0 ? 0.0 : d * (d + 1) / (double(L) * double(L + 1));
 }
 
-/// Σ cₖ·Yₖ at each airport of `where` (m).
-std::vector<double> evaluate_fit(int64_t L, const std::vector<double>& c, const std::vector<Airport>& where) {
+/// Σ cₖ·Yₖ at each position of `where` (Point or Location).
+template <class Where>
+std::vector<double> evaluate_fit(int64_t L, const std::vector<double>& c, const std::vector<Where>& where) {
     SphericalHarmonics sh(L);
     std::vector<double> y(size_t(sh.count())), out(where.size());
     for (size_t t = 0; t < where.size(); ++t) {
@@ -74,20 +81,19 @@ std::vector<double> evaluate_fit(int64_t L, const std::vector<double>& c, const 
 }
 
 template <class T>
-int run(const CommonOptions& opt, int64_t L, double lambda, const AirportData& data) {
+int run(const CommonOptions& opt, int64_t L, double lambda, const PointData& data, const std::vector<Location>& where) {
     const int64_t m = int64_t(data.train.size()), n = sh_count(L);
     const int64_t rows_total = lambda > 0 ? m + n : m;
-    if (rows_total < n) {
-        std::fprintf(stderr, "elevation_fit: %lld training airports for %lld coefficients (degree %lld): need m >= n or --lambda > 0\n",
-                     (long long)m, (long long)n, (long long)L);
-        return tool::kRefused;
-    }
+    const std::string noun = data.columns.noun(), unit = data.columns.unit();
+    if (rows_total < n)
+        throw Error(std::to_string(m) + " training " + noun + " for " + std::to_string(n) + " coefficients (degree " +
+                    std::to_string(L) + "): need m >= n or --lambda > 0");
     // The system three times over: the LAPACK array, LAPACKE's copy of it, the tile matrix.
     require_dense_memory<T>("--L " + std::to_string(L) + " (a " + std::to_string(rows_total) + " x " + std::to_string(n) + " system)", rows_total, n, 3);
     // The system: m data rows, then n damping rows (zero right-hand side), as a LAPACK array for
     // the reference and the residuals; the tile matrix is generated from the same function.
     const double damping = std::sqrt(lambda * double(m));
-    auto points = std::make_shared<const std::vector<Airport>>(data.train);
+    auto points = std::make_shared<const std::vector<Point>>(data.train);
     auto design_rows = [points, L, n, m, damping](int64_t i0, int64_t rows, int64_t j0, int64_t cols, T* out, int64_t ld) {
         SphericalHarmonics sh(L);
         std::vector<T> row(static_cast<size_t>(n));
@@ -102,7 +108,7 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const AirportData& d
     };
     std::vector<T> a(size_t(rows_total) * size_t(n)), b(static_cast<size_t>(rows_total), T(0));
     design_rows(0, rows_total, 0, n, a.data(), rows_total);
-    for (int64_t i = 0; i < m; ++i) b[size_t(i)] = T(data.train[size_t(i)].elev_m);
+    for (int64_t i = 0; i < m; ++i) b[size_t(i)] = T(data.train[size_t(i)].value);
     // Reference first, while OpenBLAS still has its own threads.
     std::vector<T> a_ref = a, c_ref = b;
     Stopwatch clock;
@@ -127,7 +133,7 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const AirportData& d
     const int64_t info = gels(Trans::NoTrans, A, B, Options{.nb = opt.nb});
     const double gels_s = clock.seconds();
     if (info > 0) {
-        // Undamped, harmonics that the airports' positions cannot tell apart make A rank deficient;
+        // Undamped, harmonics that the points' positions cannot tell apart make A rank deficient;
         // damped, every column but the constant one has a damping row, so only a degree too high
         // for the precision is left.
         std::printf("FAILED     tile gels: R(%lld,%lld) is exactly zero (info = %lld): the design matrix is rank "
@@ -144,7 +150,7 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const AirportData& d
     const std::vector<double> fit = evaluate_fit(L, cd, data.train), pred = evaluate_fit(L, cd, data.test);
     double rss = 0, norm_r1 = 0;
     for (int64_t i = 0; i < m; ++i) {
-        const double r = data.train[size_t(i)].elev_m - fit[size_t(i)];
+        const double r = data.train[size_t(i)].value - fit[size_t(i)];
         rss += r * r;
         norm_r1 += std::abs(r);
     }
@@ -163,11 +169,26 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const AirportData& d
                 gflops(flops, gels_s));
     std::printf("reference  %s %.3f s, %.2f GFLOP/s (before StarPU started; info %d)\n", ref_name, ref_s,
                 gflops(flops, ref_s), ref_info);
-    std::printf("fit        training RMS residual %.1f m over %lld airports\n", train_rms, (long long)m);
-    std::printf("held-out RMSE over %zu airports (m):\n", data.test.size());
-    std::printf("  spherical harmonics, L = %-3lld      %8.1f\n", (long long)L, test_rmse);
-    std::printf("  nearest training airport          %8.1f\n", base.nearest_rmse_m);
-    std::printf("  training mean                     %8.1f\n", base.mean_rmse_m);
+    std::printf("fit        training RMS residual %.4g %s over %lld %s\n", train_rms, unit.c_str(), (long long)m,
+                noun.c_str());
+    if (!where.empty()) {
+        clock.restart();
+        const int64_t predicted = predict_to_csv(
+            where, opt.out, data.columns.value_name(), false,
+            [&](const std::vector<Location>& chunk, std::vector<double>& mean, std::vector<double>&) {
+                mean = evaluate_fit(L, cd, chunk);
+            });
+        std::printf("predict    %lld locations of %s: fit written to %s in %.3f s\n", (long long)predicted,
+                    opt.predict.c_str(), opt.out.c_str(), clock.seconds());
+    }
+    if (data.test.empty()) {
+        std::printf("held-out   none (--holdout 0): no held-out RMSE\n");
+    } else {
+        std::printf("held-out RMSE over %zu %s (%s):\n", data.test.size(), noun.c_str(), unit.c_str());
+        std::printf("  spherical harmonics, L = %-3lld      %8.4g\n", (long long)L, test_rmse);
+        std::printf("  nearest training %-16s %8.4g\n", noun == "airports" ? "airport" : "point", base.nearest_rmse);
+        std::printf("  training mean                     %8.4g\n", base.mean_rmse);
+    }
     std::printf("accuracy   ||A^T (b - A c)|| / (||A|| ||b - A c|| n eps) = %.3g (threshold %g)\n", orth,
                 check::kThreshold);
     std::printf("           ||c - c_ref|| / ||c_ref|| = %.3g vs %s; bound %.3g (kappa_1(R) ~ %.3g)\n", diff, ref_name,
@@ -180,7 +201,8 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const AirportData& d
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"elevation_fit: spherical-harmonic least-squares fit of airport elevations with tile QR",
+    CLI::App app{"elevation_fit: spherical-harmonic least-squares fit of point data (default: airport elevations) "
+                 "with tile QR",
                  "elevation_fit"};
     CommonOptions opt;
     int64_t L = 24;
@@ -192,7 +214,8 @@ int main(int argc, char** argv) {
         ->capture_default_str()->check(CLI::NonNegativeNumber);
     if (int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
     return guarded_app_main("elevation_fit", [&] {
-        const AirportData data = load_airports(opt.data, opt.n);
-        return opt.prec == "s" ? run<float>(opt, L, lambda, data) : run<double>(opt, L, lambda, data);
+        const PointData data = load_data(opt);
+        const std::vector<Location> where = opt.predict.empty() ? std::vector<Location>{} : read_locations(opt.predict, opt.columns);
+        return opt.prec == "s" ? run<float>(opt, L, lambda, data, where) : run<double>(opt, L, lambda, data, where);
     });
 }

@@ -1,25 +1,30 @@
-// rbf_interpolation: multiquadric radial-basis-function interpolation of airport elevations, tile LU.
+// rbf_interpolation: multiquadric radial-basis-function interpolation of point data, tile LU.
 //
-//   rbf_interpolation [--n N] [--nb NB] [--prec s|d] [--c KM] [--check]
+//   rbf_interpolation [--data FILE --lat COL --lon COL --value COL] [--holdout K] [--n N] [--nb NB]
+//                     [--prec s|d] [--c KM] [--predict FILE --out FILE] [--check]
 //
 // Model: s(x) = mean + Σⱼ wⱼ·φ(‖x − xⱼ‖) with the multiquadric φ(r) = √(r² + c²), r and c in km,
-// interpolating the training elevations exactly: A·w = y, Aᵢⱼ = φ(‖xᵢ − xⱼ‖), y = elevation − mean (m).
+// interpolating the training values exactly: A·w = y, Aᵢⱼ = φ(‖xᵢ − xⱼ‖), y = value − mean (the value
+// column's unit; metres for the airports' altitude_ft). Training rows at one location are merged
+// (point_data.hpp), so the points are distinct.
 // r is the straight-line (chord) distance between the points on a sphere of radius 6371 km: the
 // multiquadric matrix of distinct points in Euclidean space is nonsingular with one positive and
 // n − 1 negative eigenvalues (Micchelli 1986), a guarantee the great-circle distance lacks; below
 // 1000 km the two distances differ by less than 0.11%. A is symmetric indefinite, so it is solved
 // with partial-pivoting tile LU (gesv). The shape parameter c defaults to the median distance from a
-// training airport to its nearest neighbour, the typical spacing of the data (the mean is pulled up
-// by remote islands; a c well above the spacing makes the interpolant overshoot and A worse
+// training point to its nearest neighbour, the typical spacing of the data (the mean is pulled up
+// by remote points; a c well above the spacing makes the interpolant overshoot and A worse
 // conditioned).
 // A is generated tile by tile as StarPU tasks. The same system is solved with LAPACKE_xgesv in the
 // same precision (before the StarPU workers start, so it has OpenBLAS's own threads).
-// Reports: held-out RMSE (m) next to the baselines, the backward error
+// Reports: held-out RMSE next to the baselines (none with --holdout 0), the backward error
 // ‖y − A·w‖/((‖A‖·‖w‖ + ‖y‖)·n·eps), and ‖w − w_ref‖₂/‖w_ref‖₂. --check passes when the backward error
-// is ≤ 60 (DESIGN.md) and the weight difference is within 60·n·eps·κ₁(A) (LAPACK's estimate of κ₁).
+// is ≤ 60 (DESIGN.md) and the weight difference is within 60·n·eps·κ₁(A) (LAPACK's estimate of κ₁);
+// it checks the solve, not the held-out error, so it means the same with --holdout 0.
+// --predict FILE --out FILE: s(x) at each location of FILE (predict_io.hpp; no standard deviation).
 // Exit status (examples/common/tool_main.hpp): 0 success; 1 an exactly singular matrix (info > 0), a
-// failed --check or a task failure; 2 refused: bad arguments, a malformed --data file, or more memory
-// than is available.
+// failed --check or a task failure; 2 refused: bad arguments, a malformed --data or --predict file,
+// fewer than 2 training points, or more memory than is available.
 #include <lapacke.h>
 
 #include <algorithm>
@@ -48,22 +53,6 @@ struct Multiquadric {
     }
 };
 
-/// Median over the points of the chord distance (km) to the nearest other point: the typical
-/// spacing of the data, unaffected by the few remote airports whose nearest neighbour is far away
-/// (which pull the mean up by a factor of 2 to 3 here).
-double median_nearest_km(const std::vector<GeoPoint>& p) {
-    if (p.size() < 2) return 1.0;
-    std::vector<double> nearest(p.size(), std::numeric_limits<double>::infinity());
-    for (size_t i = 0; i < p.size(); ++i)
-        for (size_t j = i + 1; j < p.size(); ++j) {
-            const double d = chord_km(p[i], p[j]);
-            nearest[i] = std::min(nearest[i], d);
-            nearest[j] = std::min(nearest[j], d);
-        }
-    std::nth_element(nearest.begin(), nearest.begin() + nearest.size() / 2, nearest.end());
-    return nearest[nearest.size() / 2];
-}
-
 template <class T>
 int lapacke_gesv(int64_t n, T* a, T* b, std::vector<int>& ipiv) {
     ipiv.resize(size_t(n));
@@ -82,17 +71,20 @@ double condition_from_lu(int64_t n, const T* lu, double norm_a1) {
 }
 
 template <class T>
-int run(const CommonOptions& opt, double c_opt, const AirportData& data) {
+int run(const CommonOptions& opt, double c_opt, const PointData& data, const std::vector<Location>& where) {
     const int64_t n = int64_t(data.train.size());
-    const double mean = mean_elevation(data.train);
+    const std::string noun = data.columns.noun(), unit = data.columns.unit();
+    const double mean = mean_value(data.train);
     auto mq = std::make_shared<Multiquadric>();
-    for (const Airport& a : data.train) mq->points.emplace_back(a);
-    mq->c_km = c_opt > 0 ? c_opt : median_nearest_km(mq->points);
+    for (const Point& p : data.train) mq->points.emplace_back(p);
+    // The median nearest-neighbour distance: the typical spacing, unaffected by the few remote
+    // points whose nearest neighbour is far away (which pull the mean up by 2 to 3 times on airports).
+    mq->c_km = c_opt > 0 ? c_opt : median_nearest_chord_km(mq->points);
     std::vector<T> y(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) y[size_t(i)] = T(data.train[size_t(i)].elev_m - mean);
+    for (int64_t i = 0; i < n; ++i) y[size_t(i)] = T(data.train[size_t(i)].value - mean);
 
     // A twice: the LAPACK array of the reference, then the tile matrix.
-    require_dense_memory<T>(std::to_string(n) + " training airports", n, n, 2);
+    require_dense_memory<T>(std::to_string(n) + " training " + noun, n, n, 2);
     // Reference first, while OpenBLAS still has its own threads: A as a LAPACK array (column j
     // holds φ(‖xᵢ − xⱼ‖) for every i), its 1-norm, LAPACKE_xgesv, LAPACK's condition estimate.
     double norm_a1 = 0;
@@ -136,12 +128,13 @@ int run(const CommonOptions& opt, double c_opt, const AirportData& data) {
     const int64_t info = gesv(A, ipiv, B);
     const double gesv_s = clock.seconds();
     if (info > 0) {
-        // Distinct points give a nonsingular matrix (Micchelli), so an exact zero pivot means two
-        // training airports at the same position (equal rows) or, in single precision, rounding.
+        // Distinct points give a nonsingular matrix (Micchelli), and training rows at one location
+        // are merged, so an exact zero pivot means rounding: single precision, or points so close
+        // that their rows are equal to working precision.
         std::printf("FAILED     tile gesv: U(%lld,%lld) is exactly zero (info = %lld): the matrix is singular in %s "
                     "precision; no result (%s)\n", (long long)info, (long long)info, (long long)info,
                     opt.prec == "s" ? "single" : "double",
-                    opt.prec == "s" ? "try --prec d" : "two training airports at the same position give equal rows");
+                    opt.prec == "s" ? "try --prec d" : "points this close together give equal rows; try a larger --c");
         return tool::kFailed;
     }
     std::vector<T> w(static_cast<size_t>(n));
@@ -162,16 +155,25 @@ int run(const CommonOptions& opt, double c_opt, const AirportData& data) {
     const double diff = ref_info == 0 ? solve::relative_difference(n, w.data(), w_ref.data()) : INFINITY;
     const double bound = check::kThreshold * double(n) * eps * kappa;
 
-    // Held-out prediction.
-    std::vector<double> pred(data.test.size());
-    for (size_t t = 0; t < data.test.size(); ++t) {
-        const GeoPoint q(data.test[t]);
+    // The interpolant at any position.
+    auto interpolant = [&](const GeoPoint& q) {
         double s = mean;
         for (int64_t j = 0; j < n; ++j) s += mq->phi(q, mq->points[size_t(j)]) * double(w[size_t(j)]);
-        pred[t] = s;
-    }
+        return s;
+    };
+    std::vector<double> pred(data.test.size());
+    for (size_t t = 0; t < data.test.size(); ++t) pred[t] = interpolant(GeoPoint(data.test[t]));
     const double test_rmse = rmse(pred, data.test);
     const Baselines base = baselines(data.train, data.test);
+    int64_t predicted = 0;
+    clock.restart();
+    if (!where.empty())
+        predicted = predict_to_csv(where, opt.out, data.columns.value_name(), false,
+                                   [&](const std::vector<Location>& chunk, std::vector<double>& m, std::vector<double>&) {
+                                       m.resize(chunk.size());
+                                       for (size_t k = 0; k < chunk.size(); ++k) m[k] = interpolant(GeoPoint(chunk[k]));
+                                   });
+    const double predict_s = clock.seconds();
     const double flops = 2.0 * double(n) * double(n) * double(n) / 3.0;
     const char* ref_name = std::is_same_v<T, float> ? "LAPACKE_sgesv" : "LAPACKE_dgesv";
 
@@ -179,10 +181,17 @@ int run(const CommonOptions& opt, double c_opt, const AirportData& data) {
                 gflops(flops, gesv_s));
     std::printf("reference  %s %.3f s, %.2f GFLOP/s (before StarPU started; info %d)\n", ref_name, ref_s,
                 gflops(flops, ref_s), ref_info);
-    std::printf("held-out RMSE over %zu airports (m):\n", data.test.size());
-    std::printf("  multiquadric RBF interpolant      %8.1f\n", test_rmse);
-    std::printf("  nearest training airport          %8.1f\n", base.nearest_rmse_m);
-    std::printf("  training mean                     %8.1f\n", base.mean_rmse_m);
+    if (!where.empty())
+        std::printf("predict    %lld locations of %s: interpolant written to %s in %.3f s\n", (long long)predicted,
+                    opt.predict.c_str(), opt.out.c_str(), predict_s);
+    if (data.test.empty()) {
+        std::printf("held-out   none (--holdout 0): no held-out RMSE\n");
+    } else {
+        std::printf("held-out RMSE over %zu %s (%s):\n", data.test.size(), noun.c_str(), unit.c_str());
+        std::printf("  multiquadric RBF interpolant      %8.4g\n", test_rmse);
+        std::printf("  nearest training %-16s %8.4g\n", noun == "airports" ? "airport" : "point", base.nearest_rmse);
+        std::printf("  training mean                     %8.4g\n", base.mean_rmse);
+    }
     std::printf("accuracy   backward error ||y - A w|| / ((||A|| ||w|| + ||y||) n eps) = %.3g (threshold %g)\n", berr,
                 check::kThreshold);
     std::printf("           ||w - w_ref|| / ||w_ref|| = %.3g vs %s; bound %.3g (kappa_1(A) ~ %.3g)\n", diff, ref_name,
@@ -195,7 +204,8 @@ int run(const CommonOptions& opt, double c_opt, const AirportData& data) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"rbf_interpolation: multiquadric RBF interpolation of airport elevations with tile LU",
+    CLI::App app{"rbf_interpolation: multiquadric RBF interpolation of point data (default: airport elevations) "
+                 "with tile LU",
                  "rbf_interpolation"};
     CommonOptions opt;
     double c_km = 0;
@@ -204,7 +214,12 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     if (int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
     return guarded_app_main("rbf_interpolation", [&] {
-        const AirportData data = load_airports(opt.data, opt.n);
-        return opt.prec == "s" ? run<float>(opt, c_km, data) : run<double>(opt, c_km, data);
+        const PointData data = load_data(opt);
+        if (data.train.size() < 2)
+            throw Error((app.count("--n") ? "--n " + std::to_string(data.train.size()) + ": " : "the data has " +
+                         std::to_string(data.train.size()) + " training " + data.columns.noun() + ": ") +
+                        "too few training points for the model: the interpolant needs at least 2");
+        const std::vector<Location> where = opt.predict.empty() ? std::vector<Location>{} : read_locations(opt.predict, opt.columns);
+        return opt.prec == "s" ? run<float>(opt, c_km, data, where) : run<double>(opt, c_km, data, where);
     });
 }

@@ -1,0 +1,106 @@
+// Prediction locations and the prediction file (see predict_io.hpp).
+#include "examples/apps/predict_io.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <memory>
+
+#include "tessera/types.hpp"
+
+namespace tessera::apps {
+
+namespace {
+
+// Widen [lo, hi] by 5% of its extent on each side (0.5 where the extent is 0), clamped to [min, max].
+void widen(double& lo, double& hi, double min, double max) {
+    const double margin = hi > lo ? 0.05 * (hi - lo) : 0.5;
+    lo = std::max(min, lo - margin);
+    hi = std::min(max, hi + margin);
+}
+
+}  // namespace
+
+PredictionGrid prediction_grid(const std::vector<Point>& points, int64_t nx, int64_t ny) {
+    if (points.empty()) throw Error("prediction_grid: no points to span");
+    if (nx < 1 || ny < 1 || nx > (int64_t(1) << 26) / ny)
+        throw Error("prediction_grid: " + std::to_string(nx) + " x " + std::to_string(ny) +
+                    " cells: each must be at least 1 and their product at most 2^26");
+    PredictionGrid g;
+    g.nx = nx;
+    g.ny = ny;
+    g.lon_min = g.lon_max = points[0].lon_deg;
+    g.lat_min = g.lat_max = points[0].lat_deg;
+    for (const Point& p : points) {
+        g.lon_min = std::min(g.lon_min, p.lon_deg);
+        g.lon_max = std::max(g.lon_max, p.lon_deg);
+        g.lat_min = std::min(g.lat_min, p.lat_deg);
+        g.lat_max = std::max(g.lat_max, p.lat_deg);
+    }
+    widen(g.lon_min, g.lon_max, -180.0, 360.0);
+    widen(g.lat_min, g.lat_max, -90.0, 90.0);
+    const double dlon = (g.lon_max - g.lon_min) / double(nx), dlat = (g.lat_max - g.lat_min) / double(ny);
+    g.where.reserve(size_t(nx * ny));
+    for (int64_t iy = 0; iy < ny; ++iy)
+        for (int64_t ix = 0; ix < nx; ++ix)
+            g.where.push_back({g.lat_min + (double(iy) + 0.5) * dlat, g.lon_min + (double(ix) + 0.5) * dlon});
+    return g;
+}
+
+PredictionWriter::PredictionWriter(const std::string& path, const std::string& value_name, bool with_sd)
+    : path_(path), with_sd_(with_sd), file_(std::fopen(path.c_str(), "w")) {
+    if (!file_) throw Error(path + ": cannot write the file: " + std::strerror(errno));
+    std::fprintf(file_, "lat,lon,%s_pred%s%s%s\n", value_name.c_str(), with_sd ? "," : "",
+                 with_sd ? value_name.c_str() : "", with_sd ? "_sd" : "");
+}
+
+PredictionWriter::~PredictionWriter() {
+    if (file_) std::fclose(file_);
+}
+
+void PredictionWriter::write(const std::vector<Location>& where, const std::vector<double>& mean,
+                             const std::vector<double>& sd) {
+    if (!file_) throw Error(path_ + ": the prediction file is closed");
+    if (mean.size() != where.size() || (with_sd_ && sd.size() != where.size()))
+        throw Error(path_ + ": " + std::to_string(where.size()) + " locations but " + std::to_string(mean.size()) +
+                    " predictions and " + std::to_string(sd.size()) + " standard deviations");
+    for (size_t k = 0; k < where.size(); ++k) {
+        std::fprintf(file_, "%.15g,%.15g,%.10g", where[k].lat_deg, where[k].lon_deg, mean[k]);
+        if (with_sd_) std::fprintf(file_, ",%.10g", sd[k]);
+        std::fputc('\n', file_);
+    }
+    if (std::ferror(file_)) throw Error(path_ + ": cannot write the file");
+}
+
+void PredictionWriter::close() {
+    if (!file_) return;
+    const bool bad = std::ferror(file_) != 0;
+    const bool closed = std::fclose(file_) == 0;
+    file_ = nullptr;
+    if (bad || !closed) throw Error(path_ + ": cannot write the file (disk full?)");
+}
+
+int64_t predict_to_csv(const std::vector<Location>& where, const std::string& out_path, const std::string& value_name,
+                       bool with_sd, const ChunkPredictor& predict) {
+    if (where.empty()) throw Error(out_path + ": no location to predict at");
+    std::unique_ptr<PredictionWriter> out;
+    if (!out_path.empty()) out = std::make_unique<PredictionWriter>(out_path, value_name, with_sd);
+    std::vector<double> mean, sd;
+    for (size_t k0 = 0; k0 < where.size(); k0 += size_t(kPredictChunk)) {
+        const size_t k1 = std::min(where.size(), k0 + size_t(kPredictChunk));
+        const std::vector<Location> chunk(where.begin() + std::ptrdiff_t(k0), where.begin() + std::ptrdiff_t(k1));
+        mean.clear();
+        sd.clear();
+        predict(chunk, mean, sd);
+        if (out) out->write(chunk, mean, sd);
+    }
+    if (out) out->close();
+    return int64_t(where.size());
+}
+
+std::vector<Location> read_locations(const std::string& path, const Columns& columns) {
+    return parse_locations_csv(read_text_file(path), path, columns);
+}
+
+}  // namespace tessera::apps
