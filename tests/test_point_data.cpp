@@ -233,6 +233,21 @@ TEST(PredictionGrid, SpansTheDataWithAMarginSouthFirst) {
     EXPECT_LT(g.where[0].lat_deg, g.where[4].lat_deg);  // row 1 north of row 0
     EXPECT_EQ(prediction_grid(pts).where.size(), 16000u);  // default 160 × 100
 
+    // Across the antimeridian, in either convention: the short way round, 178..185 (+5%).
+    for (const double west : {-175.0, 185.0}) {
+        const PredictionGrid t = prediction_grid({{-15, 178, 0}, {-20, west, 0}, {-18, 179.5, 0}}, 2, 2);
+        EXPECT_DOUBLE_EQ(t.lon_min, 178 - 0.35);
+        EXPECT_DOUBLE_EQ(t.lon_max, 185 + 0.35);
+    }
+    // Data written in 0..360 around Greenwich (350 and 10): the short way, -10..10 (+5%).
+    const PredictionGrid greenwich = prediction_grid({{0, 350, 0}, {1, 10, 0}}, 2, 2);
+    EXPECT_DOUBLE_EQ(greenwich.lon_min, -11);
+    EXPECT_DOUBLE_EQ(greenwich.lon_max, 11);
+    // The short way, 170..370, leaves [-180, 360]: the plain -100..170 (+5%) instead.
+    const PredictionGrid wide = prediction_grid({{0, -100, 0}, {0, 10, 0}, {0, 170, 0}}, 2, 2);
+    EXPECT_DOUBLE_EQ(wide.lon_min, -113.5);
+    EXPECT_DOUBLE_EQ(wide.lon_max, 183.5);
+
     // One point: a 1°-wide box around it; near a pole the box is clamped.
     const PredictionGrid one = prediction_grid({{89.9, 0, 0}}, 2, 2);
     EXPECT_DOUBLE_EQ(one.lon_min, -0.5);

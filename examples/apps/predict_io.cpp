@@ -20,6 +20,36 @@ void widen(double& lo, double& hi, double min, double max) {
     hi = std::min(max, hi + margin);
 }
 
+// The shortest longitude interval [lo, hi] holding every point's longitude: the circle minus the
+// largest gap between neighbouring longitudes, so that data across the antimeridian (170°E to
+// 170°W) spans 170..190 rather than -170..170. Its ends are in [-180, 360]; where no such
+// interval fits there (data spanning more than 180° across the antimeridian), the plain min..max.
+void longitude_span(const std::vector<Point>& points, double& lo, double& hi) {
+    std::vector<double> l;
+    l.reserve(points.size());
+    for (const Point& p : points) {
+        double x = std::fmod(p.lon_deg + 180.0, 360.0);
+        l.push_back((x < 0 ? x + 360.0 : x) - 180.0);  // in [-180, 180)
+    }
+    std::sort(l.begin(), l.end());
+    double gap = l.front() + 360.0 - l.back();  // the gap across the antimeridian
+    lo = l.front();
+    hi = l.back();
+    for (size_t k = 0; k + 1 < l.size(); ++k)
+        if (l[k + 1] - l[k] > gap) {
+            gap = l[k + 1] - l[k];
+            lo = l[k + 1];
+            hi = l[k] + 360.0;
+        }
+    if (hi > 360.0) {
+        lo = hi = points[0].lon_deg;
+        for (const Point& p : points) {
+            lo = std::min(lo, p.lon_deg);
+            hi = std::max(hi, p.lon_deg);
+        }
+    }
+}
+
 }  // namespace
 
 PredictionGrid prediction_grid(const std::vector<Point>& points, int64_t nx, int64_t ny) {
@@ -30,11 +60,9 @@ PredictionGrid prediction_grid(const std::vector<Point>& points, int64_t nx, int
     PredictionGrid g;
     g.nx = nx;
     g.ny = ny;
-    g.lon_min = g.lon_max = points[0].lon_deg;
+    longitude_span(points, g.lon_min, g.lon_max);
     g.lat_min = g.lat_max = points[0].lat_deg;
     for (const Point& p : points) {
-        g.lon_min = std::min(g.lon_min, p.lon_deg);
-        g.lon_max = std::max(g.lon_max, p.lon_deg);
         g.lat_min = std::min(g.lat_min, p.lat_deg);
         g.lat_max = std::max(g.lat_max, p.lat_deg);
     }

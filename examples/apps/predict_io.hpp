@@ -28,9 +28,11 @@ struct PredictionGrid {
 
 /// The grid of a map of the data: the bounding box of `points` widened by 5% of its extent on each
 /// side (by 0.5° where the extent is 0: a single latitude or longitude), clamped to latitudes
-/// [-90, 90] and longitudes [-180, 360], divided into nx × ny cells (default 160 × 100). A data set
-/// that crosses the antimeridian with longitudes in [-180, 180] gets a box around the whole globe
-/// (give such data in [0, 360]). Throws tessera::Error for no points or nx, ny < 1, or nx·ny above 2^26.
+/// [-90, 90] and longitudes [-180, 360], divided into nx × ny cells (default 160 × 100). In
+/// longitude the box is the shortest interval holding the data's longitudes, however written: data
+/// across the antimeridian (170°E..170°W, or 170..190) spans 170..190, and the grid's longitudes
+/// then exceed 180 (the distances do not mind). Throws tessera::Error for no points, nx or ny < 1,
+/// or nx·ny above 2^26.
 PredictionGrid prediction_grid(const std::vector<Point>& points, int64_t nx = 160, int64_t ny = 100);
 
 /// The prediction file: a header `lat,lon,<value_name>_pred[,<value_name>_sd]` and one row per
