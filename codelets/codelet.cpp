@@ -150,7 +150,7 @@ static void prepare_task(starpu_task* task, starpu_codelet& cl, const void* args
     std::memcpy(arg, args, args_size);
     TaskContext* ctx = nullptr;
     try {
-        ctx = new TaskContext{detail::current_group(), std::move(keep)};
+        ctx = new TaskContext{detail::current_group(), std::move(keep), 0.0, nullptr};
     } catch (...) {
         std::free(arg);
         destroy();

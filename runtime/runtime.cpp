@@ -156,7 +156,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
         throw Error(std::string("tessera::Runtime: ") + e.what());
     }
     try {
-        detail::trace_begin(config.trace_path);  // progress counters from here; tracing if asked
+        detail::trace_begin(config.trace_path, config.record_trace);  // progress counters from here; tracing if asked
     } catch (...) {
         undo();
         throw;
@@ -247,7 +247,7 @@ std::vector<TaskRecord> Runtime::trace_records() const {
 void Runtime::clear_trace() { detail::trace_clear(); }
 void Runtime::write_trace(const std::string& path) const {
     if (!detail::tracing())
-        throw Error("tessera::Runtime::write_trace: not tracing (set RuntimeConfig::trace_path or TESSERA_TRACE)");
+        throw Error("tessera::Runtime::write_trace: not tracing (set RuntimeConfig::trace_path or record_trace, or TESSERA_TRACE)");
     try {
         detail::write_trace_file(path);
     } catch (const Error& e) {

@@ -155,7 +155,7 @@ void set_progress_observer(std::function<void(const ProgressSnapshot&)> observer
 
 // ---- Trace
 
-void trace_begin(const std::string& config_path) {
+void trace_begin(const std::string& config_path, bool record) {
     State& s = state();
     s.submitted = 0, s.done = 0, s.flops_submitted = 0, s.flops_done = 0;
     s.t0_us = starpu_timing_now();
@@ -172,14 +172,14 @@ void trace_begin(const std::string& config_path) {
     if (!path.empty() && s.rank > 0) path += ".rank" + std::to_string(s.rank);
     s.file = path;
     trace_clear();
-    if (path.empty()) return;
+    if (path.empty() && !record) return;
     starpu_profiling_status_set(STARPU_PROFILING_ENABLE);  // task start and end times
     s.tracing.store(true);
 }
 
 void trace_end() noexcept {
     State& s = state();
-    if (s.tracing.load()) {
+    if (s.tracing.load() && !s.file.empty()) {
         try {
             write_trace_file(s.file);
         } catch (const std::exception& e) {

@@ -17,9 +17,10 @@ namespace tessera::detail {
 
 /// At the end of Runtime construction (StarPU running): zero the counters, take the start time,
 /// note the workers' names, and trace when `config_path` is non-empty or TESSERA_TRACE is set
-/// (config_path wins; on MPI rank r > 0 the file is PATH.rank<r>), turning StarPU's profiling on.
+/// (config_path wins; on MPI rank r > 0 the file is PATH.rank<r>) or `record` (records without a
+/// file), turning StarPU's profiling on.
 /// Throws std::bad_alloc.
-void trace_begin(const std::string& config_path);
+void trace_begin(const std::string& config_path, bool record = false);
 /// At Runtime destruction, once every task has completed: write the trace file when tracing (a
 /// failure is one warning line on stderr), then stop tracing and drop the records and the observer.
 void trace_end() noexcept;

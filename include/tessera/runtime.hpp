@@ -50,6 +50,9 @@ struct RuntimeConfig {
     /// decides; a non-empty trace_path wins over it. Distributed, rank r > 0 writes FILE.rank<r>.
     /// Tracing turns StarPU's profiling on.
     std::string trace_path;
+    /// Record every task (Runtime::trace_records, e.g. for a Gantt chart) even when no trace file
+    /// is written (trace_path empty and TESSERA_TRACE unset). Turns StarPU's profiling on.
+    bool record_trace = false;
 };
 
 /// Tasks executed by one worker since the Runtime started.
@@ -143,9 +146,10 @@ public:
     /// must not wait for tasks and must not call set_progress_observer (that throws Error). Throws
     /// tessera::Error when min_interval_s is negative or not finite.
     void set_progress_observer(std::function<void(const ProgressSnapshot&)> observer, double min_interval_s = 0.25);
-    /// Whether every task is being traced (RuntimeConfig::trace_path or TESSERA_TRACE).
+    /// Whether every task is being traced (RuntimeConfig::trace_path, record_trace or TESSERA_TRACE).
     bool tracing() const;
-    /// The file the trace will be written to when the Runtime is destroyed ("" when not tracing);
+    /// The file the trace will be written to when the Runtime is destroyed ("" when not tracing or
+    /// only recording);
     /// if it cannot be written then, one warning line goes to stderr.
     std::string trace_file() const;
     /// The tasks traced so far (completed since the start or clear_trace()), by worker and start
