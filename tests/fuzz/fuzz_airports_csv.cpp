@@ -1,4 +1,5 @@
-// Fuzz target of the airports CSV reader (examples/apps/airports.cpp, parse_airports_csv), for
+// Fuzz target of the point-data CSV reader (examples/apps/point_data.cpp, parse_points_csv with the
+// airports' columns), for
 // libFuzzer (clang -fsanitize=fuzzer) or standalone_main.cpp. Any input must either parse into rows
 // that keep the reader's promises or raise one DataError line "fuzz.csv:LINE: ..."; anything else
 // (a crash, a sanitizer report, another exception, a broken promise) is a finding.
@@ -9,13 +10,13 @@
 #include <string_view>
 #include <vector>
 
-#include "examples/apps/airports.hpp"
+#include "examples/apps/point_data.hpp"
 #include "tests/fuzz/fuzz_promises.hpp"
 
 using namespace tessera;
 using namespace tessera::apps;
 
-// airports.cpp's load_airports refers to the embedded copy of airports.csv, a generated source of
+// point_data.cpp's load_points refers to the embedded copy of airports.csv, a generated source of
 // examples/apps; the target parses only the fuzzer's bytes, so an empty copy stands in for it.
 std::string_view tessera::apps::embedded_airports_csv() { return {}; }
 
@@ -23,11 +24,11 @@ namespace {
 
 [[noreturn]] void broken(const char* promise) { fuzz::broken("fuzz_airports_csv", promise); }
 
-void check_rows(const std::vector<Airport>& rows) {
+void check_rows(const std::vector<Point>& rows) {
     if (rows.empty()) broken("at least one data row");
-    for (const Airport& a : rows) {
-        if (!std::isfinite(a.elev_m)) broken("a finite elevation");
-        if (!(std::abs(a.lat_deg) <= 90) || !(std::abs(a.lon_deg) <= 180)) broken("a position on the sphere");
+    for (const Point& a : rows) {
+        if (!std::isfinite(a.value)) broken("a finite value");
+        if (!(std::abs(a.lat_deg) <= 90) || !(a.lon_deg >= -180 && a.lon_deg <= 360)) broken("a position on the sphere");
         const GeoPoint p(a);  // the distances the applications compute from every row
         if (!(haversine_km(p, p) >= 0) || !(chord_km(p, GeoPoint(rows.front())) >= 0)) broken("finite distances");
     }
@@ -37,7 +38,7 @@ void check_rows(const std::vector<Airport>& rows) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
-        check_rows(parse_airports_csv(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.csv"));
+        check_rows(parse_points_csv(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.csv", Columns{}).points);
     } catch (const DataError& e) {
         fuzz::check_error_line("fuzz_airports_csv", "fuzz.csv", e.what());
     }
