@@ -12,8 +12,11 @@
 #include <string>
 
 #include "examples/apps/point_data.hpp"
+#include "examples/apps/map_output.hpp"
 #include "examples/apps/predict_io.hpp"
+#include "examples/common/progress_display.hpp"
 #include "examples/common/tool_main.hpp"
+#include "examples/common/tool_trace.hpp"
 #include "runtime/host_memory.hpp"
 #include "tessera/tessera.hpp"
 
@@ -29,11 +32,13 @@ struct CommonOptions {
     int64_t holdout = 10;    ///< data row r is held out when r is a multiple of this; 0: none
     std::string predict;     ///< --predict: CSV of locations to predict at (with `out`)
     std::string out;         ///< --out: CSV the predictions at `predict`'s locations are written to
+    std::string map;         ///< --map: picture (.png or .svg) of the prediction over the data
+    tool::WatchOptions watch;  ///< --quiet, --trace, --gantt
     bool check = false;      ///< exit 1 unless the application's acceptance checks pass
 };
 
-/// Register --n, --nb, --prec, --data, --lat, --lon, --value, --holdout, --predict, --out and --check
-/// on `app`; `check_help` says what --check verifies. --predict and --out need each other.
+/// Register --n, --nb, --prec, --data, --lat, --lon, --value, --holdout, --predict, --out, --map,
+/// --quiet, --trace, --gantt and --check on `app`; `check_help` says what --check verifies. --predict and --out need each other.
 inline void add_common_options(CLI::App& app, CommonOptions& o, const char* check_help) {
     auto* n = app.add_option("--n", o.n, o.n < 0 ? "use the first N training points (default: all of them)"
                                                   : "use the first N training points")
@@ -61,11 +66,18 @@ inline void add_common_options(CLI::App& app, CommonOptions& o, const char* chec
     auto* out = app.add_option("--out", o.out, "CSV to write the predictions at the --predict locations to");
     predict->needs(out);
     out->needs(predict);
+    app.add_option("--map", o.map,
+                   "draw the prediction over the data's bounding box (and, for kriging, its standard deviation) "
+                   "with the training points into FILE.png or FILE.svg");
+    tool::add_watch_options(app, o.watch);
     app.add_flag("--check", o.check, check_help);
 }
 
-/// Load the data as the options say (load_points); throws DataError.
+/// Load the data as the options say (load_points); throws DataError. Refuses first (tessera::Error)
+/// a --map or --gantt file that is neither .png nor .svg, before any work.
 inline PointData load_data(const CommonOptions& o) {
+    if (!o.map.empty()) tool::check_picture_path("--map", o.map);
+    if (!o.watch.gantt.empty()) tool::check_picture_path("--gantt", o.watch.gantt);
     DataOptions d;
     d.path = o.data;
     d.columns = o.columns;

@@ -15,7 +15,7 @@
 // (Householder QR); the same system goes through LAPACKE_xgels in the same precision (before the
 // StarPU workers start, so it has OpenBLAS's own threads) to compare coefficients.
 // Reports: training RMS residual over the data rows and held-out RMSE, next to the baselines (none
-// with --holdout 0); ‖c − c_ref‖₂/‖c_ref‖₂; DESIGN.md's least-squares residual of our solution.
+// with --holdout 0); ‖c − c_ref‖₂/‖c_ref‖₂; the least-squares residual of docs/architecture.md#numerical-checks of our solution.
 // --check passes when that residual is ≤ 60 and the coefficient difference is within the
 // first-order perturbation bound 60·n·eps·κ·(1 + κ·‖r‖/(‖A‖·‖c‖)) (κ: LAPACK's estimate of κ₁(R));
 // it checks the solve, not the held-out error, so it means the same with --holdout 0.
@@ -29,6 +29,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "examples/apps/app_common.hpp"
@@ -117,12 +118,14 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const PointData& dat
     const double kappa = ref_info == 0 ? condition_of_r<T>(n, a_ref.data(), rows_total) : INFINITY;
     a_ref = {};
 
-    Runtime rt;
+    Runtime rt(tool::runtime_config(opt.watch));
     print_setup(data, rt, opt);
     std::printf("model      real spherical harmonics of degree <= %lld, damping lambda = %g: %lld x %lld least squares\n",
                 (long long)L, lambda, (long long)rows_total, (long long)n);
     TileMatrix<T> A(rows_total, n, opt.nb), B(rows_total, 1, opt.nb);
     clock.restart();
+    std::optional<tool::ProgressDisplay> progress;
+    progress.emplace(rt, "fit generate + gels", opt.watch.quiet);
     A.generate([design_rows](int64_t i0, int64_t j0, int64_t rows, int64_t cols, T* tile, int64_t ld) {
         design_rows(i0, rows, j0, cols, tile, ld);
     });
@@ -132,6 +135,7 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const PointData& dat
     clock.restart();
     const int64_t info = gels(Trans::NoTrans, A, B, Options{.nb = opt.nb});
     const double gels_s = clock.seconds();
+    progress.reset();
     if (info > 0) {
         // Undamped, harmonics that the points' positions cannot tell apart make A rank deficient;
         // damped, every column but the constant one has a damping row, so only a degree too high
@@ -181,6 +185,21 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const PointData& dat
         std::printf("predict    %lld locations of %s: fit written to %s in %.3f s\n", (long long)predicted,
                     opt.predict.c_str(), opt.out.c_str(), clock.seconds());
     }
+    if (!opt.map.empty()) {
+        clock.restart();
+        const int64_t cells = draw_prediction_map(
+            opt.map, true, data.train,
+            [&](const std::vector<Location>& chunk, std::vector<double>& mean, std::vector<double>&) {
+                mean = evaluate_fit(L, cd, chunk);
+            },
+            false, data.columns.value_name(),
+            "Spherical-harmonics fit of " + data.columns.value_name() + " (degree " + std::to_string(L) + ")");
+        std::printf("map        fit at %lld grid cells drawn to %s in %.3f s\n", (long long)cells, opt.map.c_str(),
+                    clock.seconds());
+    }
+    if (!opt.watch.gantt.empty())
+        std::printf("gantt      %ld tasks drawn to %s\n",
+                    tool::draw_gantt_of_run(rt, opt.watch, "elevation_fit: tasks per worker"), opt.watch.gantt.c_str());
     if (data.test.empty()) {
         std::printf("held-out   none (--holdout 0): no held-out RMSE\n");
     } else {
@@ -207,7 +226,7 @@ int main(int argc, char** argv) {
     CommonOptions opt;
     int64_t L = 24;
     double lambda = 1e-2;
-    add_common_options(app, opt, "exit 1 unless the fit agrees with LAPACKE within DESIGN.md's thresholds");
+    add_common_options(app, opt, "exit 1 unless the fit agrees with LAPACKE within the thresholds of docs/architecture.md");
     app.add_option("--L", L, "largest spherical-harmonic degree ((L+1)^2 coefficients)")->capture_default_str()
         ->check(CLI::Range(int64_t(0), int64_t(200)));
     app.add_option("--lambda", lambda, "damping: weight of the roughness penalty relative to the data rows")

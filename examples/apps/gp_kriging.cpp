@@ -41,6 +41,7 @@
 #endif
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "examples/apps/app_common.hpp"
@@ -194,7 +195,7 @@ void kriging_chunk(const TileMatrix<T>& K, const TileMatrix<T>& A, const Fit<T>&
 }
 
 template <class T>
-int run(const GpOptions& opt, const PointData& data, const Runtime& rt, const std::vector<Location>& where) {
+int run(const GpOptions& opt, const PointData& data, Runtime& rt, const std::vector<Location>& where) {
     const int64_t n = int64_t(data.train.size()), nb = opt.common.nb;
     const std::string noun = data.columns.noun(), unit = data.columns.unit();
     require_dense_memory<T>(std::to_string(n) + " training " + noun, n, n, 1);
@@ -206,6 +207,7 @@ int run(const GpOptions& opt, const PointData& data, const Runtime& rt, const st
     fit.points = std::make_shared<std::vector<GeoPoint>>();
     for (const Point& p : data.train) fit.points->emplace_back(p);
 
+    const bool quiet = opt.common.watch.quiet || rt.rank() != 0;  // progress on stderr: rank 0's
     print_setup(data, rt, opt.common);
     report("model      Matern 3/2 on haversine distance, training mean %.4g %s, sigma^2 = %.4g %s^2 (sd %.4g %s)\n",
            fit.mean, unit.c_str(), fit.var, unit.c_str(), std::sqrt(fit.var), unit.c_str());
@@ -290,6 +292,8 @@ int run(const GpOptions& opt, const PointData& data, const Runtime& rt, const st
     };
 
     GridPoint g;
+    std::optional<tool::ProgressDisplay> search_progress;  // one stage: the whole grid search
+    search_progress.emplace(rt, "gp search (generate, potrf, potrs per grid point)", quiet);
     for (double ell : ells)
         for (double ratio : ratios)
             if (int rc = evaluate(ell, ratio, g); rc != tool::kOk) return rc;
@@ -300,9 +304,9 @@ int run(const GpOptions& opt, const PointData& data, const Runtime& rt, const st
         for (double ell : refined_length_scales(ells, fit.best.ell_km))
             if (int rc = evaluate(ell, ratio, g); rc != tool::kOk) return rc;
     }
+    search_progress.reset();
 
-    int64_t predicted = 0;
-    if (!where.empty()) {  // the best factor in K, K⁻¹y as a tile matrix, then chunk by chunk
+    if (!where.empty() || !opt.common.map.empty()) {  // the best factor in K, K⁻¹y as a tile matrix
         const bool refactor = last.ell_km != fit.best.ell_km || last.ratio != fit.best.ratio;
         if (refactor) {
             generate_covariance(K, fit, fit.best.ell_km, fit.best.ratio);
@@ -310,17 +314,35 @@ int run(const GpOptions& opt, const PointData& data, const Runtime& rt, const st
                 throw Error("the best grid point's factorization failed the second time (info " + std::to_string(info) + ")");
         }
         require_dense_memory<T>("--predict (n x " + std::to_string(kPredictChunk) + " cross-covariances)", n,
-                                std::min<int64_t>(kPredictChunk, int64_t(where.size())), 1);
+                                std::min<int64_t>(kPredictChunk, int64_t(std::max<size_t>(where.size(), 1))), 1);
         TileMatrix<T> A(n, 1, nb);
         A.fill_from_lapack(fit.alpha.data(), n);
-        Stopwatch clock;
-        predicted = predict_to_csv(where, rt.rank() == 0 ? opt.common.out : std::string(), data.columns.value_name(),
-                                   true, [&](const std::vector<Location>& w, std::vector<double>& mean, std::vector<double>& sd) {
-                                       kriging_chunk(K, A, fit, rt, w, mean, sd);
-                                   });
-        report("\npredict    %lld locations of %s: kriging mean and sd (tau^2 included) written to %s in %.3f s%s\n",
-               (long long)predicted, opt.common.predict.c_str(), opt.common.out.c_str(), clock.seconds(),
-               refactor ? " (best K factored again)" : "");
+        const ChunkPredictor kriging = [&](const std::vector<Location>& w, std::vector<double>& mean, std::vector<double>& sd) {
+            kriging_chunk(K, A, fit, rt, w, mean, sd);
+        };
+        if (!where.empty()) {  // chunk by chunk into the --out file
+            Stopwatch clock;
+            tool::ProgressDisplay progress(rt, "gp predict", quiet);
+            const int64_t predicted =
+                predict_to_csv(where, rt.rank() == 0 ? opt.common.out : std::string(), data.columns.value_name(), true, kriging);
+            report("\npredict    %lld locations of %s: kriging mean and sd (tau^2 included) written to %s in %.3f s%s\n",
+                   (long long)predicted, opt.common.predict.c_str(), opt.common.out.c_str(), clock.seconds(),
+                   refactor ? " (best K factored again)" : "");
+        }
+        if (!opt.common.map.empty()) {
+            Stopwatch clock;
+            tool::ProgressDisplay progress(rt, "gp map", quiet);
+            const int64_t cells = draw_prediction_map(
+                opt.common.map, rt.rank() == 0, data.train, kriging, true, data.columns.value_name(),
+                "Gaussian-process kriging of " + data.columns.value_name() + " (" + std::to_string(n) + " points, ell " +
+                    joined({fit.best.ell_km}) + " km)");
+            report("map        kriging mean and sd at %lld grid cells drawn to %s in %.3f s\n", (long long)cells,
+                   opt.common.map.c_str(), clock.seconds());
+        }
+    }
+    if (rt.rank() == 0 && !opt.common.watch.gantt.empty()) {
+        const long drawn = tool::draw_gantt_of_run(rt, opt.common.watch, "gp_kriging: tasks per worker");
+        report("gantt      %ld tasks drawn to %s\n", drawn, opt.common.watch.gantt.c_str());
     }
 
     if (rt.rank() != 0) return tool::kOk;  // alpha and the report are rank 0's
@@ -383,7 +405,7 @@ int main(int argc, char** argv) {
         require_model_data(data.train, n_given, data.columns.noun());
         const std::vector<Location> where =
             opt.common.predict.empty() ? std::vector<Location>{} : read_locations(opt.common.predict, opt.common.columns);
-        Runtime rt;
+        Runtime rt(tool::runtime_config(opt.common.watch));
         return opt.common.prec == "s" ? run<float>(opt, data, rt, where) : run<double>(opt, data, rt, where);
     });
 }

@@ -19,7 +19,7 @@
 // same precision (before the StarPU workers start, so it has OpenBLAS's own threads).
 // Reports: held-out RMSE next to the baselines (none with --holdout 0), the backward error
 // ‖y − A·w‖/((‖A‖·‖w‖ + ‖y‖)·n·eps), and ‖w − w_ref‖₂/‖w_ref‖₂. --check passes when the backward error
-// is ≤ 60 (DESIGN.md) and the weight difference is within 60·n·eps·κ₁(A) (LAPACK's estimate of κ₁);
+// is ≤ 60 (docs/architecture.md#numerical-checks) and the weight difference is within 60·n·eps·κ₁(A) (LAPACK's estimate of κ₁);
 // it checks the solve, not the held-out error, so it means the same with --holdout 0.
 // --predict FILE --out FILE: s(x) at each location of FILE (predict_io.hpp; no standard deviation).
 // Exit status (examples/common/tool_main.hpp): 0 success; 1 an exactly singular matrix (info > 0), a
@@ -32,6 +32,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "examples/apps/app_common.hpp"
@@ -109,12 +110,14 @@ int run(const CommonOptions& opt, double c_opt, const PointData& data, const std
         if (ref_info == 0) kappa = condition_from_lu<T>(n, a.data(), norm_a1);
     }
 
-    Runtime rt;
+    Runtime rt(tool::runtime_config(opt.watch));
     print_setup(data, rt, opt);
     std::printf("model      multiquadric sqrt(r^2 + c^2), r chord distance, c = %.2f km%s\n", mq->c_km,
                 c_opt > 0 ? " (--c)" : " (median nearest-neighbour distance)");
     TileMatrix<T> A(n, n, opt.nb), B(n, 1, opt.nb);
     Stopwatch clock;
+    std::optional<tool::ProgressDisplay> progress;
+    progress.emplace(rt, "rbf generate + gesv", opt.watch.quiet);
     A.generate([mq](int64_t i0, int64_t j0, int64_t rows, int64_t cols, T* tile, int64_t ld) {
         for (int64_t j = 0; j < cols; ++j)
             for (int64_t i = 0; i < rows; ++i)
@@ -127,6 +130,7 @@ int run(const CommonOptions& opt, double c_opt, const PointData& data, const std
     clock.restart();
     const int64_t info = gesv(A, ipiv, B);
     const double gesv_s = clock.seconds();
+    progress.reset();
     if (info > 0) {
         // Distinct points give a nonsingular matrix (Micchelli), and training rows at one location
         // are merged, so an exact zero pivot means rounding: single precision, or points so close
@@ -174,6 +178,21 @@ int run(const CommonOptions& opt, double c_opt, const PointData& data, const std
                                        for (size_t k = 0; k < chunk.size(); ++k) m[k] = interpolant(GeoPoint(chunk[k]));
                                    });
     const double predict_s = clock.seconds();
+    const ChunkPredictor rbf = [&](const std::vector<Location>& chunk, std::vector<double>& m, std::vector<double>&) {
+        m.resize(chunk.size());
+        for (size_t k = 0; k < chunk.size(); ++k) m[k] = interpolant(GeoPoint(chunk[k]));
+    };
+    if (!opt.map.empty()) {
+        clock.restart();
+        const int64_t cells = draw_prediction_map(opt.map, true, data.train, rbf, false, data.columns.value_name(),
+                                                  "Multiquadric RBF interpolation of " + data.columns.value_name() +
+                                                      " (" + std::to_string(n) + " points)");
+        std::printf("map        interpolant at %lld grid cells drawn to %s in %.3f s\n", (long long)cells, opt.map.c_str(),
+                    clock.seconds());
+    }
+    if (!opt.watch.gantt.empty())
+        std::printf("gantt      %ld tasks drawn to %s\n",
+                    tool::draw_gantt_of_run(rt, opt.watch, "rbf_interpolation: tasks per worker"), opt.watch.gantt.c_str());
     const double flops = 2.0 * double(n) * double(n) * double(n) / 3.0;
     const char* ref_name = std::is_same_v<T, float> ? "LAPACKE_sgesv" : "LAPACKE_dgesv";
 
@@ -209,7 +228,7 @@ int main(int argc, char** argv) {
                  "rbf_interpolation"};
     CommonOptions opt;
     double c_km = 0;
-    add_common_options(app, opt, "exit 1 unless the solve agrees with LAPACKE within DESIGN.md's thresholds");
+    add_common_options(app, opt, "exit 1 unless the solve agrees with LAPACKE within the thresholds of docs/architecture.md");
     app.add_option("--c", c_km, "multiquadric shape parameter, km (default: median nearest-neighbour distance)")
         ->check(CLI::PositiveNumber);
     if (int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;

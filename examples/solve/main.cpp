@@ -1,6 +1,7 @@
 // tessera-solve: solve A·x = b for a matrix A read from a Matrix Market file, with tile algorithms.
 //
 //   tessera-solve FILE.mtx [--rhs ones|B.mtx] [--method auto|potrf|getrf|gels] [--nb NB] [--prec s|d|c|z]
+//                 [--quiet] [--trace FILE.json] [--gantt FILE.png|svg]
 //
 // b = A·1 by default (--rhs ones), so that the forward error ‖x − 1‖∞ can be reported. Precision:
 // s, d (real) or c, z (complex, LAPACK's letters); d by default, z when A or B is a complex file. A
@@ -34,7 +35,9 @@
 
 #include "examples/common/cli_parse.hpp"
 #include "examples/common/tool_main.hpp"
+#include "examples/common/tool_trace.hpp"
 #include "examples/solve/matrix_market.hpp"
+#include "examples/solve/read_progress.hpp"
 #include "examples/solve/residuals.hpp"
 #include "examples/solve/scaling.hpp"
 #include "tessera/lu.hpp"
@@ -56,6 +59,7 @@ const char* describe(Method m) {
 struct SolveOptions {
     std::string file, rhs = "ones", method = "auto", prec;  ///< prec "" until resolved: d, or z for a complex file
     int64_t nb = 320;
+    tool::WatchOptions watch;  ///< --quiet, --trace, --gantt
 };
 
 /// One attempt: LAPACK info, seconds of factorization + solve, flops (LAPACK's count: 4 times the
@@ -130,13 +134,15 @@ int run(const SolveOptions& opt, const MMMatrix& M, const MMMatrix* B) {
     const ScaledSystem<T> sys = scale_system<T>(M, B);
     const std::vector<T>& a = sys.a;
     const std::vector<T>& b = sys.b;
-    Runtime rt;
+    Runtime rt(tool::runtime_config(opt.watch));
     std::printf("runtime   %d CPU + %d OpenCL workers, scheduler %s, precision %s, nb %lld\n", rt.cpu_workers(),
                 rt.opencl_workers(), rt.scheduler().c_str(), precision_name<T>(), (long long)opt.nb);
     if (m == 0 || n == 0 || nrhs == 0) {
         std::printf("method    none: empty system, nothing to solve\n");
         return tool::kOk;
     }
+    std::optional<tool::ProgressDisplay> progress;
+    progress.emplace(rt, "solve", opt.watch.quiet);
     Attempt<T> r = attempt<T>(method, m, n, nrhs, opt.nb, a, b);
     if (method == Method::Potrf && r.info > 0 && opt.method == "auto") {
         std::printf("method    %s [%s]: not positive definite (LAPACK info = %lld), falling back to LU\n",
@@ -147,7 +153,12 @@ int run(const SolveOptions& opt, const MMMatrix& M, const MMMatrix* B) {
         r = attempt<T>(method, m, n, nrhs, opt.nb, a, b);
         r.seconds += first;
     }
+    progress.reset();
     std::printf("method    %s [%s]\n", describe(method), why.c_str());
+    if (!opt.watch.gantt.empty())
+        std::printf("gantt     %ld tasks drawn to %s\n",
+                    tool::draw_gantt_of_run(rt, opt.watch, "tessera-solve " + opt.file + ": tasks per worker"),
+                    opt.watch.gantt.c_str());
     if (r.info > 0) {
         const char* what = method == Method::Potrf ? "the matrix is not positive definite: leading minor of order"
                            : method == Method::Getrf ? "the matrix is singular: U(i,i) is exactly zero for i ="
@@ -215,15 +226,17 @@ int solve_main(int argc, char** argv) {
     app.add_option("--nb", opt.nb, "tile size")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 20));
     app.add_option("--prec", opt.prec, "precision: s, d, c or z (default: d, or z when A or B is complex)")
         ->check(CLI::IsMember({"s", "d", "c", "z"}));
+    tool::add_watch_options(app, opt.watch);
     if (auto rc = tool::parse_cli(app, argc, argv, "tessera-solve")) return *rc;
+    if (!opt.watch.gantt.empty()) tool::check_picture_path("--gantt", opt.watch.gantt);
     try {
-        const MMMatrix M = read_matrix_market(opt.file);
+        const MMMatrix M = read_matrix_market_with_progress(opt.file, opt.watch.quiet);
         std::printf("matrix    %s: %lld x %lld, %s %s %s, %lld stored entries\n", opt.file.c_str(), (long long)M.m,
                     (long long)M.n, to_string(M.format), to_string(M.field), to_string(M.symmetry), (long long)M.stored);
         if (!precision_fits(opt, M, opt.file)) return tool::kRefused;
         std::optional<MMMatrix> B;  // none for b = A·1, formed after A is scaled
         if (opt.rhs != "ones") {
-            B = read_matrix_market(opt.rhs);
+            B = read_matrix_market_with_progress(opt.rhs, opt.watch.quiet);
             if (B->m != M.m) {
                 std::fprintf(stderr, "%s:1: the right-hand side has %lld rows, the matrix %s has %lld\n", opt.rhs.c_str(),
                              (long long)B->m, opt.file.c_str(), (long long)M.m);

@@ -93,3 +93,49 @@ if(TARGET elevation_fit)
   apps_test(apps.data.elevation_fit_too_few 2 "^elevation_fit: 2 training points for 9 coefficients \\(degree 2\\): need m >= n or --lambda > 0.?$"
             $<TARGET_FILE:elevation_fit> --data ${csv}/two_rows.csv --lat lat_n --lon lon_e --value elev_ft --holdout 0 --lambda 0 --L 2)
 endif()
+
+# --map, --gantt, --trace and the progress lines (watch_check.cmake): pictures of the requested
+# size (2 CPU workers: a Gantt chart 160 + 60 px per worker tall), a trace whose task events are
+# the tasks that ran, and no live progress line off a terminal.
+set(watch_check ${CMAKE_CURRENT_SOURCE_DIR}/watch_check.cmake)
+set(watch_dir ${CMAKE_CURRENT_BINARY_DIR}/watch)
+file(MAKE_DIRECTORY ${watch_dir})
+function(apps_watch_test name)
+  cmake_parse_arguments(W "" "PNG;PNG_SIZE;SVG;SVG_SIZE;TRACE;STAGE" "COMMAND" ${ARGN})
+  string(REPLACE ";" "|" cmd "${W_COMMAND}")
+  set(args "-DCMD=${cmd}")
+  foreach(k PNG PNG_SIZE SVG SVG_SIZE TRACE STAGE)
+    if(DEFINED W_${k})
+      list(APPEND args "-D${k}=${W_${k}}")
+    endif()
+  endforeach()
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} ${args} -P ${watch_check})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${APPS_ENV};STARPU_NCPU=2" TIMEOUT 300 LABELS apps)
+endfunction()
+set(tonga ${PROJECT_SOURCE_DIR}/examples/data/tonga_fiji_quakes.csv)
+if(TARGET gp_kriging)
+  apps_watch_test(apps.watch.gp_tonga_map_png PNG ${watch_dir}/gp.png PNG_SIZE 1200x700
+                  SVG ${watch_dir}/gp_gantt.svg SVG_SIZE 1400x280 TRACE ${watch_dir}/gp.json
+                  STAGE "gp search [^\n]*: [0-9]+ tasks in"
+                  COMMAND $<TARGET_FILE:gp_kriging> --data ${tonga} --lat latitude --lon longitude --value depth
+                          --n 600 --map ${watch_dir}/gp.png --gantt ${watch_dir}/gp_gantt.svg --trace ${watch_dir}/gp.json
+                          --check)
+endif()
+if(TARGET rbf_interpolation)
+  apps_watch_test(apps.watch.rbf_map_svg SVG ${watch_dir}/rbf.svg SVG_SIZE 1200x700
+                  COMMAND $<TARGET_FILE:rbf_interpolation> --n 400 --map ${watch_dir}/rbf.svg --quiet)
+  apps_test(apps.watch.bad_map_extension 2 "--map [^\n]*map.jpg: the picture's file name must end in .png or .svg"
+            $<TARGET_FILE:rbf_interpolation> --n 50 --map ${watch_dir}/map.jpg)
+endif()
+if(TARGET elevation_fit)
+  apps_watch_test(apps.watch.fit_gantt_png PNG ${watch_dir}/fit_gantt.png PNG_SIZE 1400x280
+                  TRACE ${watch_dir}/fit.json STAGE "fit generate \\+ gels: [0-9]+ tasks in"
+                  COMMAND $<TARGET_FILE:elevation_fit> --n 600 --L 8 --gantt ${watch_dir}/fit_gantt.png
+                          --trace ${watch_dir}/fit.json)
+endif()
+if(TARGET tessera-solve)
+  apps_watch_test(solve.watch.gantt_trace SVG ${watch_dir}/solve_gantt.svg SVG_SIZE 1400x280
+                  TRACE ${watch_dir}/solve.json STAGE "solve: [0-9]+ tasks in"
+                  COMMAND $<TARGET_FILE:tessera-solve> ${PROJECT_SOURCE_DIR}/examples/solve/matrices/general_array_real.mtx
+                          --nb 2 --gantt ${watch_dir}/solve_gantt.svg --trace ${watch_dir}/solve.json)
+endif()
