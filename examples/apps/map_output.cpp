@@ -2,10 +2,8 @@
 #include "examples/apps/map_output.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "examples/common/plot.hpp"
-#include "tessera/types.hpp"
 
 namespace tessera::apps {
 
@@ -31,18 +29,12 @@ int64_t draw_prediction_map(const std::string& path, bool draw, const std::vecto
     const PredictionGrid grid = prediction_grid(train);
     const size_t cells = grid.where.size();
     std::vector<double> mean(cells), sd(with_sd ? cells : 0);
-    std::vector<Location> chunk;
-    std::vector<double> m, s;
-    for (size_t k0 = 0; k0 < cells; k0 += size_t(kPredictChunk)) {
-        const size_t k1 = std::min(cells, k0 + size_t(kPredictChunk));
-        chunk.assign(grid.where.begin() + std::ptrdiff_t(k0), grid.where.begin() + std::ptrdiff_t(k1));
-        predict(chunk, m, s);
-        if (m.size() != chunk.size() || (with_sd && s.size() != chunk.size()))
-            throw Error("draw_prediction_map: the model returned " + std::to_string(m.size()) + " predictions for " +
-                        std::to_string(chunk.size()) + " locations");
-        std::copy(m.begin(), m.end(), mean.begin() + std::ptrdiff_t(k0));
-        if (with_sd) std::copy(s.begin(), s.end(), sd.begin() + std::ptrdiff_t(k0));
-    }
+    predict_in_chunks(grid.where, with_sd, predict,
+                      [&](size_t first, const std::vector<Location>&, const std::vector<double>& m,
+                          const std::vector<double>& s) {
+                          std::copy(m.begin(), m.end(), mean.begin() + std::ptrdiff_t(first));
+                          if (with_sd) std::copy(s.begin(), s.end(), sd.begin() + std::ptrdiff_t(first));
+                      });
     if (!draw) return int64_t(cells);
     std::vector<plot::MapPanel> panels;
     panels.push_back({"prediction", value_label, plot_grid(grid, std::move(mean)), true});

@@ -109,20 +109,35 @@ void PredictionWriter::close() {
     if (bad || !closed) throw Error(path_ + ": cannot write the file (disk full?)");
 }
 
+void predict_in_chunks(const std::vector<Location>& where, bool with_sd, const ChunkPredictor& predict,
+                       const std::function<void(size_t first, const std::vector<Location>& chunk,
+                                                const std::vector<double>& mean, const std::vector<double>& sd)>& take) {
+    std::vector<Location> chunk;
+    std::vector<double> mean, sd;
+    for (size_t k0 = 0; k0 < where.size(); k0 += size_t(kPredictChunk)) {
+        const size_t k1 = std::min(where.size(), k0 + size_t(kPredictChunk));
+        chunk.assign(where.begin() + std::ptrdiff_t(k0), where.begin() + std::ptrdiff_t(k1));
+        mean.clear();
+        sd.clear();
+        predict(chunk, mean, sd);
+        if (mean.size() != chunk.size() || (with_sd && sd.size() != chunk.size()))
+            throw Error("the model returned " + std::to_string(mean.size()) + " predictions and " +
+                        std::to_string(sd.size()) + " standard deviations for " + std::to_string(chunk.size()) +
+                        " locations");
+        take(k0, chunk, mean, sd);
+    }
+}
+
 int64_t predict_to_csv(const std::vector<Location>& where, const std::string& out_path, const std::string& value_name,
                        bool with_sd, const ChunkPredictor& predict) {
     if (where.empty()) throw Error(out_path + ": no location to predict at");
     std::unique_ptr<PredictionWriter> out;
     if (!out_path.empty()) out = std::make_unique<PredictionWriter>(out_path, value_name, with_sd);
-    std::vector<double> mean, sd;
-    for (size_t k0 = 0; k0 < where.size(); k0 += size_t(kPredictChunk)) {
-        const size_t k1 = std::min(where.size(), k0 + size_t(kPredictChunk));
-        const std::vector<Location> chunk(where.begin() + std::ptrdiff_t(k0), where.begin() + std::ptrdiff_t(k1));
-        mean.clear();
-        sd.clear();
-        predict(chunk, mean, sd);
-        if (out) out->write(chunk, mean, sd);
-    }
+    predict_in_chunks(where, with_sd, predict,
+                      [&](size_t, const std::vector<Location>& chunk, const std::vector<double>& mean,
+                          const std::vector<double>& sd) {
+                          if (out) out->write(chunk, mean, sd);
+                      });
     if (out) out->close();
     return int64_t(where.size());
 }

@@ -62,6 +62,15 @@ private:
 using ChunkPredictor =
     std::function<void(const std::vector<Location>& where, std::vector<double>& mean, std::vector<double>& sd)>;
 
+/// Predict at every location with `predict`, chunk by chunk (at most kPredictChunk locations, in
+/// order), and hand each chunk to `take` with the index of its first location, the chunk, and the
+/// predictions (sd empty unless with_sd). Throws tessera::Error when `predict` returns a number of
+/// predictions (or, with_sd, of standard deviations) other than the chunk's, and what `predict` and
+/// `take` throw.
+void predict_in_chunks(const std::vector<Location>& where, bool with_sd, const ChunkPredictor& predict,
+                       const std::function<void(size_t first, const std::vector<Location>& chunk,
+                                                const std::vector<double>& mean, const std::vector<double>& sd)>& take);
+
 /// Predict at every location and write the prediction file `out_path` (see PredictionWriter), in
 /// chunks of at most kPredictChunk locations in order; an empty `out_path` predicts and writes
 /// nothing (an MPI rank other than 0 taking part in collective predictions). Returns the number of
