@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 namespace tessera::solve {
@@ -265,12 +264,6 @@ MMMatrix parse_matrix_market(std::istream& in, const std::string& name, int64_t 
         r.fail(std::string("more ") + (M.format == MMFormat::Array ? "values than the " : "entries than the ") +
                std::to_string(count) + " the size line declares");
     return M;
-}
-
-MMMatrix read_matrix_market(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw MMError(path + ":0: cannot open the file");
-    return parse_matrix_market(in, path);
 }
 
 }  // namespace tessera::solve

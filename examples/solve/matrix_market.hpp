@@ -70,7 +70,6 @@ constexpr int64_t kMaxDenseEntries = int64_t(1) << 28;
 /// Parse a Matrix Market stream; `name` is the file name used in error messages. `max_entries`
 /// bounds m, n and m·n (a smaller bound lets the fuzz target, tests/fuzz/, stay within its memory).
 MMMatrix parse_matrix_market(std::istream& in, const std::string& name, int64_t max_entries = kMaxDenseEntries);
-/// Open and parse a file. Throws MMError.
-MMMatrix read_matrix_market(const std::string& path);
+/// (tessera-solve opens and parses its files with progress: read_progress.hpp.)
 
 }  // namespace tessera::solve

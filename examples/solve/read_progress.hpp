@@ -38,9 +38,10 @@ private:
     std::vector<char> buffer_;
 };
 
-/// read_matrix_market(path) with the stage "read PATH" shown while the file is parsed (files of
-/// 64 MiB or more: smaller ones read in well under a second and show nothing). Throws MMError
-/// "PATH:LINE: what is wrong" as read_matrix_market.
+/// Open and parse the Matrix Market file `path` (parse_matrix_market), with the stage "read PATH"
+/// shown while the file is parsed (files of 64 MiB or more: smaller ones read in well under a
+/// second and show nothing). Throws MMError "PATH:LINE: what is wrong" ("PATH:0: cannot open the
+/// file" when it cannot be opened).
 inline MMMatrix read_matrix_market_with_progress(const std::string& path, bool quiet) {
     std::ifstream file(path, std::ios::binary | std::ios::ate);
     if (!file) throw MMError(path + ":0: cannot open the file");
