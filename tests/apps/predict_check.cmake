@@ -6,16 +6,9 @@
 # be within TOL of data row k's VALUE column, whose values must be integers (CMake compares reals
 # but has no real arithmetic, so the bounds v ± TOL are written out as text): the round trip of an
 # interpolant predicting at its own training points. Quoted fields of DATA may hold commas.
-string(REPLACE "|" ";" CMD "${CMD}")
 file(REMOVE "${OUT}")
-execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-message("${out}${err}")
-if(NOT "${rc}" STREQUAL "0")
-  message(FATAL_ERROR "exit code ${rc}, expected 0")
-endif()
-if(DEFINED REGEX AND NOT "${out}${err}" MATCHES "${REGEX}")
-  message(FATAL_ERROR "output does not match: ${REGEX}")
-endif()
+set(RC 0)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)  # run CMD, check its exit code and REGEX
 if(NOT EXISTS "${OUT}")
   message(FATAL_ERROR "${OUT} was not written")
 endif()

@@ -6,17 +6,13 @@
 # tasks the tool reports drawing in its Gantt chart ("gantt ... N tasks drawn"); the output, which
 # is not a terminal here, has no carriage return (no live progress line) and, with STAGE, the
 # plain progress line of that stage.
-string(REPLACE "|" ";" CMD "${CMD}")
 foreach(f PNG SVG TRACE)
   if(DEFINED ${f})
     file(REMOVE "${${f}}")
   endif()
 endforeach()
-execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-message("${out}${err}")
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "exit code ${rc}, expected 0")
-endif()
+set(RC 0)
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)  # run CMD (out, err), check its exit code
 string(FIND "${out}${err}" "\r" cr)
 if(NOT cr EQUAL -1)
   message(FATAL_ERROR "a carriage return in the output of a run whose stderr is not a terminal")
