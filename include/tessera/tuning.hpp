@@ -1,0 +1,37 @@
+// Per-machine tile sizes of the CPU: the nb and ib a routine uses when Options leaves them at 0.
+// Looked up in a table keyed by routine, CPU model and number of CPU workers: the user's own
+// (written by `tessera-tune --cpu`), then the tables shipped with the library, then a rule derived
+// from the L2 cache size. docs/tuning.md explains how to measure and install a table.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace tessera {
+
+/// A tile size and inner block for one routine, and where they came from.
+struct TileChoice {
+    int64_t nb = 0;      ///< tile size
+    int64_t ib = 0;      ///< inner block size (tile QR, incremental-pivoting LU)
+    std::string source;  ///< e.g. "/root/.starpu/.tessera/cpu_tiles.txt:7", "shipped cpu_tiles/amd.txt:12",
+                         ///< "cache rule: L2 1024 KiB/core"
+};
+
+/// The nb and ib Tessera uses for `routine` (LAPACK name with its precision letter: "dpotrf",
+/// "sgetrf", "zgeqrf", "cgemm", ...; case-insensitive) on this machine: its CPU model (hwloc's
+/// CPUModel of the first package) and the running Runtime's number of CPU workers. Looked up,
+/// first match wins:
+///  1. the user's table (tessera-tune --cpu writes it): $TESSERA_CPU_TILES if set, else
+///     $STARPU_HOME/.tessera/cpu_tiles.txt when STARPU_HOME is set, else $HOME/.tessera/cpu_tiles.txt
+///     (a missing file is no error); re-read when the file changes;
+///  2. the tables shipped with the library (runtime/cpu_tiles/*.txt, embedded at build time);
+///  3. the cache rule (L2 bytes per core and the precision's element size; runtime/cpu_tiles.hpp).
+/// Within a table the most specific matching entry wins: exact cores over `*`, then a model without
+/// wildcards over a glob, then the later line. An entry whose ib is 0 (no inner block measured)
+/// takes the cache rule's ib. A user table that does not parse is ignored with one warning line on
+/// stderr ("tessera: warning: FILE:LINE: reason; ..."), once per process and message.
+/// Throws tessera::Error when no Runtime runs, or when `routine` does not start with a precision
+/// letter (s, d, c, z) and no table has an entry for it.
+TileChoice tuned_tile(const std::string& routine);
+
+}  // namespace tessera
