@@ -113,9 +113,10 @@ template <class T>
 int64_t potrf(char uplo, int64_t n, T* a, int64_t lda, const Options& opts) {
     const Uplo u = uplo_from_char(uplo);
     check_dim("lapack::potrf", "n", n);
-    auto A = detail::tiles_from_lapack(a, lda, n, n, opts, "lapack::potrf", "lda");
+    const Options o = detail::resolve_options<T>(opts, "potrf", "lapack::potrf");
+    auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::potrf", "lda");
     const int64_t info = tessera::potrf(u, A);
-    A.to_lapack(a, lda);
+    detail::lapack_result(A, a, lda);
     return info;
 }
 
@@ -124,10 +125,11 @@ void potrs(char uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, in
     const Uplo u = uplo_from_char(uplo);
     check_dim("lapack::potrs", "n", n);
     check_dim("lapack::potrs", "nrhs", nrhs);
-    auto A = detail::tiles_from_lapack(a, lda, n, n, opts, "lapack::potrs", "lda");
-    auto B = detail::tiles_from_lapack(b, ldb, n, nrhs, opts, "lapack::potrs", "ldb");
+    const Options o = detail::resolve_options<T>(opts, "potrf", "lapack::potrs");
+    auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::potrs", "lda");
+    auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::potrs", "ldb");
     tessera::potrs(u, A, B);
-    B.to_lapack(b, ldb);
+    detail::lapack_result(B, b, ldb);
 }
 
 template <class T>
@@ -135,11 +137,12 @@ int64_t posv(char uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_
     const Uplo u = uplo_from_char(uplo);
     check_dim("lapack::posv", "n", n);
     check_dim("lapack::posv", "nrhs", nrhs);
-    auto A = detail::tiles_from_lapack(a, lda, n, n, opts, "lapack::posv", "lda");
-    auto B = detail::tiles_from_lapack(b, ldb, n, nrhs, opts, "lapack::posv", "ldb");
+    const Options o = detail::resolve_options<T>(opts, "potrf", "lapack::posv");
+    auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::posv", "lda");
+    auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::posv", "ldb");
     const int64_t info = tessera::posv(u, A, B);
-    A.to_lapack(a, lda);
-    if (info == 0) B.to_lapack(b, ldb);
+    detail::lapack_result(A, a, lda);
+    if (info == 0) detail::lapack_result(B, b, ldb);
     return info;
 }
 

@@ -9,6 +9,7 @@
 #include "runtime/runtime_internal.hpp"
 #include "runtime/sequence_internal.hpp"
 #include "tessera/tile_matrix.hpp"
+#include "tessera/tuning.hpp"
 
 // Every `_async` entry point (and any other function that submits tasks itself) starts with
 // `detail::SubmitScope scope(seq);`: the tasks it submits then belong to `seq`, which learns of
@@ -51,16 +52,53 @@ void flush_received(const TileMatrix<T>& A) {
         for (int64_t i = 0; i < A.mt(); ++i) mpi_flush(A.handle(i, j));
 }
 
-/// A rows×cols tile matrix of tile size opts.nb filled from the column-major array a (ld ≥ max(1, rows)).
+/// The tile size and inner block a call uses: opts' where given (> 0), else the tuned choice
+/// (tuned_tile) of the routine family `family` ("potrf", "getrf", "geqrf" or "gemm") in T's
+/// precision; a tuned ib is clamped to the nb in use. Throws Error naming `func` for nb < 0 or ib < 0.
 template <class T>
-TileMatrix<T> tiles_from_lapack(const T* a, int64_t ld, int64_t rows, int64_t cols, const Options& opts,
-                                const char* func, const char* ld_name) {
+Options resolve_options(const Options& opts, const char* family, const char* func) {
+    check_arg(opts.nb >= 0, func, "nb", opts.nb, "must be >= 1 (or 0: the tuned tile size)");
+    check_arg(opts.ib >= 0, func, "ib", opts.ib, "must be >= 1 (or 0: the tuned inner block)");
+    if (opts.nb > 0 && opts.ib > 0) return opts;
+    const TileChoice tuned = tuned_tile(prec_letter<T>() + std::string(family));
+    Options r = opts;
+    if (r.nb == 0) r.nb = tuned.nb;
+    if (r.ib == 0) r.ib = std::max<int64_t>(1, std::min(tuned.ib, r.nb));
+    return r;
+}
+
+/// The inner block for a tile matrix of tile size nb: opts.ib, or the tuned one clamped to nb.
+template <class T>
+int64_t resolve_ib(const Options& opts, int64_t nb, const char* family, const char* func) {
+    Options o = opts;
+    o.nb = nb;
+    return resolve_options<T>(o, family, func).ib;
+}
+
+/// The caller's column-major rows×cols array `a` (ld ≥ max(1, rows)) as a tile matrix of tile size
+/// opts.nb (already resolved), as opts.layout says: a view of `a` (TileMatrix::view: InPlace, or
+/// Auto without OpenCL devices in one process) or a tile-major copy filled from it (TileCopy). A view
+/// of an array the call only reads is made through const_cast: no task writes it.
+template <class T>
+TileMatrix<T> lapack_tiles(const T* a, int64_t ld, int64_t rows, int64_t cols, const Options& opts, const char* func,
+                           const char* ld_name) {
     // Distributed, rank 0's array is scattered: the other ranks' ld is not used.
     check_arg(rank() != 0 || ld >= std::max<int64_t>(1, rows), func, ld_name, ld, "must be >= max(1, rows)");
     require_runtime(func);
+    const bool in_place = opts.layout == LapackLayout::InPlace ||
+                          (opts.layout == LapackLayout::Auto && !distributed() && opencl_devices() == 0);
+    if (in_place) return TileMatrix<T>::view(const_cast<T*>(a), rows, cols, ld, opts.nb);
     TileMatrix<T> A(rows, cols, opts.nb);
     A.fill_from_lapack(a, ld);
     return A;
+}
+
+/// Leave the result of A (from lapack_tiles) in the caller's array `a`: a view waits for its tasks
+/// and brings every tile home; a copy is copied back (TileMatrix::to_lapack).
+template <class T>
+void lapack_result(const TileMatrix<T>& A, T* a, int64_t ld) {
+    if (A.is_view()) A.acquire_host();
+    else A.to_lapack(a, ld);
 }
 
 }  // namespace detail

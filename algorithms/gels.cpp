@@ -121,14 +121,14 @@ int64_t gels(Trans trans, TileMatrix<T>& A, TileMatrix<T>& B, const Options& opt
         return seq.wait();
     }
     if (m >= n) {
-        QRFactors<T> F(A, opts.ib);
+        QRFactors<T> F(A, detail::resolve_ib<T>(opts, A.nb(), "geqrf", "gels"));
         gels_async(trans, A, F, B, seq);
         return seq.wait();
     }
     TileMatrix<T> At(n, m, A.nb());
     for (int64_t i = 0; i < A.mt(); ++i)
         for (int64_t j = 0; j < A.nt(); ++j) tasks::conj_transpose<T>(A.handle(i, j), At.handle(j, i));
-    QRFactors<T> F(At, opts.ib);
+    QRFactors<T> F(At, detail::resolve_ib<T>(opts, At.nb(), "geqrf", "gels"));
     gels_async(trans == Trans::NoTrans ? Trans::ConjTrans : Trans::NoTrans, At, F, B, seq);
     return seq.wait();
 }
@@ -141,11 +141,12 @@ int64_t gels(char trans, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, 
     const Trans t = trans_from_char(trans);
     check_dims("lapack::gels", m, n, nrhs);
     check_arg(ldb >= std::max<int64_t>({1, m, n}), "lapack::gels", "ldb", ldb, "must be >= max(1, m, n)");
-    auto A = detail::tiles_from_lapack(a, lda, m, n, opts, "lapack::gels", "lda");
-    auto B = detail::tiles_from_lapack(b, ldb, std::max(m, n), nrhs, opts, "lapack::gels", "ldb");
+    const Options o = detail::resolve_options<T>(opts, "geqrf", "lapack::gels");
+    auto A = detail::lapack_tiles(a, lda, m, n, o, "lapack::gels", "lda");
+    auto B = detail::lapack_tiles(b, ldb, std::max(m, n), nrhs, o, "lapack::gels", "ldb");
     const int64_t info = tessera::gels(t, A, B, opts);
-    if (m >= n) A.to_lapack(a, lda);
-    B.to_lapack(b, ldb);
+    if (m >= n) detail::lapack_result(A, a, lda);
+    detail::lapack_result(B, b, ldb);
     return info;
 }
 

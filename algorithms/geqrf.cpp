@@ -108,7 +108,7 @@ void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence& seq) {
 
 template <class T>
 QRFactors<T> geqrf(TileMatrix<T>& A, const Options& opts) {
-    QRFactors<T> F(A, opts.ib);
+    QRFactors<T> F(A, detail::resolve_ib<T>(opts, A.nb(), "geqrf", "geqrf"));
     Sequence seq;
     geqrf_async(A, F, seq);
     seq.wait();

@@ -70,10 +70,11 @@ template <class T>
 int64_t getrf(int64_t m, int64_t n, T* a, int64_t lda, int64_t* ipiv, const Options& opts) {
     check_dims("lapack::getrf", m, n, 0);
     check_arg(ipiv != nullptr || std::min(m, n) == 0, "lapack::getrf", "ipiv", 0, "must not be null");
-    auto A = detail::tiles_from_lapack(a, lda, m, n, opts, "lapack::getrf", "lda");
+    const Options o = detail::resolve_options<T>(opts, "getrf", "lapack::getrf");
+    auto A = detail::lapack_tiles(a, lda, m, n, o, "lapack::getrf", "lda");
     std::vector<int64_t> piv;
     const int64_t info = tessera::getrf(A, piv);
-    A.to_lapack(a, lda);
+    detail::lapack_result(A, a, lda);
     std::copy(piv.begin(), piv.end(), ipiv);
     return info;
 }

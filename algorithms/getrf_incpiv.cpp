@@ -16,9 +16,8 @@ template <class T>
 void getrf_incpiv_async(TileMatrix<T>& A, IncpivFactors<T>& F, Sequence& seq, const Options& opts) {
     detail::SubmitScope scope(seq);
     detail::require_runtime("getrf_incpiv");
-    check_arg(opts.ib >= 1, "getrf_incpiv", "ib", opts.ib, "must be >= 1");
     const int64_t mt = A.mt(), nt = A.nt(), kt = std::min(mt, nt), nb = A.nb();
-    const int64_t ib = std::min(opts.ib, nb);
+    const int64_t ib = std::min(detail::resolve_ib<T>(opts, nb, "getrf", "getrf_incpiv"), nb);
     F.reset(A.m(), A.n(), nb, ib, A.distribution());
     auto prio = [kt](int64_t k, int64_t dist) { return int(3 * (kt - k) - dist); };
     for (int64_t k = 0; k < kt; ++k) {
@@ -97,12 +96,13 @@ namespace lapack {
 template <class T>
 int64_t gesv_incpiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb, const Options& opts) {
     check_dims("lapack::gesv_incpiv", n, nrhs, 0);
-    auto A = detail::tiles_from_lapack(a, lda, n, n, opts, "lapack::gesv_incpiv", "lda");
-    auto B = detail::tiles_from_lapack(b, ldb, n, nrhs, opts, "lapack::gesv_incpiv", "ldb");
+    const Options o = detail::resolve_options<T>(opts, "getrf", "lapack::gesv_incpiv");
+    auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::gesv_incpiv", "lda");
+    auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::gesv_incpiv", "ldb");
     IncpivFactors<T> F;
     const int64_t info = tessera::gesv_incpiv(A, F, B, opts);
-    A.to_lapack(a, lda);
-    if (info == 0) B.to_lapack(b, ldb);
+    detail::lapack_result(A, a, lda);
+    if (info == 0) detail::lapack_result(B, b, ldb);
     return info;
 }
 

@@ -88,20 +88,22 @@ namespace lapack {
 template <class T>
 int64_t getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda, const Options& opts) {
     check_dims("lapack::getrf_nopiv", m, n, 0);
-    auto A = detail::tiles_from_lapack(a, lda, m, n, opts, "lapack::getrf_nopiv", "lda");
+    const Options o = detail::resolve_options<T>(opts, "getrf", "lapack::getrf_nopiv");
+    auto A = detail::lapack_tiles(a, lda, m, n, o, "lapack::getrf_nopiv", "lda");
     const int64_t info = tessera::getrf_nopiv(A);
-    A.to_lapack(a, lda);
+    detail::lapack_result(A, a, lda);
     return info;
 }
 
 template <class T>
 int64_t gesv_nopiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb, const Options& opts) {
     check_dims("lapack::gesv_nopiv", n, nrhs, 0);
-    auto A = detail::tiles_from_lapack(a, lda, n, n, opts, "lapack::gesv_nopiv", "lda");
-    auto B = detail::tiles_from_lapack(b, ldb, n, nrhs, opts, "lapack::gesv_nopiv", "ldb");
+    const Options o = detail::resolve_options<T>(opts, "getrf", "lapack::gesv_nopiv");
+    auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::gesv_nopiv", "lda");
+    auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::gesv_nopiv", "ldb");
     const int64_t info = tessera::gesv_nopiv(A, B);
-    A.to_lapack(a, lda);
-    if (info == 0) B.to_lapack(b, ldb);
+    detail::lapack_result(A, a, lda);
+    if (info == 0) detail::lapack_result(B, b, ldb);
     return info;
 }
 

@@ -90,24 +90,26 @@ void getrs(char trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const i
     const Trans t = trans_from_char(trans);
     check_dims("lapack::getrs", n, nrhs, 0);
     check_arg(ipiv != nullptr || n == 0, "lapack::getrs", "ipiv", 0, "must not be null");
-    auto A = detail::tiles_from_lapack(a, lda, n, n, opts, "lapack::getrs", "lda");
-    auto B = detail::tiles_from_lapack(b, ldb, n, nrhs, opts, "lapack::getrs", "ldb");
+    const Options o = detail::resolve_options<T>(opts, "getrf", "lapack::getrs");
+    auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::getrs", "lda");
+    auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::getrs", "ldb");
     const std::vector<int64_t> piv(ipiv, ipiv + n);
     tessera::getrs(t, A, piv, B);
-    B.to_lapack(b, ldb);
+    detail::lapack_result(B, b, ldb);
 }
 
 template <class T>
 int64_t gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T* b, int64_t ldb, const Options& opts) {
     check_dims("lapack::gesv", n, nrhs, 0);
     check_arg(ipiv != nullptr || n == 0, "lapack::gesv", "ipiv", 0, "must not be null");
-    auto A = detail::tiles_from_lapack(a, lda, n, n, opts, "lapack::gesv", "lda");
-    auto B = detail::tiles_from_lapack(b, ldb, n, nrhs, opts, "lapack::gesv", "ldb");
+    const Options o = detail::resolve_options<T>(opts, "getrf", "lapack::gesv");
+    auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::gesv", "lda");
+    auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::gesv", "ldb");
     std::vector<int64_t> piv;
     const int64_t info = tessera::gesv(A, piv, B);
-    A.to_lapack(a, lda);
+    detail::lapack_result(A, a, lda);
     std::copy(piv.begin(), piv.end(), ipiv);
-    if (info == 0) B.to_lapack(b, ldb);
+    if (info == 0) detail::lapack_result(B, b, ldb);
     return info;
 }
 

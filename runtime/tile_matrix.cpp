@@ -58,16 +58,45 @@ TileMatrix<T>::TileMatrix(int64_t m, int64_t n, int64_t nb, Distribution dist) :
         release();
         throw;
     }
-    // Every rank registers every tile, in the same order (StarPU-MPI tags are counted): its own with
-    // their storage, the others with none (StarPU allocates a copy where a task needs one).
+    register_tiles();
+}
+
+template <class T>
+TileMatrix<T> TileMatrix<T>::view(T* a, int64_t m, int64_t n, int64_t lda, int64_t nb) {
+    check_arg(m >= 0, "TileMatrix::view", "m", m, "must be >= 0");
+    check_arg(n >= 0, "TileMatrix::view", "n", n, "must be >= 0");
+    check_arg(nb >= 1, "TileMatrix::view", "nb", nb, "must be >= 1");
+    check_arg(lda >= std::max<int64_t>(1, m), "TileMatrix::view", "lda", lda, "must be >= max(1, m)");
+    check_arg(a != nullptr || m == 0 || n == 0, "TileMatrix::view", "a", 0, "must not be null");
+    detail::require_runtime("TileMatrix::view");
+    if (detail::distributed())
+        throw Error("tessera::TileMatrix::view: a view needs one process (a distributed matrix's tiles live on several "
+                    "ranks; use fill_from_lapack)");
+    TileMatrix V;
+    V.m_ = m, V.n_ = n, V.nb_ = nb, V.lda_ = lda, V.dist_ = detail::resolve({}, "TileMatrix::view");
+    V.mt_ = m / nb + (m % nb != 0);
+    V.nt_ = n / nb + (n % nb != 0);
+    if (V.mt_ == 0 || V.nt_ == 0) return V;
+    V.tiles_.resize(size_t(V.mt_ * V.nt_));
+    for (int64_t j = 0; j < V.nt_; ++j)
+        for (int64_t i = 0; i < V.mt_; ++i) V.tiles_[size_t(j * V.mt_ + i)] = a + i * nb + j * nb * lda;
+    V.register_tiles();
+    return V;
+}
+
+// Every rank registers every tile, in the same order (StarPU-MPI tags are counted): its own with
+// their storage (leading dimension tile_ld), the others with none (StarPU allocates a copy where a
+// task needs one).
+template <class T>
+void TileMatrix<T>::register_tiles() {
     handles_.resize(size_t(mt_ * nt_));
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {
             const uint32_t rows = uint32_t(tile_rows(i)), cols = uint32_t(tile_cols(j));
             T* data = tile_data(i, j);
             TileHandle& h = handles_[size_t(j * mt_ + i)];
-            starpu_matrix_data_register(&h, data ? STARPU_MAIN_RAM : -1, reinterpret_cast<uintptr_t>(data), rows, rows,
-                                        cols, sizeof(T));
+            starpu_matrix_data_register(&h, data ? STARPU_MAIN_RAM : -1, reinterpret_cast<uintptr_t>(data),
+                                        uint32_t(tile_ld(i)), rows, cols, sizeof(T));
             starpu_data_set_coordinates(h, 2, int(i), int(j));  // the tile's indices, for traces (runtime/trace.cpp)
             detail::mpi_register(h, owner(i, j));
         }
@@ -80,7 +109,8 @@ T* TileMatrix<T>::tile_data(int64_t i, int64_t j) const {
 
 template <class T>
 void TileMatrix<T>::release() noexcept {
-    for (TileHandle h : handles_) starpu_data_unregister_no_coherency(h);
+    // A view's tiles come home into the caller's array; owned storage is freed, its content dropped.
+    for (TileHandle h : handles_) is_view() ? starpu_data_unregister(h) : starpu_data_unregister_no_coherency(h);
     handles_.clear();
     for (T* c : columns_) detail::host_memory().release(c);
     columns_.clear();
@@ -92,26 +122,26 @@ TileMatrix<T>::~TileMatrix() { release(); }
 
 template <class T>
 TileMatrix<T>::TileMatrix(TileMatrix&& o) noexcept
-    : m_(o.m_), n_(o.n_), nb_(o.nb_), mt_(o.mt_), nt_(o.nt_), dist_(o.dist_), columns_(std::move(o.columns_)),
+    : m_(o.m_), n_(o.n_), nb_(o.nb_), mt_(o.mt_), nt_(o.nt_), lda_(o.lda_), dist_(o.dist_), columns_(std::move(o.columns_)),
       tiles_(std::move(o.tiles_)), handles_(std::move(o.handles_)) {
     o.columns_.clear();
     o.tiles_.clear();
     o.handles_.clear();
-    o.m_ = o.n_ = o.mt_ = o.nt_ = 0;
+    o.m_ = o.n_ = o.mt_ = o.nt_ = o.lda_ = 0;
 }
 
 template <class T>
 TileMatrix<T>& TileMatrix<T>::operator=(TileMatrix&& o) noexcept {
     if (this != &o) {
         release();
-        m_ = o.m_, n_ = o.n_, nb_ = o.nb_, mt_ = o.mt_, nt_ = o.nt_, dist_ = o.dist_;
+        m_ = o.m_, n_ = o.n_, nb_ = o.nb_, mt_ = o.mt_, nt_ = o.nt_, lda_ = o.lda_, dist_ = o.dist_;
         columns_ = std::move(o.columns_);
         tiles_ = std::move(o.tiles_);
         handles_ = std::move(o.handles_);
         o.columns_.clear();
         o.tiles_.clear();
         o.handles_.clear();
-        o.m_ = o.n_ = o.mt_ = o.nt_ = 0;
+        o.m_ = o.n_ = o.mt_ = o.nt_ = o.lda_ = 0;
     }
     return *this;
 }

@@ -276,7 +276,7 @@ TYPED_TEST(LU, EmptyMatricesAndBadArguments) {
     EXPECT_NE(message([&] { getrs(Trans::NoTrans, S, p3, B4); }).find("'ipiv'"), std::string::npos);
     IncpivFactors<T> F;
     EXPECT_NE(message([&] { getrs_incpiv(S, F, B4); }).find("'F'"), std::string::npos);
-    EXPECT_NE(message([&] { getrf_incpiv(S, F, {.nb = 2, .ib = 0}); }).find("'ib'"), std::string::npos);
+    EXPECT_NE(message([&] { getrf_incpiv(S, F, {.nb = 2, .ib = -1}); }).find("'ib'"), std::string::npos);
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ std::vector<T> times(const TileMatrix<T>& A, int64_t rows, int64_t cols, Uplo up
             if ((uplo == Uplo::Lower && i < j) || (uplo == Uplo::Upper && i > j)) continue;
             const int64_t r = std::min(A.tile_rows(i), rows - i * nb), c = std::min(A.tile_cols(j), cols - j * nb);
             const T* t = A.tile_data(i, j);
-            int64_t ld = A.tile_rows(i);
+            int64_t ld = A.tile_ld(i);
             if (uplo != Uplo::General && i == j) {  // the diagonal tile's triangle (same local diagonal)
                 tri.assign(size_t(r * c), T(0));
                 for (int64_t q = 0; q < c; ++q)
@@ -76,9 +76,9 @@ double norm(char which, const TileMatrix<T>& A) {
     for (int64_t j = 0; j < A.nt(); ++j)
         for (int64_t i = 0; i < A.mt(); ++i) {
             const T* t = A.tile_data(i, j);
-            const int64_t r = A.tile_rows(i), c = A.tile_cols(j);
+            const int64_t r = A.tile_rows(i), c = A.tile_cols(j), ld = A.tile_ld(i);
             for (int64_t q = 0; q < c; ++q)
-                for (int64_t p = 0; p < r; ++p) sums[size_t(rows ? i * nb + p : j * nb + q)] += std::abs(t[p + q * r]);
+                for (int64_t p = 0; p < r; ++p) sums[size_t(rows ? i * nb + p : j * nb + q)] += std::abs(t[p + q * ld]);
         }
     double best = 0;
     for (double s : sums)

@@ -12,7 +12,7 @@
 // after acquire_host(), which waits for the tasks on it and brings every tile to host memory) and
 // keeps only O(n) vectors and norms: A·X and ‖A‖. residual() reads the result the same way and
 // returns the scaled residual. Tile (i, j) is read through tile_data(i, j) (column-major, leading
-// dimension tile_rows(i)) by CBLAS calls on the caller's thread; products with triangular factors
+// dimension tile_ld(i)) by CBLAS calls on the caller's thread; products with triangular factors
 // treat off-diagonal tiles by gemm and diagonal tiles through a copy with the other triangle zeroed
 // (unit diagonal for getrf's L). Neither waits inside a tessera::CallerBlasThreads scope on tasks
 // that still run: acquire_host() the matrix (or wait) before opening one around the check.

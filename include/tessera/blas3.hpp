@@ -48,8 +48,8 @@ template <class T>
 void herk(Uplo uplo, Trans trans, real_t<T> alpha, const TileMatrix<T>& A, real_t<T> beta, TileMatrix<T>& C);
 
 namespace lapack {
-/// BLAS-style forms on column-major arrays; they copy into tile matrices of size opts.nb, run the
-/// tile algorithm and copy the result back. Argument characters follow BLAS ('N','T','C'; 'L','U';
+/// BLAS-style forms on column-major arrays; they run the tile algorithm with tiles of opts.nb (0: the
+/// tuned gemm tile size) on the arrays in place or on tile-major copies (Options::layout). Argument characters follow BLAS ('N','T','C'; 'L','U';
 /// 'L','R'; 'N','U'); an invalid one or a leading dimension below the row count throws Error, a task
 /// failing on its worker TaskError (the arrays then hold unspecified values).
 template <class T>

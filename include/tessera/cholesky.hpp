@@ -38,6 +38,7 @@ void posv_async(Uplo uplo, TileMatrix<T>& A, TileMatrix<T>& B, Sequence& seq);
 
 namespace lapack {
 /// LAPACK-layout forms: a is n×n column-major with lda ≥ max(1, n), b is n×nrhs with ldb ≥ max(1, n).
+/// Tiles of opts.nb (0: the tuned potrf tile size), on the arrays in place or on copies (Options::layout).
 /// Return LAPACK's info (> 0 as above); invalid arguments throw Error naming the argument, a task
 /// failing on its worker throws TaskError (the arrays then hold unspecified values).
 template <class T>

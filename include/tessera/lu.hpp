@@ -110,7 +110,7 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-/// Tile LU with incremental pivoting of the m×n A, in place, with inner block size opts.ib (clamped
+/// Tile LU with incremental pivoting of the m×n A, in place, with inner block size opts.ib (0: the tuned getrf one; clamped
 /// to nb): per step k, getrf of the diagonal tile (partial pivoting inside it), gessm to apply it to
 /// the tiles of row k, tstrf to factor the stacked [U_kk; A_ik] of each tile below with pivoting
 /// between the two, and ssssm to apply that to the tile pairs of the trailing matrix. A's upper
@@ -140,7 +140,8 @@ namespace lapack {
 /// lda ≥ max(1, rows), b is n×nrhs with ldb ≥ max(1, n); ipiv has min(m, n) (n) entries, 1-based as
 /// LAPACK's. trans is 'N', 'T' or 'C'. Return LAPACK's info; invalid arguments throw Error naming
 /// the argument, a task failing on its worker throws TaskError (the arrays then hold unspecified
-/// values). opts.nb is the tile size used.
+/// values). Tiles of opts.nb (0: the tuned getrf tile size), on the arrays in place or on copies
+/// (Options::layout).
 template <class T>
 int64_t getrf(int64_t m, int64_t n, T* a, int64_t lda, int64_t* ipiv, const Options& opts = {});
 template <class T>

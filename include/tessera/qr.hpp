@@ -62,7 +62,8 @@ private:
 /// header), priorities along the critical path. Throws Error if F does not match A.
 template <class T>
 void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence& seq);
-/// Synchronous form: returns the factors built with opts.ib (opts.nb is not used: A is already tiled).
+/// Synchronous form: returns the factors built with opts.ib (0: the tuned geqrf inner block, clamped
+/// to A.nb(); opts.nb is not used: A is already tiled).
 template <class T>
 QRFactors<T> geqrf(TileMatrix<T>& A, const Options& opts = {});
 
@@ -105,6 +106,8 @@ void gels_async(Trans trans, TileMatrix<T>& A, QRFactors<T>& F, TileMatrix<T>& B
 namespace lapack {
 /// xGELS on LAPACK column-major arrays: a is m×n (lda ≥ max(1, m)), b is max(m, n)×nrhs
 /// (ldb ≥ max(1, m, n)); trans 'N' or 'T' ('C' = 'T' for real T); semantics as tessera::gels.
+/// Tiles of opts.nb and inner block opts.ib (0: the tuned geqrf ones), on the arrays in place or on
+/// copies (Options::layout).
 /// For m ≥ n, a is overwritten by the tile QR factors (not LAPACK's xGEQRF layout); for m < n it is
 /// unchanged. Returns info as gels; invalid arguments throw Error naming the argument, a task failing
 /// on its worker throws TaskError (the arrays then hold unspecified values).

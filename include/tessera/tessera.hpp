@@ -5,4 +5,5 @@
 #include "tessera/runtime.hpp"
 #include "tessera/trace.hpp"
 #include "tessera/tile_matrix.hpp"
+#include "tessera/tuning.hpp"
 #include "tessera/algorithms.hpp"

@@ -20,6 +20,7 @@ using TileHandle = _starpu_data_state*;
 /// Storage is tile-major and owned by the matrix: tile (i, j) is contiguous and column-major with
 /// leading dimension tile_rows(i); each tile column is one block of host memory, page-locked when
 /// the Runtime pins (RuntimeConfig::host_memory). Each tile is registered with StarPU as one matrix handle.
+/// A view (TileMatrix::view) instead registers the blocks of a caller's column-major array in place.
 /// Distributed (Runtime::distributed()): the tiles are spread over a P×Q process grid `dist`
 /// (default: the Runtime's grid) 2D block-cyclically; each rank stores only the tiles it owns
 /// (owner(i, j) == Runtime::rank()), and every rank registers every tile with StarPU-MPI (the
@@ -33,7 +34,16 @@ template <class T>
 class TileMatrix {
 public:
     TileMatrix(int64_t m, int64_t n, int64_t nb, Distribution dist = {});
-    TileMatrix(int64_t m, int64_t n, const Options& opts = {}) : TileMatrix(m, n, opts.nb) {}
+    /// A view of the caller's column-major m×n array `a` (lda ≥ max(1, m)) as tiles of nb×nb, with no
+    /// copy: tile (i, j) is the block at a + i·nb + j·nb·lda, leading dimension lda, registered with
+    /// StarPU in place (its matrix interface carries the leading dimension; a device copy of such a
+    /// tile is a strided copy from the caller's pageable memory). `a` must stay valid and untouched
+    /// by the caller until the view is destroyed: the destructor waits for the tasks on the tiles and
+    /// leaves every tile's result in `a` (as does acquire_host()). A view of an array that is only read
+    /// may be made from a const array with const_cast: nothing is written back to a tile no task wrote.
+    /// One process only. Throws Error for m < 0, n < 0, nb < 1, lda < max(1, m), a null `a` with
+    /// m·n > 0, or a distributed Runtime (its tiles live on several ranks: use fill_from_lapack).
+    static TileMatrix view(T* a, int64_t m, int64_t n, int64_t lda, int64_t nb);
     ~TileMatrix();
     TileMatrix(TileMatrix&&) noexcept;
     TileMatrix& operator=(TileMatrix&&) noexcept;
@@ -51,10 +61,14 @@ public:
     int owner(int64_t i, int64_t j) const { return dist_.owner(i, j); }  ///< MPI rank that stores tile (i, j)
     /// Whether this rank stores tile (i, j) (always, in one process).
     bool is_local(int64_t i, int64_t j) const { return tile_data(i, j) != nullptr; }
+    /// Whether the tiles are a view of a caller's array (TileMatrix::view) rather than owned storage.
+    bool is_view() const { return lda_ != 0; }
+    /// Leading dimension of tile row i's host storage: the array's lda for a view, else tile_rows(i).
+    int64_t tile_ld(int64_t i) const { return lda_ != 0 ? lda_ : tile_rows(i); }
 
     /// StarPU handle of tile (i, j), 0 ≤ i < mt, 0 ≤ j < nt.
     TileHandle handle(int64_t i, int64_t j) const { return handles_[size_t(j * mt_ + i)]; }
-    /// Host storage of tile (i, j) (leading dimension tile_rows(i)); nullptr when another rank owns
+    /// Host storage of tile (i, j) (leading dimension tile_ld(i)); nullptr when another rank owns
     /// it. Its content is current only when no task uses the tile and its valid copy is in main
     /// memory (e.g. after acquire_host()).
     T* tile_data(int64_t i, int64_t j) const;
@@ -98,8 +112,11 @@ public:
     void generate(TileGenerator f);
 
 private:
+    TileMatrix() = default;
+    void register_tiles();
     void release() noexcept;
     int64_t m_ = 0, n_ = 0, nb_ = 1, mt_ = 0, nt_ = 0;
+    int64_t lda_ = 0;  // a view's leading dimension; 0 for owned storage
     Distribution dist_;
     std::vector<T*> columns_;  // host storage: one block per tile column with local tiles (nb×nb each)
     std::vector<T*> tiles_;    // each tile's storage in those blocks, nullptr where another rank owns it

@@ -33,10 +33,24 @@ struct Distribution {
     int ranks() const { return p * q; }
 };
 
+/// How the lapack:: forms hand the caller's column-major array to the tile algorithms.
+enum class LapackLayout : char {
+    Auto,      ///< InPlace when the Runtime drives no OpenCL device and runs in one process, else TileCopy
+    InPlace,   ///< the array's nb×nb blocks are the tiles (TileMatrix::view): no copy, no extra memory;
+               ///< one process only
+    TileCopy,  ///< copied into tile-major storage (contiguous tiles, pinned when the Runtime pins) and
+               ///< back: device transfers are then one contiguous DMA per tile, against one strided copy
+               ///< per tile column from pageable memory in place
+};
+
 /// Tuning knobs of the tile algorithms. Named, defaulted fields; no environment variables.
+/// nb = 0 and ib = 0 mean the tuned choice for the routine on this machine (tuned_tile in
+/// tessera/tuning.hpp: the user's tessera-tune --cpu table, the shipped table, else a rule from the
+/// cache sizes); a value given explicitly always wins.
 struct Options {
-    int64_t nb = 320;  ///< tile size (rows = columns of a full tile)
-    int64_t ib = 48;   ///< inner block size of incremental-pivoting LU and tile QR
+    int64_t nb = 0;  ///< tile size (rows = columns of a full tile); 0: tuned
+    int64_t ib = 0;  ///< inner block size of incremental-pivoting LU and tile QR; 0: tuned (clamped to nb)
+    LapackLayout layout = LapackLayout::Auto;  ///< lapack:: forms only: in place or copied (LapackLayout)
 };
 
 /// Error thrown for invalid arguments (LAPACK's xerbla role) and runtime failures.
