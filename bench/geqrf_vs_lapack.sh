@@ -4,9 +4,8 @@
 # Both sides get the same cores: STARPU_NCPU=2 CPU workers (no OpenCL) and 2 OpenBLAS threads.
 # Rounds alternate OpenBLAS and Tessera, so that load from other processes hits both alike; on a
 # shared machine compare the ratios of one run, not GFLOP/s across runs.
-# Defaults nb = 256, ib = 64: the best of nb ∈ {192, 224, 256, 288, 320, 384}, ib ∈ {32, 48, 56, 64,
-# 72, 96, 128} on the 2-core development VM (OpenBLAS 0.3.21, Haswell kernels); ib = 32 was ~12% slower.
-# OpenBLAS 0.3.21 runs its AVX2 (Haswell) kernels on that Sapphire Rapids VM; OPENBLAS_CORETYPE=SkylakeX
+# Defaults: the tuned nb, ib for dgeqrf on this machine (tessera-tune --cpu; else the shipped table or the cache rule).
+# OpenBLAS 0.3.21 runs its AVX2 (Haswell) kernels on a Sapphire Rapids VM; OPENBLAS_CORETYPE=SkylakeX
 # selects the AVX-512 ones for both sides (then --nb 320 --ib 64 was best).
 set -euo pipefail
 build=${1:-build}; shift || true

@@ -32,14 +32,14 @@ static bool print(const char* what, double seconds, double flops, double error, 
 // was not, or a task failed; 2 refused: bad arguments or more memory than is available.
 static int bench_main(int argc, char** argv) {
     CLI::App app{"Tessera vs OpenBLAS on the CPU: dgetrf (and getrf_nopiv, getrf_incpiv)"};
-    int64_t n = 4096, nb = Options{}.nb, ib = Options{}.ib;
+    int64_t n = 4096, nb = 0, ib = 0;  // 0: the tuned ones (tuned_tile)
     int repeat = 3, threads = 2;
     bool variants = true;
     app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     const auto lapack_int_range = CLI::Range(int64_t(1), int64_t(INT32_MAX));  // LAPACKE's int
     app.add_option("--n", n, "matrix order")->check(lapack_int_range);
-    app.add_option("--nb", nb, "tile size")->check(lapack_int_range);
-    app.add_option("--ib", ib, "inner block size of getrf_incpiv")->check(lapack_int_range);
+    app.add_option("--nb", nb, "tile size (default: tuned for dgetrf on this machine)")->check(lapack_int_range);
+    app.add_option("--ib", ib, "inner block size of getrf_incpiv (default: tuned)")->check(lapack_int_range);
     app.add_option("--repeat", repeat, "runs per measurement (median reported)")->check(CLI::PositiveNumber);
     app.add_option("--threads", threads, "OpenBLAS threads for the reference")->check(CLI::PositiveNumber);
     app.add_flag("!--no-variants", variants, "skip getrf_nopiv and getrf_incpiv");
@@ -62,8 +62,12 @@ static int bench_main(int argc, char** argv) {
     const double ref_err = check::getrf_residual(n, n, a.data(), n, f.data(), n, ref_ipiv.data());
 
     Runtime rt;
-    std::printf("n = %lld, nb = %lld, ib = %lld, OpenBLAS threads = %d; Tessera: %d CPU workers, scheduler %s\n",
-                (long long)n, (long long)nb, (long long)ib, threads, rt.cpu_workers(), rt.scheduler().c_str());
+    const TileChoice tuned = tuned_tile("dgetrf");
+    const char* source = nb == 0 && ib == 0 ? tuned.source.c_str() : "--nb/--ib";
+    if (nb == 0) nb = tuned.nb;
+    if (ib == 0) ib = std::min(tuned.ib, nb);
+    std::printf("n = %lld, nb = %lld, ib = %lld (%s), OpenBLAS threads = %d; Tessera: %d CPU workers, scheduler %s\n",
+                (long long)n, (long long)nb, (long long)ib, source, threads, rt.cpu_workers(), rt.scheduler().c_str());
     ok &= print("OpenBLAS LAPACKE_dgetrf", ref, flops, ref_err, ref);
 
     // Tessera, tile form: the matrix is already in tiles, only the factorization is timed.
@@ -75,7 +79,7 @@ static int bench_main(int argc, char** argv) {
     ok &= print("Tessera getrf (tiles)", tile, flops, check::getrf_residual(n, n, a.data(), n, f.data(), n, piv.data()), ref);
     std::printf("%-36s %s\n", "  ipiv identical to OpenBLAS's", piv == ref_ipiv ? "yes" : "no");
     const double lap = tester::median_seconds(repeat, [&] { f = a; }, [&] { lapack::getrf<double>(n, n, f.data(), n, ipiv.data(), {.nb = nb}); });
-    ok &= print("Tessera lapack::getrf (+convert)", lap, flops, check::getrf_residual(n, n, a.data(), n, f.data(), n, ipiv.data()), ref);
+    ok &= print(rt.opencl_workers() == 0 ? "Tessera lapack::getrf (in place)" : "Tessera lapack::getrf (tile copy)", lap, flops, check::getrf_residual(n, n, a.data(), n, f.data(), n, ipiv.data()), ref);
 
     if (variants) {
         // No pivoting, on A + n·I (diagonally dominant, so the check is meaningful).

@@ -182,8 +182,8 @@ void add_options(CLI::App& app, Command& c) {
     app.add_option("--m", c.m, "rows (default n)")->check(non_negative);
     app.add_option("--k", c.k, "inner dimension of gemm/syrk (default n)")->check(non_negative);
     app.add_option("--nrhs", p.nrhs, "right-hand sides")->check(non_negative);
-    app.add_option("--nb", p.nb, "tile size")->check(positive);
-    app.add_option("--ib", p.ib, "inner block size")->check(positive);
+    app.add_option("--nb", p.nb, "tile size (default: the tuned one for the operation on this machine)")->check(positive);
+    app.add_option("--ib", p.ib, "inner block size (default: the tuned one)")->check(positive);
     add_flag_char(app, "--uplo", p.uplo, {{"L", Uplo::Lower}, {"U", Uplo::Upper}}, "L or U");
     add_flag_char(app, "--side", p.side, {{"L", Side::Left}, {"R", Side::Right}}, "L or R");
     add_flag_char(app, "--diag", p.diag, {{"N", Diag::NonUnit}, {"U", Diag::Unit}}, "N or U");
@@ -306,11 +306,24 @@ int run_rows(const Op& op, const Command& c, Runtime& rt) {
     return all_ok ? tool::kOk : tool::kFailed;
 }
 
-/// Start the Runtime (--grid, and --comm's statistics) and run the rows.
-int run_op(const Op& op, const Command& c) {
+/// The routine family whose tuned tile size an operation uses when --nb/--ib are not given (tuned_tile).
+std::string tuned_family(const std::string& op) {
+    if (op.rfind("po", 0) == 0) return "potrf";
+    if (op == "geqrf" || op == "gels" || op == "ungqr" || op == "unmqr") return "geqrf";
+    if (op.rfind("ge", 0) == 0) return "getrf";
+    return "gemm";
+}
+
+/// Start the Runtime (--grid, and --comm's statistics), resolve the tuned nb and ib where they were
+/// not given, refuse a run larger than the available memory, and run the rows.
+int run_op(const Op& op, Command c, const GivenFn& given) {
     if (c.comm) setenv("STARPU_COMM_STATS", "1", 1);  // read by StarPU-MPI when it starts
     Runtime rt(c.config);
     try {
+        const TileChoice tuned = tuned_tile(c.p.prec + tuned_family(op.name));
+        if (c.p.nb == 0) c.p.nb = tuned.nb;
+        if (c.p.ib == 0) c.p.ib = std::min(tuned.ib, c.p.nb);
+        require_memory_for(op, c.p, given);
         return run_rows(op, c, rt);
     } catch (const std::exception& e) {
         // Distributed, the Runtime unwound by this exception ends every rank (MPI_Abort): say why first.
@@ -332,8 +345,7 @@ int tester_main(int argc, char** argv) {
     p.k = c.k < 0 ? p.n : c.k;
     const Op& op = *std::find_if(registry().begin(), registry().end(), [&](const Op& o) { return c.op_name == o.name; });
     refuse_options_not_read(app, op);
-    require_memory_for(op, p, [&app](const std::string& name) { return app.count(name) > 0; });
-    return run_op(op, c);
+    return run_op(op, c, [&app](const std::string& name) { return app.count(name) > 0; });
 }
 
 }  // namespace

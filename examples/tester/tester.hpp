@@ -15,7 +15,7 @@ namespace tessera::tester {
 /// Command-line parameters of one run (sizes in elements; m, k default to n when not given).
 struct Params {
     char prec = 'd';
-    int64_t m = 0, n = 0, k = 0, nrhs = 1, nb = 320, ib = 48;
+    int64_t m = 0, n = 0, k = 0, nrhs = 1, nb = 0, ib = 0;  ///< nb, ib 0: the tuned ones (tuned_tile)
     Uplo uplo = Uplo::Lower;
     Side side = Side::Left;
     Diag diag = Diag::NonUnit;
