@@ -102,9 +102,11 @@ std::optional<CpuTileTable> parse_cpu_tiles(std::string_view text, const std::st
         const std::string line = collapse_blanks(hash == std::string_view::npos ? raw : raw.substr(0, hash));
         if (line.empty()) {
             if (hash == std::string_view::npos) pending_comment.clear();  // a blank line detaches comments
-            else if (have_header) {
-                const std::string c = collapse_blanks(raw.substr(hash + 1));
-                pending_comment += (pending_comment.empty() ? "" : "\n") + c;
+            else if (have_header) {  // the comment as written, less "# " and trailing blanks
+                std::string_view c = raw.substr(hash + 1);
+                if (!c.empty() && c.front() == ' ') c.remove_prefix(1);
+                while (!c.empty() && is_blank(c.back())) c.remove_suffix(1);
+                pending_comment += (pending_comment.empty() ? "" : "\n") + std::string(c);
             }
             continue;
         }
