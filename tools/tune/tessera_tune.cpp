@@ -14,6 +14,11 @@
 // Exit status (examples/common/tool_main.hpp): 0 entries written or printed; 1 no candidate passed,
 // no OpenCL device, a device failure, or FILE unreadable as a table; 2 refused: an invalid argument,
 // or a --size whose matrices do not fit in host or device memory.
+//
+// tessera-tune --cpu [--prec d[,s,c,z]] [--size N] [--budget SECONDS] [--reps R] [--quick] [--out FILE]
+// measures instead the CPU tile sizes (nb, and geqrf's ib) of potrf, getrf, geqrf and gemm on this
+// CPU and merges them into a CPU tile table (runtime/cpu_tiles.hpp; default FILE: the user table
+// tessera::tuned_tile reads first); see tools/tune/cpu_tune.hpp. Same exit codes.
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -24,6 +29,7 @@
 #include "kernels/opencl/params.hpp"
 #include "runtime/host_memory.hpp"
 #include "tools/tune/cl_harness.hpp"
+#include "tools/tune/cpu_tune.hpp"
 
 using namespace tessera;
 using namespace tessera::harness;
@@ -294,5 +300,8 @@ int tune_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) == "--cpu")
+            return tool::guarded_main("tessera-tune", [&] { return tessera::tune::cpu_tune_main(argc, argv); });
     return tool::guarded_main("tessera-tune", [&] { return tune_main(argc, argv); });
 }
