@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <mutex>
 #include <set>
@@ -194,10 +195,8 @@ std::string format_cpu_tiles(const std::vector<CpuTileEntry>& entries, const std
         os << "\n";
         std::istringstream cs(e.comment);
         for (std::string l; std::getline(cs, l);) os << "# " << l << "\n";
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "%-10s %-6s %-5lld %-4lld ", e.routine.c_str(),
-                      e.cores ? std::to_string(e.cores).c_str() : "*", (long long)e.nb, (long long)e.ib);
-        os << buf << e.model << "\n";
+        os << std::left << std::setw(10) << e.routine << " " << std::setw(6) << (e.cores ? std::to_string(e.cores) : "*")
+           << " " << std::setw(5) << e.nb << " " << std::setw(4) << e.ib << " " << e.model << "\n";
     }
     os << "\nend\n";
     return os.str();
