@@ -14,8 +14,9 @@ namespace tessera::tune {
 /// matrices (default 4096) times nb ∈ {192, 256, 320, 384, 448, 512} (--quick: {192, 256, 384}; nb > N
 /// left out), then nb ± 32 around the best (not with --quick), and for geqrf ib ∈ {32, 48, 64, 96}
 /// (--quick: {32, 64}) ≤ nb at the best nb (its nb sweep runs ib 48). Each candidate runs R times
-/// (default 3; --quick: 1 unless --reps is given), its GFLOP/s the median (flops n³/3, 2n³/3, 4n³/3,
-/// 2n³; ×4 for complex); every run is checked (a solve with the factors, or columns of the product,
+/// (default 3; --quick: 1 unless --reps is given), its GFLOP/s the median (flops n³/3, 2n³/3,
+/// 4n³/3, 2n³; ×4 for complex); each sweep starts with one untimed run on a small problem, so that
+/// the first candidate is not charged StarPU's first tasks; every run is checked (a solve with the factors, or columns of the product,
 /// by check::solve_residual ≤ 60 and info 0); a failing candidate is reported and skipped. The
 /// --budget (seconds, default 300) is shared among the routines by their expected cost; a routine
 /// whose share runs out keeps its best so far and says so. The choices are merged into FILE
