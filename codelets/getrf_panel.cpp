@@ -1,5 +1,6 @@
 // Partial-pivoting panel codelet (CPU): gathers a column of tiles into one contiguous panel, factors
-// it with LAPACK xGETRF (recursive, single-threaded BLAS inside the worker) and scatters it back.
+// it with LAPACK xGETRF (recursive, single-threaded BLAS inside the worker) and scatters it back; tiles
+// that already stack into a column-major panel (a view of a LAPACK array) are factored where they are.
 #include <algorithm>
 #include <vector>
 
@@ -29,18 +30,30 @@ void panel_cpu(void* buffers[], void* cl_arg) {
     // Per-worker workspaces, grown on demand and reused across panels (no page faults per task).
     thread_local std::vector<T> work_buffer;
     thread_local std::vector<int> piv_buffer;
-    T* work = codelets::workspace(work_buffer, size_t(rows * cols));
     int* piv = codelets::workspace(piv_buffer, size_t(cols));
-    for (int64_t c = 0; c < cols; ++c) {
-        T* dst = work + c * rows;
-        for (int64_t t = 0; t < ntiles; ++t) {
-            auto A = codelets::cpu_tile<T>(buffers[t]);
-            dst = std::copy(A.ptr + c * A.ld, A.ptr + c * A.ld + A.m, dst);
+    // Tiles of a LAPACK array registered in place (TileMatrix::view) stack into one column-major
+    // panel already: each tile starts where the one above ends, all with the same leading dimension.
+    auto first = codelets::cpu_tile<T>(buffers[0]);
+    bool stacked = true;
+    for (int64_t t = 1, row = first.m; t < ntiles && stacked; row += codelets::tile_rows(buffers[t]), ++t) {
+        auto A = codelets::cpu_tile<T>(buffers[t]);
+        stacked = A.ld == first.ld && A.ptr == first.ptr + row;
+    }
+    T* panel = first.ptr;
+    int64_t ld = first.ld;
+    if (!stacked) {
+        panel = codelets::workspace(work_buffer, size_t(rows * cols)), ld = rows;
+        for (int64_t c = 0; c < cols; ++c) {
+            T* dst = panel + c * rows;
+            for (int64_t t = 0; t < ntiles; ++t) {
+                auto A = codelets::cpu_tile<T>(buffers[t]);
+                dst = std::copy(A.ptr + c * A.ld, A.ptr + c * A.ld + A.m, dst);
+            }
         }
     }
-    const int info = cpu::getrf<T>(rows, cols, work, rows, piv);
-    for (int64_t c = 0; c < cols; ++c) {
-        const T* src = work + c * rows;
+    const int info = cpu::getrf<T>(rows, cols, panel, ld, piv);
+    for (int64_t c = 0; c < cols && !stacked; ++c) {
+        const T* src = panel + c * rows;
         for (int64_t t = 0; t < ntiles; ++t) {
             auto A = codelets::cpu_tile<T>(buffers[t]);
             std::copy(src, src + A.m, A.ptr + c * A.ld);
