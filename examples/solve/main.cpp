@@ -58,7 +58,7 @@ const char* describe(Method m) {
 
 struct SolveOptions {
     std::string file, rhs = "ones", method = "auto", prec;  ///< prec "" until resolved: d, or z for a complex file
-    int64_t nb = 320;
+    int64_t nb = 0;  ///< 0: the tuned tile size of the method's factorization (tuned_tile)
     tool::WatchOptions watch;  ///< --quiet, --trace, --gantt
 };
 
@@ -106,7 +106,7 @@ Attempt<T> attempt(Method method, int64_t m, int64_t n, int64_t nrhs, int64_t nb
 }
 
 template <class T>
-int run(const SolveOptions& opt, const MMMatrix& M, const MMMatrix* B) {
+int run(SolveOptions opt, const MMMatrix& M, const MMMatrix* B) {
     const int64_t m = M.m, n = M.n, nrhs = B ? B->n : 1;
     const bool ones = B == nullptr;
     // Cholesky needs A = Aᴴ: a Hermitian file, or a real symmetric one (in any precision). A complex
@@ -135,6 +135,8 @@ int run(const SolveOptions& opt, const MMMatrix& M, const MMMatrix* B) {
     const std::vector<T>& a = sys.a;
     const std::vector<T>& b = sys.b;
     Runtime rt(tool::runtime_config(opt.watch));
+    if (opt.nb == 0)
+        opt.nb = tuned_tile(prec_letter<T>() + std::string(method == Method::Potrf ? "potrf" : method == Method::Getrf ? "getrf" : "geqrf")).nb;
     std::printf("runtime   %d CPU + %d OpenCL workers, scheduler %s, precision %s, nb %lld\n", rt.cpu_workers(),
                 rt.opencl_workers(), rt.scheduler().c_str(), precision_name<T>(), (long long)opt.nb);
     if (m == 0 || n == 0 || nrhs == 0) {
@@ -223,7 +225,7 @@ int solve_main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--method", opt.method, "auto, potrf, getrf or gels")->capture_default_str()
         ->check(CLI::IsMember({"auto", "potrf", "getrf", "gels"}));
-    app.add_option("--nb", opt.nb, "tile size")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 20));
+    app.add_option("--nb", opt.nb, "tile size (default: the tuned one for the method on this machine)")->check(CLI::Range(int64_t(1), int64_t(1) << 20));
     app.add_option("--prec", opt.prec, "precision: s, d, c or z (default: d, or z when A or B is complex)")
         ->check(CLI::IsMember({"s", "d", "c", "z"}));
     tool::add_watch_options(app, opt.watch);
