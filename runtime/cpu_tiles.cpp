@@ -20,6 +20,7 @@
 #include <set>
 #include <sstream>
 
+#include "runtime/mpi_internal.hpp"
 #include "runtime/runtime_internal.hpp"
 #include "tessera/types.hpp"
 
@@ -352,7 +353,13 @@ TileChoice tuned_tile(const std::string& routine) {
     detail::require_runtime("tuned_tile");
     const int cores = int(starpu_cpu_worker_get_count());
     const std::optional<detail::CpuTileTable> user = detail::user_table(detail::user_cpu_tiles_path());
-    return detail::resolve_tile(routine, cores, detail::machine_cpu(), user ? &*user : nullptr, detail::shipped_tables());
+    TileChoice choice = detail::resolve_tile(routine, cores, detail::machine_cpu(), user ? &*user : nullptr, detail::shipped_tables());
+    if (detail::distributed()) {  // every rank must tile alike: rank 0's choice (its machine's table)
+        const bool root = detail::rank() == 0;
+        const std::vector<double> agreed = detail::sum_over_ranks({root ? double(choice.nb) : 0.0, root ? double(choice.ib) : 0.0});
+        if (!root) choice = {int64_t(agreed[0]), int64_t(agreed[1]), "MPI rank 0's choice"};
+    }
+    return choice;
 }
 
 }  // namespace tessera

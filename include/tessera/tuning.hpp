@@ -30,6 +30,7 @@ struct TileChoice {
 /// wildcards over a glob, then the later line. An entry whose ib is 0 (no inner block measured)
 /// takes the cache rule's ib. A user table that does not parse is ignored with one warning line on
 /// stderr ("tessera: warning: FILE:LINE: reason; ..."), once per process and message.
+/// Distributed: collective; every rank gets rank 0's choice (a matrix's tiles must be alike on all).
 /// Throws tessera::Error when no Runtime runs, or when `routine` does not start with a precision
 /// letter (s, d, c, z) and no table has an entry for it.
 TileChoice tuned_tile(const std::string& routine);
