@@ -22,6 +22,7 @@
 
 #include "runtime/mpi_internal.hpp"
 #include "runtime/runtime_internal.hpp"
+#include "runtime/warnings.hpp"
 #include "tessera/types.hpp"
 
 namespace tessera::detail {
@@ -295,13 +296,6 @@ TileChoice resolve_tile(const std::string& routine, int cores, const MachineCpu&
 }
 
 namespace {
-
-void warn_once(const std::string& msg) {
-    static std::mutex mu;
-    static std::set<std::string> said;
-    std::lock_guard<std::mutex> lock(mu);
-    if (said.insert(msg).second) std::fprintf(stderr, "tessera: warning: %s\n", msg.c_str());
-}
 
 /// The shipped tables, parsed once (a table that does not parse is warned about and left out).
 const std::vector<CpuTileTable>& shipped_tables() {

@@ -1,7 +1,11 @@
 // Argument checking (LAPACK's xerbla role) and parsing of LAPACK flag characters.
 #include <cctype>
+#include <cstdio>
+#include <mutex>
+#include <set>
 #include <string>
 
+#include "runtime/warnings.hpp"
 #include "tessera/types.hpp"
 
 namespace tessera {
@@ -49,5 +53,16 @@ Diag diag_from_char(char c, const char* arg) {
     }
     bad_char(arg, c, "N, U");
 }
+
+namespace detail {
+
+void warn_once(const std::string& msg) {
+    static std::mutex mu;
+    static std::set<std::string> said;
+    std::lock_guard<std::mutex> lock(mu);
+    if (said.insert(msg).second) std::fprintf(stderr, "tessera: warning: %s\n", msg.c_str());
+}
+
+}  // namespace detail
 
 }  // namespace tessera

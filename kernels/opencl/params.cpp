@@ -1,6 +1,8 @@
 // Per-device kernel parameter tables: schema, parser, matcher, loader. See params.hpp.
 #include "kernels/opencl/params.hpp"
 
+#include "runtime/warnings.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -293,19 +295,8 @@ KernelParams resolve_params(const ParamTable& table, const DeviceInfo& info, cha
     return p;
 }
 
-namespace {
-
-void default_warn(const std::string& msg) {
-    static std::mutex mu;
-    static std::set<std::string> said;
-    std::lock_guard<std::mutex> lock(mu);
-    if (said.insert(msg).second) std::fprintf(stderr, "tessera: warning: %s\n", msg.c_str());
-}
-
-}  // namespace
-
 KernelParams kernel_params(const DeviceInfo& info, char prec, const std::function<void(const std::string&)>& warn_in) {
-    const std::function<void(const std::string&)> warn = warn_in ? warn_in : default_warn;
+    const std::function<void(const std::string&)> warn = warn_in ? warn_in : detail::warn_once;
     KernelParams p = default_params();
     for (const EmbeddedParamTable& t : shipped_param_tables()) {
         std::string err;
