@@ -22,6 +22,7 @@
 
 #include "runtime/mpi_internal.hpp"
 #include "runtime/runtime_internal.hpp"
+#include "runtime/text_table.hpp"
 #include "runtime/warnings.hpp"
 #include "tessera/types.hpp"
 
@@ -87,95 +88,54 @@ std::string_view next_token(std::string_view line, size_t& pos) {
 std::optional<CpuTileTable> parse_cpu_tiles(std::string_view text, const std::string& origin, std::string* error) {
     CpuTileTable table;
     table.origin = origin;
-    int lineno = 0;
-    bool have_header = false, have_end = false;
     std::string pending_comment;  // comment lines directly above the next entry
-    auto fail = [&](const std::string& why) -> std::optional<CpuTileTable> {
-        if (error) *error = origin + ":" + std::to_string(lineno) + ": " + why;
-        return std::nullopt;
+    TableLines lines;
+    lines.blank = [&] { pending_comment.clear(); };  // a blank line detaches comments
+    lines.comment = [&](std::string_view c) {        // as written, less "# " and trailing blanks
+        if (!c.empty() && c.front() == ' ') c.remove_prefix(1);
+        while (!c.empty() && is_blank(c.back())) c.remove_suffix(1);
+        if (!pending_comment.empty()) pending_comment += '\n';
+        pending_comment.append(c);
     };
-    for (size_t pos = 0; pos < text.size();) {
-        size_t nl = text.find('\n', pos);
-        if (nl == std::string_view::npos) nl = text.size();
-        const std::string_view raw = text.substr(pos, nl - pos);
-        pos = nl + 1;
-        ++lineno;
-        if (raw.find('\0') != std::string_view::npos) return fail("binary data (NUL byte)");
-        const size_t hash = raw.find('#');
-        const std::string line = collapse_blanks(hash == std::string_view::npos ? raw : raw.substr(0, hash));
-        if (line.empty()) {
-            if (hash == std::string_view::npos) pending_comment.clear();  // a blank line detaches comments
-            else if (have_header) {  // the comment as written, less "# " and trailing blanks
-                std::string_view c = raw.substr(hash + 1);
-                if (!c.empty() && c.front() == ' ') c.remove_prefix(1);
-                while (!c.empty() && is_blank(c.back())) c.remove_suffix(1);
-                pending_comment += (pending_comment.empty() ? "" : "\n") + std::string(c);
-            }
-            continue;
-        }
-        if (have_end) return fail("text after 'end'");
-        if (!have_header) {
-            size_t p = 0;
-            const std::string_view magic = next_token(line, p), version = next_token(line, p);
-            if (magic != kMagic)
-                return fail(std::string("not a CPU tile table (first line must be '") + kMagic + " " + std::to_string(kVersion) + "')");
-            int64_t v = 0;
-            if (!parse_integer(version, 0, 1 << 30, &v) || p != line.size())
-                return fail("malformed header line '" + line + "'");
-            if (v != kVersion)
-                return fail("table format version " + std::to_string(v) + ", this library reads version " + std::to_string(kVersion));
-            have_header = true;
-            continue;
-        }
-        if (line == "end") {
-            have_end = true;
-            continue;
-        }
+    lines.content = [&](const std::string& raw, int lineno) -> std::string {
+        const std::string line = collapse_blanks(raw);
         size_t p = 0;
         const std::string_view routine = next_token(line, p), cores = next_token(line, p), nb = next_token(line, p),
                                ib = next_token(line, p);
-        const std::string model = collapse_blanks(line.substr(std::min(p, line.size())));
-        if (model.empty())
-            return fail("expected 'routine cores nb ib cpu-model', got '" + line + "'");
+        const std::string model = collapse_blanks(std::string_view(line).substr(std::min(p, line.size())));
+        if (model.empty()) return "expected 'routine cores nb ib cpu-model', got '" + line + "'";
         CpuTileEntry e;
-        if (!valid_routine(routine)) return fail("routine '" + std::string(routine) + "' is not a name (letters, digits, _)");
+        if (!valid_routine(routine)) return "routine '" + std::string(routine) + "' is not a name (letters, digits, _)";
         e.routine = lower(std::string(routine));
         int64_t v = 0;
         if (cores != "*") {
             if (!parse_integer(cores, 1, kMaxCores, &v))
-                return fail("cores must be an integer from 1 to " + std::to_string(kMaxCores) + " or *, got '" + std::string(cores) + "'");
+                return "cores must be an integer from 1 to " + std::to_string(kMaxCores) + " or *, got '" + std::string(cores) + "'";
             e.cores = int(v);
         }
         if (!parse_integer(nb, 1, kMaxTile, &e.nb))
-            return fail("nb must be an integer from 1 to " + std::to_string(kMaxTile) + ", got '" + std::string(nb) + "'");
-        if (!parse_integer(ib, 0, kMaxTile, &e.ib)) return fail("ib must be an integer >= 0, got '" + std::string(ib) + "'");
-        if (e.ib > e.nb) return fail("ib " + std::to_string(e.ib) + " larger than nb " + std::to_string(e.nb));
+            return "nb must be an integer from 1 to " + std::to_string(kMaxTile) + ", got '" + std::string(nb) + "'";
+        if (!parse_integer(ib, 0, kMaxTile, &e.ib)) return "ib must be an integer >= 0, got '" + std::string(ib) + "'";
+        if (e.ib > e.nb) return "ib " + std::to_string(e.ib) + " larger than nb " + std::to_string(e.nb);
         e.model = model;
         e.line = lineno;
         e.comment = std::move(pending_comment);
         pending_comment.clear();
         table.entries.push_back(std::move(e));
+        return {};
+    };
+    std::string why = read_table_lines(text, origin, "CPU tile table", kMagic, kVersion, lines);
+    if (!why.empty()) {
+        if (error) *error = std::move(why);
+        return std::nullopt;
     }
-    lineno = std::max(lineno, 1);
-    if (!have_header) return fail("empty table");
-    if (!have_end) return fail("missing final 'end' line (truncated file?)");
     return table;
 }
 
 std::optional<CpuTileTable> load_cpu_tiles_file(const std::string& path, std::string* error) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        if (error) *error = path + ": is a directory";
-        return std::nullopt;
-    }
-    std::ifstream f(path, std::ios::binary);
-    if (!f) {
-        if (error) *error = path + ": cannot open";
-        return std::nullopt;
-    }
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    return parse_cpu_tiles(ss.str(), path, error);
+    const std::optional<std::string> text = read_text_file(path, error);
+    if (!text) return std::nullopt;
+    return parse_cpu_tiles(*text, path, error);
 }
 
 std::string escape_model_glob(const std::string& model) {

@@ -1,6 +1,7 @@
 // Per-device kernel parameter tables: schema, parser, matcher, loader. See params.hpp.
 #include "kernels/opencl/params.hpp"
 
+#include "runtime/text_table.hpp"
 #include "runtime/warnings.hpp"
 
 #include <algorithm>
@@ -108,58 +109,24 @@ constexpr int kVersion = 1;
 std::optional<ParamTable> parse_param_table(std::string_view text, const std::string& origin, std::string* error) {
     ParamTable table;
     table.origin = origin;
-    int lineno = 0;
-    bool have_header = false, have_end = false;
     ParamEntry* cur = nullptr;
     std::set<std::string> seen;  // keys of the current entry
-    auto fail = [&](const std::string& why) -> std::optional<ParamTable> {
-        if (error) *error = origin + ":" + std::to_string(lineno) + ": " + why;
-        return std::nullopt;
-    };
-    size_t pos = 0;
-    while (pos <= text.size()) {
-        size_t nl = text.find('\n', pos);
-        if (nl == std::string_view::npos) nl = text.size();
-        std::string_view raw = text.substr(pos, nl - pos);
-        pos = nl + 1;
-        ++lineno;
-        if (raw.find('\0') != std::string_view::npos) return fail("binary data (NUL byte)");
-        const size_t hash = raw.find('#');
-        const std::string line = trim(hash == std::string_view::npos ? raw : raw.substr(0, hash));
-        if (line.empty()) {
-            if (nl == text.size()) break;
-            continue;
-        }
-        if (have_end) return fail("text after 'end'");
-        if (!have_header) {
-            std::istringstream is(line);
-            std::string magic, extra;
-            int version = -1;
-            if (!(is >> magic) || magic != kMagic) return fail(std::string("not a kernel parameter table (first line must be '") + kMagic + " " + std::to_string(kVersion) + "')");
-            if (!(is >> version) || (is >> extra)) return fail("malformed header line '" + line + "'");
-            if (version != kVersion)
-                return fail("table format version " + std::to_string(version) + ", this library reads version " + std::to_string(kVersion));
-            have_header = true;
-            continue;
-        }
-        if (line == "end") {
-            have_end = true;
-            continue;
-        }
+    detail::TableLines lines;
+    lines.content = [&](const std::string& line, int lineno) -> std::string {
         if (line == "[entry]") {
             table.entries.push_back({});
             cur = &table.entries.back();
             cur->line = lineno;
             seen.clear();
-            continue;
+            return {};
         }
-        if (line.front() == '[') return fail("unknown section '" + line + "' (expected '[entry]')");
+        if (line.front() == '[') return "unknown section '" + line + "' (expected '[entry]')";
         const size_t eq = line.find('=');
-        if (eq == std::string::npos) return fail("expected 'key = value', got '" + line + "'");
-        if (!cur) return fail("'" + line + "' outside an [entry]");
+        if (eq == std::string::npos) return "expected 'key = value', got '" + line + "'";
+        if (!cur) return "'" + line + "' outside an [entry]";
         const std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
-        if (key.empty()) return fail("empty key");
-        if (!seen.insert(key).second) return fail("duplicate key '" + key + "' in the entry");
+        if (key.empty()) return "empty key";
+        if (!seen.insert(key).second) return "duplicate key '" + key + "' in the entry";
         if (key == "vendor") {
             cur->match.vendor = value;
         } else if (key == "name") {
@@ -170,37 +137,35 @@ std::optional<ParamTable> parse_param_table(std::string_view text, const std::st
                 int ma = -1, mi = -1;
                 if (dot == std::string::npos || !parse_int(value.substr(0, dot), &ma) ||
                     !parse_int(value.substr(dot + 1), &mi) || ma < 1 || mi < 0)
-                    return fail("cc must look like 9.0 (or be *), got '" + value + "'");
+                    return "cc must look like 9.0 (or be *), got '" + value + "'";
                 cur->match.cc_major = ma, cur->match.cc_minor = mi;
             }
         } else if (key == "precision") {
             if (value == "s" || value == "d") cur->match.prec = value[0];
-            else if (value != "*") return fail("precision must be s, d or *, got '" + value + "'");
+            else if (value != "*") return "precision must be s, d or *, got '" + value + "'";
         } else if (const ParamSpec* spec = find_param_spec(key)) {
             int v = 0;
-            if (!parse_int(value, &v)) return fail("value of " + key + " is not an integer: '" + value + "'");
+            if (!parse_int(value, &v)) return "value of " + key + " is not an integer: '" + value + "'";
             if (!value_allowed(*spec, v))
-                return fail(key + " = " + std::to_string(v) + " out of range (" + describe_allowed(*spec) + ")");
+                return key + " = " + std::to_string(v) + " out of range (" + describe_allowed(*spec) + ")";
             cur->values[key] = v;
         } else {
-            return fail("unknown parameter '" + key + "' (table written for another version of Tessera?)");
+            return "unknown parameter '" + key + "' (table written for another version of Tessera?)";
         }
-        if (nl == text.size()) break;
+        return {};
+    };
+    std::string why = detail::read_table_lines(text, origin, "kernel parameter table", kMagic, kVersion, lines);
+    if (!why.empty()) {
+        if (error) *error = std::move(why);
+        return std::nullopt;
     }
-    if (!have_header) return fail("empty table");
-    if (!have_end) return fail("missing final 'end' line (truncated file?)");
     return table;
 }
 
 std::optional<ParamTable> load_param_file(const std::string& path, std::string* error) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) {
-        if (error) *error = path + ": cannot open";
-        return std::nullopt;
-    }
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    return parse_param_table(ss.str(), path, error);
+    const std::optional<std::string> text = detail::read_text_file(path, error);
+    if (!text) return std::nullopt;
+    return parse_param_table(*text, path, error);
 }
 
 std::string format_param_table(const std::vector<ParamEntry>& entries, const std::string& comment) {
