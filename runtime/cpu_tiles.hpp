@@ -113,7 +113,7 @@ const MachineCpu& machine_cpu();
 std::string user_cpu_tiles_path();
 
 /// The tables shipped with the library (runtime/cpu_tiles/*.txt, embedded at build time by
-/// cmake/EmbedCpuTiles.cmake), in file-name order.
+/// cmake/EmbedTables.cmake), in file-name order.
 struct EmbeddedCpuTileTable {
     const char* name;  ///< file name, e.g. "tuned.txt"
     const char* text;
