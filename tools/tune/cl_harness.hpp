@@ -49,6 +49,25 @@ inline int parse_int_option(const std::string& name, const std::string& text, in
     return value;
 }
 
+/// --prec's value: precision letters among `allowed` (e.g. "sd"), separated by commas, each kept
+/// once in the order given. Throws tessera::Error naming the option otherwise.
+inline std::vector<char> parse_prec_list(const std::string& text, const std::string& allowed) {
+    std::vector<char> precs;
+    std::string letters;
+    for (char c : allowed) letters += std::string(letters.empty() ? "" : ", ") + c;
+    for (char c : text) {
+        if (allowed.find(c) != std::string::npos) {
+            if (std::find(precs.begin(), precs.end(), c) == precs.end()) precs.push_back(c);
+        } else if (c != ',') {
+            precs.clear();
+            break;
+        }
+    }
+    if (precs.empty())
+        throw Error("--prec: expected letters among " + letters + " separated by commas, got '" + text + "'");
+    return precs;
+}
+
 struct Env {
     cl_platform_id platform = nullptr;
     cl_device_id device = nullptr;

@@ -60,19 +60,6 @@ struct Args {
 constexpr const char* kUsage =
     "usage: tessera-tune --cpu [--prec d[,s,c,z]] [--size N] [--budget SECONDS] [--reps R] [--quick] [--out FILE]";
 
-std::vector<char> parse_precs(const std::string& text) {
-    std::vector<char> precs;
-    for (char c : text) {
-        if (std::string("sdcz").find(c) != std::string::npos) {
-            if (std::find(precs.begin(), precs.end(), c) == precs.end()) precs.push_back(c);
-        } else if (c != ',') {
-            throw Error("--prec: expected letters among s, d, c, z separated by commas, got '" + text + "'");
-        }
-    }
-    if (precs.empty()) throw Error("--prec: expected letters among s, d, c, z separated by commas, got '" + text + "'");
-    return precs;
-}
-
 Args parse_args(int argc, char** argv) {
     Args args;
     for (int i = 1; i < argc; ++i) {
@@ -82,7 +69,7 @@ Args parse_args(int argc, char** argv) {
             return argv[++i];
         };
         if (a == "--cpu") continue;
-        if (a == "--prec") args.precs = parse_precs(value());
+        if (a == "--prec") args.precs = harness::parse_prec_list(value(), "dscz");
         else if (a == "--size") args.size = harness::parse_int_option("--size", value(), 1);
         else if (a == "--budget") args.budget = harness::parse_int_option("--budget", value(), 1);
         else if (a == "--reps") args.reps = harness::parse_int_option("--reps", value(), 1), args.reps_given = true;

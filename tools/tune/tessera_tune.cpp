@@ -178,17 +178,6 @@ struct Args {
 constexpr const char* kUsage =
     "usage: tessera-tune [--prec d,s] [--kernel auto|nv|portable] [--size N] [--reps R] [--quick] [--out FILE]";
 
-/// --prec's value: d, s, or both separated by a comma.
-std::vector<char> parse_precs(const std::string& text) {
-    std::vector<char> precs;
-    for (char c : text) {
-        if (c == 's' || c == 'd') precs.push_back(c);
-        else if (c != ',') throw Error("--prec: expected d, s or d,s, got '" + text + "'");
-    }
-    if (precs.empty()) throw Error("--prec: expected d, s or d,s, got '" + text + "'");
-    return precs;
-}
-
 /// Parse argv; throws tessera::Error (exit code 2) naming the option for a missing or invalid value.
 Args parse_args(int argc, char** argv) {
     Args args;
@@ -198,7 +187,7 @@ Args parse_args(int argc, char** argv) {
             if (i + 1 >= argc) throw Error(a + " needs a value; " + kUsage);
             return argv[++i];
         };
-        if (a == "--prec") args.precs = parse_precs(value());
+        if (a == "--prec") args.precs = parse_prec_list(value(), "ds");
         else if (a == "--kernel") {
             args.kernel = value();
             if (args.kernel != "auto" && args.kernel != "nv" && args.kernel != "portable")
