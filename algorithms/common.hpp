@@ -52,27 +52,25 @@ void flush_received(const TileMatrix<T>& A) {
         for (int64_t i = 0; i < A.mt(); ++i) mpi_flush(A.handle(i, j));
 }
 
-/// The tile size and inner block a call uses: opts' where given (> 0), else the tuned choice
-/// (tuned_tile) of the routine family `family` ("potrf", "getrf", "geqrf" or "gemm") in T's
-/// precision; a tuned ib is clamped to the nb in use. Throws Error naming `func` for nb < 0 or ib < 0.
+/// opts with nb resolved: its own when given (> 0), else the tuned tile size (tuned_tile) of the
+/// routine family `family` ("potrf", "getrf", "geqrf" or "gemm") in T's precision. ib is left for
+/// resolve_ib, where a tile algorithm uses it. Throws Error naming `func` for nb < 0 or ib < 0.
 template <class T>
-Options resolve_options(const Options& opts, const char* family, const char* func) {
+Options with_tuned_nb(const Options& opts, const char* family, const char* func) {
     check_arg(opts.nb >= 0, func, "nb", opts.nb, "must be >= 1 (or 0: the tuned tile size)");
     check_arg(opts.ib >= 0, func, "ib", opts.ib, "must be >= 1 (or 0: the tuned inner block)");
-    if (opts.nb > 0 && opts.ib > 0) return opts;
-    const TileChoice tuned = tuned_tile(prec_letter<T>() + std::string(family));
     Options r = opts;
-    if (r.nb == 0) r.nb = tuned.nb;
-    if (r.ib == 0) r.ib = std::max<int64_t>(1, std::min(tuned.ib, r.nb));
+    if (r.nb == 0) r.nb = tuned_tile(prec_letter<T>() + std::string(family)).nb;
     return r;
 }
 
-/// The inner block for a tile matrix of tile size nb: opts.ib, or the tuned one clamped to nb.
+/// The inner block for tiles of size nb: opts.ib when given (> 0), else the tuned one of `family`
+/// clamped to nb. Throws Error naming `func` for ib < 0.
 template <class T>
 int64_t resolve_ib(const Options& opts, int64_t nb, const char* family, const char* func) {
-    Options o = opts;
-    o.nb = nb;
-    return resolve_options<T>(o, family, func).ib;
+    check_arg(opts.ib >= 0, func, "ib", opts.ib, "must be >= 1 (or 0: the tuned inner block)");
+    if (opts.ib > 0) return opts.ib;
+    return std::max<int64_t>(1, std::min(tuned_tile(prec_letter<T>() + std::string(family)).ib, nb));
 }
 
 /// The caller's column-major rows×cols array `a` (ld ≥ max(1, rows)) as a tile matrix of tile size
