@@ -12,6 +12,9 @@
 #   "-DTESSERA_NVD_MMA=884|-DTESSERA_NVD_MMA=1688"; empty = the library's defaults only),
 #   PRECS (d,s), FORMS (nn; nn,nt also times C = A·Bᵀ, ours and cuBLAS),
 #   MICRO=1 (also measure FP64 mma.sync throughput per shape), CHECK=0 (skip the full case check),
+#   TASK_SHAPES (default 512,1024,2048; empty = skip): also time the tile operations the task graphs
+#   submit at these nb, ours (.gpu-build/gpu_task_shapes, library defaults) and cuBLAS, checked, in a
+#   second table (bench/gpu_task_shapes.py says what is compared with what),
 #   OUTDIR (where logs go; default $OUT if set, else /tmp/gpu_gemm).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -127,3 +130,11 @@ if len(res) > len(chosen):
         print(f"  {prec} {v:45} " + "  ".join(f"{n}:{t:6.2f}" for n, t in sorted(r.items())))
 for b in bad: print("NOT OK:", b)
 PY
+
+shapes=${TASK_SHAPES-512,1024,2048}
+if [ -n "$shapes" ]; then
+    "$(dirname "$bin")/gpu_task_shapes" --prec "$precs" --nb "$shapes" --reps "$reps" > "$outdir/shapes.txt" 2>&1
+    PYTHONUNBUFFERED=1 python3 "$here/gpu_task_shapes.py" cublas "$shapes" "$reps" "$precs" > "$outdir/cushapes.txt" 2>&1
+    cat "$outdir/shapes.txt" "$outdir/cushapes.txt"
+    python3 "$here/gpu_task_shapes.py" table "$outdir/shapes.txt" "$outdir/cushapes.txt" | tee "$outdir/shapes_table.txt"
+fi

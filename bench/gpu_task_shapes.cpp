@@ -1,0 +1,257 @@
+// gpu_task_shapes: Tessera's OpenCL tile operations at the shapes the task graphs submit (one nb×nb
+// tile per task), on device-resident data, each checked against CBLAS/LAPACKE on the host. Driven by
+// bench/gpu_gemm.sh (TASK_SHAPES=...), which times cuBLAS on the same shapes
+// (bench/gpu_task_shapes.py) and prints the ratios. StarPU-free; run only on the GPU machine.
+//
+//   gpu_task_shapes [--prec d,s] [--nb 512,1024,2048] [--reps 5] [--variant OPTS]
+//
+// Operations (who submits them): gemm_nn (gemm, getrf, geqrf's trailing products), gemm_nt
+// (potrf's trailing update), trsm_rltn (potrf on CPUs: B = B·L⁻ᵀ), trmm_rltn (potrf on a GPU: B =
+// B·Wᵀ with W = L⁻¹), trsm_llnu (getrf: B = L⁻¹·B, unit L), syrk_ln (potrf: C = C − A·Aᵀ, lower),
+// gemqrt_lt and tpmqrt_lt at ib 32 and 64 (geqrf's updates: C = Qᵀ·C; [A; B] = Qᵀ·[A; B]).
+// Flop counts: gemm 2nb³; trsm, trmm, syrk nb³; gemqrt 2nb³ (LAPACK's dormqr count 2nk(2m − k) at
+// m = n = k); tpmqrt 4nb³ (4mnk). Times: median seconds per call over --reps batches of
+// back-to-back calls (harness::time_batches, as cuBLAS is timed). Error: max |ours − reference|
+// over max |reference|, against CBLAS/LAPACKE on the same inputs; "ok" when ≤ 50·nb·eps.
+// Output: one line per case, "SHAPE prec op nb ib ms TFLOP/s error ok|FAILED".
+#include <lapacke.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "examples/common/tool_main.hpp"
+#include "kernels/opencl/launch_qr.hpp"
+#include "tools/tune/cl_harness.hpp"
+
+using namespace tessera;
+using namespace tessera::harness;
+
+namespace {
+
+template <class T>
+using Host = std::vector<T>;
+
+/// max |x − y| / max |y| over the lower triangle (lower_only) or everything, in double.
+template <class T>
+double rel_error(const Host<T>& x, const Host<T>& y, int n, bool lower_only = false) {
+    double d = 0, s = 0;
+    for (int j = 0; j < n; ++j)
+        for (int i = lower_only ? j : 0; i < n; ++i) {
+            const size_t p = size_t(j) * n + i;
+            d = std::max(d, std::abs(double(x[p]) - double(y[p])));
+            s = std::max(s, std::abs(double(y[p])));
+        }
+    return s > 0 ? d / s : d;
+}
+
+// Host references (column-major, n×n, ld n), one overload per precision.
+void ref_trsm(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d, int n, const double* a, double* b) {
+    cblas_dtrsm(CblasColMajor, s, u, t, d, n, n, 1.0, a, n, b, n);
+}
+void ref_trsm(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d, int n, const float* a, float* b) {
+    cblas_strsm(CblasColMajor, s, u, t, d, n, n, 1.0f, a, n, b, n);
+}
+void ref_trmm(int n, const double* a, double* b) {
+    cblas_dtrmm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, n, n, 1.0, a, n, b, n);
+}
+void ref_trmm(int n, const float* a, float* b) {
+    cblas_strmm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, n, n, 1.0f, a, n, b, n);
+}
+void ref_syrk(int n, const double* a, double* c) {
+    cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, -1.0, a, n, 1.0, c, n);
+}
+void ref_syrk(int n, const float* a, float* c) {
+    cblas_ssyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, -1.0f, a, n, 1.0f, c, n);
+}
+int ref_geqrt(int n, int ib, double* a, double* t) { return LAPACKE_dgeqrt(LAPACK_COL_MAJOR, n, n, ib, a, n, t, ib); }
+int ref_geqrt(int n, int ib, float* a, float* t) { return LAPACKE_sgeqrt(LAPACK_COL_MAJOR, n, n, ib, a, n, t, ib); }
+int ref_gemqrt(int n, int ib, const double* v, const double* t, double* c) {
+    return LAPACKE_dgemqrt(LAPACK_COL_MAJOR, 'L', 'T', n, n, n, ib, v, n, t, ib, c, n);
+}
+int ref_gemqrt(int n, int ib, const float* v, const float* t, float* c) {
+    return LAPACKE_sgemqrt(LAPACK_COL_MAJOR, 'L', 'T', n, n, n, ib, v, n, t, ib, c, n);
+}
+int ref_tpqrt(int n, int ib, double* a, double* b, double* t) {
+    return LAPACKE_dtpqrt(LAPACK_COL_MAJOR, n, n, 0, ib, a, n, b, n, t, ib);
+}
+int ref_tpqrt(int n, int ib, float* a, float* b, float* t) {
+    return LAPACKE_stpqrt(LAPACK_COL_MAJOR, n, n, 0, ib, a, n, b, n, t, ib);
+}
+int ref_tpmqrt(int n, int ib, const double* v, const double* t, double* a, double* b) {
+    return LAPACKE_dtpmqrt(LAPACK_COL_MAJOR, 'L', 'T', n, n, n, 0, ib, v, n, t, ib, a, n, b, n);
+}
+int ref_tpmqrt(int n, int ib, const float* v, const float* t, float* a, float* b) {
+    return LAPACKE_stpmqrt(LAPACK_COL_MAJOR, 'L', 'T', n, n, n, 0, ib, v, n, t, ib, a, n, b, n);
+}
+
+/// Runs every operation at one nb for precision T: checks one call against the host reference,
+/// then times back-to-back calls. `dk` is the library's whole program for T.
+template <class T>
+class ShapeRun {
+  public:
+    ShapeRun(const Env& env, const ocl::DeviceKernels& dk, int nb, int reps)
+        : env_(env), dk_(dk), nb_(nb), reps_(reps), elems_(size_t(nb) * nb), A_(env, elems_), B_(env, elems_),
+          C_(env, elems_), F_(env, elems_) {
+        std::mt19937_64 rng(11 + nb);
+        a_.resize(elems_), b_.resize(elems_), c_.resize(elems_);
+        fill_random(a_, rng), fill_random(b_, rng), fill_random(c_, rng);
+        // Triangles with a well-conditioned lower part (diagonal 1 + |x|, off-diagonal x / nb), so that
+        // repeated solves in the timing keep their magnitudes.
+        tri_ = a_;
+        for (int j = 0; j < nb; ++j)
+            for (int i = 0; i < nb; ++i) {
+                T& x = tri_[size_t(j) * nb + i];
+                x = i == j ? T(1) + std::abs(x) : i > j ? x / T(nb) : T(0);
+            }
+    }
+
+    void run_all(char prec) {
+        const double n3 = double(nb_) * nb_ * nb_;
+        prec_ = prec;
+        ocl::Mat a = mat(A_), b = mat(B_), c = mat(C_);
+        {  // C = C + A·B and C = C − A·Bᵀ
+            Host<T> ref = c_;
+            gemm_ref(false, false, nb_, nb_, nb_, T(1), a_.data(), nb_, b_.data(), nb_, T(1), ref.data(), nb_);
+            put(A_, a_), put(B_, b_), put(C_, c_);
+            auto op = [&] { ocl::gemm<T>(dk_, env_.queue, Trans::NoTrans, Trans::NoTrans, nb_, nb_, nb_, T(1), a, b, T(1), c); };
+            report("gemm_nn", 0, 2 * n3, op, ref, C_);
+            ref = c_;
+            gemm_ref(false, true, nb_, nb_, nb_, T(-1), a_.data(), nb_, b_.data(), nb_, T(1), ref.data(), nb_);
+            put(C_, c_);
+            auto nt = [&] { ocl::gemm<T>(dk_, env_.queue, Trans::NoTrans, Trans::Trans, nb_, nb_, nb_, T(-1), a, b, T(1), c); };
+            report("gemm_nt", 0, 2 * n3, nt, ref, C_);
+        }
+        {  // B = B·L⁻ᵀ (potrf on CPUs), B = B·Lᵀ (trmm with the inverse, potrf on a GPU), B = L⁻¹·B (getrf)
+            Host<T> ref = b_;
+            ref_trsm(CblasRight, CblasLower, CblasTrans, CblasNonUnit, nb_, tri_.data(), ref.data());
+            put(A_, tri_), put(B_, b_);
+            auto rltn = [&] {
+                ocl::trsm<T>(dk_, env_.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb_, nb_, T(1), a, b);
+            };
+            report("trsm_rltn", 0, n3, rltn, ref, B_);
+            ref = b_;
+            ref_trmm(nb_, tri_.data(), ref.data());
+            put(B_, b_);
+            auto trmm = [&] {
+                ocl::trmm<T>(dk_, env_.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb_, nb_, T(1), a, b);
+            };
+            report("trmm_rltn", 0, n3, trmm, ref, B_);
+            ref = b_;
+            ref_trsm(CblasLeft, CblasLower, CblasNoTrans, CblasUnit, nb_, tri_.data(), ref.data());
+            put(B_, b_);
+            auto llnu = [&] {
+                ocl::trsm<T>(dk_, env_.queue, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, nb_, nb_, T(1), a, b);
+            };
+            report("trsm_llnu", 0, n3, llnu, ref, B_);
+        }
+        {  // C = C − A·Aᵀ, lower triangle
+            Host<T> ref = c_;
+            ref_syrk(nb_, a_.data(), ref.data());
+            put(A_, a_), put(C_, c_);
+            auto op = [&] { ocl::syrk<T>(dk_, env_.queue, Uplo::Lower, Trans::NoTrans, nb_, nb_, T(-1), a, T(1), c); };
+            report("syrk_ln", 0, n3, op, ref, C_, true);
+        }
+        for (int ib : {32, 64}) qr_updates(ib, n3);
+    }
+
+  private:
+    /// geqrf's two update kernels at inner block ib: C = Qᵀ·C (gemqrt) with Q from geqrt of an
+    /// nb×nb tile, and [A; B] = Qᵀ·[A; B] (tpmqrt, l = 0) with Q from tpqrt of [R; B].
+    void qr_updates(int ib, double n3) {
+        ocl::Mat v = mat(A_), f{F_.mem, 0, ib}, c = mat(C_), b = mat(B_);  // T: ib × nb, ld ib
+        Host<T> vq = a_, tq(size_t(ib) * nb_);
+        if (ref_geqrt(nb_, ib, vq.data(), tq.data()) != 0) throw Error("LAPACKE geqrt failed");
+        Host<T> ref = c_;
+        if (ref_gemqrt(nb_, ib, vq.data(), tq.data(), ref.data()) != 0) throw Error("LAPACKE gemqrt failed");
+        put(A_, vq), put(F_, tq), put(C_, c_);
+        auto gemqrt = [&] { ocl::gemqrt<T>(dk_, env_.queue, Side::Left, Trans::Trans, nb_, nb_, nb_, ib, v, f, c); };
+        report("gemqrt_lt", ib, 2 * n3, gemqrt, ref, C_);
+
+        Host<T> r = tri_, vt = a_;  // R: an upper triangle; V: the pentagonal (here square) B part
+        for (int j = 0; j < nb_; ++j)
+            for (int i = 0; i < nb_; ++i) r[size_t(j) * nb_ + i] = i <= j ? tri_[size_t(i) * nb_ + j] : T(0);
+        if (ref_tpqrt(nb_, ib, r.data(), vt.data(), tq.data()) != 0) throw Error("LAPACKE tpqrt failed");
+        Host<T> ra = c_, rb = b_;
+        if (ref_tpmqrt(nb_, ib, vt.data(), tq.data(), ra.data(), rb.data()) != 0) throw Error("LAPACKE tpmqrt failed");
+        put(A_, vt), put(F_, tq), put(C_, c_), put(B_, b_);
+        auto tpmqrt = [&] { ocl::tpmqrt<T>(dk_, env_.queue, Side::Left, Trans::Trans, nb_, nb_, nb_, ib, v, f, c, b); };
+        check_once(tpmqrt);  // both parts checked
+        const double ea = error_of(C_, ra), eb = error_of(B_, rb);
+        print("tpmqrt_lt", ib, 4 * n3, time_batches(env_, tpmqrt, reps_, per_batch()), std::max(ea, eb));
+    }
+
+    ocl::Mat mat(const Buffer<T>& buf) const { return ocl::Mat{buf.mem, 0, nb_}; }
+    void put(Buffer<T>& buf, const Host<T>& h) { buf.write(env_, h); }
+    int per_batch() const { return nb_ <= 512 ? 40 : nb_ <= 1024 ? 10 : 3; }
+    void check_once(const std::function<void()>& op) {
+        op();
+        check(clFinish(env_.queue), "clFinish");
+    }
+    double error_of(const Buffer<T>& buf, const Host<T>& ref, bool lower_only = false) {
+        Host<T> got(elems_);
+        buf.read(env_, got);
+        return rel_error(got, ref, nb_, lower_only);
+    }
+    void report(const char* what, int ib, double flop, const std::function<void()>& op, const Host<T>& ref,
+                const Buffer<T>& out, bool lower_only = false) {
+        check_once(op);
+        const double err = error_of(out, ref, lower_only);
+        print(what, ib, flop, time_batches(env_, op, reps_, per_batch()), err);
+    }
+    void print(const char* what, int ib, double flop, double seconds, double err) const {
+        const double tol = 50.0 * nb_ * std::numeric_limits<T>::epsilon();
+        std::printf("SHAPE %c %-10s %5d %3d %9.4f ms %7.2f TFLOP/s error %.2e %s\n", prec_, what, nb_, ib,
+                    seconds * 1e3, flop / seconds * 1e-12, err, err <= tol ? "ok" : "FAILED");
+        std::fflush(stdout);
+    }
+
+    const Env& env_;
+    const ocl::DeviceKernels& dk_;
+    int nb_, reps_;
+    size_t elems_;
+    Buffer<T> A_, B_, C_, F_;
+    Host<T> a_, b_, c_, tri_;
+    char prec_ = 'd';
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return tool::guarded_main("gpu_task_shapes", [&] {
+        std::vector<char> precs = {'d', 's'};
+        std::vector<int> nbs = {512, 1024, 2048};
+        int reps = 5;
+        std::string variant;
+        for (int i = 1; i < argc; i += 2) {
+            const std::string s = argv[i], v = i + 1 < argc ? argv[i + 1] : "";
+            if (v.empty()) throw Error("usage: gpu_task_shapes [--prec d,s] [--nb 512,1024,2048] [--reps 5] [--variant OPTS]");
+            if (s == "--prec") precs = parse_prec_list(v, "ds");
+            else if (s == "--nb") {
+                nbs.clear();
+                for (size_t p = 0; p < v.size();) {
+                    const size_t q = std::min(v.find(',', p), v.size());
+                    nbs.push_back(parse_int_option("--nb", v.substr(p, q - p), 64));
+                    p = q + 1;
+                }
+            } else if (s == "--reps") reps = parse_int_option("--reps", v, 1);
+            else if (s == "--variant") variant = v;
+            else throw Error("gpu_task_shapes: unknown option " + s);
+        }
+        Env env;
+        std::printf("device: %s\n", env.describe().c_str());
+        for (char p : precs) {
+            auto dk = build_kernels(env, p, variant, env.info, {});  // the library's whole program
+            for (int nb : nbs) {
+                if (p == 'd') ShapeRun<double>(env, *dk, nb, reps).run_all(p);
+                else ShapeRun<float>(env, *dk, nb, reps).run_all(p);
+            }
+        }
+        return 0;
+    });
+}
