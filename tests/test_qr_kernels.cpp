@@ -1,8 +1,8 @@
 // The OpenCL tile-QR update kernels (kernels/opencl/launch_qr.hpp: gemqrt, tpmqrt) run directly on
 // the first OpenCL CPU device (PoCL; tests/opencl_env.hpp) without StarPU, against LAPACKE's
 // xGEMQRT/xTPMQRT on the same V and T (made by LAPACKE's xGEQRT/xTPQRT): both sides, both
-// transpositions (Qᵀ for s and d, Qᴴ for c and z), ib dividing k or not, ib above the kernel's
-// 32-reflector sub-blocks, k below the row count. Buffers have a nonzero offset and ld > rows; V's upper triangle (gemqrt) is NaN, as the
+// transpositions (Qᵀ for s and d, Qᴴ for c and z), ib dividing k or not, ib above k, k below the
+// row count, k above one super-block of the launchers (launch_qr.cpp). Buffers have a nonzero offset and ld > rows; V's upper triangle (gemqrt) is NaN, as the
 // kernels must not read it.
 #include <gtest/gtest.h>
 
@@ -93,7 +93,10 @@ TYPED_TEST_SUITE(QRKernels, Precisions);
 struct Case {
     int64_t mv, k, ib, other;  // rows of V, reflectors, inner block, the dimension Q does not touch
 };
-const Case kCases[] = {{40, 40, 8, 37}, {50, 33, 7, 20}, {70, 64, 40, 33}, {20, 12, 64, 70}, {9, 3, 1, 5}, {96, 80, 32, 65}};
+// The last case has more reflectors than one of the launchers' super-blocks (240 = 5 blocks of 48
+// here), and a last super-block of one full and one partial inner block.
+const Case kCases[] = {{40, 40, 8, 37}, {50, 33, 7, 20}, {70, 64, 40, 33}, {20, 12, 64, 70},
+                       {9, 3, 1, 5},    {96, 80, 32, 65}, {300, 290, 48, 21}};
 
 TYPED_TEST(QRKernels, GemqrtMatchesLapacke) {
     using T = TypeParam;

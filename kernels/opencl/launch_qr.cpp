@@ -1,47 +1,121 @@
-// Host launchers of tessera_qr_apply (qr.cl). The kernel applies op(Q) from the left through row and
-// column strides; a right-side product C·op(Q) is the left product op(Q)ᴴ·Cᴴ on the conjugate-
-// transposed view (strides swapped, conjugated, trans flipped; ᴴ is ᵀ for real T), so one kernel
-// serves gemqrt and tpmqrt on both sides.
+// Host launchers of the tile-QR updates gemqrt and tpmqrt as GEMMs (LAPACK xLARFB / xTPRFB with
+// blocks of reflectors merged, as in MAGMA's larfb): the k reflectors are applied in super-blocks of
+// up to kSuperBlock columns. For one super-block V̂ (its columns of V, rows where they are nonzero):
+//   G = V̂ᴴ·V̂,  Tw = merge_t(T's inner blocks, G)        so that H(c0)…H(c0+wb−1) = I − V̂·Tw·V̂ᴴ
+//   Left:  W = V̂ᴴ·C (plus A's rows for tpmqrt), then C −= V̂·(op(Tw)·W)
+//   Right: W = C·V̂ (plus A's columns), then C −= (W·op(Tw))·V̂ᴴ
+// with op(Tw) = Tw for op(Q) = Q and Twᴴ for Qᴴ, as in xLARFB.
+// Super-blocks go first to last for Qᴴ·C and C·Q, last to first for Q·C and C·Qᴴ. xGEQRT's V is
+// unit lower trapezoidal with its upper part not referenced: gemqrt first copies it into the
+// workspace with zeros above the diagonal and ones on it; xTPQRT's V (l = 0) is used in place.
+// Scratch (dk.scratch()): that copy, G, Tw, the merge's temporary X and W twice; every piece starts at
+// a multiple of 8 elements, as the GEMM kernels' aligned loads prefer.
 #include "kernels/opencl/launch_qr.hpp"
 
-#include <climits>
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
+#include "kernels/opencl/launch.hpp"
 #include "kernels/opencl/launch_util.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera::ocl {
 namespace {
 
-constexpr size_t kLocalX = 16, kLocalY = 16, kColumns = 32;  // QR_LX, QR_LY, QR_NC of qr.cl
+/// Reflectors merged per super-block: each adds a reduction-shaped G = V̂ᴴ·V̂ and 2·(wb/ib − 1)
+/// small GEMMs to merge its T; fewer, larger super-blocks make the updates' GEMMs deeper.
+constexpr int64_t kSuperBlock = 256;
 
-/// Left application on a strided view: C (mv×ncols) and, in mode 1, A1 (k×ncols).
-struct View {
-    Mat mat;
-    cl_int rs, cs;  // element (i, j) at off + i·rs + j·cs
-    cl_int conj;    // the view is the conjugate of what is stored
+int64_t align8(int64_t x) { return int64_t(round_up(size_t(x), 8)); }
+
+/// The pieces of the scratch buffer, as matrices.
+struct Scratch {
+    Mat vpad, g, tw, x, w, w2;
 };
 
 template <class T>
-void apply(const DeviceKernels& dk, cl_command_queue q, const char* func, int mode, bool apply_t, int64_t mv,
-           int64_t ncols, int64_t k, int64_t ib, const Mat& V, const Mat& Tf, const View& C, const View& A1) {
-    if (ib < 1) throw std::invalid_argument(std::string("tessera::ocl::") + func + ": ib must be >= 1");
-    if (ib > k) ib = k;  // LAPACK's layout for ib > k (see kernels/cpu/qr.hpp)
-    cl_kernel kernel = dk.get("tessera_qr_apply");
-    const cl_int cmode = mode, ct = apply_t, cmv = to_int(mv, func, "m"), cn = to_int(ncols, func, "n");
-    const cl_int ck = to_int(k, func, "k"), cib = to_int(ib, func, "ib");
-    const cl_int ldv = to_int(V.ld, func, "ldv"), ldt = to_int(Tf.ld, func, "ldt");
-    const cl_ulong offV = V.off, offT = Tf.off, offC = C.mat.off, offA = A1.mat.off;
-    set_args(kernel, "clSetKernelArg(tessera_qr_apply)", cmode, ct, cmv, cn, ck, cib, V.mem, offV, ldv, Tf.mem, offT,
-             ldt, C.mat.mem, offC, C.rs, C.cs, A1.mat.mem, offA, A1.rs, A1.cs, C.conj);
-    const size_t local[2] = {kLocalX, kLocalY};
-    const size_t global[2] = {round_up(size_t(ncols), kColumns) / kColumns * kLocalX, kLocalY};
-    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_qr_apply)");
+Scratch scratch_for(const DeviceKernels& dk, int64_t vrows, int64_t k, int64_t wmax, int64_t ib, int64_t wrows,
+                    int64_t wcols) {
+    const int64_t ldv = align8(vrows), ldg = align8(wmax), ldw = align8(wrows);
+    size_t at = 0;
+    auto take = [&](int64_t ld, int64_t cols) {
+        const size_t off = at;
+        at += size_t(ld * cols);
+        return std::pair<size_t, int64_t>{off, ld};
+    };
+    const auto v = take(ldv, k), g = take(ldg, wmax), tw = take(ldg, wmax), x = take(ldg, ib);
+    const auto w = take(ldw, wcols), w2 = take(ldw, wcols);
+    cl_mem s = dk.scratch(at * sizeof(T));
+    return {{s, v.first, v.second}, {s, g.first, g.second},   {s, tw.first, tw.second},
+            {s, x.first, x.second}, {s, w.first, w.second}, {s, w2.first, w2.second}};
 }
 
-View column_major(const Mat& m, const char* func, const char* arg) { return {m, 1, to_int(m.ld, func, arg), 0}; }
-View conj_transposed(const Mat& m, const char* func, const char* arg) { return {m, to_int(m.ld, func, arg), 1, 1}; }
+Mat at(const Mat& m, int64_t i, int64_t j) { return {m.mem, m.off + size_t(i + j * m.ld), m.ld}; }
+
+/// Tw = the T of reflectors [c0, c0 + wb) of V̂ (rows `rows` of vs), whose inner blocks are in Tf:
+/// LAPACK xLARFT's recurrence one inner block at a time, Tw[0:P, J] = −Tw[0:P, 0:P]·(G[0:P, J]·T_j)
+/// for J = [P, P + jb), with G = V̂ᴴ·V̂ (a GEMM; the two products are GEMMs of P×jb).
+template <class T>
+void merge_t(const DeviceKernels& dk, cl_command_queue q, const char* func, int64_t rows, int64_t wb, int64_t ib,
+             Mat vs, Mat tf, const Scratch& ws) {
+    cl_kernel kernel = dk.get("tessera_qr_t_blocks");
+    const cl_int cwb = to_int(wb, func, "k"), cib = to_int(ib, func, "ib"), ldt = to_int(tf.ld, func, "ldt");
+    const cl_int ldw = to_int(ws.tw.ld, func, "ldw");
+    const cl_ulong offT = tf.off, offW = ws.tw.off;
+    set_args(kernel, "clSetKernelArg(tessera_qr_t_blocks)", cwb, cib, tf.mem, offT, ldt, ws.tw.mem, offW, ldw);
+    const size_t global[2] = {size_t(wb), size_t(wb)};
+    enqueue(q, kernel, 2, global, nullptr, "clEnqueueNDRangeKernel(tessera_qr_t_blocks)");
+    if (wb <= ib) return;
+    gemm<T>(dk, q, Trans::ConjTrans, Trans::NoTrans, wb, wb, rows, T(1), vs, vs, T(0), ws.g);
+    for (int64_t p = ib; p < wb; p += ib) {
+        const int64_t jb = std::min(ib, wb - p);
+        gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, p, jb, jb, T(1), at(ws.g, 0, p), at(ws.tw, p, p), T(0), ws.x);
+        gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, p, jb, p, T(-1), ws.tw, ws.x, T(0), at(ws.tw, 0, p));
+    }
+}
+
+/// op(Q) applied to C (gemqrt: a = nullptr) or to [A; B] / [A B] (tpmqrt: C is B). Left: C is mv×nc,
+/// A k×nc; Right: C is nc×mv, A nc×k. V is mv×k: unit lower trapezoidal (gemqrt) or full (tpmqrt).
+template <class T>
+void apply(const DeviceKernels& dk, cl_command_queue q, const char* func, bool left, Trans trans, int64_t mv,
+           int64_t nc, int64_t k, int64_t ib, Mat V, Mat Tf, Mat C, const Mat* A) {
+    if (ib < 1) throw std::invalid_argument(std::string("tessera::ocl::") + func + ": ib must be >= 1");
+    to_int(mv, func, "m"), to_int(nc, func, "n"), to_int(k, func, "k");
+    ib = std::min(ib, k);  // LAPACK's layout for ib > k (see kernels/cpu/qr.hpp)
+    const int64_t wmax = std::max(ib, kSuperBlock / ib * ib);
+    const Scratch ws = scratch_for<T>(dk, A ? 0 : mv, A ? 0 : k, wmax, ib, left ? wmax : nc, left ? nc : wmax);
+    Mat v = V;
+    if (!A) {  // V̂ = V with zeros above the diagonal and ones on it
+        v = ws.vpad;
+        laset<T>(dk, q, mv, k, T(0), T(1), v);
+        if (mv > 1) lacpy<T>(dk, q, Uplo::Lower, mv - 1, k, at(V, 1, 0), at(v, 1, 0));
+    }
+    const bool first_to_last = left ? trans != Trans::NoTrans : trans == Trans::NoTrans;
+    const Trans op_t = trans == Trans::NoTrans ? Trans::NoTrans : Trans::ConjTrans;  // op(Tw)
+    const int64_t nsuper = (k + wmax - 1) / wmax;
+    for (int64_t si = 0; si < nsuper; ++si) {
+        const int64_t c0 = (first_to_last ? si : nsuper - 1 - si) * wmax, wb = std::min(wmax, k - c0);
+        const int64_t r0 = A ? 0 : c0, rows = mv - r0;  // V̂'s nonzero rows
+        const Mat vs = at(v, r0, c0);
+        merge_t<T>(dk, q, func, rows, wb, ib, vs, at(Tf, 0, c0), ws);
+        if (left) {  // W = A[c0:, :] + V̂ᴴ·C[r0:, :];  W2 = op(Tw)·W;  A[c0:, :] −= W2;  C[r0:, :] −= V̂·W2
+            const Mat c = at(C, r0, 0);
+            if (A) lacpy<T>(dk, q, Uplo::General, wb, nc, at(*A, c0, 0), ws.w);
+            gemm<T>(dk, q, Trans::ConjTrans, Trans::NoTrans, wb, nc, rows, T(1), vs, c, A ? T(1) : T(0), ws.w);
+            gemm<T>(dk, q, op_t, Trans::NoTrans, wb, nc, wb, T(1), ws.tw, ws.w, T(0), ws.w2);
+            if (A) gemm<T>(dk, q, op_t, Trans::NoTrans, wb, nc, wb, T(-1), ws.tw, ws.w, T(1), at(*A, c0, 0));
+            gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, rows, nc, wb, T(-1), vs, ws.w2, T(1), c);
+        } else {  // W = A[:, c0:] + C[:, r0:]·V̂;  W2 = W·op(Tw);  A[:, c0:] −= W2;  C[:, r0:] −= W2·V̂ᴴ
+            const Mat c = at(C, 0, r0);
+            if (A) lacpy<T>(dk, q, Uplo::General, nc, wb, at(*A, 0, c0), ws.w);
+            gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, nc, wb, rows, T(1), c, vs, A ? T(1) : T(0), ws.w);
+            gemm<T>(dk, q, Trans::NoTrans, op_t, nc, wb, wb, T(1), ws.w, ws.tw, T(0), ws.w2);
+            if (A) gemm<T>(dk, q, Trans::NoTrans, op_t, nc, wb, wb, T(-1), ws.w, ws.tw, T(1), at(*A, 0, c0));
+            gemm<T>(dk, q, Trans::NoTrans, Trans::ConjTrans, nc, rows, wb, T(-1), ws.w2, vs, T(1), c);
+        }
+    }
+}
 
 }  // namespace
 
@@ -53,10 +127,7 @@ void gemqrt(const DeviceKernels& dk, cl_command_queue q, Side side, Trans trans,
     const bool left = side == Side::Left;
     const int64_t mv = left ? m : n;
     if (k > mv) throw std::invalid_argument("tessera::ocl::gemqrt: k must be <= the rows of V");
-    // Left: op(Q)·C. Right: C·op(Q) = (op(Q)ᴴ·Cᴴ)ᴴ, i.e. Qᴴ applied to Cᴴ for op = N.
-    const bool apply_t = left ? trans != Trans::NoTrans : trans == Trans::NoTrans;
-    const View c = left ? column_major(C, "gemqrt", "ldc") : conj_transposed(C, "gemqrt", "ldc");
-    apply<T>(dk, q, "gemqrt", 0, apply_t, mv, left ? n : m, k, ib, V, Tf, c, c);
+    apply<T>(dk, q, "gemqrt", left, trans, mv, left ? n : m, k, ib, V, Tf, C, nullptr);
 }
 
 template <class T>
@@ -65,10 +136,7 @@ void tpmqrt(const DeviceKernels& dk, cl_command_queue q, Side side, Trans trans,
     check_prec<T>(dk, "tpmqrt");
     if (m == 0 || n == 0 || k == 0) return;
     const bool left = side == Side::Left;
-    const bool apply_t = left ? trans != Trans::NoTrans : trans == Trans::NoTrans;
-    const View b = left ? column_major(B, "tpmqrt", "ldb") : conj_transposed(B, "tpmqrt", "ldb");
-    const View a = left ? column_major(A, "tpmqrt", "lda") : conj_transposed(A, "tpmqrt", "lda");
-    apply<T>(dk, q, "tpmqrt", 1, apply_t, left ? m : n, left ? n : m, k, ib, V, Tf, b, a);
+    apply<T>(dk, q, "tpmqrt", left, trans, left ? m : n, left ? n : m, k, ib, V, Tf, B, &A);
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                                 \
