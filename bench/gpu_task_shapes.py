@@ -94,22 +94,25 @@ def cublas_shapes(nbs, reps, precs):
     lib.cublasDestroy_v2(handle)
 
 
+def read_rates(path, tag, nkey, bad):
+    """{key: TFLOP/s} of the checked `tag` lines of path; key = (prec, op, nb[, ib]) (nkey fields
+    after the tag); the rate is the field before "TFLOP/s". Lines that failed their check go to bad."""
+    rates = {}
+    for line in open(path):
+        f = line.split()
+        if f[:1] == [tag] and "TFLOP/s" in f:
+            if f[-1] != "ok":
+                bad.append(line.strip())
+                continue
+            key = tuple(int(x) if x.isdigit() else x for x in f[1:1 + nkey])
+            rates[key] = float(f[f.index("TFLOP/s") - 1])
+    return rates
+
+
 def table(ours_path, cublas_path):
-    ours, cub, bad = {}, {}, []
-    for line in open(ours_path):
-        f = line.split()
-        if line.startswith("SHAPE") and len(f) >= 11:
-            if f[-1] != "ok":
-                bad.append(line.strip())
-                continue
-            ours[(f[1], f[2], int(f[3]), int(f[4]))] = float(f[7])
-    for line in open(cublas_path):
-        f = line.split()
-        if line.startswith("CUSHAPE") and len(f) >= 10:
-            if f[-1] != "ok":
-                bad.append(line.strip())
-                continue
-            cub[(f[1], f[2], int(f[3]))] = float(f[6])
+    bad = []
+    ours = read_rates(ours_path, "SHAPE", 4, bad)
+    cub = read_rates(cublas_path, "CUSHAPE", 3, bad)
     print(f"\n{'':3} {'operation':<10} {'nb':>5} {'ib':>3} {'ours':>8} {'peer':>8} {'ratio':>6}  {'peer is':<12} goal")
     order = ["gemm_nn", "gemm_nt", "trsm_rltn", "trmm_rltn", "trsm_llnu", "syrk_ln", "gemqrt_lt", "tpmqrt_lt"]
     rank = lambda key: (key[0], key[2], order.index(key[1]) if key[1] in order else len(order), key[3])
