@@ -37,18 +37,18 @@ struct Scratch {
 template <class T>
 Scratch scratch_for(const DeviceKernels& dk, int64_t vrows, int64_t k, int64_t wmax, int64_t ib, int64_t wrows,
                     int64_t wcols) {
-    const int64_t ldv = align8(vrows), ldg = align8(wmax), ldw = align8(wrows);
-    size_t at = 0;
-    auto take = [&](int64_t ld, int64_t cols) {
-        const size_t off = at;
-        at += size_t(ld * cols);
-        return std::pair<size_t, int64_t>{off, ld};
+    const int64_t ldg = align8(wmax), ldw = align8(wrows);
+    Scratch s;
+    size_t end = 0;
+    auto take = [&](Mat& m, int64_t ld, int64_t cols) {
+        m = {nullptr, end, ld};
+        end += size_t(ld * cols);
     };
-    const auto v = take(ldv, k), g = take(ldg, wmax), tw = take(ldg, wmax), x = take(ldg, ib);
-    const auto w = take(ldw, wcols), w2 = take(ldw, wcols);
-    cl_mem s = dk.scratch(at * sizeof(T));
-    return {{s, v.first, v.second}, {s, g.first, g.second},   {s, tw.first, tw.second},
-            {s, x.first, x.second}, {s, w.first, w.second}, {s, w2.first, w2.second}};
+    take(s.vpad, align8(vrows), k), take(s.g, ldg, wmax), take(s.tw, ldg, wmax), take(s.x, ldg, ib);
+    take(s.w, ldw, wcols), take(s.w2, ldw, wcols);
+    cl_mem buf = dk.scratch(end * sizeof(T));
+    for (Mat* m : {&s.vpad, &s.g, &s.tw, &s.x, &s.w, &s.w2}) m->mem = buf;
+    return s;
 }
 
 Mat at(const Mat& m, int64_t i, int64_t j) { return {m.mem, m.off + size_t(i + j * m.ld), m.ld}; }
