@@ -40,6 +40,7 @@ struct Params {
     int trsm_bs = 64;    // rows of the diagonal blocks tessera_trtri_blocks inverts
     int potrf_wg = 256;  // work-items of tessera_potrf
     int potrf_bs = 32;   // columns of the leaves of the recursive potrf (tessera_potrf's maximum n)
+    int nvd_splitk = 16; // most ways a double GEMM of gemm_nv.cl splits k (1: never; gemm_select.cpp)
 };
 
 /// The kernels of one built program (one device, one precision). Kernel objects are created once
@@ -77,9 +78,11 @@ public:
     /// in-order queue: a launcher's use of the workspace is ordered before the next launcher's.
     /// The workspace is therefore only valid for work enqueued on that single in-order queue.
     /// Workspace::Gemm is a second, separate buffer for gemm()'s own temporaries (the complex
-    /// product's packed operands), since the other launchers pass matrices in the first to gemm().
+    /// product's packed operands), since the other launchers pass matrices in the first to gemm();
+    /// Workspace::SplitK a third, for the partial products of a split-k GEMM (gemm_select.cpp),
+    /// since the complex product passes its packed operands in the second to the real one.
     /// Throws tessera::Error if the allocation fails.
-    enum class Workspace { Launcher = 0, Gemm = 1 };
+    enum class Workspace { Launcher = 0, Gemm = 1, SplitK = 2 };
     cl_mem scratch(size_t bytes, Workspace w = Workspace::Launcher) const;
 
 private:
@@ -91,8 +94,8 @@ private:
     std::string options_;
     Params params_;
     cl_mem info_scratch_ = nullptr;
-    mutable cl_mem scratch_[2] = {nullptr, nullptr};  // see scratch(), by Workspace
-    mutable size_t scratch_bytes_[2] = {0, 0};
+    mutable cl_mem scratch_[3] = {nullptr, nullptr, nullptr};  // see scratch(), by Workspace
+    mutable size_t scratch_bytes_[3] = {0, 0, 0};
     std::map<std::string, cl_kernel> kernels_;
     std::map<std::string, std::array<size_t, 3>> compiled_local_;
 };

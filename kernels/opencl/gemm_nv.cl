@@ -33,7 +33,8 @@
 // TESSERA_NVS_BK staged through registers into k-major local memory, float4 fragment loads.
 //
 // Launch (gemm_select.cpp): local size = the kernel's reqd_work_group_size ((32·WM·WN, 1, 1) for
-// double, (256, 1, 1) for float); global = local × (number of blocks, 1, 1). The double block
+// double, (256, 1, 1) for float); global = local × (number of blocks, S, 1), S > 1 (double only)
+// splitting k into partial products (nvg_split_k) that tessera_nvgemm_reduce adds up. The double block
 // shape is read off the never-launched tessera_nvgemm_geometry's reqd_work_group_size (WM, WN, 1)
 // (tessera_nvgemm_geometry_big's for tessera_nvgemm_nn_big).
 // Blocks are ordered in groups of TESSERA_NV_GROUP block rows so that concurrently running
@@ -65,6 +66,39 @@ static inline void nvg_block_coords(const int m, const int n, const int BM, cons
     const int in_group = pid % per_group;
     *bm = first + in_group % rows;
     *bn = in_group / rows;
+}
+
+// Split k, double kernels only: with it the float NN kernel ran 27 instead of 41 TFLOP/s at
+// n = 8192, split or not (bench/gpu_task_shapes.md; most likely over 128 registers, which leaves it
+// one work-group per SM instead of two).
+// The launcher's second grid dimension has S = get_num_groups(1) work-groups: work-group
+// (·, s) computes the product over k in [s·kc, s·kc + kc), kc = 8·⌈k / 8S⌉, into slice s of C,
+// C + s·ldc·n; tessera_nvgemm_reduce then adds the slices. S = 1 leaves everything as it is.
+// ta, tb: whether op(A), op(B) are transposed (k runs along A's rows, B's columns).
+static inline void nvg_split_k(const int ta, const int tb, int* k, ulong* offA, const int lda, ulong* offB,
+                               const int ldb, ulong* offC, const int ldc, const int n)
+{
+    const int S = (int)get_num_groups(1), s = (int)get_group_id(1);
+    if (S == 1) return;
+    const int kc = 8 * ((*k + 8 * S - 1) / (8 * S)), k0 = min(*k, s * kc);
+    *offA += ta ? (ulong)k0 : (ulong)k0 * (ulong)lda;
+    *offB += tb ? (ulong)k0 * (ulong)ldb : (ulong)k0;
+    *offC += (ulong)s * (ulong)ldc * (ulong)n;
+    *k = min(kc, *k - k0);
+}
+
+// C = beta·C + Σ_s W_s over the m×n C (its lower triangle for tri = 1, upper for tri = 2), the S
+// slices W_s = W + s·ldw·n of a split-k product (alpha already applied). One work-item per element.
+__kernel void tessera_nvgemm_reduce(const int m, const int n, const int S, const real_t beta,
+                                    __global const real_t* W, const int ldw, __global real_t* C, const ulong offC,
+                                    const int ldc, const int tri)
+{
+    const int i = (int)get_global_id(0), j = (int)get_global_id(1);
+    if (i >= m || j >= n || (tri == 1 && i < j) || (tri == 2 && i > j)) return;
+    real_t sum = 0;
+    for (int s = 0; s < S; ++s) sum += W[i + (long)j * ldw + (long)s * ldw * n];
+    __global real_t* c = C + offC + i + (long)j * ldc;
+    *c = (beta == 0) ? sum : fma(beta, *c, sum);
 }
 
 #if defined(TESSERA_REAL_D)
@@ -509,8 +543,11 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
         __local double2 As2[(ST) * 64 * (WM) * 8 / 2];                                            \
         __local double2 Bs2[(ST) * 32 * TESSERA_NVD_WN * 8 / 2];                                  \
         NVD_EMU_DECL                                                                              \
-        nvd_gemm_body(ta, tb, aligned, m, n, k, alpha, A + offA, lda, B + offB, ldb, beta,        \
-                      C + offC, ldc, tri, (__local double*)As2, (__local double*)Bs2, WM, ST, PF, \
+        int k_ = k;                                                                               \
+        ulong oA_ = offA, oB_ = offB, oC_ = offC;                                                 \
+        nvg_split_k(ta, tb, &k_, &oA_, lda, &oB_, ldb, &oC_, ldc, n);                             \
+        nvd_gemm_body(ta, tb, aligned, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta,         \
+                      C + oC_, ldc, tri, (__local double*)As2, (__local double*)Bs2, WM, ST, PF,  \
                       PL NVD_EMU_ARGS);                                                           \
     }
 #define NVD_KERNEL_STD(name, ta, tb, aligned) \

@@ -44,6 +44,31 @@ cl_int arg_int(int64_t v, const char* arg) {
     return cl_int(v);
 }
 
+/// How many work-groups share each block's k (split k, gemm_nv.cl's nvg_split_k): 1 unless the
+/// blocks leave compute units idle (at most one work-group per unit, where the kernels fit two),
+/// then as many as fill two per unit, each at least kMinSplitDepth deep, at most max_splits
+/// (the TESSERA_NVD_SPLITK kernel parameter).
+int64_t split_k(size_t blocks, int64_t k, double alpha, int64_t units, int64_t max_splits) {
+    constexpr int64_t kMinSplitDepth = 128;
+    if (alpha == 0 || blocks == 0 || int64_t(blocks) > units) return 1;
+    const int64_t ways = std::min<int64_t>(2 * units / int64_t(blocks), k / kMinSplitDepth);
+    return std::clamp<int64_t>(ways, 1, std::max<int64_t>(1, max_splits));
+}
+
+/// C = beta·C + the sum of the `splits` partial products in w (m×n each, leading dimension m; tri:
+/// the triangle only).
+template <class T>
+void reduce(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, int64_t splits, T beta, cl_mem w, Mat C,
+            int tri) {
+    cl_kernel kernel = dk.get("tessera_nvgemm_reduce");
+    const cl_int cm = arg_int(m, "m"), cn = arg_int(n, "n"), cs = cl_int(splits), ldc = arg_int(C.ld, "ldc");
+    const cl_int ctri = tri;
+    const cl_ulong offC = C.off;
+    set_args(kernel, "clSetKernelArg(tessera_nvgemm_reduce)", cm, cn, cs, beta, w, cm, C.mem, offC, ldc, ctri);
+    const size_t global[2] = {size_t(m), size_t(n)};
+    enqueue(q, kernel, 2, global, nullptr, "clEnqueueNDRangeKernel(tessera_nvgemm_reduce)");
+}
+
 }  // namespace
 
 bool nv_gemm_available(const DeviceKernels& dk) {
@@ -83,21 +108,28 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
         if (((m + big.bm - 1) / big.bm) * ((n + big.bn - 1) / big.bn) >= units)
             name = "tessera_nvgemm_nn_big", geometry_kernel = "tessera_nvgemm_geometry_big";
     }
+    const Geometry g = geometry(dk, name.c_str(), geometry_kernel);
+    const size_t blocks = size_t((m + g.bm - 1) / g.bm) * size_t((n + g.bn - 1) / g.bn);
+    const int64_t splits = std::is_same_v<T, double> ? split_k(blocks, k, alpha, units, dk.params().nvd_splitk) : 1;
+    // With split k the kernel writes its partial products, alpha applied, into the SplitK workspace
+    // (leading dimension m, beta 0), and reduce() adds them to beta·C.
+    const Mat out = splits > 1 ? Mat{dk.scratch(size_t(splits * m * n) * sizeof(T), DeviceKernels::Workspace::SplitK), 0, m}
+                               : C;
+    const T out_beta = splits > 1 ? T(0) : beta;
     cl_kernel kernel = dk.get(name.c_str());
     const cl_int cm = arg_int(m, "m"), cn = arg_int(n, "n"), ck = arg_int(k, "k");
-    const cl_int lda = arg_int(A.ld, "lda"), ldb = arg_int(B.ld, "ldb"), ldc = arg_int(C.ld, "ldc");
+    const cl_int lda = arg_int(A.ld, "lda"), ldb = arg_int(B.ld, "ldb"), ldc = arg_int(out.ld, "ldc");
     const cl_int ctri = tri;
-    const cl_ulong offA = A.off, offB = B.off, offC = C.off;
+    const cl_ulong offA = A.off, offB = B.off, offC = out.off;
     cl_uint i = 0;
     auto set = [&](size_t size, const void* v) { check(clSetKernelArg(kernel, i++, size, v), "clSetKernelArg(tessera_nvgemm)"); };
     set(sizeof cm, &cm), set(sizeof cn, &cn), set(sizeof ck, &ck), set(sizeof alpha, &alpha);
     set(sizeof A.mem, &A.mem), set(sizeof offA, &offA), set(sizeof lda, &lda);
-    set(sizeof B.mem, &B.mem), set(sizeof offB, &offB), set(sizeof ldb, &ldb), set(sizeof beta, &beta);
-    set(sizeof C.mem, &C.mem), set(sizeof offC, &offC), set(sizeof ldc, &ldc), set(sizeof ctri, &ctri);
-    const Geometry g = geometry(dk, name.c_str(), geometry_kernel);
-    const size_t blocks = size_t((m + g.bm - 1) / g.bm) * size_t((n + g.bn - 1) / g.bn);
-    const size_t global[3] = {blocks * g.local[0], g.local[1], g.local[2]};
+    set(sizeof B.mem, &B.mem), set(sizeof offB, &offB), set(sizeof ldb, &ldb), set(sizeof out_beta, &out_beta);
+    set(sizeof out.mem, &out.mem), set(sizeof offC, &offC), set(sizeof ldc, &ldc), set(sizeof ctri, &ctri);
+    const size_t global[3] = {blocks * g.local[0], g.local[1] * size_t(splits), g.local[2]};
     enqueue(q, kernel, 3, global, g.local, "clEnqueueNDRangeKernel(tessera_nvgemm)");
+    if (splits > 1) reduce<T>(dk, q, m, n, splits, beta, out.mem, C, tri);
     return true;
 }
 

@@ -376,6 +376,16 @@ inline std::vector<GemmCase> standard_cases(bool quick) {
             c.alpha = t ? -0.75 : 1.25, c.beta = t ? 0.5 : 0.0;
             cs.push_back(c);
         }
+    // Few blocks and a deep k: split k (gemm_select.cpp) on any device, every trans combination,
+    // one with a k tail, and a lower triangle (xSYRK).
+    for (int t = 0; t < 5; ++t) {
+        GemmCase c;
+        c.ta = t & 2, c.tb = t & 1;
+        c.m = t == 4 ? 100 : 60, c.n = 100, c.k = t == 1 ? 603 : 600, c.tri = t == 4;
+        c.offA = t, c.offB = 2 * t, c.offC = 1, c.padA = t % 2, c.padB = 2, c.padC = 3;
+        c.alpha = t % 2 ? -0.5 : 1.5, c.beta = t == 2 ? 0.0 : 0.75;
+        cs.push_back(c);
+    }
     GemmCase z;  // k = 0: C = beta·C
     z.m = 33, z.n = 17, z.k = 0, z.beta = 2.0;
     cs.push_back(z);
