@@ -93,10 +93,10 @@ TYPED_TEST_SUITE(QRKernels, Precisions);
 struct Case {
     int64_t mv, k, ib, other;  // rows of V, reflectors, inner block, the dimension Q does not touch
 };
-// The last case has more reflectors than one of the launchers' super-blocks (240 = 5 blocks of 48
-// here), and a last super-block of one full and one partial inner block.
+// The last case has more reflectors than one of the launchers' super-blocks (TESSERA_QR_SB = 512:
+// 480 = 10 blocks of 48 here), and a last super-block of one full and one partial inner block.
 const Case kCases[] = {{40, 40, 8, 37}, {50, 33, 7, 20}, {70, 64, 40, 33}, {20, 12, 64, 70},
-                       {9, 3, 1, 5},    {96, 80, 32, 65}, {300, 290, 48, 21}};
+                       {9, 3, 1, 5},    {96, 80, 32, 65}, {600, 560, 48, 21}};
 
 TYPED_TEST(QRKernels, GemqrtMatchesLapacke) {
     using T = TypeParam;

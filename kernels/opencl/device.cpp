@@ -158,6 +158,7 @@ Params params_from(const std::string& opts) {
     p.potrf_wg = build_macro(opts, "TESSERA_POTRF_WG", p.potrf_wg);
     p.potrf_bs = build_macro(opts, "TESSERA_POTRF_BS", p.potrf_bs);
     p.nvd_splitk = build_macro(opts, "TESSERA_NVD_SPLITK", p.nvd_splitk);
+    p.qr_sb = build_macro(opts, "TESSERA_QR_SB", p.qr_sb);
     if (p.trsm_bs < 1 || p.potrf_bs < 1) throw Error("tessera::ocl: TESSERA_TRSM_BS/POTRF_BS must be >= 1");
     return p;
 }

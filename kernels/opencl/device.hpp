@@ -41,6 +41,7 @@ struct Params {
     int potrf_wg = 256;  // work-items of tessera_potrf
     int potrf_bs = 32;   // columns of the leaves of the recursive potrf (tessera_potrf's maximum n)
     int nvd_splitk = 16; // most ways a double GEMM of gemm_nv.cl splits k (1: never; gemm_select.cpp)
+    int qr_sb = 512;     // reflectors per super-block of the GEMM-based gemqrt/tpmqrt (launch_qr.cpp)
 };
 
 /// The kernels of one built program (one device, one precision). Kernel objects are created once

@@ -1,6 +1,6 @@
 // Host launchers of the tile-QR updates gemqrt and tpmqrt as GEMMs (LAPACK xLARFB / xTPRFB with
 // blocks of reflectors merged, as in MAGMA's larfb): the k reflectors are applied in super-blocks of
-// up to kSuperBlock columns. For one super-block V̂ (its columns of V, rows where they are nonzero):
+// up to TESSERA_QR_SB columns. For one super-block V̂ (its columns of V, rows where they are nonzero):
 //   G = V̂ᴴ·V̂,  Tw = merge_t(T's inner blocks, G)        so that H(c0)…H(c0+wb−1) = I − V̂·Tw·V̂ᴴ
 //   Left:  W = V̂ᴴ·C (plus A's rows for tpmqrt), then C −= V̂·(op(Tw)·W)
 //   Right: W = C·V̂ (plus A's columns), then C −= (W·op(Tw))·V̂ᴴ
@@ -22,10 +22,6 @@
 
 namespace tessera::ocl {
 namespace {
-
-/// Reflectors merged per super-block: each adds a reduction-shaped G = V̂ᴴ·V̂ and 2·(wb/ib − 1)
-/// small GEMMs to merge its T; fewer, larger super-blocks make the updates' GEMMs deeper.
-constexpr int64_t kSuperBlock = 256;
 
 int64_t align8(int64_t x) { return int64_t(round_up(size_t(x), 8)); }
 
@@ -83,7 +79,11 @@ void apply(const DeviceKernels& dk, cl_command_queue q, const char* func, bool l
     if (ib < 1) throw std::invalid_argument(std::string("tessera::ocl::") + func + ": ib must be >= 1");
     to_int(mv, func, "m"), to_int(nc, func, "n"), to_int(k, func, "k");
     ib = std::min(ib, k);  // LAPACK's layout for ib > k (see kernels/cpu/qr.hpp)
-    const int64_t wmax = std::max(ib, kSuperBlock / ib * ib);
+    // Reflectors per super-block (the kernel parameter TESSERA_QR_SB, rounded down to whole inner
+    // blocks): each adds a reduction-shaped G = V̂ᴴ·V̂ and 2·(wb/ib − 1) small GEMMs to merge its T;
+    // fewer, larger super-blocks make the updates' GEMMs deeper. 512 measured best on an H100
+    // (128, 256, 512, 1024: bench/gpu_task_shapes.md).
+    const int64_t wmax = std::max(ib, dk.params().qr_sb / ib * ib);
     const Scratch ws = scratch_for<T>(dk, A ? 0 : mv, A ? 0 : k, wmax, ib, left ? wmax : nc, left ? nc : wmax);
     Mat v = V;
     if (!A) {  // V̂ = V with zeros above the diagonal and ones on it
