@@ -14,8 +14,6 @@
 // back-to-back calls (harness::time_batches, as cuBLAS is timed). Error: max |ours − reference|
 // over max |reference|, against CBLAS/LAPACKE on the same inputs; "ok" when ≤ 50·nb·eps.
 // Output: one line per case, "SHAPE prec op nb ib ms TFLOP/s error ok|FAILED".
-#include <lapacke.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -26,6 +24,7 @@
 #include <vector>
 
 #include "examples/common/tool_main.hpp"
+#include "kernels/cpu/qr.hpp"
 #include "kernels/opencl/launch_qr.hpp"
 #include "tools/tune/cl_harness.hpp"
 
@@ -36,59 +35,6 @@ namespace {
 
 template <class T>
 using Host = std::vector<T>;
-
-/// max |x − y| / max |y| over the lower triangle (lower_only) or everything, in double.
-template <class T>
-double rel_error(const Host<T>& x, const Host<T>& y, int n, bool lower_only = false) {
-    double d = 0, s = 0;
-    for (int j = 0; j < n; ++j)
-        for (int i = lower_only ? j : 0; i < n; ++i) {
-            const size_t p = size_t(j) * n + i;
-            d = std::max(d, std::abs(double(x[p]) - double(y[p])));
-            s = std::max(s, std::abs(double(y[p])));
-        }
-    return s > 0 ? d / s : d;
-}
-
-// Host references (column-major, n×n, ld n), one overload per precision.
-void ref_trsm(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d, int n, const double* a, double* b) {
-    cblas_dtrsm(CblasColMajor, s, u, t, d, n, n, 1.0, a, n, b, n);
-}
-void ref_trsm(CBLAS_SIDE s, CBLAS_UPLO u, CBLAS_TRANSPOSE t, CBLAS_DIAG d, int n, const float* a, float* b) {
-    cblas_strsm(CblasColMajor, s, u, t, d, n, n, 1.0f, a, n, b, n);
-}
-void ref_trmm(int n, const double* a, double* b) {
-    cblas_dtrmm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, n, n, 1.0, a, n, b, n);
-}
-void ref_trmm(int n, const float* a, float* b) {
-    cblas_strmm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, n, n, 1.0f, a, n, b, n);
-}
-void ref_syrk(int n, const double* a, double* c) {
-    cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, -1.0, a, n, 1.0, c, n);
-}
-void ref_syrk(int n, const float* a, float* c) {
-    cblas_ssyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, -1.0f, a, n, 1.0f, c, n);
-}
-int ref_geqrt(int n, int ib, double* a, double* t) { return LAPACKE_dgeqrt(LAPACK_COL_MAJOR, n, n, ib, a, n, t, ib); }
-int ref_geqrt(int n, int ib, float* a, float* t) { return LAPACKE_sgeqrt(LAPACK_COL_MAJOR, n, n, ib, a, n, t, ib); }
-int ref_gemqrt(int n, int ib, const double* v, const double* t, double* c) {
-    return LAPACKE_dgemqrt(LAPACK_COL_MAJOR, 'L', 'T', n, n, n, ib, v, n, t, ib, c, n);
-}
-int ref_gemqrt(int n, int ib, const float* v, const float* t, float* c) {
-    return LAPACKE_sgemqrt(LAPACK_COL_MAJOR, 'L', 'T', n, n, n, ib, v, n, t, ib, c, n);
-}
-int ref_tpqrt(int n, int ib, double* a, double* b, double* t) {
-    return LAPACKE_dtpqrt(LAPACK_COL_MAJOR, n, n, 0, ib, a, n, b, n, t, ib);
-}
-int ref_tpqrt(int n, int ib, float* a, float* b, float* t) {
-    return LAPACKE_stpqrt(LAPACK_COL_MAJOR, n, n, 0, ib, a, n, b, n, t, ib);
-}
-int ref_tpmqrt(int n, int ib, const double* v, const double* t, double* a, double* b) {
-    return LAPACKE_dtpmqrt(LAPACK_COL_MAJOR, 'L', 'T', n, n, n, 0, ib, v, n, t, ib, a, n, b, n);
-}
-int ref_tpmqrt(int n, int ib, const float* v, const float* t, float* a, float* b) {
-    return LAPACKE_stpmqrt(LAPACK_COL_MAJOR, 'L', 'T', n, n, n, 0, ib, v, n, t, ib, a, n, b, n);
-}
 
 /// Runs every operation at one nb for precision T: checks one call against the host reference,
 /// then times back-to-back calls. `dk` is the library's whole program for T.
@@ -117,33 +63,33 @@ class ShapeRun {
         ocl::Mat a = mat(A_), b = mat(B_), c = mat(C_);
         {  // C = C + A·B and C = C − A·Bᵀ
             Host<T> ref = c_;
-            gemm_ref(false, false, nb_, nb_, nb_, T(1), a_.data(), nb_, b_.data(), nb_, T(1), ref.data(), nb_);
+            cpu::gemm<T>(Trans::NoTrans, Trans::NoTrans, nb_, nb_, nb_, T(1), a_.data(), nb_, b_.data(), nb_, T(1), ref.data(), nb_);
             put(A_, a_), put(B_, b_), put(C_, c_);
             auto op = [&] { ocl::gemm<T>(dk_, env_.queue, Trans::NoTrans, Trans::NoTrans, nb_, nb_, nb_, T(1), a, b, T(1), c); };
             report("gemm_nn", 0, 2 * n3, op, ref, C_);
             ref = c_;
-            gemm_ref(false, true, nb_, nb_, nb_, T(-1), a_.data(), nb_, b_.data(), nb_, T(1), ref.data(), nb_);
+            cpu::gemm<T>(Trans::NoTrans, Trans::Trans, nb_, nb_, nb_, T(-1), a_.data(), nb_, b_.data(), nb_, T(1), ref.data(), nb_);
             put(C_, c_);
             auto nt = [&] { ocl::gemm<T>(dk_, env_.queue, Trans::NoTrans, Trans::Trans, nb_, nb_, nb_, T(-1), a, b, T(1), c); };
             report("gemm_nt", 0, 2 * n3, nt, ref, C_);
         }
         {  // B = B·L⁻ᵀ (potrf on CPUs), B = B·Lᵀ (trmm with the inverse, potrf on a GPU), B = L⁻¹·B (getrf)
             Host<T> ref = b_;
-            ref_trsm(CblasRight, CblasLower, CblasTrans, CblasNonUnit, nb_, tri_.data(), ref.data());
+            cpu::trsm<T>(Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb_, nb_, T(1), tri_.data(), nb_, ref.data(), nb_);
             put(A_, tri_), put(B_, b_);
             auto rltn = [&] {
                 ocl::trsm<T>(dk_, env_.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb_, nb_, T(1), a, b);
             };
             report("trsm_rltn", 0, n3, rltn, ref, B_);
             ref = b_;
-            ref_trmm(nb_, tri_.data(), ref.data());
+            cpu::trmm<T>(Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb_, nb_, T(1), tri_.data(), nb_, ref.data(), nb_);
             put(B_, b_);
             auto trmm = [&] {
                 ocl::trmm<T>(dk_, env_.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb_, nb_, T(1), a, b);
             };
             report("trmm_rltn", 0, n3, trmm, ref, B_);
             ref = b_;
-            ref_trsm(CblasLeft, CblasLower, CblasNoTrans, CblasUnit, nb_, tri_.data(), ref.data());
+            cpu::trsm<T>(Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, nb_, nb_, T(1), tri_.data(), nb_, ref.data(), nb_);
             put(B_, b_);
             auto llnu = [&] {
                 ocl::trsm<T>(dk_, env_.queue, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, nb_, nb_, T(1), a, b);
@@ -152,7 +98,7 @@ class ShapeRun {
         }
         {  // C = C − A·Aᵀ, lower triangle
             Host<T> ref = c_;
-            ref_syrk(nb_, a_.data(), ref.data());
+            cpu::syrk<T>(Uplo::Lower, Trans::NoTrans, nb_, nb_, T(-1), a_.data(), nb_, T(1), ref.data(), nb_);
             put(A_, a_), put(C_, c_);
             auto op = [&] { ocl::syrk<T>(dk_, env_.queue, Uplo::Lower, Trans::NoTrans, nb_, nb_, T(-1), a, T(1), c); };
             report("syrk_ln", 0, n3, op, ref, C_, true);
@@ -166,9 +112,10 @@ class ShapeRun {
     void qr_updates(int ib, double n3) {
         ocl::Mat v = mat(A_), f{F_.mem, 0, ib}, c = mat(C_), b = mat(B_);  // T: ib × nb, ld ib
         Host<T> vq = a_, tq(size_t(ib) * nb_);
-        if (ref_geqrt(nb_, ib, vq.data(), tq.data()) != 0) throw Error("LAPACKE geqrt failed");
+        if (cpu::geqrt<T>(nb_, nb_, ib, vq.data(), nb_, tq.data(), ib) != 0) throw Error("LAPACKE geqrt failed");
         Host<T> ref = c_;
-        if (ref_gemqrt(nb_, ib, vq.data(), tq.data(), ref.data()) != 0) throw Error("LAPACKE gemqrt failed");
+        if (cpu::gemqrt<T>(Side::Left, Trans::Trans, nb_, nb_, nb_, ib, vq.data(), nb_, tq.data(), ib, ref.data(), nb_) != 0)
+            throw Error("LAPACKE gemqrt failed");
         put(A_, vq), put(F_, tq), put(C_, c_);
         auto gemqrt = [&] { ocl::gemqrt<T>(dk_, env_.queue, Side::Left, Trans::Trans, nb_, nb_, nb_, ib, v, f, c); };
         report("gemqrt_lt", ib, 2 * n3, gemqrt, ref, C_);
@@ -176,9 +123,10 @@ class ShapeRun {
         Host<T> r = tri_, vt = a_;  // R: an upper triangle; V: the pentagonal (here square) B part
         for (int j = 0; j < nb_; ++j)
             for (int i = 0; i < nb_; ++i) r[size_t(j) * nb_ + i] = i <= j ? tri_[size_t(i) * nb_ + j] : T(0);
-        if (ref_tpqrt(nb_, ib, r.data(), vt.data(), tq.data()) != 0) throw Error("LAPACKE tpqrt failed");
+        if (cpu::tpqrt<T>(nb_, nb_, ib, r.data(), nb_, vt.data(), nb_, tq.data(), ib) != 0) throw Error("LAPACKE tpqrt failed");
         Host<T> ra = c_, rb = b_;
-        if (ref_tpmqrt(nb_, ib, vt.data(), tq.data(), ra.data(), rb.data()) != 0) throw Error("LAPACKE tpmqrt failed");
+        if (cpu::tpmqrt<T>(Side::Left, Trans::Trans, nb_, nb_, nb_, ib, vt.data(), nb_, tq.data(), ib, ra.data(), nb_, rb.data(), nb_) != 0)
+            throw Error("LAPACKE tpmqrt failed");
         put(A_, vt), put(F_, tq), put(C_, c_), put(B_, b_);
         auto tpmqrt = [&] { ocl::tpmqrt<T>(dk_, env_.queue, Side::Left, Trans::Trans, nb_, nb_, nb_, ib, v, f, c, b); };
         check_once(tpmqrt);  // both parts checked
@@ -196,7 +144,7 @@ class ShapeRun {
     double error_of(const Buffer<T>& buf, const Host<T>& ref, bool lower_only = false) {
         Host<T> got(elems_);
         buf.read(env_, got);
-        return rel_error(got, ref, nb_, lower_only);
+        return rel_error(got, ref, nb_, lower_only ? 'L' : 'G');
     }
     void report(const char* what, int ib, double flop, const std::function<void()>& op, const Host<T>& ref,
                 const Buffer<T>& out, bool lower_only = false) {

@@ -57,18 +57,6 @@ double device_time(const Env& env, int reps, const std::function<void()>& reset,
     return t[t.size() / 2].first;
 }
 
-/// Largest |x - y| over the lower triangle ('L'), the upper one ('U') or everything ('G'),
-/// relative to the largest |y| there.
-double rel_error(const std::vector<double>& x, const std::vector<double>& y, int n, char part) {
-    double d = 0, s = 0;
-    for (int j = 0; j < n; ++j)
-        for (int i = part == 'L' ? j : 0; i < (part == 'U' ? j + 1 : n); ++i) {
-            d = std::max(d, std::abs(x[size_t(j) * n + i] - y[size_t(j) * n + i]));
-            s = std::max(s, std::abs(y[size_t(j) * n + i]));
-        }
-    return d / s;
-}
-
 void report(const char* what, int nb, int bs, double seconds, double flop, double error = -1) {
     std::printf("TILE nb=%d bs=%d %-28s %8.3f ms %7.2f TFLOP/s  host %7.3f ms", nb, bs, what, seconds * 1e3,
                 flop / seconds * 1e-12, g_host_seconds * 1e3);

@@ -104,6 +104,8 @@ void apply(const DeviceKernels& dk, cl_command_queue q, const char* func, bool l
             if (A) lacpy<T>(dk, q, Uplo::General, wb, nc, at(*A, c0, 0), ws.w);
             gemm<T>(dk, q, Trans::ConjTrans, Trans::NoTrans, wb, nc, rows, T(1), vs, c, A ? T(1) : T(0), ws.w);
             gemm<T>(dk, q, op_t, Trans::NoTrans, wb, nc, wb, T(1), ws.tw, ws.w, T(0), ws.w2);
+            // A −= W2 as the product op(Tw)·W once more (the launchers have no matrix add; wb²·nc
+            // multiply-adds, a few per cent of the super-block's).
             if (A) gemm<T>(dk, q, op_t, Trans::NoTrans, wb, nc, wb, T(-1), ws.tw, ws.w, T(1), at(*A, c0, 0));
             gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, rows, nc, wb, T(-1), vs, ws.w2, T(1), c);
         } else {  // W = A[:, c0:] + C[:, r0:]·V̂;  W2 = W·op(Tw);  A[:, c0:] −= W2;  C[:, r0:] −= W2·V̂ᴴ

@@ -400,6 +400,20 @@ inline std::vector<GemmCase> standard_cases(bool quick) {
     return cs;
 }
 
+/// Largest |x − y| over the lower triangle ('L'), the upper one ('U') or everything ('G') of two
+/// n×n column-major matrices (ld n), relative to the largest |y| there (real T), in double.
+template <class T>
+double rel_error(const std::vector<T>& x, const std::vector<T>& y, int n, char part) {
+    double d = 0, s = 0;
+    for (int j = 0; j < n; ++j)
+        for (int i = part == 'L' ? j : 0; i < (part == 'U' ? j + 1 : n); ++i) {
+            const size_t p = size_t(j) * n + i;
+            d = std::max(d, std::abs(double(x[p]) - double(y[p])));
+            s = std::max(s, std::abs(double(y[p])));
+        }
+    return s > 0 ? d / s : d;
+}
+
 /// Median of v.
 inline double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
