@@ -136,15 +136,28 @@ std::string build_options(const DeviceInfo& info, char prec) {
 
 namespace {
 
-/// Value of "-DNAME=value" in the build options `opts`, or `def`.
+/// Value of "-DNAME=value" in the build options `opts` (the last definition, as the compiler takes
+/// it), or `def`.
 int build_macro(const std::string& opts, const char* name, int def) {
     const std::string key = std::string("-D") + name + "=";
-    size_t pos = 0;
-    while ((pos = opts.find(key, pos)) != std::string::npos) {
-        if (pos == 0 || opts[pos - 1] == ' ') return std::stoi(opts.substr(pos + key.size()));
-        pos += key.size();
+    int value = def;
+    for (size_t pos = opts.find(key); pos != std::string::npos; pos = opts.find(key, pos + key.size()))
+        if (pos == 0 || opts[pos - 1] == ' ') value = std::stoi(opts.substr(pos + key.size()));
+    return value;
+}
+
+/// The options `program` was built with (tools build variants with options of their own), or
+/// build_options(info, prec) where the driver does not say.
+std::string program_options(cl_program program, cl_device_id dev, const DeviceInfo& info, char prec) {
+    size_t size = 0;
+    if (clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_OPTIONS, 0, nullptr, &size) == CL_SUCCESS && size > 1) {
+        std::string opts(size, '\0');
+        if (clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_OPTIONS, size, opts.data(), nullptr) == CL_SUCCESS) {
+            opts.resize(opts.find('\0') == std::string::npos ? opts.size() : opts.find('\0'));
+            if (!opts.empty()) return opts;
+        }
     }
-    return def;
+    return build_options(info, prec);
 }
 
 Params params_from(const std::string& opts) {
@@ -157,7 +170,7 @@ Params params_from(const std::string& opts) {
     p.trsm_bs = build_macro(opts, "TESSERA_TRSM_BS", p.trsm_bs);
     p.potrf_wg = build_macro(opts, "TESSERA_POTRF_WG", p.potrf_wg);
     p.potrf_bs = build_macro(opts, "TESSERA_POTRF_BS", p.potrf_bs);
-    p.nvd_splitk = build_macro(opts, "TESSERA_NVD_SPLITK", p.nvd_splitk);
+    p.nv_splitk = build_macro(opts, "TESSERA_NV_SPLITK", p.nv_splitk);
     p.qr_sb = build_macro(opts, "TESSERA_QR_SB", p.qr_sb);
     if (p.trsm_bs < 1 || p.potrf_bs < 1) throw Error("tessera::ocl: TESSERA_TRSM_BS/POTRF_BS must be >= 1");
     return p;
@@ -168,7 +181,7 @@ Params params_from(const std::string& opts) {
 DeviceKernels::DeviceKernels(cl_context ctx, cl_device_id dev, cl_program program, char prec, DeviceInfo info)
     : ctx_(ctx), program_(program), prec_(prec), info_(std::move(info)) {
     try {
-        options_ = build_options(info_, prec);
+        options_ = program_options(program_, dev, info_, prec);
         params_ = params_from(options_);
         cl_uint count = 0;
         check(clCreateKernelsInProgram(program_, 0, nullptr, &count), "clCreateKernelsInProgram");

@@ -40,7 +40,7 @@ struct Params {
     int trsm_bs = 64;    // rows of the diagonal blocks tessera_trtri_blocks inverts
     int potrf_wg = 256;  // work-items of tessera_potrf
     int potrf_bs = 32;   // columns of the leaves of the recursive potrf (tessera_potrf's maximum n)
-    int nvd_splitk = 16; // most ways a double GEMM of gemm_nv.cl splits k (1: never; gemm_select.cpp)
+    int nv_splitk = 16;  // most ways a GEMM of gemm_nv.cl splits k (1: never; gemm_select.cpp)
     int qr_sb = 512;     // reflectors per super-block of the GEMM-based gemqrt/tpmqrt (launch_qr.cpp)
 };
 
@@ -64,7 +64,8 @@ public:
     /// Throws tessera::Error if the program has no such kernel.
     const std::array<size_t, 3>& compiled_local(const char* name) const;
     char prec() const { return prec_; }
-    /// The build options of this program (build_options(info, prec), computed once).
+    /// The options this program was built with (CL_PROGRAM_BUILD_OPTIONS: build_options(info, prec)
+    /// for the library's programs, plus a tool's variant options), read once.
     const std::string& options() const { return options_; }
     /// The kernel sizes of this program (from options(), parsed once).
     const Params& params() const { return params_; }

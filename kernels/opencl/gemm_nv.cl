@@ -33,10 +33,10 @@
 // TESSERA_NVS_BK staged through registers into k-major local memory, float4 fragment loads.
 //
 // Launch (gemm_select.cpp): local size = the kernel's reqd_work_group_size ((32·WM·WN, 1, 1) for
-// double, (256, 1, 1) for float); global = local × (number of blocks, S, 1), S > 1 (double only)
-// splitting k into partial products (nvg_split_k) that tessera_nvgemm_reduce adds up. The double block
-// shape is read off the never-launched tessera_nvgemm_geometry's reqd_work_group_size (WM, WN, 1)
-// (tessera_nvgemm_geometry_big's for tessera_nvgemm_nn_big).
+// double, (256, 1, 1) for float); global = local × (number of blocks, S, 1), S > 1 (at most
+// TESSERA_NV_SPLITK) splitting k into partial products (nvg_split_k) that tessera_nvgemm_reduce
+// adds up. The double block shape is read off the never-launched tessera_nvgemm_geometry's
+// reqd_work_group_size (WM, WN, 1) (tessera_nvgemm_geometry_big's for tessera_nvgemm_nn_big).
 // Blocks are ordered in groups of TESSERA_NV_GROUP block rows so that concurrently running
 // work-groups share A and B in L2. `tri`: 0 = all of C, 1 = lower triangle only (i ≥ j), 2 =
 // upper (i ≤ j); serves xSYRK.
@@ -68,10 +68,7 @@ static inline void nvg_block_coords(const int m, const int n, const int BM, cons
     *bn = in_group / rows;
 }
 
-// Split k, double kernels only: with it the float NN kernel ran 27 instead of 41 TFLOP/s at
-// n = 8192, split or not (bench/gpu_task_shapes.md; most likely over 128 registers, which leaves it
-// one work-group per SM instead of two).
-// The launcher's second grid dimension has S = get_num_groups(1) work-groups: work-group
+// Split k. The launcher's second grid dimension has S = get_num_groups(1) work-groups: work-group
 // (·, s) computes the product over k in [s·kc, s·kc + kc), kc = 8·⌈k / 8S⌉, into slice s of C,
 // C + s·ldc·n; tessera_nvgemm_reduce then adds the slices. S = 1 leaves everything as it is.
 // ta, tb: whether op(A), op(B) are transposed (k runs along A's rows, B's columns).
@@ -714,7 +711,13 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int m
     }
 }
 
-#define NVS_KERNEL(name, ta, tb)                                                                  \
+// tessera_nvgemm_XY: no split k; tessera_nvgemm_XY_split: the same with nvg_split_k, for the
+// launcher's split products only. A float kernel of at most 128 registers runs two work-groups
+// per SM, and these sit at that edge: the split's few instructions took some of them to 129-139
+// registers and 27 instead of 41 TFLOP/s, and which ones changed with every small edit
+// (bench/gpu_task_shapes.md, session 9). Split products are small, where the split gains more
+// than a kernel over the edge loses.
+#define NVS_KERNEL(name, ta, tb, split)                                                           \
     __kernel __attribute__((reqd_work_group_size(NVS_NT, 1, 1)))                                 \
     void name(const int m, const int n, const int k, const float alpha,                           \
               __global const float* A, const ulong offA, const int lda,                           \
@@ -723,13 +726,20 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int m
     {                                                                                             \
         __local float4 As4[2 * NVS_SLAB / 4];                                                     \
         __local float4 Bs4[2 * NVS_SLAB / 4];                                                     \
-        nvs_gemm_body(ta, tb, m, n, k, alpha, A + offA, lda, B + offB, ldb, beta, C + offC, ldc, \
+        int k_ = k;                                                                               \
+        ulong oA_ = offA, oB_ = offB, oC_ = offC;                                                 \
+        if (split) nvg_split_k(ta, tb, &k_, &oA_, lda, &oB_, ldb, &oC_, ldc, n);                  \
+        nvs_gemm_body(ta, tb, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_, ldc,    \
                       tri, (__local float*)As4, (__local float*)Bs4);                             \
     }
-NVS_KERNEL(tessera_nvgemm_nn, 0, 0)
-NVS_KERNEL(tessera_nvgemm_nt, 0, 1)
-NVS_KERNEL(tessera_nvgemm_tn, 1, 0)
-NVS_KERNEL(tessera_nvgemm_tt, 1, 1)
+NVS_KERNEL(tessera_nvgemm_nn, 0, 0, 0)
+NVS_KERNEL(tessera_nvgemm_nt, 0, 1, 0)
+NVS_KERNEL(tessera_nvgemm_tn, 1, 0, 0)
+NVS_KERNEL(tessera_nvgemm_tt, 1, 1, 0)
+NVS_KERNEL(tessera_nvgemm_nn_split, 0, 0, 1)
+NVS_KERNEL(tessera_nvgemm_nt_split, 0, 1, 1)
+NVS_KERNEL(tessera_nvgemm_tn_split, 1, 0, 1)
+NVS_KERNEL(tessera_nvgemm_tt_split, 1, 1, 1)
 
 #endif  // precision
 

@@ -47,7 +47,7 @@ cl_int arg_int(int64_t v, const char* arg) {
 /// How many work-groups share each block's k (split k, gemm_nv.cl's nvg_split_k): 1 unless the
 /// blocks leave compute units idle (at most one work-group per unit, where the kernels fit two),
 /// then as many as fill two per unit, each at least kMinSplitDepth deep, at most max_splits
-/// (the TESSERA_NVD_SPLITK kernel parameter).
+/// (the TESSERA_NV_SPLITK kernel parameter).
 int64_t split_k(size_t blocks, int64_t k, double alpha, int64_t units, int64_t max_splits) {
     constexpr int64_t kMinSplitDepth = 128;
     if (alpha == 0 || blocks == 0 || int64_t(blocks) > units) return 1;
@@ -93,7 +93,7 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     const bool ta = transA != Trans::NoTrans, tb = transB != Trans::NoTrans;
     // Double: tessera_nvgemm_XY copies 16 bytes at a time from a matrix in its natural orientation
     // (A untransposed, B untransposed), which needs even offsets and leading dimensions there;
-    // tessera_nvgemm_XY_u takes any. Float has one kernel per trans combination.
+    // tessera_nvgemm_XY_u takes any. Float has one kernel per trans combination (and its _split twin, below).
     const bool even_a = ta || (A.off % 2 == 0 && A.ld % 2 == 0), even_b = tb || (B.off % 2 == 0 && B.ld % 2 == 0);
     std::string name = std::string("tessera_nvgemm_") + (ta ? 't' : 'n') + (tb ? 't' : 'n');
     if (std::is_same_v<T, double> && !(even_a && even_b)) name += "_u";
@@ -110,7 +110,8 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     }
     const Geometry g = geometry(dk, name.c_str(), geometry_kernel);
     const size_t blocks = size_t((m + g.bm - 1) / g.bm) * size_t((n + g.bn - 1) / g.bn);
-    const int64_t splits = std::is_same_v<T, double> ? split_k(blocks, k, alpha, units, dk.params().nvd_splitk) : 1;
+    const int64_t splits = split_k(blocks, k, alpha, units, dk.params().nv_splitk);
+    if (std::is_same_v<T, float> && splits > 1) name += "_split";  // float: split code in kernels of its own
     // With split k the kernel writes its partial products, alpha applied, into the SplitK workspace
     // (leading dimension m, beta 0), and reduce() adds them to beta·C.
     const Mat out = splits > 1 ? Mat{dk.scratch(size_t(splits * m * n) * sizeof(T), DeviceKernels::Workspace::SplitK), 0, m}

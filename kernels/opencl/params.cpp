@@ -34,7 +34,7 @@ const std::vector<ParamSpec>& param_specs() {
         {"TESSERA_NVD_WN", 4, {1, 2, 4}, 0, 0, "gemm_nv.cl: warps along n (32 columns each)"},
         {"TESSERA_NVD_STAGGER", 1, {0, 1}, 0, 0, "gemm_nv.cl: half of the warps copy the next slab before their fragment loads"},
         {"TESSERA_QR_SB", 512, {}, 1, 4096, "launch_qr.cpp: reflectors per super-block of gemqrt/tpmqrt (its T merged, then GEMMs)"},
-        {"TESSERA_NVD_SPLITK", 16, {}, 1, 64, "gemm_nv.cl: most ways a double GEMM with too few blocks splits k (1: never)"},
+        {"TESSERA_NV_SPLITK", 16, {}, 1, 64, "gemm_nv.cl: most ways a GEMM with too few blocks splits k (1: never)"},
         {"TESSERA_NVS_BK", 16, {8, 16}, 0, 0, "gemm_nv.cl: float k slab"},
         {"TESSERA_NVS_WARP", 1, {0, 1}, 0, 0, "gemm_nv.cl: float warp shape (0 = 16x2, 1 = 8x4 work-items)"},
     };
