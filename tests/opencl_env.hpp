@@ -38,6 +38,9 @@ public:
         if (!slot) slot = build(prec);
         return *slot;
     }
+    /// The program for `prec` built with the library's options plus `extra` (not kept; a tool's
+    /// variant build, as tools/tune/cl_harness.hpp makes them).
+    std::unique_ptr<ocl::DeviceKernels> build_variant(char prec, const std::string& extra) { return build(prec, extra); }
 
 private:
     Env() {
@@ -79,14 +82,14 @@ private:
         if (!cache_dir_.empty()) std::filesystem::remove_all(cache_dir_, ec);
     }
 
-    std::unique_ptr<ocl::DeviceKernels> build(char prec) {
+    std::unique_ptr<ocl::DeviceKernels> build(char prec, const std::string& extra = "") {
         const std::string& src = ocl::program_source();
         const char* text = src.c_str();
         const size_t len = src.size();
         cl_int err = CL_SUCCESS;
         cl_program prog = clCreateProgramWithSource(ctx_, 1, &text, &len, &err);
         ocl::check(err, "clCreateProgramWithSource");
-        const std::string opts = ocl::build_options(info_, prec);
+        const std::string opts = ocl::build_options(info_, prec) + (extra.empty() ? "" : " " + extra);
         if (clBuildProgram(prog, 1, &dev_, opts.c_str(), nullptr, nullptr) != CL_SUCCESS) {
             size_t size = 0;
             clGetProgramBuildInfo(prog, dev_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);

@@ -299,4 +299,16 @@ TYPED_TEST(OpenCLKernels, EmptySizesEnqueueNothing) {
     EXPECT_EQ(info, 0);
 }
 
+// ---- a program built with extra options: the launchers' parameters are the compiled ones ------
+
+// Tools build variants with options of their own (tessera-tune, gpu_gemm --variant); a launcher that
+// read the library's options instead would size its launches for kernels that were not built.
+TEST(OpenCLProgram, ParamsAreThoseTheProgramWasBuiltWith) {
+    auto dk = Env::get().build_variant('d', "-DTESSERA_TRSM_BS=32 -DTESSERA_QR_SB=100 -DTESSERA_QR_SB=128");
+    EXPECT_EQ(dk->params().trsm_bs, 32);
+    EXPECT_EQ(dk->compiled_local("tessera_trtri_blocks")[0], 32u);  // the kernel agrees
+    EXPECT_EQ(dk->params().qr_sb, 128);  // the last definition, as the compiler takes it
+    EXPECT_NE(dk->options().find("-DTESSERA_TRSM_BS=32"), std::string::npos);
+}
+
 }  // namespace

@@ -84,6 +84,13 @@ static inline void nvg_split_k(const int ta, const int tb, int* k, ulong* offA, 
     *k = min(kc, *k - k0);
 }
 
+// In a kernel with the arguments k, offA, lda, offB, ldb, offC, ldc, n: this work-group's k_ and
+// offsets oA_, oB_, oC_ (nvg_split_k when `split`, else the arguments).
+#define NVG_SPLIT_ARGS(ta, tb, split)                                                              \
+    int k_ = k;                                                                                    \
+    ulong oA_ = offA, oB_ = offB, oC_ = offC;                                                      \
+    if (split) nvg_split_k(ta, tb, &k_, &oA_, lda, &oB_, ldb, &oC_, ldc, n)
+
 // C = beta·C + Σ_s W_s over the m×n C (its lower triangle for tri = 1, upper for tri = 2), the S
 // slices W_s = W + s·ldw·n of a split-k product (alpha already applied). One work-item per element.
 __kernel void tessera_nvgemm_reduce(const int m, const int n, const int S, const real_t beta,
@@ -540,9 +547,7 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
         __local double2 As2[(ST) * 64 * (WM) * 8 / 2];                                            \
         __local double2 Bs2[(ST) * 32 * TESSERA_NVD_WN * 8 / 2];                                  \
         NVD_EMU_DECL                                                                              \
-        int k_ = k;                                                                               \
-        ulong oA_ = offA, oB_ = offB, oC_ = offC;                                                 \
-        nvg_split_k(ta, tb, &k_, &oA_, lda, &oB_, ldb, &oC_, ldc, n);                             \
+        NVG_SPLIT_ARGS(ta, tb, 1);                                                                \
         nvd_gemm_body(ta, tb, aligned, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta,         \
                       C + oC_, ldc, tri, (__local double*)As2, (__local double*)Bs2, WM, ST, PF,  \
                       PL NVD_EMU_ARGS);                                                           \
@@ -726,9 +731,7 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int m
     {                                                                                             \
         __local float4 As4[2 * NVS_SLAB / 4];                                                     \
         __local float4 Bs4[2 * NVS_SLAB / 4];                                                     \
-        int k_ = k;                                                                               \
-        ulong oA_ = offA, oB_ = offB, oC_ = offC;                                                 \
-        if (split) nvg_split_k(ta, tb, &k_, &oA_, lda, &oB_, ldb, &oC_, ldc, n);                  \
+        NVG_SPLIT_ARGS(ta, tb, split);                                                            \
         nvs_gemm_body(ta, tb, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_, ldc,    \
                       tri, (__local float*)As4, (__local float*)Bs4);                             \
     }
@@ -783,4 +786,5 @@ NVS_KERNEL(tessera_nvgemm_tt_split, 1, 1, 1)
 #undef NVS_NT
 #undef NVS_PER
 #undef NVS_SLAB
+#undef NVG_SPLIT_ARGS
 #endif  // TESSERA_NV_SM
