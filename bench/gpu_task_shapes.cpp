@@ -63,33 +63,38 @@ class ShapeRun {
         ocl::Mat a = mat(A_), b = mat(B_), c = mat(C_);
         {  // C = C + A·B and C = C − A·Bᵀ
             Host<T> ref = c_;
-            cpu::gemm<T>(Trans::NoTrans, Trans::NoTrans, nb_, nb_, nb_, T(1), a_.data(), nb_, b_.data(), nb_, T(1), ref.data(), nb_);
+            cpu::gemm<T>(Trans::NoTrans, Trans::NoTrans, nb_, nb_, nb_, T(1), a_.data(), nb_, b_.data(), nb_, T(1),
+                         ref.data(), nb_);
             put(A_, a_), put(B_, b_), put(C_, c_);
             auto op = [&] { ocl::gemm<T>(dk_, env_.queue, Trans::NoTrans, Trans::NoTrans, nb_, nb_, nb_, T(1), a, b, T(1), c); };
             report("gemm_nn", 0, 2 * n3, op, ref, C_);
             ref = c_;
-            cpu::gemm<T>(Trans::NoTrans, Trans::Trans, nb_, nb_, nb_, T(-1), a_.data(), nb_, b_.data(), nb_, T(1), ref.data(), nb_);
+            cpu::gemm<T>(Trans::NoTrans, Trans::Trans, nb_, nb_, nb_, T(-1), a_.data(), nb_, b_.data(), nb_, T(1),
+                         ref.data(), nb_);
             put(C_, c_);
             auto nt = [&] { ocl::gemm<T>(dk_, env_.queue, Trans::NoTrans, Trans::Trans, nb_, nb_, nb_, T(-1), a, b, T(1), c); };
             report("gemm_nt", 0, 2 * n3, nt, ref, C_);
         }
         {  // B = B·L⁻ᵀ (potrf on CPUs), B = B·Lᵀ (trmm with the inverse, potrf on a GPU), B = L⁻¹·B (getrf)
             Host<T> ref = b_;
-            cpu::trsm<T>(Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb_, nb_, T(1), tri_.data(), nb_, ref.data(), nb_);
+            cpu::trsm<T>(Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb_, nb_, T(1), tri_.data(), nb_,
+                         ref.data(), nb_);
             put(A_, tri_), put(B_, b_);
             auto rltn = [&] {
                 ocl::trsm<T>(dk_, env_.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb_, nb_, T(1), a, b);
             };
             report("trsm_rltn", 0, n3, rltn, ref, B_);
             ref = b_;
-            cpu::trmm<T>(Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb_, nb_, T(1), tri_.data(), nb_, ref.data(), nb_);
+            cpu::trmm<T>(Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb_, nb_, T(1), tri_.data(), nb_,
+                         ref.data(), nb_);
             put(B_, b_);
             auto trmm = [&] {
                 ocl::trmm<T>(dk_, env_.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb_, nb_, T(1), a, b);
             };
             report("trmm_rltn", 0, n3, trmm, ref, B_);
             ref = b_;
-            cpu::trsm<T>(Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, nb_, nb_, T(1), tri_.data(), nb_, ref.data(), nb_);
+            cpu::trsm<T>(Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, nb_, nb_, T(1), tri_.data(), nb_,
+                         ref.data(), nb_);
             put(B_, b_);
             auto llnu = [&] {
                 ocl::trsm<T>(dk_, env_.queue, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, nb_, nb_, T(1), a, b);
@@ -114,7 +119,8 @@ class ShapeRun {
         Host<T> vq = a_, tq(size_t(ib) * nb_);
         if (cpu::geqrt<T>(nb_, nb_, ib, vq.data(), nb_, tq.data(), ib) != 0) throw Error("LAPACKE geqrt failed");
         Host<T> ref = c_;
-        if (cpu::gemqrt<T>(Side::Left, Trans::Trans, nb_, nb_, nb_, ib, vq.data(), nb_, tq.data(), ib, ref.data(), nb_) != 0)
+        if (cpu::gemqrt<T>(Side::Left, Trans::Trans, nb_, nb_, nb_, ib, vq.data(), nb_, tq.data(), ib, ref.data(),
+                           nb_) != 0)
             throw Error("LAPACKE gemqrt failed");
         put(A_, vq), put(F_, tq), put(C_, c_);
         auto gemqrt = [&] { ocl::gemqrt<T>(dk_, env_.queue, Side::Left, Trans::Trans, nb_, nb_, nb_, ib, v, f, c); };
@@ -123,9 +129,11 @@ class ShapeRun {
         Host<T> r = tri_, vt = a_;  // R: an upper triangle; V: the pentagonal (here square) B part
         for (int j = 0; j < nb_; ++j)
             for (int i = 0; i < nb_; ++i) r[size_t(j) * nb_ + i] = i <= j ? tri_[size_t(i) * nb_ + j] : T(0);
-        if (cpu::tpqrt<T>(nb_, nb_, ib, r.data(), nb_, vt.data(), nb_, tq.data(), ib) != 0) throw Error("LAPACKE tpqrt failed");
+        if (cpu::tpqrt<T>(nb_, nb_, ib, r.data(), nb_, vt.data(), nb_, tq.data(), ib) != 0)
+            throw Error("LAPACKE tpqrt failed");
         Host<T> ra = c_, rb = b_;
-        if (cpu::tpmqrt<T>(Side::Left, Trans::Trans, nb_, nb_, nb_, ib, vt.data(), nb_, tq.data(), ib, ra.data(), nb_, rb.data(), nb_) != 0)
+        if (cpu::tpmqrt<T>(Side::Left, Trans::Trans, nb_, nb_, nb_, ib, vt.data(), nb_, tq.data(), ib, ra.data(), nb_,
+                           rb.data(), nb_) != 0)
             throw Error("LAPACKE tpmqrt failed");
         put(A_, vt), put(F_, tq), put(C_, c_), put(B_, b_);
         auto tpmqrt = [&] { ocl::tpmqrt<T>(dk_, env_.queue, Side::Left, Trans::Trans, nb_, nb_, nb_, ib, v, f, c, b); };

@@ -40,7 +40,9 @@ public:
     }
     /// The program for `prec` built with the library's options plus `extra` (not kept; a tool's
     /// variant build, as tools/tune/cl_harness.hpp makes them).
-    std::unique_ptr<ocl::DeviceKernels> build_variant(char prec, const std::string& extra) { return build(prec, extra); }
+    std::unique_ptr<ocl::DeviceKernels> build_variant(char prec, const std::string& extra) {
+        return build(prec, extra);
+    }
 
 private:
     Env() {

@@ -150,14 +150,14 @@ int build_macro(const std::string& opts, const char* name, int def) {
 /// build_options(info, prec) where the driver does not say.
 std::string program_options(cl_program program, cl_device_id dev, const DeviceInfo& info, char prec) {
     size_t size = 0;
-    if (clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_OPTIONS, 0, nullptr, &size) == CL_SUCCESS && size > 1) {
-        std::string opts(size, '\0');
-        if (clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_OPTIONS, size, opts.data(), nullptr) == CL_SUCCESS) {
-            opts.resize(opts.find('\0') == std::string::npos ? opts.size() : opts.find('\0'));
-            if (!opts.empty()) return opts;
-        }
-    }
-    return build_options(info, prec);
+    clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_OPTIONS, 0, nullptr, &size);
+    std::string opts(size + 1, '\0');  // the driver's string ends with its '\0'
+    if (size > 1 &&
+        clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_OPTIONS, size, opts.data(), nullptr) == CL_SUCCESS)
+        opts.resize(opts.find('\0'));
+    else
+        opts.clear();
+    return opts.empty() ? build_options(info, prec) : opts;
 }
 
 Params params_from(const std::string& opts) {

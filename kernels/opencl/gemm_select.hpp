@@ -15,8 +15,9 @@ bool nv_gemm_available(const DeviceKernels& dk);
 /// C = alpha·op(A)·op(B) + beta·C through gemm_nv.cl (double: FP64 tensor cores; float: FP32 FMA).
 /// tri: 0 = all of C, 1 = only its lower triangle (i ≥ j), 2 = only its upper triangle (xSYRK).
 /// Products with too few blocks of C to occupy the device split k (at least 128 deep, at most
-/// TESSERA_NV_SPLITK ways, a kernel parameter): the partial products go to dk.scratch(S·m·n·sizeof(T), Workspace::SplitK) and a second
-/// launch adds them to beta·C, in a fixed order (results do not depend on scheduling).
+/// TESSERA_NV_SPLITK ways, a kernel parameter): the partial products go to
+/// dk.scratch(S·m·n·sizeof(T), Workspace::SplitK) and a second launch adds them to beta·C, in a
+/// fixed order (results do not depend on scheduling).
 /// Returns false, enqueuing nothing, when !nv_gemm_available(dk): the caller then uses the portable
 /// kernel. Throws std::invalid_argument on a bad argument, as launch.hpp's functions do.
 /// T is real; dk may be the program of T's precision or of the complex one above it (c, z), which
