@@ -3,7 +3,9 @@
 // bench/gpu_gemm.sh (TASK_SHAPES=...), which times cuBLAS on the same shapes
 // (bench/gpu_task_shapes.py) and prints the ratios. StarPU-free; run only on the GPU machine.
 //
-//   gpu_task_shapes [--prec d,s] [--nb 512,1024,2048] [--reps 5] [--variant OPTS]
+//   gpu_task_shapes [--prec d,s] [--nb 512,1024,2048] [--reps 5] [--variant OPTS] [--ops OP,OP]
+//
+// --ops keeps only the named operations (e.g. trsm_llnu,trsm_rltn; default: all).
 //
 // Operations (who submits them): gemm_nn (gemm, getrf, geqrf's trailing products), gemm_nt
 // (potrf's trailing update), trsm_rltn (potrf on CPUs: B = B·L⁻ᵀ), trmm_rltn (potrf on a GPU: B =
@@ -108,8 +110,12 @@ class ShapeRun {
             auto op = [&] { ocl::syrk<T>(dk_, env_.queue, Uplo::Lower, Trans::NoTrans, nb_, nb_, T(-1), a, T(1), c); };
             report("syrk_ln", 0, n3, op, ref, C_, true);
         }
-        for (int ib : {32, 64}) qr_updates(ib, n3);
+        if (wanted("gemqrt_lt") || wanted("tpmqrt_lt"))
+            for (int ib : {32, 64}) qr_updates(ib, n3);
     }
+
+    /// Operations to run (--ops); empty: all.
+    std::vector<std::string> ops;
 
   private:
     /// geqrf's two update kernels at inner block ib: C = Qᵀ·C (gemqrt) with Q from geqrt of an
@@ -136,6 +142,7 @@ class ShapeRun {
                            rb.data(), nb_) != 0)
             throw Error("LAPACKE tpmqrt failed");
         put(A_, vt), put(F_, tq), put(C_, c_), put(B_, b_);
+        if (!wanted("tpmqrt_lt")) return;
         auto tpmqrt = [&] { ocl::tpmqrt<T>(dk_, env_.queue, Side::Left, Trans::Trans, nb_, nb_, nb_, ib, v, f, c, b); };
         check_once(tpmqrt);  // both parts checked
         const double ea = error_of(C_, ra), eb = error_of(B_, rb);
@@ -156,9 +163,13 @@ class ShapeRun {
     }
     void report(const char* what, int ib, double flop, const std::function<void()>& op, const Host<T>& ref,
                 const Buffer<T>& out, bool lower_only = false) {
+        if (!wanted(what)) return;
         check_once(op);
         const double err = error_of(out, ref, lower_only);
         print(what, ib, flop, time_batches(env_, op, reps_, per_batch()), err);
+    }
+    bool wanted(const std::string& what) const {
+        return ops.empty() || std::find(ops.begin(), ops.end(), what) != ops.end();
     }
     void print(const char* what, int ib, double flop, double seconds, double err) const {
         const double tol = 50.0 * nb_ * std::numeric_limits<T>::epsilon();
@@ -176,6 +187,17 @@ class ShapeRun {
     char prec_ = 'd';
 };
 
+/// "a,b,c" -> {a, b, c}.
+std::vector<std::string> split_commas(const std::string& v) {
+    std::vector<std::string> out;
+    for (size_t p = 0; p < v.size();) {
+        const size_t q = std::min(v.find(',', p), v.size());
+        out.push_back(v.substr(p, q - p));
+        p = q + 1;
+    }
+    return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -184,19 +206,19 @@ int main(int argc, char** argv) {
         std::vector<int> nbs = {512, 1024, 2048};
         int reps = 5;
         std::string variant;
+        std::vector<std::string> ops;
         for (int i = 1; i < argc; i += 2) {
             const std::string s = argv[i], v = i + 1 < argc ? argv[i + 1] : "";
-            if (v.empty()) throw Error("usage: gpu_task_shapes [--prec d,s] [--nb 512,1024,2048] [--reps 5] [--variant OPTS]");
+            if (v.empty())
+                throw Error("usage: gpu_task_shapes [--prec d,s] [--nb 512,1024,2048] [--reps 5] [--variant OPTS] "
+                            "[--ops OP,OP]");
             if (s == "--prec") precs = parse_prec_list(v, "ds");
             else if (s == "--nb") {
                 nbs.clear();
-                for (size_t p = 0; p < v.size();) {
-                    const size_t q = std::min(v.find(',', p), v.size());
-                    nbs.push_back(parse_int_option("--nb", v.substr(p, q - p), 64));
-                    p = q + 1;
-                }
+                for (const std::string& x : split_commas(v)) nbs.push_back(parse_int_option("--nb", x, 64));
             } else if (s == "--reps") reps = parse_int_option("--reps", v, 1);
             else if (s == "--variant") variant = v;
+            else if (s == "--ops") ops = split_commas(v);
             else throw Error("gpu_task_shapes: unknown option " + s);
         }
         Env env;
@@ -204,8 +226,12 @@ int main(int argc, char** argv) {
         for (char p : precs) {
             auto dk = build_kernels(env, p, variant, env.info, {});  // the library's whole program
             for (int nb : nbs) {
-                if (p == 'd') ShapeRun<double>(env, *dk, nb, reps).run_all(p);
-                else ShapeRun<float>(env, *dk, nb, reps).run_all(p);
+                auto run = [&](auto zero) {
+                    ShapeRun<decltype(zero)> r(env, *dk, nb, reps);
+                    r.ops = ops;
+                    r.run_all(p);
+                };
+                p == 'd' ? run(0.0) : run(0.0f);
             }
         }
         return 0;
