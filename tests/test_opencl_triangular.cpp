@@ -41,61 +41,83 @@ std::vector<T> fill_triangular(DevMat<T>& A, Uplo uplo, Diag diag, std::mt19937_
     return clean;
 }
 
+/// One trsm of B (m×n) against CBLAS: scaled residual, forward error, and neither the triangle
+/// A must not read nor anything of A written.
+template <class T>
+void run_trsm(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64& rng, Side side, Uplo uplo, Trans tr,
+              Diag diag, int64_t m, int64_t n) {
+    SCOPED_TRACE(::testing::Message() << "trsm " << char(side) << char(uplo) << char(tr) << char(diag) << " m=" << m
+                                      << " n=" << n);
+    const int64_t na = side == Side::Left ? m : n;
+    const T alpha = scalar<T>(-1.5, 0.5);
+    DevMat<T> A(na, na, 4), B(m, n, 6);
+    const std::vector<T> a_clean = fill_triangular(A, uplo, diag, rng);  // for CBLAS
+    fill_random(B, rng);
+    A.upload();
+    B.upload();
+    const std::vector<T> a0 = A.h, b0 = B.h, b0d = B.dense();
+
+    ocl::trsm<T>(dk, q, side, uplo, tr, diag, m, n, alpha, A.mat(), B.mat());
+    B.download();
+    A.download();
+
+    const std::vector<T> x = B.dense();
+    // Residual alpha·B − op(A)·X (Left) or alpha·B − X·op(A) (Right).
+    std::vector<T> r = b0d;
+    if (side == Side::Left)
+        ref_gemm<T>(tr, Trans::NoTrans, m, n, m, T(-1), a_clean.data(), na, x.data(), m, alpha, r.data(), m);
+    else
+        ref_gemm<T>(Trans::NoTrans, tr, m, n, n, T(-1), x.data(), m, a_clean.data(), na, alpha, r.data(), m);
+    const double nA = norm1(na, na, a_clean.data(), na);
+    const double nX = norm1(m, n, x.data(), m);
+    const double nB = norm1(m, n, b0d.data(), m);
+    EXPECT_TRUE(residual_ok(norm1(m, n, r.data(), m), (nA * nX + absd(alpha) * nB) * double(na) * eps<T>(),
+                            "trsm residual"));
+    // Forward error against CBLAS (A is well conditioned by construction).
+    std::vector<T> xref = b0d;
+    ref_trsm<T>(side, uplo, tr, diag, m, n, alpha, a_clean.data(), na, xref.data(), m);
+    std::vector<T> dx = x;
+    for (size_t e = 0; e < dx.size(); ++e) dx[e] -= xref[e];
+    EXPECT_TRUE(residual_ok(norm1(m, n, dx.data(), m), norm1(m, n, xref.data(), m) * double(na) * eps<T>(),
+                            "trsm vs CBLAS"));
+    EXPECT_TRUE(untouched(B, b0, [](int64_t, int64_t) { return true; }));
+    EXPECT_TRUE(untouched(A, a0, [](int64_t, int64_t) { return false; }));
+}
+
 TYPED_TEST(OpenCLKernels, Trsm) {
     using T = TypeParam;
     struct Size {
         int64_t m, n;
     };
-    // dim (m Left, n Right) against TESSERA_TRSM_BS = 64, the diagonal blocks the launcher inverts:
-    // below it, exactly one block, several blocks with and without a partial last one (3 and 4
-    // blocks: uneven recursive halves), and a single right-hand side (nvec = 1).
-    const Size sizes[] = {{33, 17}, {64, 64}, {130, 70}, {1, 1}, {192, 65}, {200, 1}, {1, 200}};
+    // dim (m Left, n Right) against TESSERA_TRSM_BS = 64, the diagonal blocks the launcher inverts,
+    // and TESSERA_TRSM_LEAF = 256, the rows one launch solves: below a block, exactly one block,
+    // one leaf of 3 and 4 blocks with and without a partial last one, two leaves (300) and three
+    // (600: uneven recursive halves, two deep), and a single right-hand side (nvec = 1); nvec
+    // against the 8 columns per work-group (TESSERA_TRSM_NV·TRSM_NG = 2·4): 17, 65 and 70 leave
+    // partial groups.
+    const Size sizes[] = {{33, 17}, {64, 64}, {130, 70}, {1, 1}, {192, 65}, {200, 1}, {1, 200}, {300, 40}, {20, 600}};
     for (const Size& s : sizes)
         for (Side side : {Side::Left, Side::Right})
             for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
                 for (Trans tr : ops<T>())
-                    for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
-                        SCOPED_TRACE(::testing::Message() << "trsm " << char(side) << char(uplo) << char(tr)
-                                                          << char(diag) << " m=" << s.m << " n=" << s.n);
-                        const int64_t na = side == Side::Left ? s.m : s.n;
-                        const T alpha = scalar<T>(-1.5, 0.5);
-                        DevMat<T> A(na, na, 4), B(s.m, s.n, 6);
-                        const std::vector<T> a_clean = fill_triangular(A, uplo, diag, this->rng);  // for CBLAS
-                        fill_random(B, this->rng);
-                        A.upload();
-                        B.upload();
-                        const std::vector<T> a0 = A.h, b0 = B.h, b0d = B.dense();
+                    for (Diag diag : {Diag::NonUnit, Diag::Unit})
+                        run_trsm<T>(this->dk(), this->q(), this->rng, side, uplo, tr, diag, s.m, s.n);
+}
 
-                        ocl::trsm<T>(this->dk(), this->q(), side, uplo, tr, diag, s.m, s.n, alpha, A.mat(), B.mat());
-                        B.download();
-                        A.download();
-
-                        const std::vector<T> x = B.dense();
-                        // Residual alpha·B − op(A)·X (Left) or alpha·B − X·op(A) (Right).
-                        std::vector<T> r = b0d;
-                        if (side == Side::Left)
-                            ref_gemm<T>(tr, Trans::NoTrans, s.m, s.n, s.m, T(-1), a_clean.data(), na, x.data(), s.m,
-                                        alpha, r.data(), s.m);
-                        else
-                            ref_gemm<T>(Trans::NoTrans, tr, s.m, s.n, s.n, T(-1), x.data(), s.m, a_clean.data(), na,
-                                        alpha, r.data(), s.m);
-                        const double nA = norm1(na, na, a_clean.data(), na);
-                        const double nX = norm1(s.m, s.n, x.data(), s.m);
-                        const double nB = norm1(s.m, s.n, b0d.data(), s.m);
-                        EXPECT_TRUE(residual_ok(norm1(s.m, s.n, r.data(), s.m),
-                                                (nA * nX + absd(alpha) * nB) * double(na) * eps<T>(),
-                                                "trsm residual"));
-                        // Forward error against CBLAS (A is well conditioned by construction).
-                        std::vector<T> xref = b0d;
-                        ref_trsm<T>(side, uplo, tr, diag, s.m, s.n, alpha, a_clean.data(), na, xref.data(), s.m);
-                        std::vector<T> dx = x;
-                        for (size_t e = 0; e < dx.size(); ++e) dx[e] -= xref[e];
-                        EXPECT_TRUE(residual_ok(norm1(s.m, s.n, dx.data(), s.m),
-                                                norm1(s.m, s.n, xref.data(), s.m) * double(na) * eps<T>(),
-                                                "trsm vs CBLAS"));
-                        EXPECT_TRUE(untouched(B, b0, [](int64_t, int64_t) { return true; }));
-                        EXPECT_TRUE(untouched(A, a0, [](int64_t, int64_t) { return false; }));
-                    }
+// The leaf kernel at other sizes than the defaults (a tuned table's): blocks of 32, leaves of
+// 100 rows (rounded down to 96: three blocks), 2 columns per work-item and 2 groups of them per
+// work-group; real and complex.
+TEST(OpenCLTrsm, OtherLeafShapes) {
+    const std::string opts = "-DTESSERA_TRSM_BS=32 -DTESSERA_TRSM_LEAF=100 -DTESSERA_TRSM_NV=2 -DTESSERA_TRSM_NG=2";
+    std::mt19937_64 rng(7);
+    const auto dkd = Env::get().build_variant('d', opts);
+    const auto dkc = Env::get().build_variant('c', opts);
+    for (Side side : {Side::Left, Side::Right})
+        for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+            run_trsm<double>(*dkd, Env::get().queue(), rng, side, uplo, Trans::Trans, Diag::NonUnit, 250, 23);
+            run_trsm<std::complex<float>>(*dkc, Env::get().queue(), rng, side, uplo, Trans::ConjTrans, Diag::Unit, 23,
+                                          250);
+        }
 }
 
 // ---- trmm, trtri ----------------------------------------------------------------------------

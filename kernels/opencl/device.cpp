@@ -168,11 +168,15 @@ Params params_from(const std::string& opts) {
     p.gemm_tm = build_macro(opts, "TESSERA_GEMM_TM", p.gemm_tm);
     p.gemm_tn = build_macro(opts, "TESSERA_GEMM_TN", p.gemm_tn);
     p.trsm_bs = build_macro(opts, "TESSERA_TRSM_BS", p.trsm_bs);
+    p.trsm_nv = build_macro(opts, "TESSERA_TRSM_NV", p.trsm_nv);
+    p.trsm_ng = build_macro(opts, "TESSERA_TRSM_NG", p.trsm_ng);
+    p.trsm_leaf = build_macro(opts, "TESSERA_TRSM_LEAF", p.trsm_leaf);
     p.potrf_wg = build_macro(opts, "TESSERA_POTRF_WG", p.potrf_wg);
     p.potrf_bs = build_macro(opts, "TESSERA_POTRF_BS", p.potrf_bs);
     p.nv_splitk = build_macro(opts, "TESSERA_NV_SPLITK", p.nv_splitk);
     p.qr_sb = build_macro(opts, "TESSERA_QR_SB", p.qr_sb);
-    if (p.trsm_bs < 1 || p.potrf_bs < 1) throw Error("tessera::ocl: TESSERA_TRSM_BS/POTRF_BS must be >= 1");
+    if (p.trsm_bs < 1 || p.potrf_bs < 1 || p.trsm_nv < 1 || p.trsm_ng < 1)
+        throw Error("tessera::ocl: TESSERA_TRSM_BS/TRSM_NV/TRSM_NG/POTRF_BS must be >= 1");
     return p;
 }
 

@@ -38,6 +38,9 @@ std::string build_options(const DeviceInfo& info, char prec);
 struct Params {
     int gemm_mb = 64, gemm_nb = 64, gemm_kb = 16, gemm_tm = 4, gemm_tn = 4;
     int trsm_bs = 64;    // rows of the diagonal blocks tessera_trtri_blocks inverts
+    int trsm_nv = 2;     // columns of B per work-item of tessera_trsm_leaf
+    int trsm_ng = 4;     // groups of trsm_nv columns per work-group of tessera_trsm_leaf (trsm_bs·trsm_ng work-items)
+    int trsm_leaf = 256; // rows of M solved by one launch of tessera_trsm_leaf (launch.cpp)
     int potrf_wg = 256;  // work-items of tessera_potrf
     int potrf_bs = 32;   // columns of the leaves of the recursive potrf (tessera_potrf's maximum n)
     int nv_splitk = 16;  // most ways a GEMM of gemm_nv.cl splits k (1: never; gemm_select.cpp)

@@ -10,11 +10,12 @@
 // blocked trsm below, is read the same way.
 //
 // gemm and syrk try the NVIDIA path (nv_gemm, FP64 tensor cores on compute capability ≥ 8.0)
-// first and fall back to the portable tessera_gemm. trsm is blocked on the host so that its
-// flops go through that same dispatch: it inverts its diagonal blocks of TESSERA_TRSM_BS rows
-// (tessera_trtri_blocks, one launch) and does everything else as GEMMs (diagonal-block inversion
-// + GEMM, as in MAGMA's trsm; see BlockedTrsm). All of it is enqueued on the one in-order queue,
-// so it still never waits; trsm's temporaries live in dk.scratch(), which relies on that queue's
+// first and fall back to the portable tessera_gemm. trsm is blocked on the host so that most of
+// its flops go through that same dispatch: it inverts its diagonal blocks of TESSERA_TRSM_BS rows
+// (tessera_trtri_blocks, one launch), solves each leaf of TESSERA_TRSM_LEAF rows in one launch
+// of tessera_trsm_leaf, and does the updates between leaves as GEMMs (diagonal-block inversion +
+// GEMM, as in MAGMA's trsm; see BlockedTrsm). All of it is enqueued on the one in-order queue, so
+// it still never waits; trsm's inverted blocks live in dk.scratch(), which relies on that queue's
 // ordering.
 #include "kernels/opencl/launch.hpp"
 
@@ -78,16 +79,16 @@ void gemm_launch(const DeviceKernels& dk, const Params& p, cl_command_queue q, c
 /// xTRSM by diagonal-block inversion + GEMM (MAGMA's trsm; the inversion is LAPACK's xTRTI2).
 /// Every case is M·X = alpha·Y, M dim×dim triangular, Y dim×nvec: Left, M = op(A) and Y = B;
 /// Right, M = op(A)ᵀ and Y = Bᵀ. M(i,p) = A[i·sai + p·sap] (conjugated when op is ConjTrans: M = Aᴴ,
-/// or conj(A) on the Right) and Y(i,v) = B[i·sbi + v·sbv] are
-/// views through strides, so a block of M or of Y is a Mat with an op, and transposition costs
-/// nothing. The workspace (dk.scratch) holds the inverted diagonal blocks W(K) = M(K,K)⁻¹ (bs×bs
-/// each, bs = trsm_bs) followed by one copy of a block Y(K) (see solve_block).
+/// or conj(A) on the Right) and Y(i,v) = B[i·sbi + v·sbv] are views through strides, so a block of
+/// M or of Y is a Mat with an op, and transposition costs nothing. The workspace (dk.scratch)
+/// holds the inverted diagonal blocks W(K) = M(K,K)⁻¹ (bs×bs each, bs = trsm_bs).
 ///
-/// solve() recurses on halves split at a block boundary; when M is lower (mirrored when upper)
+/// solve() recurses on halves split at a leaf boundary; when M is lower (mirrored when upper)
 ///   X1 = M11⁻¹·(a·Y1);  Y2 = a·Y2 − M21·X1;  X2 = M22⁻¹·Y2,
-/// so the off-diagonal updates are few large GEMMs (k up to dim/2) rather than one per block; a
-/// single block K is X(K) = W(K)·(a·Y(K)). All flops but the inversions go through gemm<T>
-/// (NVIDIA path first, portable kernel otherwise).
+/// so the off-diagonal updates are few large GEMMs (k up to dim/2) through gemm<T> (NVIDIA path
+/// first, portable kernel otherwise). A leaf of at most trsm_leaf rows is one launch of
+/// tessera_trsm_leaf (its diagonal blocks applied as W(K)·Y(K), its own off-diagonal blocks in
+/// between): a tile trsm is a few launches, not three per diagonal block.
 template <class T>
 class BlockedTrsm {
 public:
@@ -98,13 +99,13 @@ public:
           conj_(trans == Trans::ConjTrans),                     // M = conj(A) or Aᴴ
           lower_((uplo == Uplo::Lower) != mtrans_),              // M lower: forward substitution
           unit_(diag == Diag::Unit), dim_(left_ ? m : n), nvec_(left_ ? n : m), bs_(p.trsm_bs),
-          sai_(mtrans_ ? A.ld : 1), sap_(mtrans_ ? 1 : A.ld), sbi_(left_ ? 1 : B.ld), p_(p), A_(A), B_(B),
-          y_copy_off_(round_up(size_t((dim_ + bs_ - 1) / bs_ * bs_ * bs_), kAlign)) {}
+          leaf_(std::max<int64_t>(1, p.trsm_leaf / p.trsm_bs) * p.trsm_bs), ng_(p.trsm_ng), vw_(p.trsm_nv * p.trsm_ng),
+          sai_(mtrans_ ? A.ld : 1), sap_(mtrans_ ? 1 : A.ld), sbi_(left_ ? 1 : B.ld), sbv_(left_ ? B.ld : 1),
+          A_(A), B_(B) {}
 
     /// Enqueue the whole solve of M·X = alpha·Y, X overwriting B (alpha ≠ 0: the caller handles 0).
     void run(T alpha) {
-        const int64_t kn = std::min(bs_, dim_);
-        w_ = dk_.scratch((y_copy_off_ + copy_ld(left_ ? kn : nvec_) * size_t(left_ ? nvec_ : kn)) * sizeof(T));
+        w_ = dk_.scratch(size_t((dim_ + bs_ - 1) / bs_ * bs_ * bs_) * sizeof(T));
         trtri_blocks<T>(dk_, q_, dim_, lower_, unit_, conj_, A_.mem, A_.off, sai_, sap_, w_, 0, bs_, size_t(bs_ * bs_));
         solve(0, dim_, alpha);
     }
@@ -112,8 +113,8 @@ public:
 private:
     /// Rows r0 .. r0+n of M·X = a·Y (r0 a multiple of bs).
     void solve(int64_t r0, int64_t n, T a) {
-        if (n <= bs_) return solve_block(r0, n, a);
-        const int64_t n1 = (n + bs_ - 1) / bs_ / 2 * bs_, n2 = n - n1;
+        if (n <= leaf_) return solve_leaf(r0, n, a);
+        const int64_t n1 = (n + leaf_ - 1) / leaf_ / 2 * leaf_, n2 = n - n1;
         if (lower_) {
             solve(r0, n1, a);
             update(r0 + n1, n2, r0, n1, a);
@@ -125,23 +126,20 @@ private:
         }
     }
 
-    /// X(K) = W(K)·(a·Y(K)) for the diagonal block at r0 (kn ≤ bs rows). A GEMM cannot run in
-    /// place, so Y(K) is copied to the workspace first and the GEMM writes X(K) straight into B,
-    /// where the updates read X, several blocks at once. Writing the product to the workspace and
-    /// copying it back would cost the same one copy; this order keeps the workspace an input of
-    /// the GEMM only. The in-order queue keeps the next block's copy behind this GEMM's read.
-    void solve_block(int64_t r0, int64_t kn, T a) {
-        const Mat w{w_, size_t(r0 / bs_ * bs_ * bs_), bs_};
-        const Mat y = y_rows(r0);
-        if (left_) {  // B(K, :) = a·W(K)·Y(K)
-            const Mat tmp{w_, y_copy_off_, int64_t(copy_ld(kn))};
-            lacpy<T>(dk_, q_, Uplo::General, kn, nvec_, y, tmp);
-            gemm<T>(dk_, q_, Trans::NoTrans, Trans::NoTrans, kn, nvec_, kn, a, w, tmp, T(0), y);
-        } else {  // B(:, K) = a·B(:, K)·W(K)ᵀ
-            const Mat tmp{w_, y_copy_off_, int64_t(copy_ld(nvec_))};
-            lacpy<T>(dk_, q_, Uplo::General, nvec_, kn, y, tmp);
-            gemm<T>(dk_, q_, Trans::NoTrans, Trans::Trans, nvec_, kn, kn, a, tmp, w, T(0), y);
-        }
+    /// Rows r0 .. r0+n (n ≤ leaf) in one launch of tessera_trsm_leaf.
+    void solve_leaf(int64_t r0, int64_t n, T a) {
+        cl_kernel kernel = dk_.get("tessera_trsm_leaf");
+        const size_t local[1] = {size_t(bs_ * ng_)};
+        check_local(dk_, "tessera_trsm_leaf", local, 1);
+        const cl_int cr0 = to_int(r0, "trsm", "dim"), cn = to_int(n, "trsm", "dim");
+        const cl_int cnvec = to_int(nvec_, "trsm", "nvec"), clower = lower_, cconj = conj_;
+        const cl_int csai = to_int(sai_, "trsm", "lda"), csap = to_int(sap_, "trsm", "lda");
+        const cl_int csbi = to_int(sbi_, "trsm", "ldb"), csbv = to_int(sbv_, "trsm", "ldb");
+        const cl_ulong offA = A_.off, offW = 0, offB = B_.off;
+        set_args(kernel, "clSetKernelArg(tessera_trsm_leaf)", cr0, cn, cnvec, clower, cconj, a, A_.mem, offA, csai,
+                 csap, w_, offW, B_.mem, offB, csbi, csbv);
+        const size_t global[1] = {size_t((nvec_ + vw_ - 1) / vw_) * local[0]};  // vw_ columns per work-group
+        enqueue(q_, kernel, 1, global, local, "clEnqueueNDRangeKernel(tessera_trsm_leaf)");
     }
 
     /// Y(d0 .. d0+dn) = a·Y(d0 ..) − M(d0 .., s0 .. s0+sn)·X(s0 ..).
@@ -155,11 +153,6 @@ private:
                     a, y_rows(d0));
     }
 
-    /// Leading dimension of the copy of Y(K) (`rows` rows) and offset of that copy: multiples of
-    /// kAlign elements, so that GEMM kernels that load aligned vectors can take it.
-    static constexpr size_t kAlign = 8;
-    static size_t copy_ld(int64_t rows) { return round_up(size_t(rows), kAlign); }
-
     /// The block of M from (i0, p0), as stored in A: A(i0, p0), or A(p0, i0) when mtrans.
     Mat m_block(int64_t i0, int64_t p0) const { return {A_.mem, A_.off + size_t(i0 * sai_ + p0 * sap_), A_.ld}; }
     /// Rows i0.. of Y, as stored in B: B(i0, 0) when Left, B(0, i0) when Right.
@@ -170,10 +163,8 @@ private:
     bool left_;
     Trans trans_;
     bool mtrans_, conj_, lower_, unit_;
-    int64_t dim_, nvec_, bs_, sai_, sap_, sbi_;
-    Params p_;
+    int64_t dim_, nvec_, bs_, leaf_, ng_, vw_, sai_, sap_, sbi_, sbv_;
     Mat A_, B_;
-    size_t y_copy_off_;  // elements: the copy of Y(K) follows the inverted blocks in the workspace
     cl_mem w_ = nullptr;
 };
 

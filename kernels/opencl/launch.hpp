@@ -42,8 +42,9 @@ void herk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, i
 /// Reads only the uplo triangle of A, not its diagonal when diag is Unit; alpha = 0 sets B = 0
 /// reading neither A nor B. A singular A is not detected (Inf/NaN in B, as in BLAS). Algorithm:
 /// the diagonal blocks of op(A) (TESSERA_TRSM_BS rows) are inverted in one launch, LAPACK
-/// xTRTI2-style, and the rest is GEMMs through gemm()'s dispatch (MAGMA's trsm); the inverses
-/// and a copy of B's rows (Left) or columns (Right) of one diagonal block live in dk.scratch().
+/// xTRTI2-style; each leaf of TESSERA_TRSM_LEAF rows is solved in one launch with those inverses,
+/// and the updates between leaves are GEMMs through gemm()'s dispatch (MAGMA's trsm); the
+/// inverses live in dk.scratch().
 /// Throws std::invalid_argument if uplo is General or a size is out of range.
 template <class T>
 void trsm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Trans trans, Diag diag,

@@ -25,6 +25,9 @@ const std::vector<ParamSpec>& param_specs() {
         {"TESSERA_GEMM_TM", 4, {1, 2, 4, 8}, 0, 0, "gemm.cl: register-tile rows per work-item"},
         {"TESSERA_GEMM_TN", 4, {1, 2, 4, 8}, 0, 0, "gemm.cl: register-tile columns per work-item"},
         {"TESSERA_TRSM_BS", 64, {16, 32, 64}, 0, 0, "trsm.cl: rows of the diagonal blocks trsm inverts"},
+        {"TESSERA_TRSM_NV", 2, {2, 4, 8, 16}, 0, 0, "trsm.cl: columns of B per work-item of a trsm leaf"},
+        {"TESSERA_TRSM_NG", 4, {1, 2, 4, 8}, 0, 0, "trsm.cl: groups of TRSM_NV columns per work-group of a trsm leaf"},
+        {"TESSERA_TRSM_LEAF", 256, {}, 1, 4096, "launch.cpp: rows of a trsm leaf, solved in one launch (rounded down to TRSM_BS)"},
         {"TESSERA_POTRF_BS", 32, {}, 1, 256, "potrf.cl: columns of a leaf of the recursive potrf, factored and inverted in registers"},
         {"TESSERA_POTRF_WG", 256, {32, 64, 128, 256, 512, 1024}, 0, 0, "potrf.cl: work-items factoring one leaf"},
         {"TESSERA_NV_GROUP", 8, {}, 1, 64, "gemm_nv.cl: block rows per rasterization group"},
@@ -228,7 +231,10 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
     if (pwg > maxwg) return "potrf.cl work-group TESSERA_POTRF_WG larger than the device allows";
     if (((pbs + 31) / 32) * ((pbs + pwg / 32 - 1) / (pwg / 32)) > 32)
         return "potrf.cl: more than 32 elements of a leaf per work-item (raise TESSERA_POTRF_WG or lower TESSERA_POTRF_BS)";
-    if ((tbs * (tbs + 1)) * sizeof(double) > lmem) return "trsm.cl local memory TRSM_BS·(TRSM_BS+1)·8 bytes exceeds the device's";
+    const size_t tng = size_t(v("TESSERA_TRSM_NG")), tvw = size_t(v("TESSERA_TRSM_NV")) * tng;
+    if (tbs * (tbs + 1 + tvw) * sizeof(double) > lmem)
+        return "trsm.cl local memory TRSM_BS·(TRSM_BS+1+TRSM_NV·TRSM_NG)·8 bytes exceeds the device's";
+    if (tbs % tng || tbs * tng > maxwg) return "trsm.cl work-group TRSM_BS·TRSM_NG: TRSM_NG must divide TRSM_BS, within the device's limit";
     const int wm = v("TESSERA_NVD_WM"), wn = v("TESSERA_NVD_WN"), st = v("TESSERA_NVD_STAGES");
     const int nw = wm * wn;
     if (size_t(st) * (64 * wm + 32 * wn) * 64 > lmem) return "gemm_nv.cl local memory STAGES·(64·WM + 32·WN)·64 bytes exceeds the device's";
@@ -314,7 +320,8 @@ void fit_local_memory(KernelParams& p, const DeviceInfo& info, size_t scalar_byt
     if (scalar_bytes <= 8) return;
     const size_t lmem = info.local_mem_bytes ? info.local_mem_bytes : 48 * 1024;
     int& tbs = p["TESSERA_TRSM_BS"];
-    while (tbs > 16 && size_t(tbs) * size_t(tbs + 1) * scalar_bytes > lmem) tbs /= 2;
+    const size_t nv = size_t(p["TESSERA_TRSM_NV"]) * size_t(p["TESSERA_TRSM_NG"]);
+    while (tbs > 16 && size_t(tbs) * (size_t(tbs) + 1 + nv) * scalar_bytes > lmem) tbs /= 2;
     int& kb = p["TESSERA_GEMM_KB"];
     const size_t mb = size_t(p["TESSERA_GEMM_MB"]), nb = size_t(p["TESSERA_GEMM_NB"]);
     while (kb > 4 && size_t(kb) * (mb + nb + 2) * scalar_bytes > lmem) kb /= 2;

@@ -50,7 +50,9 @@ void tessera_trtri_blocks(const int dim, const int lower, const int unit, const 
 
     // Stage M(K,K): its referenced triangle, 1 on the diagonal when unit, identity padding.
     const int along_i = (sai == 1);  // M(i,p) contiguous along i
-    for (int e = lid; e < TRTRI_BS * TRTRI_BS; e += TRTRI_BS) {
+#pragma unroll 8
+    for (int it = 0; it < TRTRI_BS; ++it) {  // unrolled: several loads in flight per work-item
+        const int e = it * TRTRI_BS + lid;
         const int i = along_i ? e % TRTRI_BS : e / TRTRI_BS;
         const int p = along_i ? e / TRTRI_BS : e % TRTRI_BS;
         scalar_t v = (i == p) ? S_ONE : S_ZERO;
@@ -68,8 +70,10 @@ void tessera_trtri_blocks(const int dim, const int lower, const int unit, const 
     for (int j = kn - 2; j >= 0; --j) {
         scalar_t s = S_ZERO;
         const int active = lid > j && lid < kn;
-        if (active)
+        if (active) {
+#pragma unroll 4
             for (int p = j + 1; p <= lid; ++p) s = S_FMA(L[lid][p], L[p][j], s);
+        }
         barrier(CLK_LOCAL_MEM_FENCE);  // column j read by all before it is overwritten
         if (active) L[lid][j] = -S_MUL(L[j][j], s);
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -81,5 +85,151 @@ void tessera_trtri_blocks(const int dim, const int lower, const int unit, const 
     }
 }
 
+// tessera_trsm_leaf: the solve M·X = alpha·Y on a leaf of the blocked trsm, rows r0 .. r0 + ln of
+// M and Y (r0 a multiple of BS, ln ≤ a few BS), in one launch: the sub-blocks K of BS rows in
+// the order of the substitution (forward when M is lower, backward when upper), each
+//   Y(K) = alpha·Y(K) − Σ_J M(K,J)·X(J)   over the sub-blocks J of the leaf already solved,
+//   X(K) = W(K)·Y(K)                      W(K) = M(K,K)⁻¹ from tessera_trtri_blocks.
+// The updates from rows outside the leaf have been applied by the launcher's GEMMs, alpha
+// included. Y(i,v) = B[i·sbi + v·sbv] (Left: B; Right: Bᵀ) is overwritten by X; M(i,p) =
+// A[i·sai + p·sap], conjugated when `conj`, is read only in the blocks below (lower) or above the
+// diagonal; W(K) is dense, column-major with leading dimension BS, at W[K·BS²] for the global
+// block index K = row / BS.
+//
+// One work-group of BS·TRSM_NG work-items per TRSM_NG·TRSM_NV columns of Y: work-item (t, g)
+// owns row t of the current sub-block in the g-th group of TRSM_NV columns and keeps those
+// entries in registers. Every operand passes through local memory, loaded by the whole
+// work-group along whichever index is contiguous: the BS×BS block of −M(K,J) or W(K) (G below,
+// shared by the column groups) and the BS×(NG·NV) block of X(J) or Y(K) (V below); the inner
+// loop then reads only local memory. An X(J) the work-group solved earlier is read back from B
+// after a global-memory barrier. BS·(BS + 1 + NG·NV) scalars of local memory: 37 KB in double
+// at BS 64, NG 4, NV 2.
+//
+// Launch: local size BS·TRSM_NG, global size ceil(nvec / (TRSM_NG·TRSM_NV))·BS·TRSM_NG.
+
+#ifndef TESSERA_TRSM_NV
+#define TESSERA_TRSM_NV 2  // columns of Y per work-item of tessera_trsm_leaf
+#endif
+#ifndef TESSERA_TRSM_NG
+#define TESSERA_TRSM_NG 4  // groups of TRSM_NV columns per work-group of tessera_trsm_leaf
+#endif
+
+#define TRSM_NV TESSERA_TRSM_NV
+#define TRSM_NT (TRTRI_BS * TESSERA_TRSM_NG)  // work-items
+#define TRSM_VW (TRSM_NV * TESSERA_TRSM_NG)   // columns of Y per work-group
+#define TRSM_LDG (TRTRI_BS + 1)
+
+// G[r·LDG + p] = sign·P(r, p) for r < rn, p < pn (conjugated when conj), zero elsewhere;
+// P(r, p) = P[r·si + p·sp].
+void tessera_trsm_load_g(__local scalar_t* G, __global const scalar_t* P, const int si, const int sp, const int rn,
+                         const int pn, const int conj, const real_t sign)
+{
+    const int along_r = (si == 1);
+#pragma unroll 8
+    for (int it = 0; it < TRTRI_BS * TRTRI_BS / TRSM_NT; ++it) {  // unrolled: several loads in flight
+        const int e = it * TRSM_NT + (int)get_local_id(0);
+        const int r = along_r ? e % TRTRI_BS : e / TRTRI_BS;
+        const int p = along_r ? e / TRTRI_BS : e % TRTRI_BS;
+        scalar_t g = S_ZERO;
+        if (r < rn && p < pn) {
+            g = P[(long)r * si + (long)p * sp];
+            if (conj) g = S_CONJ(g);
+        }
+        G[r * TRSM_LDG + p] = sign * g;
+    }
+}
+
+// V[r·VW + c] = Y(y0 + r, v0 + c) for r < kn, c < nv; zero elsewhere.
+void tessera_trsm_load_v(__local scalar_t* V, __global const scalar_t* B, const int y0, const int kn, const int v0,
+                         const int nv, const int sbi, const int sbv)
+{
+    const int along_i = (sbi == 1);
+#pragma unroll
+    for (int it = 0; it < TRSM_NV; ++it) {
+        const int e = it * TRSM_NT + (int)get_local_id(0);
+        const int r = along_i ? e % TRTRI_BS : e / TRSM_VW;
+        const int c = along_i ? e / TRTRI_BS : e % TRSM_VW;
+        V[r * TRSM_VW + c] = (r < kn && c < nv) ? B[(long)(y0 + r) * sbi + (long)(v0 + c) * sbv] : S_ZERO;
+    }
+}
+
+// Y(y0 + r, v0 + c) = V[r·VW + c] for r < kn, c < nv.
+void tessera_trsm_store_v(__local const scalar_t* V, __global scalar_t* B, const int y0, const int kn, const int v0,
+                          const int nv, const int sbi, const int sbv)
+{
+    const int along_i = (sbi == 1);
+#pragma unroll
+    for (int it = 0; it < TRSM_NV; ++it) {
+        const int e = it * TRSM_NT + (int)get_local_id(0);
+        const int r = along_i ? e % TRTRI_BS : e / TRSM_VW;
+        const int c = along_i ? e / TRTRI_BS : e % TRSM_VW;
+        if (r < kn && c < nv) B[(long)(y0 + r) * sbi + (long)(v0 + c) * sbv] = V[r * TRSM_VW + c];
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(TRSM_NT, 1, 1)))
+void tessera_trsm_leaf(const int r0, const int ln, const int nvec, const int lower, const int conj,
+                       const scalar_t alpha, __global const scalar_t* A, const ulong offA, const int sai,
+                       const int sap, __global const scalar_t* W, const ulong offW, __global scalar_t* B,
+                       const ulong offB, const int sbi, const int sbv)
+{
+    __local scalar_t G[TRTRI_BS * TRSM_LDG];
+    __local scalar_t V[TRTRI_BS * TRSM_VW];
+    scalar_t acc[TRSM_NV];
+
+    const int t = (int)get_local_id(0) % TRTRI_BS;            // row of the sub-block
+    const int cg = (int)get_local_id(0) / TRTRI_BS * TRSM_NV;  // first column of V of this work-item
+    const int v0 = (int)get_group_id(0) * TRSM_VW, nv = min(TRSM_VW, nvec - v0);
+    const int nsub = (ln + TRTRI_BS - 1) / TRTRI_BS;
+    A += offA;
+    W += offW;
+    B += offB;
+
+    for (int s = 0; s < nsub; ++s) {
+        const int k = lower ? s : nsub - 1 - s;
+        const int y0 = r0 + k * TRTRI_BS, kn = min(TRTRI_BS, ln - k * TRTRI_BS);
+        // The X(J) stored by the previous sub-block visible, G and V free.
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+        tessera_trsm_load_v(V, B, y0, kn, v0, nv, sbi, sbv);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int c = 0; c < TRSM_NV; ++c) acc[c] = S_MUL(alpha, V[t * TRSM_VW + cg + c]);
+
+        // Y(K) += (−M(K,J))·X(J) for the sub-blocks J solved before K.
+        for (int d = 0; d < s; ++d) {
+            const int j = lower ? d : nsub - 1 - d;
+            const int x0 = r0 + j * TRTRI_BS, jn = min(TRTRI_BS, ln - j * TRTRI_BS);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            tessera_trsm_load_g(G, A + (long)y0 * sai + (long)x0 * sap, sai, sap, kn, jn, conj, (real_t)-1);
+            tessera_trsm_load_v(V, B, x0, jn, v0, nv, sbi, sbv);
+            barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll 4
+            for (int p = 0; p < jn; ++p) {
+                const scalar_t g = G[t * TRSM_LDG + p];
+                for (int c = 0; c < TRSM_NV; ++c) acc[c] = S_FMA(g, V[p * TRSM_VW + cg + c], acc[c]);
+            }
+        }
+
+        // X(K) = W(K)·Y(K).
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tessera_trsm_load_g(G, W + (long)(y0 / TRTRI_BS) * (TRTRI_BS * TRTRI_BS), 1, TRTRI_BS, kn, kn, 0, (real_t)1);
+        for (int c = 0; c < TRSM_NV; ++c) V[t * TRSM_VW + cg + c] = acc[c];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int c = 0; c < TRSM_NV; ++c) acc[c] = S_ZERO;
+#pragma unroll 4
+        for (int p = 0; p < kn; ++p) {
+            const scalar_t g = G[t * TRSM_LDG + p];
+            for (int c = 0; c < TRSM_NV; ++c) acc[c] = S_FMA(g, V[p * TRSM_VW + cg + c], acc[c]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int c = 0; c < TRSM_NV; ++c) V[t * TRSM_VW + cg + c] = acc[c];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tessera_trsm_store_v(V, B, y0, kn, v0, nv, sbi, sbv);
+    }
+}
+
 // Internal helpers end here: later files of the concatenated program may reuse these names.
+#undef TRSM_LDG
+#undef TRSM_VW
+#undef TRSM_NT
+#undef TRSM_NV
 #undef TRTRI_BS
