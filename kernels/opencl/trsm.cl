@@ -139,9 +139,10 @@ void tessera_trsm_load_g(__local scalar_t* G, __global const scalar_t* P, const 
     }
 }
 
-// V[r·VW + c] = Y(y0 + r, v0 + c) for r < kn, c < nv; zero elsewhere.
-void tessera_trsm_load_v(__local scalar_t* V, __global const scalar_t* B, const int y0, const int kn, const int v0,
-                         const int nv, const int sbi, const int sbv)
+// The BS×VW block of Y at (y0, v0) and V[r·VW + c]: V = Y (zero outside r < kn, c < nv) or,
+// when `store`, Y = V within r < kn, c < nv.
+void tessera_trsm_move_v(__local scalar_t* V, __global scalar_t* B, const int y0, const int kn, const int v0,
+                         const int nv, const int sbi, const int sbv, const int store)
 {
     const int along_i = (sbi == 1);
 #pragma unroll
@@ -149,21 +150,10 @@ void tessera_trsm_load_v(__local scalar_t* V, __global const scalar_t* B, const 
         const int e = it * TRSM_NT + (int)get_local_id(0);
         const int r = along_i ? e % TRTRI_BS : e / TRSM_VW;
         const int c = along_i ? e / TRTRI_BS : e % TRSM_VW;
-        V[r * TRSM_VW + c] = (r < kn && c < nv) ? B[(long)(y0 + r) * sbi + (long)(v0 + c) * sbv] : S_ZERO;
-    }
-}
-
-// Y(y0 + r, v0 + c) = V[r·VW + c] for r < kn, c < nv.
-void tessera_trsm_store_v(__local const scalar_t* V, __global scalar_t* B, const int y0, const int kn, const int v0,
-                          const int nv, const int sbi, const int sbv)
-{
-    const int along_i = (sbi == 1);
-#pragma unroll
-    for (int it = 0; it < TRSM_NV; ++it) {
-        const int e = it * TRSM_NT + (int)get_local_id(0);
-        const int r = along_i ? e % TRTRI_BS : e / TRSM_VW;
-        const int c = along_i ? e / TRTRI_BS : e % TRSM_VW;
-        if (r < kn && c < nv) B[(long)(y0 + r) * sbi + (long)(v0 + c) * sbv] = V[r * TRSM_VW + c];
+        const int in = r < kn && c < nv;
+        __global scalar_t* y = B + (long)(y0 + r) * sbi + (long)(v0 + c) * sbv;
+        if (!store) V[r * TRSM_VW + c] = in ? *y : S_ZERO;
+        else if (in) *y = V[r * TRSM_VW + c];
     }
 }
 
@@ -190,7 +180,7 @@ void tessera_trsm_leaf(const int r0, const int ln, const int nvec, const int low
         const int y0 = r0 + k * TRTRI_BS, kn = min(TRTRI_BS, ln - k * TRTRI_BS);
         // The X(J) stored by the previous sub-block visible, G and V free.
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-        tessera_trsm_load_v(V, B, y0, kn, v0, nv, sbi, sbv);
+        tessera_trsm_move_v(V, B, y0, kn, v0, nv, sbi, sbv, 0);
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int c = 0; c < TRSM_NV; ++c) acc[c] = S_MUL(alpha, V[t * TRSM_VW + cg + c]);
 
@@ -200,7 +190,7 @@ void tessera_trsm_leaf(const int r0, const int ln, const int nvec, const int low
             const int x0 = r0 + j * TRTRI_BS, jn = min(TRTRI_BS, ln - j * TRTRI_BS);
             barrier(CLK_LOCAL_MEM_FENCE);
             tessera_trsm_load_g(G, A + (long)y0 * sai + (long)x0 * sap, sai, sap, kn, jn, conj, (real_t)-1);
-            tessera_trsm_load_v(V, B, x0, jn, v0, nv, sbi, sbv);
+            tessera_trsm_move_v(V, B, x0, jn, v0, nv, sbi, sbv, 0);
             barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll 4
             for (int p = 0; p < jn; ++p) {
@@ -223,7 +213,7 @@ void tessera_trsm_leaf(const int r0, const int ln, const int nvec, const int low
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int c = 0; c < TRSM_NV; ++c) V[t * TRSM_VW + cg + c] = acc[c];
         barrier(CLK_LOCAL_MEM_FENCE);
-        tessera_trsm_store_v(V, B, y0, kn, v0, nv, sbi, sbv);
+        tessera_trsm_move_v(V, B, y0, kn, v0, nv, sbi, sbv, 1);
     }
 }
 
