@@ -44,15 +44,41 @@ cl_int arg_int(int64_t v, const char* arg) {
     return cl_int(v);
 }
 
-/// How many work-groups share each block's k (split k, gemm_nv.cl's nvg_split_k): 1 unless the
-/// blocks leave compute units idle (at most one work-group per unit, where the kernels fit two),
-/// then as many as fill two per unit, each at least kMinSplitDepth deep, at most max_splits
-/// (the TESSERA_NV_SPLITK kernel parameter).
+/// How many work-groups share each block's k (split k, gemm_nv.cl's nvg_split_k), for `blocks`
+/// blocks of C that compute (syrk: those that meet the triangle), each at least kMinSplitDepth
+/// deep and at most max_splits ways (the TESSERA_NV_SPLITK kernel parameter):
+/// - blocks ≤ units (a compute unit has one or none, where the kernels fit two): as many ways as
+///   fill two work-groups per unit;
+/// - more blocks: a unit's time is the number of blocks it runs, so the busiest one runs
+///   ceil(blocks / units) (272 blocks of a syrk of 2048 on 132 units: 3, where 2.06 would be
+///   even); s ways cost ceil(s·blocks / units) / s of that, and a split of up to 4 ways is taken
+///   when it saves at least a fifth (the partial products' round trip is the rest).
 int64_t split_k(size_t blocks, int64_t k, double alpha, int64_t units, int64_t max_splits) {
     constexpr int64_t kMinSplitDepth = 128;
-    if (alpha == 0 || blocks == 0 || int64_t(blocks) > units) return 1;
-    const int64_t ways = std::min<int64_t>(2 * units / int64_t(blocks), k / kMinSplitDepth);
-    return std::clamp<int64_t>(ways, 1, std::max<int64_t>(1, max_splits));
+    if (alpha == 0 || blocks == 0) return 1;
+    const int64_t most = std::min<int64_t>(k / kMinSplitDepth, std::max<int64_t>(1, max_splits));
+    const int64_t b = int64_t(blocks);
+    if (b <= units) return std::clamp<int64_t>(2 * units / b, 1, std::max<int64_t>(1, most));
+    const auto rounds = [&](int64_t s) { return double((s * b + units - 1) / units) / double(s); };
+    int64_t best = 1;
+    for (int64_t s = 2; s <= std::min<int64_t>(4, most); ++s)
+        if (rounds(s) <= 0.8 * rounds(1) && rounds(s) < rounds(best)) best = s;
+    return best;
+}
+
+/// Blocks of an mb×nb grid of bm×bn blocks that meet C's triangle (tri 1: lower, 2: upper; 0: all).
+size_t working_blocks(int64_t mb, int64_t nb, int64_t bm, int64_t bn, int tri) {
+    if (tri == 0) return size_t(mb * nb);
+    size_t count = 0;
+    for (int64_t bj = 0; bj < nb; ++bj) {
+        // Lower: block row bi meets it when its last row (bi+1)·bm − 1 ≥ the first column bj·bn;
+        // upper: when its first row bi·bm ≤ the last column (bj+1)·bn − 1.
+        const int64_t first = (bj * bn + 1 + bm - 1) / bm - 1;  // lower: the smallest such bi
+        const int64_t last = ((bj + 1) * bn - 1) / bm;          // upper: the largest such bi
+        count += size_t(tri == 1 ? std::max<int64_t>(0, mb - std::max<int64_t>(0, first))
+                                 : std::min<int64_t>(mb, last + 1));
+    }
+    return count;
 }
 
 /// C = beta·C + the sum of the `splits` partial products in w (m×n each, leading dimension m; tri:
@@ -109,8 +135,10 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
             name = "tessera_nvgemm_nn_big", geometry_kernel = "tessera_nvgemm_geometry_big";
     }
     const Geometry g = geometry(dk, name.c_str(), geometry_kernel);
-    const size_t blocks = size_t((m + g.bm - 1) / g.bm) * size_t((n + g.bn - 1) / g.bn);
-    const int64_t splits = split_k(blocks, k, alpha, units, dk.params().nv_splitk);
+    const int64_t mblocks = (m + g.bm - 1) / g.bm, nblocks = (n + g.bn - 1) / g.bn;
+    const size_t blocks = size_t(mblocks * nblocks);
+    const int64_t splits =
+        split_k(working_blocks(mblocks, nblocks, g.bm, g.bn, tri), k, alpha, units, dk.params().nv_splitk);
     if (std::is_same_v<T, float> && splits > 1) name += "_split";  // float: split code in kernels of its own
     // With split k the kernel writes its partial products, alpha applied, into the SplitK workspace
     // (leading dimension m, beta 0), and reduce() adds them to beta·C.

@@ -14,8 +14,9 @@ bool nv_gemm_available(const DeviceKernels& dk);
 
 /// C = alpha·op(A)·op(B) + beta·C through gemm_nv.cl (double: FP64 tensor cores; float: FP32 FMA).
 /// tri: 0 = all of C, 1 = only its lower triangle (i ≥ j), 2 = only its upper triangle (xSYRK).
-/// Products with too few blocks of C to occupy the device split k (at least 128 deep, at most
-/// TESSERA_NV_SPLITK ways, a kernel parameter): the partial products go to
+/// Products with too few blocks of C to occupy the device, or whose last round of blocks would
+/// leave most compute units idle (a syrk's triangle of 2048), split k (at least 128 deep, at most
+/// TESSERA_NV_SPLITK ways, a kernel parameter; split_k in gemm_select.cpp): the partial products go to
 /// dk.scratch(S·m·n·sizeof(T), Workspace::SplitK) and a second launch adds them to beta·C, in a
 /// fixed order (results do not depend on scheduling).
 /// Returns false, enqueuing nothing, when !nv_gemm_available(dk): the caller then uses the portable
