@@ -232,8 +232,8 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
     if (((pbs + 31) / 32) * ((pbs + pwg / 32 - 1) / (pwg / 32)) > 32)
         return "potrf.cl: more than 32 elements of a leaf per work-item (raise TESSERA_POTRF_WG or lower TESSERA_POTRF_BS)";
     const size_t tng = size_t(v("TESSERA_TRSM_NG")), tvw = size_t(v("TESSERA_TRSM_NV")) * tng;
-    if (tbs * (tbs + 1 + tvw) * sizeof(double) > lmem)
-        return "trsm.cl local memory TRSM_BS·(TRSM_BS+1+TRSM_NV·TRSM_NG)·8 bytes exceeds the device's";
+    if (tbs * (tbs + 1 + std::max(tbs / 4, tvw)) * sizeof(double) > lmem)
+        return "trsm.cl local memory TRSM_BS·(TRSM_BS+1+max(TRSM_BS/4, TRSM_NV·TRSM_NG))·8 bytes exceeds the device's";
     if (tbs % tng || tbs * tng > maxwg) return "trsm.cl work-group TRSM_BS·TRSM_NG: TRSM_NG must divide TRSM_BS, within the device's limit";
     const int wm = v("TESSERA_NVD_WM"), wn = v("TESSERA_NVD_WN"), st = v("TESSERA_NVD_STAGES");
     const int nw = wm * wn;
@@ -321,7 +321,8 @@ void fit_local_memory(KernelParams& p, const DeviceInfo& info, size_t scalar_byt
     const size_t lmem = info.local_mem_bytes ? info.local_mem_bytes : 48 * 1024;
     int& tbs = p["TESSERA_TRSM_BS"];
     const size_t nv = size_t(p["TESSERA_TRSM_NV"]) * size_t(p["TESSERA_TRSM_NG"]);
-    while (tbs > 16 && size_t(tbs) * (size_t(tbs) + 1 + nv) * scalar_bytes > lmem) tbs /= 2;
+    const auto trsm_bytes = [&](size_t bs) { return bs * (bs + 1 + std::max(bs / 4, nv)) * scalar_bytes; };
+    while (tbs > 16 && trsm_bytes(size_t(tbs)) > lmem) tbs /= 2;
     int& kb = p["TESSERA_GEMM_KB"];
     const size_t mb = size_t(p["TESSERA_GEMM_MB"]), nb = size_t(p["TESSERA_GEMM_NB"]);
     while (kb > 4 && size_t(kb) * (mb + nb + 2) * scalar_bytes > lmem) kb /= 2;

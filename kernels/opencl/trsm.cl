@@ -1,6 +1,6 @@
 // tessera_trtri_blocks: inverses of the diagonal blocks of a triangular matrix, for the blocked
-// xTRSM of launch.cpp (invert the diagonal blocks, then solve with GEMMs, as MAGMA's trsm does;
-// the inversion of one block is LAPACK's xTRTI2).
+// xTRSM of launch.cpp (invert the diagonal blocks, then solve leaves with tessera_trsm_leaf below
+// and the rest with GEMMs, as MAGMA's trsm does; the inversion of one block is LAPACK's xTRTI2).
 //
 // M is dim×dim triangular, addressed through strides, M(i,p) = A[i·sai + p·sap], conjugated when
 // `conj`, so that the launcher's M = op(A) or op(A)ᵀ costs nothing; `lower` says whether M (not A) is lower
@@ -14,11 +14,18 @@
 // One work-group of BS work-items per block. The block is staged in local memory (loads
 // coalesced along whichever index of A is contiguous) as a lower triangular L: L = M(K,K) when
 // lower, else L(r,c) = M(K,K)(kn−1−r, kn−1−c), the reversal that makes an upper triangle lower
-// and commutes with inversion. L is inverted in place column by column from the right, as in
-// xTRTI2: with the diagonal inverted first and the columns right of j already inverted,
-//   L⁻¹(r, j) = −L⁻¹(j,j) · Σ_{j<p≤r} L⁻¹(r,p)·L(p,j)   for r > j,
-// one row r per work-item, two barriers per column; then W(K) is written back (reversed again).
-// BS·(BS+1) scalars of local memory: BS = 64 takes 33 KB in double, BS = 32 17 KB in complex double.
+// and commutes with inversion. L is inverted in place in two steps:
+// - its diagonal sub-blocks of TRTRI_LEAF (16) rows at once, each column by column from the right
+//   as in xTRTI2: with the diagonal inverted first and the columns right of j already inverted,
+//     L⁻¹(r, j) = −L⁻¹(j,j) · Σ_{j<p≤r} L⁻¹(r,p)·L(p,j)   for r > j in j's sub-block,
+//   one row r per work-item, two barriers per column;
+// - then pairs of inverted h×h blocks merged into 2h×2h ones, h = 16, 32, …, all pairs at once,
+//   as xTRTRI's blocked step: [L11 0; L21 L22]⁻¹ has W21 = −W22·(L21·W11), X = L21·W11 in local
+//   memory (BS·BS/4 scalars at most).
+// So the sequential part is 16 columns and log2(BS/16) products, not BS columns (on an H100 a
+// trsm of one 64-row block went from 57 to 52 µs; bench/gpu_task_shapes.md, session 10).
+// Then W(K) is written back (reversed again). BS·(BS+1) + BS²/4 scalars of local memory: BS = 64
+// takes 41 KB in double, BS = 32 21 KB in complex double.
 //
 // Launch: local size BS, global size ceil(dim/BS)·BS.
 
@@ -27,11 +34,56 @@
 #endif
 
 #define TRTRI_BS TESSERA_TRSM_BS
+#define TRTRI_LEAF (TRTRI_BS < 16 ? TRTRI_BS : 16)  // rows of the sub-blocks inverted column by column
 
 // Row/column x of the block in L's order: reversed within the first kn when M is upper.
 int tessera_trtri_rev(const int x, const int kn, const int upper)
 {
     return (upper && x < kn) ? kn - 1 - x : x;
+}
+
+#if TRTRI_BS > 64
+#error "TESSERA_TRSM_BS above 64: tessera_trtri_blocks merges blocks of 16 up to 64 only"
+#endif
+
+// One merge step: pairs of inverted h×h blocks of L (row-major, leading dimension BS + 1) at b,
+// 2h apart, become 2h×2h ones: X = L21·W11, then W21 = −W22·X. A step has BS·h/2 entries, h/2
+// per work-item: entry e = lid + t·BS is pair e / h², row i = e mod h, column c = (e / h) mod h.
+// The loops over p are outermost, so that a work-item's h/2 multiply-adds per p are independent
+// (one entry per work-item at a time left two warps waiting on local memory: 40 µs a block of
+// 64). The triangles above the blocks' diagonals are zero, so p runs over whole blocks.
+void tessera_trtri_merge(__local scalar_t* L, __local scalar_t* X, const int h)
+{
+    const int lid = (int)get_local_id(0);
+    scalar_t acc[TRTRI_BS / 4];
+#pragma unroll
+    for (int t = 0; t < h / 2; ++t) acc[t] = S_ZERO;
+    for (int p = 0; p < h; ++p) {
+#pragma unroll
+        for (int t = 0; t < h / 2; ++t) {
+            const int e = lid + t * TRTRI_BS, b = e / (h * h) * 2 * h, i = e % h, c = e / h % h;
+            acc[t] = S_FMA(L[(b + h + i) * (TRTRI_BS + 1) + b + p], L[(b + p) * (TRTRI_BS + 1) + b + c], acc[t]);
+        }
+    }
+#pragma unroll
+    for (int t = 0; t < h / 2; ++t) {
+        X[lid + t * TRTRI_BS] = acc[t];
+        acc[t] = S_ZERO;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int p = 0; p < h; ++p) {
+#pragma unroll
+        for (int t = 0; t < h / 2; ++t) {
+            const int e = lid + t * TRTRI_BS, b = e / (h * h) * 2 * h, i = e % h, c = e / h % h;
+            acc[t] = S_FMA(L[(b + h + i) * (TRTRI_BS + 1) + b + h + p], X[e - e % (h * h) + c * h + p], acc[t]);
+        }
+    }
+#pragma unroll
+    for (int t = 0; t < h / 2; ++t) {  // W21 in L21's place: the second product read only W22 and X
+        const int e = lid + t * TRTRI_BS, b = e / (h * h) * 2 * h, i = e % h, c = e / h % h;
+        L[(b + h + i) * (TRTRI_BS + 1) + b + c] = -acc[t];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 __kernel __attribute__((reqd_work_group_size(TRTRI_BS, 1, 1)))
@@ -40,6 +92,7 @@ void tessera_trtri_blocks(const int dim, const int lower, const int unit, const 
                           __global scalar_t* W, const ulong offW, const int ldw, const ulong strideK)
 {
     __local scalar_t L[TRTRI_BS][TRTRI_BS + 1];
+    __local scalar_t X[TRTRI_BS * TRTRI_BS / 4 + 1];
 
     const int lid = (int)get_local_id(0);
     const int k0 = (int)get_group_id(0) * TRTRI_BS;
@@ -66,10 +119,13 @@ void tessera_trtri_blocks(const int dim, const int lower, const int unit, const 
     L[lid][lid] = S_INV(L[lid][lid]);
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    // Columns j = kn−2 .. 0 (the padding is already its own inverse and stays decoupled).
-    for (int j = kn - 2; j >= 0; --j) {
+    // The sub-blocks of TRTRI_LEAF: column jj = LEAF−2 .. 0 of each at once (the padding, past kn,
+    // is the identity: its own inverse, and it stays decoupled).
+    const int b0 = lid - lid % TRTRI_LEAF;  // first row of this work-item's sub-block
+    for (int jj = TRTRI_LEAF - 2; jj >= 0; --jj) {
+        const int j = b0 + jj;
         scalar_t s = S_ZERO;
-        const int active = lid > j && lid < kn;
+        const int active = lid > j;
         if (active) {
 #pragma unroll 4
             for (int p = j + 1; p <= lid; ++p) s = S_FMA(L[lid][p], L[p][j], s);
@@ -79,9 +135,18 @@ void tessera_trtri_blocks(const int dim, const int lower, const int unit, const 
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    for (int e = lid; e < kn * kn; e += TRTRI_BS) {
-        const int i = e % kn, p = e / kn;
-        W[i + (long)p * ldw] = L[tessera_trtri_rev(i, kn, upper)][tessera_trtri_rev(p, kn, upper)];
+#if TRTRI_BS > 16
+    tessera_trtri_merge(&L[0][0], X, 16);
+#endif
+#if TRTRI_BS > 32
+    tessera_trtri_merge(&L[0][0], X, 32);
+#endif
+
+#pragma unroll 8
+    for (int it = 0; it < TRTRI_BS; ++it) {
+        const int e = it * TRTRI_BS + lid, i = e % TRTRI_BS, p = e / TRTRI_BS;
+        if (i < kn && p < kn)
+            W[i + (long)p * ldw] = L[tessera_trtri_rev(i, kn, upper)][tessera_trtri_rev(p, kn, upper)];
     }
 }
 
@@ -218,6 +283,7 @@ void tessera_trsm_leaf(const int r0, const int ln, const int nvec, const int low
 }
 
 // Internal helpers end here: later files of the concatenated program may reuse these names.
+#undef TRTRI_LEAF
 #undef TRSM_LDG
 #undef TRSM_VW
 #undef TRSM_NT
