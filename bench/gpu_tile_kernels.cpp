@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "examples/common/tool_main.hpp"
+#include "kernels/opencl/launch_util.hpp"
 #include "tools/tune/cl_harness.hpp"
 
 using namespace tessera;
@@ -112,6 +113,21 @@ void run(const Env& env, int nb, int reps) {
     report("  laset 1x1", nb, bs, device_time(env, reps, none, [&] { ocl::laset<double>(dk, env.queue, 1, 1, 0.0, 0.0, wsmall); }), 0);
     report("  trtri 64 (laset + one block)", nb, bs, device_time(env, reps, none, [&] {
                ocl::trtri<double>(dk, env.queue, Uplo::Lower, Diag::NonUnit, 64, a, wsmall);
+           }), 0);
+    // trsm's fixed cost: the diagonal blocks' inversion alone (one block, and nb/64 of them in one
+    // launch), and a whole trsm of one block (that inversion and one leaf).
+    const int tbs = dk.params().trsm_bs;
+    report("  trtri_blocks, one block", nb, bs, device_time(env, reps, none, [&] {
+               ocl::trtri_blocks<double>(dk, env.queue, tbs, true, false, false, A.mem, 0, 1, nb, W.mem, 0, tbs,
+                                         size_t(tbs) * tbs);
+           }), 0);
+    report("  trtri_blocks, all of nb", nb, bs, device_time(env, reps, none, [&] {
+               ocl::trtri_blocks<double>(dk, env.queue, nb, true, false, false, A.mem, 0, 1, nb, W.mem, 0, tbs,
+                                         size_t(tbs) * tbs);
+           }), 0);
+    report("  trsm R,L,T of one block", nb, bs, device_time(env, reps, none, [&] {
+               ocl::trsm<double>(dk, env.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, tbs, tbs, 1.0, a,
+                                 wsmall);
            }), 0);
     const double tl = device_time(env, reps, none, [&] {
         for (int i = 0; i < 256; ++i)
