@@ -22,8 +22,8 @@
 // - then pairs of inverted h×h blocks merged into 2h×2h ones, h = 16, 32, …, all pairs at once,
 //   as xTRTRI's blocked step: [L11 0; L21 L22]⁻¹ has W21 = −W22·(L21·W11), X = L21·W11 in local
 //   memory (BS·BS/4 scalars at most).
-// So the sequential part is 16 columns and log2(BS/16) products, not BS columns (on an H100 a
-// trsm of one 64-row block went from 57 to 52 µs; bench/gpu_task_shapes.md, session 10).
+// So the sequential part is 16 columns and log2(BS/16) products, not BS columns (on an H100 the
+// launch for 64-row blocks went from 56 to 36 µs; bench/gpu_task_shapes.md, session 10).
 // Then W(K) is written back (reversed again). BS·(BS+1) + BS²/4 scalars of local memory: BS = 64
 // takes 41 KB in double, BS = 32 21 KB in complex double.
 //
