@@ -41,6 +41,31 @@ std::vector<T> fill_triangular(DevMat<T>& A, Uplo uplo, Diag diag, std::mt19937_
     return clean;
 }
 
+/// The operands of one trsm or trmm case: the triangular A (na×na, na = m Left, n Right; filled by
+/// fill_triangular, a_clean its dense form for the reference) and a random B (m×n), uploaded;
+/// a0, b0 and b0d keep them as they were. finish() downloads both and checks that nothing of A
+/// was written and nothing outside B.
+template <class T>
+struct TriangularCase {
+    TriangularCase(std::mt19937_64& rng, Side side, Uplo uplo, Diag diag, int64_t m, int64_t n)
+        : na(side == Side::Left ? m : n), A(na, na, 4), B(m, n, 6), a_clean(fill_triangular(A, uplo, diag, rng)) {
+        fill_random(B, rng);
+        A.upload();
+        B.upload();
+        a0 = A.h, b0 = B.h, b0d = B.dense();
+    }
+    void finish() {
+        B.download();
+        A.download();
+        EXPECT_TRUE(untouched(B, b0, [](int64_t, int64_t) { return true; }));
+        EXPECT_TRUE(untouched(A, a0, [](int64_t, int64_t) { return false; }));
+    }
+    const T alpha = scalar<T>(-1.5, 0.5);
+    int64_t na;
+    DevMat<T> A, B;
+    std::vector<T> a_clean, a0, b0, b0d;
+};
+
 /// One trsm of B (m×n) against CBLAS: scaled residual, forward error, and neither the triangle
 /// A must not read nor anything of A written.
 template <class T>
@@ -48,40 +73,29 @@ void run_trsm(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64&
               Diag diag, int64_t m, int64_t n) {
     SCOPED_TRACE(::testing::Message() << "trsm " << char(side) << char(uplo) << char(tr) << char(diag) << " m=" << m
                                       << " n=" << n);
-    const int64_t na = side == Side::Left ? m : n;
-    const T alpha = scalar<T>(-1.5, 0.5);
-    DevMat<T> A(na, na, 4), B(m, n, 6);
-    const std::vector<T> a_clean = fill_triangular(A, uplo, diag, rng);  // for CBLAS
-    fill_random(B, rng);
-    A.upload();
-    B.upload();
-    const std::vector<T> a0 = A.h, b0 = B.h, b0d = B.dense();
+    TriangularCase<T> c(rng, side, uplo, diag, m, n);
+    ocl::trsm<T>(dk, q, side, uplo, tr, diag, m, n, c.alpha, c.A.mat(), c.B.mat());
+    c.finish();
 
-    ocl::trsm<T>(dk, q, side, uplo, tr, diag, m, n, alpha, A.mat(), B.mat());
-    B.download();
-    A.download();
-
-    const std::vector<T> x = B.dense();
+    const std::vector<T> x = c.B.dense();
     // Residual alpha·B − op(A)·X (Left) or alpha·B − X·op(A) (Right).
-    std::vector<T> r = b0d;
+    std::vector<T> r = c.b0d;
     if (side == Side::Left)
-        ref_gemm<T>(tr, Trans::NoTrans, m, n, m, T(-1), a_clean.data(), na, x.data(), m, alpha, r.data(), m);
+        ref_gemm<T>(tr, Trans::NoTrans, m, n, m, T(-1), c.a_clean.data(), c.na, x.data(), m, c.alpha, r.data(), m);
     else
-        ref_gemm<T>(Trans::NoTrans, tr, m, n, n, T(-1), x.data(), m, a_clean.data(), na, alpha, r.data(), m);
-    const double nA = norm1(na, na, a_clean.data(), na);
+        ref_gemm<T>(Trans::NoTrans, tr, m, n, n, T(-1), x.data(), m, c.a_clean.data(), c.na, c.alpha, r.data(), m);
+    const double nA = norm1(c.na, c.na, c.a_clean.data(), c.na);
     const double nX = norm1(m, n, x.data(), m);
-    const double nB = norm1(m, n, b0d.data(), m);
-    EXPECT_TRUE(residual_ok(norm1(m, n, r.data(), m), (nA * nX + absd(alpha) * nB) * double(na) * eps<T>(),
+    const double nB = norm1(m, n, c.b0d.data(), m);
+    EXPECT_TRUE(residual_ok(norm1(m, n, r.data(), m), (nA * nX + absd(c.alpha) * nB) * double(c.na) * eps<T>(),
                             "trsm residual"));
     // Forward error against CBLAS (A is well conditioned by construction).
-    std::vector<T> xref = b0d;
-    ref_trsm<T>(side, uplo, tr, diag, m, n, alpha, a_clean.data(), na, xref.data(), m);
+    std::vector<T> xref = c.b0d;
+    ref_trsm<T>(side, uplo, tr, diag, m, n, c.alpha, c.a_clean.data(), c.na, xref.data(), m);
     std::vector<T> dx = x;
     for (size_t e = 0; e < dx.size(); ++e) dx[e] -= xref[e];
-    EXPECT_TRUE(residual_ok(norm1(m, n, dx.data(), m), norm1(m, n, xref.data(), m) * double(na) * eps<T>(),
+    EXPECT_TRUE(residual_ok(norm1(m, n, dx.data(), m), norm1(m, n, xref.data(), m) * double(c.na) * eps<T>(),
                             "trsm vs CBLAS"));
-    EXPECT_TRUE(untouched(B, b0, [](int64_t, int64_t) { return true; }));
-    EXPECT_TRUE(untouched(A, a0, [](int64_t, int64_t) { return false; }));
 }
 
 TYPED_TEST(OpenCLKernels, Trsm) {
@@ -127,29 +141,20 @@ void run_trmm(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64&
               Diag diag, int64_t m, int64_t n) {
     SCOPED_TRACE(::testing::Message() << "trmm " << char(side) << char(uplo) << char(tr) << char(diag) << " m=" << m
                                       << " n=" << n);
-    const int64_t na = side == Side::Left ? m : n;
-    const T alpha = scalar<T>(-1.5, 0.5);
-    DevMat<T> A(na, na, 4), B(m, n, 6);
-    const std::vector<T> a_clean = fill_triangular(A, uplo, diag, rng);
-    fill_random(B, rng);
-    A.upload();
-    B.upload();
-    const std::vector<T> a0 = A.h, b0 = B.h, b0d = B.dense();
-    ocl::trmm<T>(dk, q, side, uplo, tr, diag, m, n, alpha, A.mat(), B.mat());
-    B.download();
-    A.download();
+    TriangularCase<T> c(rng, side, uplo, diag, m, n);
+    ocl::trmm<T>(dk, q, side, uplo, tr, diag, m, n, c.alpha, c.A.mat(), c.B.mat());
+    c.finish();
     // Reference alpha·op(A)·B0 (Left) or alpha·B0·op(A) (Right) through GEMM on a_clean.
-    std::vector<T> ref(size_t(m * n), T(0)), diff = B.dense();
+    std::vector<T> ref(size_t(m * n), T(0)), diff = c.B.dense();
     if (side == Side::Left)
-        ref_gemm<T>(tr, Trans::NoTrans, m, n, m, alpha, a_clean.data(), na, b0d.data(), m, T(0), ref.data(), m);
+        ref_gemm<T>(tr, Trans::NoTrans, m, n, m, c.alpha, c.a_clean.data(), c.na, c.b0d.data(), m, T(0), ref.data(), m);
     else
-        ref_gemm<T>(Trans::NoTrans, tr, m, n, n, alpha, b0d.data(), m, a_clean.data(), na, T(0), ref.data(), m);
+        ref_gemm<T>(Trans::NoTrans, tr, m, n, n, c.alpha, c.b0d.data(), m, c.a_clean.data(), c.na, T(0), ref.data(), m);
     for (size_t e = 0; e < diff.size(); ++e) diff[e] -= ref[e];
     const double den =
-        absd(alpha) * norm1(na, na, a_clean.data(), na) * norm1(m, n, b0d.data(), m) * double(na) * eps<T>();
+        absd(c.alpha) * norm1(c.na, c.na, c.a_clean.data(), c.na) * norm1(m, n, c.b0d.data(), m) * double(c.na) *
+        eps<T>();
     EXPECT_TRUE(residual_ok(norm1(m, n, diff.data(), m), den, "trmm vs reference"));
-    EXPECT_TRUE(untouched(B, b0, [](int64_t, int64_t) { return true; }));
-    EXPECT_TRUE(untouched(A, a0, [](int64_t, int64_t) { return false; }));
 }
 
 TYPED_TEST(OpenCLKernels, Trmm) {
