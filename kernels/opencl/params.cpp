@@ -27,7 +27,8 @@ const std::vector<ParamSpec>& param_specs() {
         {"TESSERA_TRSM_BS", 64, {16, 32, 64}, 0, 0, "trsm.cl: rows of the diagonal blocks trsm inverts"},
         {"TESSERA_TRSM_NV", 2, {2, 4, 8, 16}, 0, 0, "trsm.cl: columns of B per work-item of a trsm leaf"},
         {"TESSERA_TRSM_NG", 4, {1, 2, 4, 8}, 0, 0, "trsm.cl: groups of TRSM_NV columns per work-group of a trsm leaf"},
-        {"TESSERA_TRSM_LEAF", 256, {}, 1, 4096, "launch.cpp: rows of a trsm leaf, solved in one launch (rounded down to TRSM_BS)"},
+        {"TESSERA_TRSM_LEAF", 256, {}, 1, 4096,
+         "launch.cpp: rows of a trsm leaf, solved in one launch (rounded down to TRSM_BS)"},
         {"TESSERA_POTRF_BS", 32, {}, 1, 256, "potrf.cl: columns of a leaf of the recursive potrf, factored and inverted in registers"},
         {"TESSERA_POTRF_WG", 256, {32, 64, 128, 256, 512, 1024}, 0, 0, "potrf.cl: work-items factoring one leaf"},
         {"TESSERA_NV_GROUP", 8, {}, 1, 64, "gemm_nv.cl: block rows per rasterization group"},
@@ -233,8 +234,10 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
         return "potrf.cl: more than 32 elements of a leaf per work-item (raise TESSERA_POTRF_WG or lower TESSERA_POTRF_BS)";
     const size_t tng = size_t(v("TESSERA_TRSM_NG")), tvw = size_t(v("TESSERA_TRSM_NV")) * tng;
     if (tbs * (tbs + 1 + std::max(tbs / 4, tvw)) * sizeof(double) > lmem)
-        return "trsm.cl local memory TRSM_BS·(TRSM_BS+1+max(TRSM_BS/4, TRSM_NV·TRSM_NG))·8 bytes exceeds the device's";
-    if (tbs % tng || tbs * tng > maxwg) return "trsm.cl work-group TRSM_BS·TRSM_NG: TRSM_NG must divide TRSM_BS, within the device's limit";
+        return "trsm.cl local memory TRSM_BS·(TRSM_BS + 1 + max(TRSM_BS/4, TRSM_NV·TRSM_NG))·8 bytes exceeds "
+               "the device's";
+    if (tbs % tng || tbs * tng > maxwg)
+        return "trsm.cl work-group TRSM_BS·TRSM_NG: TRSM_NG must divide TRSM_BS, within the device's limit";
     const int wm = v("TESSERA_NVD_WM"), wn = v("TESSERA_NVD_WN"), st = v("TESSERA_NVD_STAGES");
     const int nw = wm * wn;
     if (size_t(st) * (64 * wm + 32 * wn) * 64 > lmem) return "gemm_nv.cl local memory STAGES·(64·WM + 32·WN)·64 bytes exceeds the device's";
