@@ -110,6 +110,10 @@ std::string describe_allowed(const ParamSpec& s) {
 constexpr const char* kMagic = "tessera-kernel-params";
 constexpr int kVersion = 1;
 
+/// Scalars of local memory trsm.cl's larger kernel takes: tessera_trtri_blocks' block and merge
+/// buffer, BS·(BS + 1) + BS²/4, or tessera_trsm_leaf's block and columns, BS·(BS + 1) + BS·NV·NG.
+size_t trsm_local_scalars(size_t bs, size_t nv_ng) { return bs * (bs + 1 + std::max(bs / 4, nv_ng)); }
+
 }  // namespace
 
 std::optional<ParamTable> parse_param_table(std::string_view text, const std::string& origin, std::string* error) {
@@ -233,7 +237,7 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
     if (((pbs + 31) / 32) * ((pbs + pwg / 32 - 1) / (pwg / 32)) > 32)
         return "potrf.cl: more than 32 elements of a leaf per work-item (raise TESSERA_POTRF_WG or lower TESSERA_POTRF_BS)";
     const size_t tng = size_t(v("TESSERA_TRSM_NG")), tvw = size_t(v("TESSERA_TRSM_NV")) * tng;
-    if (tbs * (tbs + 1 + std::max(tbs / 4, tvw)) * sizeof(double) > lmem)
+    if (trsm_local_scalars(tbs, tvw) * sizeof(double) > lmem)
         return "trsm.cl local memory TRSM_BS·(TRSM_BS + 1 + max(TRSM_BS/4, TRSM_NV·TRSM_NG))·8 bytes exceeds "
                "the device's";
     if (tbs % tng || tbs * tng > maxwg)
@@ -324,8 +328,7 @@ void fit_local_memory(KernelParams& p, const DeviceInfo& info, size_t scalar_byt
     const size_t lmem = info.local_mem_bytes ? info.local_mem_bytes : 48 * 1024;
     int& tbs = p["TESSERA_TRSM_BS"];
     const size_t nv = size_t(p["TESSERA_TRSM_NV"]) * size_t(p["TESSERA_TRSM_NG"]);
-    const auto trsm_bytes = [&](size_t bs) { return bs * (bs + 1 + std::max(bs / 4, nv)) * scalar_bytes; };
-    while (tbs > 16 && trsm_bytes(size_t(tbs)) > lmem) tbs /= 2;
+    while (tbs > 16 && trsm_local_scalars(size_t(tbs), nv) * scalar_bytes > lmem) tbs /= 2;
     int& kb = p["TESSERA_GEMM_KB"];
     const size_t mb = size_t(p["TESSERA_GEMM_MB"]), nb = size_t(p["TESSERA_GEMM_NB"]);
     while (kb > 4 && size_t(kb) * (mb + nb + 2) * scalar_bytes > lmem) kb /= 2;
