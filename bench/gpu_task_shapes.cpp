@@ -23,6 +23,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "examples/common/tool_main.hpp"
@@ -43,9 +44,10 @@ using Host = std::vector<T>;
 template <class T>
 class ShapeRun {
   public:
-    ShapeRun(const Env& env, const ocl::DeviceKernels& dk, int nb, int reps)
+    /// `ops`: the operations to run (--ops); empty: all.
+    ShapeRun(const Env& env, const ocl::DeviceKernels& dk, int nb, int reps, std::vector<std::string> ops)
         : env_(env), dk_(dk), nb_(nb), reps_(reps), elems_(size_t(nb) * nb), A_(env, elems_), B_(env, elems_),
-          C_(env, elems_), F_(env, elems_) {
+          C_(env, elems_), F_(env, elems_), ops_(std::move(ops)) {
         std::mt19937_64 rng(11 + nb);
         a_.resize(elems_), b_.resize(elems_), c_.resize(elems_);
         fill_random(a_, rng), fill_random(b_, rng), fill_random(c_, rng);
@@ -114,9 +116,6 @@ class ShapeRun {
             for (int ib : {32, 64}) qr_updates(ib, n3);
     }
 
-    /// Operations to run (--ops); empty: all.
-    std::vector<std::string> ops;
-
   private:
     /// geqrf's two update kernels at inner block ib: C = Qᵀ·C (gemqrt) with Q from geqrt of an
     /// nb×nb tile, and [A; B] = Qᵀ·[A; B] (tpmqrt, l = 0) with Q from tpqrt of [R; B].
@@ -169,7 +168,7 @@ class ShapeRun {
         print(what, ib, flop, time_batches(env_, op, reps_, per_batch()), err);
     }
     bool wanted(const std::string& what) const {
-        return ops.empty() || std::find(ops.begin(), ops.end(), what) != ops.end();
+        return ops_.empty() || std::find(ops_.begin(), ops_.end(), what) != ops_.end();
     }
     void print(const char* what, int ib, double flop, double seconds, double err) const {
         const double tol = 50.0 * nb_ * std::numeric_limits<T>::epsilon();
@@ -184,6 +183,7 @@ class ShapeRun {
     size_t elems_;
     Buffer<T> A_, B_, C_, F_;
     Host<T> a_, b_, c_, tri_;
+    std::vector<std::string> ops_;
     char prec_ = 'd';
 };
 
@@ -226,12 +226,8 @@ int main(int argc, char** argv) {
         for (char p : precs) {
             auto dk = build_kernels(env, p, variant, env.info, {});  // the library's whole program
             for (int nb : nbs) {
-                auto run = [&](auto zero) {
-                    ShapeRun<decltype(zero)> r(env, *dk, nb, reps);
-                    r.ops = ops;
-                    r.run_all(p);
-                };
-                p == 'd' ? run(0.0) : run(0.0f);
+                if (p == 'd') ShapeRun<double>(env, *dk, nb, reps, ops).run_all(p);
+                else ShapeRun<float>(env, *dk, nb, reps, ops).run_all(p);
             }
         }
         return 0;
