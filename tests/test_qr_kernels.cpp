@@ -2,7 +2,9 @@
 // the first OpenCL CPU device (PoCL; tests/opencl_env.hpp) without StarPU, against LAPACKE's
 // xGEMQRT/xTPMQRT on the same V and T (made by LAPACKE's xGEQRT/xTPQRT): both sides, both
 // transpositions (Qᵀ for s and d, Qᴴ for c and z), ib dividing k or not, ib above k, k below the
-// row count, k above one super-block of the launchers (launch_qr.cpp). Buffers have a nonzero offset and ld > rows; V's upper triangle (gemqrt) is NaN, as the
+// row count, k above one super-block of the launchers (launch_qr.cpp). larft's merged T (CPU and
+// OpenCL) is checked against xGEQRT's/xTPQRT's own T with ib = k, and the updates with it (ib = k)
+// against LAPACKE's with the inner blocks. Buffers have a nonzero offset and ld > rows; V's upper triangle (gemqrt) is NaN, as the
 // kernels must not read it.
 #include <gtest/gtest.h>
 
@@ -157,6 +159,68 @@ TYPED_TEST(QRKernels, TpmqrtMatchesLapacke) {
                 EXPECT_LE(scaled_difference(B.download(), want_b, c.mv + c.k), 60.0) << what;
             }
     }
+}
+
+// The T of all k reflectors, merged from the inner blocks by larft (CPU and OpenCL), against the T
+// that xGEQRT / xTPQRT compute themselves with ib = k from the same matrix; then the updates with
+// it (ib = k, one block) against LAPACKE's with the inner blocks, Left and Qᴴ as geqrf applies them.
+TYPED_TEST(QRKernels, LarftMergesTheInnerBlocks) {
+    using T = TypeParam;
+    auto& env = Env::get();
+    const auto& dk = env.template kernels<T>();
+    std::mt19937_64 gen(3);
+    const Trans qh = q_ops<T>()[1];
+    for (const Case& c : kCases)
+        for (bool below_identity : {false, true}) {
+            const std::string what = std::string(below_identity ? "tpqrt" : "geqrt") + " mv " + std::to_string(c.mv) +
+                                     " k " + std::to_string(c.k) + " ib " + std::to_string(c.ib);
+            // V and its inner blocks Tf; Tref: the same factorization with ib = k.
+            DevMat<T> R(c.k, c.k, gen), V(c.mv, c.k, gen), Tf(c.k, c.k, gen), Tref(c.k, c.k, gen);
+            auto r = R.host, v = V.host;
+            if (below_identity) {
+                ASSERT_EQ(cpu::tpqrt<T>(c.mv, c.k, c.ib, R.data(), R.ld, V.data(), V.ld, Tf.data(), Tf.ld), 0);
+                ASSERT_EQ(cpu::tpqrt<T>(c.mv, c.k, c.k, r.data() + kOffset, R.ld, v.data() + kOffset, V.ld,
+                                        Tref.data(), Tref.ld), 0);
+            } else {
+                ASSERT_EQ(cpu::geqrt<T>(c.mv, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld), 0);
+                ASSERT_EQ(cpu::geqrt<T>(c.mv, c.k, c.k, v.data() + kOffset, V.ld, Tref.data(), Tref.ld), 0);
+                for (int64_t j = 0; j < c.k; ++j)
+                    for (int64_t i = 0; i <= j; ++i) V.at(i, j) = nan_value<T>();  // not to be read
+            }
+            DevMat<T> Tk(c.k, c.k, gen);
+            auto tk_cpu = Tk.host;
+            cpu::larft<T>(below_identity, c.mv, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld, tk_cpu.data() + kOffset,
+                          Tk.ld);
+            const ocl::Mat vm = V.upload(), tfm = Tf.upload(), tkm = Tk.upload();
+            ocl::larft<T>(dk, env.queue(), below_identity, c.mv, c.k, c.ib, vm, tfm, tkm);
+            const auto tk_ocl = Tk.download();
+            // Against the reference: the upper triangles (LAPACK leaves Tref's lower part alone).
+            double diff = 0, norm = 0;
+            for (int64_t j = 0; j < c.k; ++j)
+                for (int64_t i = 0; i < c.k; ++i) {
+                    const size_t at = size_t(kOffset + i + j * Tk.ld);
+                    const T want = i <= j ? Tref.at(i, j) : T(0);
+                    diff = std::max(diff, double(std::abs(tk_cpu[at] - want)));
+                    norm = std::max(norm, double(std::abs(want)));
+                }
+            EXPECT_LE(diff / (norm * double(c.mv + c.k) * std::numeric_limits<real_t<T>>::epsilon()), 60.0) << what;
+            EXPECT_LE(scaled_difference(tk_ocl, tk_cpu, c.mv + c.k), 60.0) << what;
+            // The updates with the merged T in one block.
+            DevMat<T> A(c.k, c.other, gen), C(c.mv, c.other, gen);
+            auto want_a = A.host, want_c = C.host;
+            const ocl::Mat am = A.upload(), cm = C.upload();
+            if (below_identity) {
+                ASSERT_EQ(cpu::tpmqrt<T>(Side::Left, qh, c.mv, c.other, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld,
+                                         want_a.data() + kOffset, A.ld, want_c.data() + kOffset, C.ld), 0);
+                ocl::tpmqrt<T>(dk, env.queue(), Side::Left, qh, c.mv, c.other, c.k, c.k, vm, tkm, am, cm);
+                EXPECT_LE(scaled_difference(A.download(), want_a, c.mv + c.k), 60.0) << what;
+            } else {
+                ASSERT_EQ(cpu::gemqrt<T>(Side::Left, qh, c.mv, c.other, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld,
+                                         want_c.data() + kOffset, C.ld), 0);
+                ocl::gemqrt<T>(dk, env.queue(), Side::Left, qh, c.mv, c.other, c.k, c.k, vm, tkm, cm);
+            }
+            EXPECT_LE(scaled_difference(C.download(), want_c, c.mv + c.k), 60.0) << what;
+        }
 }
 
 }  // namespace

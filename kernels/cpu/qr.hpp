@@ -1,6 +1,7 @@
 // CPU tile kernels of Householder QR: typed wrappers over LAPACKE's xGEQRT, xGEMQRT, xTPQRT and
-// xTPMQRT (column-major, LAPACK 3.4+ compact-WY with an inner block size), in s, d, c and z; op(Q)
-// is Q or Qᵀ for real T, Q or Qᴴ for complex T (LAPACK's 'C'). No StarPU here.
+// xTPMQRT (column-major, LAPACK 3.4+ compact-WY with an inner block size), and larft, one T for all
+// of a tile's reflectors (CBLAS), in s, d, c and z; op(Q) is Q or Qᵀ for real T, Q or Qᴴ for
+// complex T (LAPACK's 'C'). No StarPU here.
 //
 // The T factor of k reflectors with inner block size ib is an ib×k array (ldt ≥ ib): block b
 // (reflectors b·ib .. b·ib+nb_b−1, nb_b = min(ib, k − b·ib)) keeps its upper triangular nb_b×nb_b
@@ -113,6 +114,45 @@ int tpmqrt(Side side, Trans trans, int64_t m, int64_t n, int64_t k, int64_t ib, 
     else
         return LAPACKE_ztpmqrt_work(LAPACK_COL_MAJOR, s, t, int(m), int(n), int(k), 0, int(nb), V, int(ldv), Tf,
                                     int(ldt), A, int(lda), B, int(ldb), work);
+}
+
+/// Tk (k×k, ldtk ≥ k) = the upper triangular T of all k reflectors of V, zeros below its diagonal,
+/// merged from Tf's inner blocks of ib (LAPACK xLARFT's recurrence block by block:
+/// Tk[0:P, J] = −Tk[0:P, 0:P]·(V[:, 0:P]ᴴ·V[:, J])·T_J, with V[:, 0:P]ᴴ·V[:, J] from one xHERK).
+/// V is xGEQRT's mv×k unit lower trapezoidal V (upper part not referenced, k ≤ mv) or, when
+/// below_identity, xTPQRT's mv×k V (l = 0) under an implicit identity. gemqrt and tpmqrt with Tk and
+/// ib = k apply the same Q as with Tf and ib.
+template <class T>
+void larft(bool below_identity, int64_t mv, int64_t k, int64_t ib, const T* V, int64_t ldv, const T* Tf,
+           int64_t ldt, T* Tk, int64_t ldtk) {
+    const int64_t nb = qr_ib(ib, k);
+    for (int64_t j = 0; j < k; ++j)  // the inner blocks' T_J on the diagonal, zeros elsewhere
+        for (int64_t i = 0; i < k; ++i) {
+            const int64_t p = j - j % nb;  // first column of j's inner block
+            Tk[i + j * ldtk] = i >= p && i <= j ? Tf[(i - p) + j * ldt] : T(0);
+        }
+    if (nb >= k) return;
+    // G's upper triangle = V̂ᴴ·V̂ (the identity above xTPQRT's V adds nothing off the diagonal);
+    // xGEQRT's V̂ is copied with its zeros and unit diagonal first.
+    T* work = qr_work<T>(k * k + (below_identity ? 0 : mv * k));
+    T *G = work, *vhat = work + k * k;
+    const T* v = V;
+    int64_t ldvh = ldv;
+    if (!below_identity) {
+        for (int64_t j = 0; j < k; ++j)
+            for (int64_t i = 0; i < mv; ++i) vhat[i + j * mv] = i < j ? T(0) : i == j ? T(1) : V[i + j * ldv];
+        v = vhat, ldvh = mv;
+    }
+    herk<T>(Uplo::Upper, Trans::ConjTrans, k, mv, real_t<T>(1), v, ldvh, real_t<T>(0), G, k);
+    for (int64_t p = nb; p < k; p += nb) {  // Tk[0:P, J] = −Tk[0:P, 0:P]·(G[0:P, J]·T_J)
+        const int64_t jb = std::min(nb, k - p);
+        T* tj = Tk + p * ldtk;
+        for (int64_t j = 0; j < jb; ++j)
+            for (int64_t i = 0; i < p; ++i) tj[i + j * ldtk] = G[i + (p + j) * k];
+        trmm<T>(Side::Right, Uplo::Upper, Trans::NoTrans, Diag::NonUnit, p, jb, T(1), Tk + p + p * ldtk, ldtk, tj,
+                ldtk);
+        trmm<T>(Side::Left, Uplo::Upper, Trans::NoTrans, Diag::NonUnit, p, jb, T(-1), Tk, ldtk, tj, ldtk);
+    }
 }
 
 }  // namespace tessera::cpu

@@ -69,6 +69,13 @@ void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Ma
 template <class T>
 void trmm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Trans trans, Diag diag,
           int64_t m, int64_t n, T alpha, Mat A, Mat B);
+/// C = alpha·op(S)·B + beta·C (Left: S m×m, B m×n) or alpha·B·op(S) + beta·C (Right: S n×n, B m×n);
+/// C m×n. S is uplo triangular and read in full: its other triangle must hold zeros (and its diagonal
+/// ones for a unit S). C is written in up to 4 row (Left) or column (Right) blocks of at least 1024,
+/// each one gemm() over the k-range where op(S) is nonzero (trmm's core). C must not overlap B or S.
+template <class T>
+void gemm_triangular(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Trans trans, int64_t m,
+                     int64_t n, T alpha, Mat S, Mat B, T beta, Mat C);
 /// W = A⁻¹ for the n×n triangular A (uplo triangle, unit diagonal when diag is Unit; LAPACK
 /// xTRTRI), written in full: the inverse in the uplo triangle, zeros in the other. W must not
 /// overlap A. Recursive on halves: the diagonal blocks of TESSERA_TRSM_BS inverted in one launch,
@@ -80,6 +87,9 @@ void trtri(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Diag diag, in
 /// B(i, j) = beta for i = j, alpha otherwise, on the m×n B (LAPACK xLASET, uplo General).
 template <class T>
 void laset(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T alpha, T beta, Mat B);
+/// B = alpha·A + beta·B on the m×n region (ScaLAPACK PxGEADD, PLASMA's geadd).
+template <class T>
+void geadd(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T alpha, Mat A, T beta, Mat B);
 /// B = A on the m×n region (uplo General), or on its lower/upper trapezoid (LAPACK xLACPY).
 template <class T>
 void lacpy(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, int64_t n, Mat A, Mat B);

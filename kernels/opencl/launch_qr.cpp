@@ -1,10 +1,12 @@
 // Host launchers of the tile-QR updates gemqrt and tpmqrt as GEMMs (LAPACK xLARFB / xTPRFB with
-// blocks of reflectors merged, as in MAGMA's larfb): the k reflectors are applied in super-blocks of
-// up to TESSERA_QR_SB columns. For one super-block V̂ (its columns of V, rows where they are nonzero):
-//   G = V̂ᴴ·V̂,  Tw = merge_t(T's inner blocks, G)        so that H(c0)…H(c0+wb−1) = I − V̂·Tw·V̂ᴴ
-//   Left:  W = V̂ᴴ·C (plus A's rows for tpmqrt), then C −= V̂·(op(Tw)·W)
-//   Right: W = C·V̂ (plus A's columns), then C −= (W·op(Tw))·V̂ᴴ
-// with op(Tw) = Tw for op(Q) = Q and Twᴴ for Qᴴ, as in xLARFB.
+// blocks of reflectors merged, as in MAGMA's larfb), and of larft, which merges a whole T once. The
+// k reflectors are applied in super-blocks of up to TESSERA_QR_SB columns, or in one when T comes
+// merged (ib = k). For one super-block V̂ (its columns of V, rows where they are nonzero):
+//   G = V̂ᴴ·V̂ (upper),  Tw = merge_t(T's inner blocks, G)  so that H(c0)…H(c0+wb−1) = I − V̂·Tw·V̂ᴴ
+//   Left:  W = V̂ᴴ·C (plus A's rows for tpmqrt), W2 = op(Tw)·W, A −= W2, C −= V̂·W2
+//   Right: W = C·V̂ (plus A's columns), W2 = W·op(Tw), A −= W2, C −= W2·V̂ᴴ
+// with op(Tw) = Tw for op(Q) = Q and Twᴴ for Qᴴ, as in xLARFB. The products with the triangles
+// (Tw, and gemqrt's unit lower V̂₁ on top of V̂) skip their zero halves (gemm_triangular).
 // Super-blocks go first to last for Qᴴ·C and C·Q, last to first for Q·C and C·Qᴴ. xGEQRT's V is
 // unit lower trapezoidal with its upper part not referenced: gemqrt first copies it into the
 // workspace with zeros above the diagonal and ones on it; xTPQRT's V (l = 0) is used in place.
@@ -25,14 +27,15 @@ namespace {
 
 int64_t align8(int64_t x) { return int64_t(round_up(size_t(x), 8)); }
 
-/// The pieces of the scratch buffer, as matrices.
+/// The pieces of the scratch buffer, as matrices (empty pieces where a launcher needs none).
 struct Scratch {
     Mat vpad, g, tw, x, w, w2;
 };
 
+/// vpad: vrows×k; G, Tw: wmax×wmax (Tw only when `tw`); X: wmax×ib; W and W2: wrows×wcols each.
 template <class T>
-Scratch scratch_for(const DeviceKernels& dk, int64_t vrows, int64_t k, int64_t wmax, int64_t ib, int64_t wrows,
-                    int64_t wcols) {
+Scratch scratch_for(const DeviceKernels& dk, int64_t vrows, int64_t k, int64_t wmax, bool tw, int64_t ib,
+                    int64_t wrows, int64_t wcols) {
     const int64_t ldg = align8(wmax), ldw = align8(wrows);
     Scratch s;
     size_t end = 0;
@@ -40,7 +43,7 @@ Scratch scratch_for(const DeviceKernels& dk, int64_t vrows, int64_t k, int64_t w
         m = {nullptr, end, ld};
         end += size_t(ld * cols);
     };
-    take(s.vpad, align8(vrows), k), take(s.g, ldg, wmax), take(s.tw, ldg, wmax), take(s.x, ldg, ib);
+    take(s.vpad, align8(vrows), k), take(s.g, ldg, wmax), take(s.tw, ldg, tw ? wmax : 0), take(s.x, ldg, ib);
     take(s.w, ldw, wcols), take(s.w2, ldw, wcols);
     cl_mem buf = dk.scratch(end * sizeof(T));
     for (Mat* m : {&s.vpad, &s.g, &s.tw, &s.x, &s.w, &s.w2}) m->mem = buf;
@@ -49,25 +52,35 @@ Scratch scratch_for(const DeviceKernels& dk, int64_t vrows, int64_t k, int64_t w
 
 Mat at(const Mat& m, int64_t i, int64_t j) { return {m.mem, m.off + size_t(i + j * m.ld), m.ld}; }
 
-/// Tw = the T of reflectors [c0, c0 + wb) of V̂ (rows `rows` of vs), whose inner blocks are in Tf:
-/// LAPACK xLARFT's recurrence one inner block at a time, Tw[0:P, J] = −Tw[0:P, 0:P]·(G[0:P, J]·T_j)
-/// for J = [P, P + jb), with G = V̂ᴴ·V̂ (a GEMM; the two products are GEMMs of P×jb).
+/// xGEQRT's mv×k V (unit lower trapezoidal, upper part not referenced) into vpad, with zeros above
+/// the diagonal and ones on it, so that GEMMs can read it in full.
+template <class T>
+Mat unit_lower_copy(const DeviceKernels& dk, cl_command_queue q, int64_t mv, int64_t k, Mat V, Mat vpad) {
+    laset<T>(dk, q, mv, k, T(0), T(1), vpad);
+    if (mv > 1) lacpy<T>(dk, q, Uplo::Lower, mv - 1, k, at(V, 1, 0), at(vpad, 1, 0));
+    return vpad;
+}
+
+/// Tw (wb×wb, zeros below the diagonal) = the T of reflectors [c0, c0 + wb) of V̂ (rows `rows` of
+/// vs), whose inner blocks are in Tf: LAPACK xLARFT's recurrence one inner block at a time,
+/// Tw[0:P, J] = −Tw[0:P, 0:P]·(G[0:P, J]·T_j) for J = [P, P + jb), with G's upper triangle =
+/// V̂ᴴ·V̂ (a herk; the two products are GEMMs of P×jb). One inner block (wb ≤ ib) is a copy.
 template <class T>
 void merge_t(const DeviceKernels& dk, cl_command_queue q, const char* func, int64_t rows, int64_t wb, int64_t ib,
-             Mat vs, Mat tf, const Scratch& ws) {
+             Mat vs, Mat tf, Mat tw, const Scratch& ws) {
     cl_kernel kernel = dk.get("tessera_qr_t_blocks");
     const cl_int cwb = to_int(wb, func, "k"), cib = to_int(ib, func, "ib"), ldt = to_int(tf.ld, func, "ldt");
-    const cl_int ldw = to_int(ws.tw.ld, func, "ldw");
-    const cl_ulong offT = tf.off, offW = ws.tw.off;
-    set_args(kernel, "clSetKernelArg(tessera_qr_t_blocks)", cwb, cib, tf.mem, offT, ldt, ws.tw.mem, offW, ldw);
+    const cl_int ldw = to_int(tw.ld, func, "ldw");
+    const cl_ulong offT = tf.off, offW = tw.off;
+    set_args(kernel, "clSetKernelArg(tessera_qr_t_blocks)", cwb, cib, tf.mem, offT, ldt, tw.mem, offW, ldw);
     const size_t global[2] = {size_t(wb), size_t(wb)};
     enqueue(q, kernel, 2, global, nullptr, "clEnqueueNDRangeKernel(tessera_qr_t_blocks)");
     if (wb <= ib) return;
-    gemm<T>(dk, q, Trans::ConjTrans, Trans::NoTrans, wb, wb, rows, T(1), vs, vs, T(0), ws.g);
+    herk<T>(dk, q, Uplo::Upper, Trans::ConjTrans, wb, rows, real_t<T>(1), vs, real_t<T>(0), ws.g);
     for (int64_t p = ib; p < wb; p += ib) {
         const int64_t jb = std::min(ib, wb - p);
-        gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, p, jb, jb, T(1), at(ws.g, 0, p), at(ws.tw, p, p), T(0), ws.x);
-        gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, p, jb, p, T(-1), ws.tw, ws.x, T(0), at(ws.tw, 0, p));
+        gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, p, jb, jb, T(1), at(ws.g, 0, p), at(tw, p, p), T(0), ws.x);
+        gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, p, jb, p, T(-1), tw, ws.x, T(0), at(tw, 0, p));
     }
 }
 
@@ -82,39 +95,58 @@ void apply(const DeviceKernels& dk, cl_command_queue q, const char* func, bool l
     // Reflectors per super-block (the kernel parameter TESSERA_QR_SB, rounded down to whole inner
     // blocks): each adds a reduction-shaped G = V̂ᴴ·V̂ and 2·(wb/ib − 1) small GEMMs to merge its T;
     // fewer, larger super-blocks make the updates' GEMMs deeper. 512 measured best on an H100
-    // (128, 256, 512, 1024: bench/gpu_task_shapes.md).
+    // (128, 256, 512, 1024: bench/gpu_task_shapes.md). A T merged beforehand (larft: ib = k) makes
+    // one super-block with nothing to merge.
     const int64_t wmax = std::max(ib, dk.params().qr_sb / ib * ib);
-    const Scratch ws = scratch_for<T>(dk, A ? 0 : mv, A ? 0 : k, wmax, ib, left ? wmax : nc, left ? nc : wmax);
-    Mat v = V;
-    if (!A) {  // V̂ = V with zeros above the diagonal and ones on it
-        v = ws.vpad;
-        laset<T>(dk, q, mv, k, T(0), T(1), v);
-        if (mv > 1) lacpy<T>(dk, q, Uplo::Lower, mv - 1, k, at(V, 1, 0), at(v, 1, 0));
-    }
+    const Scratch ws =
+        scratch_for<T>(dk, A ? 0 : mv, A ? 0 : k, wmax, true, ib, left ? wmax : nc, left ? nc : wmax);
+    const Mat v = A ? V : unit_lower_copy<T>(dk, q, mv, k, V, ws.vpad);
     const bool first_to_last = left ? trans != Trans::NoTrans : trans == Trans::NoTrans;
-    const Trans op_t = trans == Trans::NoTrans ? Trans::NoTrans : Trans::ConjTrans;  // op(Tw)
+    const Trans N = Trans::NoTrans, CT = Trans::ConjTrans, op_t = trans == N ? N : CT;  // op_t: op(Tw)
+    const T one(1), minus_one(-1), zero(0);
     const int64_t nsuper = (k + wmax - 1) / wmax;
     for (int64_t si = 0; si < nsuper; ++si) {
         const int64_t c0 = (first_to_last ? si : nsuper - 1 - si) * wmax, wb = std::min(wmax, k - c0);
         const int64_t r0 = A ? 0 : c0, rows = mv - r0;  // V̂'s nonzero rows
-        const Mat vs = at(v, r0, c0);
-        merge_t<T>(dk, q, func, rows, wb, ib, vs, at(Tf, 0, c0), ws);
+        // V̂ = vs; for gemqrt its leading wb×wb block V1 is unit lower triangular (a triangular
+        // product: gemm_triangular) over a full V2 = v2 of rows − wb rows.
+        const Mat vs = at(v, r0, c0), v2 = at(vs, wb, 0);
+        const int64_t rows2 = rows - wb;
+        merge_t<T>(dk, q, func, rows, wb, ib, vs, at(Tf, 0, c0), ws.tw, ws);
         if (left) {  // W = A[c0:, :] + V̂ᴴ·C[r0:, :];  W2 = op(Tw)·W;  A[c0:, :] −= W2;  C[r0:, :] −= V̂·W2
-            const Mat c = at(C, r0, 0);
-            if (A) lacpy<T>(dk, q, Uplo::General, wb, nc, at(*A, c0, 0), ws.w);
-            gemm<T>(dk, q, Trans::ConjTrans, Trans::NoTrans, wb, nc, rows, T(1), vs, c, A ? T(1) : T(0), ws.w);
-            gemm<T>(dk, q, op_t, Trans::NoTrans, wb, nc, wb, T(1), ws.tw, ws.w, T(0), ws.w2);
-            // A −= W2 as the product op(Tw)·W once more (the launchers have no matrix add; wb²·nc
-            // multiply-adds, a few per cent of the super-block's).
-            if (A) gemm<T>(dk, q, op_t, Trans::NoTrans, wb, nc, wb, T(-1), ws.tw, ws.w, T(1), at(*A, c0, 0));
-            gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, rows, nc, wb, T(-1), vs, ws.w2, T(1), c);
+            const Mat c = at(C, r0, 0), c2 = at(c, wb, 0);
+            if (A) {
+                lacpy<T>(dk, q, Uplo::General, wb, nc, at(*A, c0, 0), ws.w);
+                gemm<T>(dk, q, CT, N, wb, nc, rows, one, vs, c, one, ws.w);
+            } else {
+                gemm_triangular<T>(dk, q, Side::Left, Uplo::Lower, CT, wb, nc, one, vs, c, zero, ws.w);
+                if (rows2 > 0) gemm<T>(dk, q, CT, N, wb, nc, rows2, one, v2, c2, one, ws.w);
+            }
+            gemm_triangular<T>(dk, q, Side::Left, Uplo::Upper, op_t, wb, nc, one, ws.tw, ws.w, zero, ws.w2);
+            if (A) {
+                geadd<T>(dk, q, wb, nc, minus_one, ws.w2, one, at(*A, c0, 0));
+                gemm<T>(dk, q, N, N, rows, nc, wb, minus_one, vs, ws.w2, one, c);
+            } else {
+                if (rows2 > 0) gemm<T>(dk, q, N, N, rows2, nc, wb, minus_one, v2, ws.w2, one, c2);
+                gemm_triangular<T>(dk, q, Side::Left, Uplo::Lower, N, wb, nc, minus_one, vs, ws.w2, one, c);
+            }
         } else {  // W = A[:, c0:] + C[:, r0:]·V̂;  W2 = W·op(Tw);  A[:, c0:] −= W2;  C[:, r0:] −= W2·V̂ᴴ
-            const Mat c = at(C, 0, r0);
-            if (A) lacpy<T>(dk, q, Uplo::General, nc, wb, at(*A, 0, c0), ws.w);
-            gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, nc, wb, rows, T(1), c, vs, A ? T(1) : T(0), ws.w);
-            gemm<T>(dk, q, Trans::NoTrans, op_t, nc, wb, wb, T(1), ws.w, ws.tw, T(0), ws.w2);
-            if (A) gemm<T>(dk, q, Trans::NoTrans, op_t, nc, wb, wb, T(-1), ws.w, ws.tw, T(1), at(*A, 0, c0));
-            gemm<T>(dk, q, Trans::NoTrans, Trans::ConjTrans, nc, rows, wb, T(-1), ws.w2, vs, T(1), c);
+            const Mat c = at(C, 0, r0), c2 = at(c, 0, wb);
+            if (A) {
+                lacpy<T>(dk, q, Uplo::General, nc, wb, at(*A, 0, c0), ws.w);
+                gemm<T>(dk, q, N, N, nc, wb, rows, one, c, vs, one, ws.w);
+            } else {
+                gemm_triangular<T>(dk, q, Side::Right, Uplo::Lower, N, nc, wb, one, vs, c, zero, ws.w);
+                if (rows2 > 0) gemm<T>(dk, q, N, N, nc, wb, rows2, one, c2, v2, one, ws.w);
+            }
+            gemm_triangular<T>(dk, q, Side::Right, Uplo::Upper, op_t, nc, wb, one, ws.tw, ws.w, zero, ws.w2);
+            if (A) {
+                geadd<T>(dk, q, nc, wb, minus_one, ws.w2, one, at(*A, 0, c0));
+                gemm<T>(dk, q, N, CT, nc, rows, wb, minus_one, ws.w2, vs, one, c);
+            } else {
+                if (rows2 > 0) gemm<T>(dk, q, N, CT, nc, rows2, wb, minus_one, ws.w2, v2, one, c2);
+                gemm_triangular<T>(dk, q, Side::Right, Uplo::Lower, CT, nc, wb, minus_one, vs, ws.w2, one, c);
+            }
         }
     }
 }
@@ -141,11 +173,26 @@ void tpmqrt(const DeviceKernels& dk, cl_command_queue q, Side side, Trans trans,
     apply<T>(dk, q, "tpmqrt", left, trans, left ? m : n, left ? n : m, k, ib, V, Tf, B, &A);
 }
 
+template <class T>
+void larft(const DeviceKernels& dk, cl_command_queue q, bool below_identity, int64_t mv, int64_t k, int64_t ib,
+           Mat V, Mat Tf, Mat Tk) {
+    check_prec<T>(dk, "larft");
+    if (ib < 1) throw std::invalid_argument("tessera::ocl::larft: ib must be >= 1");
+    to_int(mv, "larft", "m"), to_int(k, "larft", "k");
+    if (!below_identity && k > mv) throw std::invalid_argument("tessera::ocl::larft: k must be <= the rows of V");
+    if (k == 0) return;
+    ib = std::min(ib, k);
+    const Scratch ws = scratch_for<T>(dk, below_identity ? 0 : mv, below_identity ? 0 : k, k, false, ib, 0, 0);
+    const Mat v = below_identity ? V : unit_lower_copy<T>(dk, q, mv, k, V, ws.vpad);
+    merge_t<T>(dk, q, "larft", mv, k, ib, v, Tf, Tk, ws);
+}
+
 #define TESSERA_INSTANTIATE(T)                                                                                 \
     template void gemqrt<T>(const DeviceKernels&, cl_command_queue, Side, Trans, int64_t, int64_t, int64_t,   \
                             int64_t, Mat, Mat, Mat);                                                           \
     template void tpmqrt<T>(const DeviceKernels&, cl_command_queue, Side, Trans, int64_t, int64_t, int64_t,   \
-                            int64_t, Mat, Mat, Mat, Mat);
+                            int64_t, Mat, Mat, Mat, Mat);                                              \
+    template void larft<T>(const DeviceKernels&, cl_command_queue, bool, int64_t, int64_t, int64_t, Mat, Mat, Mat);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

@@ -1,4 +1,4 @@
-// Host launchers of the OpenCL tile-QR update kernels (qr.cl). StarPU-free: each enqueues on the
+// Host launchers of the OpenCL tile-QR update kernels and of larft (qr.cl, launch_qr.cpp). StarPU-free: each enqueues on the
 // given in-order queue and returns without waiting. Column-major tiles, offsets in elements.
 // Both use LAPACK's compact-WY T layout (ib×k, block b's upper triangular T_b at column b·ib);
 // see kernels/cpu/qr.hpp. Like the CPU wrappers, the launchers use min(ib, k) as the block size.
@@ -21,5 +21,15 @@ void gemqrt(const DeviceKernels& dk, cl_command_queue q, Side side, Trans trans,
 template <class T>
 void tpmqrt(const DeviceKernels& dk, cl_command_queue q, Side side, Trans trans, int64_t m, int64_t n, int64_t k,
             int64_t ib, Mat V, Mat Tf, Mat A, Mat B);
+
+/// Tk = the k×k upper triangular T of all k reflectors of V (LAPACK xLARFT, forward and columnwise),
+/// zeros below its diagonal, merged from Tf's inner blocks of ib (Tf ib×k, LAPACK's layout) by
+/// xLARFT's recurrence block by block: Tk[0:P, J] = −Tk[0:P, 0:P]·(V[:, 0:P]ᴴ·V[:, J])·T_J. V is
+/// xGEQRT's unit lower trapezoidal mv×k V (upper part not referenced; requires k ≤ mv) or, when
+/// below_identity, xTPQRT's mv×k V (l = 0) under an implicit k×k identity. gemqrt and tpmqrt called
+/// with Tk and ib = k apply the reflectors as one block. Requires 1 ≤ ib; Tk must not overlap V or Tf.
+template <class T>
+void larft(const DeviceKernels& dk, cl_command_queue q, bool below_identity, int64_t mv, int64_t k, int64_t ib,
+           Mat V, Mat Tf, Mat Tk);
 
 }  // namespace tessera::ocl

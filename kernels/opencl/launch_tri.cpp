@@ -1,6 +1,6 @@
-// Host launchers of the triangular product (trmm) and of laset (lacpy.cl):
-// built from lacpy/laset copies and gemm(), so their flops run on the GEMM dispatch (NVIDIA path
-// first). The tile Cholesky on an OpenCL device inverts each diagonal tile once (trtri) and applies
+// Host launchers of the triangular products (gemm_triangular, trmm) and of laset and geadd
+// (lacpy.cl): the products are gemm() calls over the nonzero part of the triangle, so their flops
+// run on the GEMM dispatch (NVIDIA path first). The tile Cholesky on an OpenCL device inverts each diagonal tile once (trtri) and applies
 // the inverse to the tiles below it (trmm) instead of one trsm each (algorithms/cholesky.cpp).
 #include "kernels/opencl/launch.hpp"
 #include "kernels/opencl/launch_util.hpp"
@@ -21,6 +21,50 @@ void laset(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T 
     const size_t local[2] = {64, 4};
     const size_t global[2] = {round_up(size_t(m), local[0]), round_up(size_t(n), local[1])};
     enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_laset)");
+}
+
+template <class T>
+void geadd(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T alpha, Mat A, T beta, Mat B) {
+    check_prec<T>(dk, "geadd");
+    if (m == 0 || n == 0) return;
+    cl_kernel kernel = dk.get("tessera_geadd");
+    const cl_int cm = to_int(m, "geadd", "m"), cn = to_int(n, "geadd", "n");
+    const cl_int lda = to_int(A.ld, "geadd", "lda"), ldb = to_int(B.ld, "geadd", "ldb");
+    const cl_ulong offA = A.off, offB = B.off;
+    set_args(kernel, "clSetKernelArg(tessera_geadd)", cm, cn, alpha, A.mem, offA, lda, beta, B.mem, offB, ldb);
+    const size_t local[2] = {64, 4};
+    const size_t global[2] = {round_up(size_t(m), local[0]), round_up(size_t(n), local[1])};
+    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_geadd)");
+}
+
+template <class T>
+void gemm_triangular(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Trans trans, int64_t m,
+                     int64_t n, T alpha, Mat S, Mat B, T beta, Mat C) {
+    // op(S) is triangular: split C's rows (Left) or columns (Right) into `parts` blocks and give each
+    // block's GEMM only the k-range where op(S) is nonzero, (parts + 1) / (2·parts) of the flops of
+    // one full GEMM; blocks of at least 1024 keep each GEMM wide enough to fill the device.
+    const bool left = side == Side::Left;
+    const int64_t k = left ? m : n;
+    const int64_t parts = std::clamp<int64_t>(k / 1024, 1, 4);
+    const int64_t kb = int64_t(round_up(size_t((k + parts - 1) / parts), 64));  // aligned block offsets
+    const bool op_lower = (uplo == Uplo::Lower) != (trans != Trans::NoTrans);  // op(S) lower triangular
+    // The output block [b0, b0 + bn) is a row block of op(S) (Left) or a column block (Right); its
+    // nonzero k-range starts at 0 (op(S) lower and Left, or upper and Right) or at b0.
+    const bool from_zero = left == op_lower;
+    const auto s_at = [&](int64_t r, int64_t c) {  // op(S) from (r, c), as stored
+        return trans == Trans::NoTrans ? Mat{S.mem, S.off + size_t(r + c * S.ld), S.ld}
+                                       : Mat{S.mem, S.off + size_t(c + r * S.ld), S.ld};
+    };
+    for (int64_t b0 = 0; b0 < k; b0 += kb) {
+        const int64_t bn = std::min(kb, k - b0);
+        const int64_t l0 = from_zero ? 0 : b0, l1 = from_zero ? b0 + bn : k;
+        if (left)  // C(b, :) = alpha·op(S)(b, l)·B(l, :) + beta·C(b, :)
+            gemm<T>(dk, q, trans, Trans::NoTrans, bn, n, l1 - l0, alpha, s_at(b0, l0),
+                    Mat{B.mem, B.off + size_t(l0), B.ld}, beta, Mat{C.mem, C.off + size_t(b0), C.ld});
+        else  // C(:, b) = alpha·B(:, l)·op(S)(l, b) + beta·C(:, b)
+            gemm<T>(dk, q, Trans::NoTrans, trans, m, bn, l1 - l0, alpha, Mat{B.mem, B.off + size_t(l0 * B.ld), B.ld},
+                    s_at(l0, b0), beta, Mat{C.mem, C.off + size_t(b0 * C.ld), C.ld});
+    }
 }
 
 template <class T>
@@ -51,32 +95,14 @@ void trmm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Tra
         lacpy<T>(dk, q, uplo, k - 1, k - 1, a, t);
     }
     lacpy<T>(dk, q, Uplo::General, m, n, B, Bc);
-    // op(S) is triangular: split B's rows (Left) or columns (Right) into `parts` blocks and give each
-    // block's GEMM only the k-range where op(S) is nonzero, (parts + 1) / (2·parts) of the flops of
-    // one full GEMM; blocks of at least 1024 keep each GEMM wide enough to fill the device.
-    const int64_t parts = std::clamp<int64_t>(k / 1024, 1, 4);
-    const int64_t kb = int64_t(round_up(size_t((k + parts - 1) / parts), 64));  // aligned block offsets
-    const bool op_lower = lower != (trans != Trans::NoTrans);  // op(S) lower triangular
-    // The output block [b0, b0 + bn) is a row block of op(S) (Left) or a column block (Right); its
-    // nonzero k-range starts at 0 (op(S) lower and Left, or upper and Right) or at b0.
-    const bool from_zero = left == op_lower;
-    const auto s_at = [&](int64_t r, int64_t c) {  // op(S) from (r, c), as stored
-        return trans == Trans::NoTrans ? Mat{s, size_t(r + c * lds), lds} : Mat{s, size_t(c + r * lds), lds};
-    };
-    for (int64_t b0 = 0; b0 < k; b0 += kb) {
-        const int64_t bn = std::min(kb, k - b0);
-        const int64_t l0 = from_zero ? 0 : b0, l1 = from_zero ? b0 + bn : k;
-        if (left)  // B(b, :) = alpha·op(S)(b, l)·Bc(l, :)
-            gemm<T>(dk, q, trans, Trans::NoTrans, bn, n, l1 - l0, alpha, s_at(b0, l0), Mat{s, Bc.off + size_t(l0), ldc},
-                    T(0), Mat{B.mem, B.off + size_t(b0), B.ld});
-        else  // B(:, b) = alpha·Bc(:, l)·op(S)(l, b)
-            gemm<T>(dk, q, Trans::NoTrans, trans, m, bn, l1 - l0, alpha, Mat{s, Bc.off + size_t(l0 * ldc), ldc},
-                    s_at(l0, b0), T(0), Mat{B.mem, B.off + size_t(b0 * B.ld), B.ld});
-    }
+    gemm_triangular<T>(dk, q, side, uplo, trans, m, n, alpha, S, Bc, T(0), B);
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                                  \
     template void laset<T>(const DeviceKernels&, cl_command_queue, int64_t, int64_t, T, T, Mat);               \
+    template void geadd<T>(const DeviceKernels&, cl_command_queue, int64_t, int64_t, T, Mat, T, Mat);          \
+    template void gemm_triangular<T>(const DeviceKernels&, cl_command_queue, Side, Uplo, Trans, int64_t, int64_t, \
+                                     T, Mat, Mat, T, Mat);                                                    \
     template void trmm<T>(const DeviceKernels&, cl_command_queue, Side, Uplo, Trans, Diag, int64_t, int64_t, T, \
                           Mat, Mat);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
