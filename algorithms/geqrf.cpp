@@ -84,6 +84,25 @@ void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence& seq) {
     // Critical path: the panel of step k (geqrt, then the chain of tpqrt down the column), then the
     // updates of column k+1 (which feed the next panel), then the rest of the trailing matrix.
     auto prio = [kt](int64_t k, int64_t dist) { return int(3 * (kt - k) - std::min<int64_t>(dist, 3)); };
+    // With an OpenCL device, each panel tile's T is merged once into one k×k T (larft, a temporary
+    // tile) and its updates apply the reflectors as one block, with ib = k: one large GEMM each way
+    // instead of merging the inner blocks in every update (MAGMA's dgeqrf keeps one T per panel).
+    // On CPUs the inner blocks stay: the merge's herk and the one block's k×k T product would be extra
+    // flops, with no launches to save.
+    const bool merge_t = detail::opencl_devices() > 0;
+    struct Reflectors {
+        TileHandle t;  // T for the updates: F's tile, or the merged temporary
+        int64_t ib;    // their inner block size
+    };
+    auto reflectors = [&](bool below_identity, TileHandle v, int64_t m, int64_t k, int64_t refl) {
+        if (!merge_t) return Reflectors{F.handle(m, k), ib};
+        const TileHandle t = tasks::temp_tile<T>(refl, refl, A.owner(m, k));
+        tasks::larft<T>(below_identity, ib, v, F.handle(m, k), t, prio(k, 0));
+        return Reflectors{t, refl};
+    };
+    auto release = [&](const Reflectors& r) {
+        if (merge_t) tasks::release_temp_tile(r.t);
+    };
     for (int64_t k = 0; k < kt; ++k) {
         tasks::geqrt<T>(ib, A.handle(k, k), F.handle(k, k), prio(k, 0));
         // tpqrt(k+1, k) rewrites R in A(k, k) while the gemqrt tasks read its V below the diagonal:
@@ -94,14 +113,21 @@ void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence& seq) {
             v = tasks::temp_tile<T>(A.tile_rows(k), A.tile_cols(k), A.owner(k, k));
             tasks::lacpy<T>(Uplo::Lower, A.handle(k, k), v, prio(k, 0));
         }
-        for (int64_t n = k + 1; n < nt; ++n)
-            tasks::gemqrt<T>(Side::Left, Trans::ConjTrans, ib, v, F.handle(k, k), A.handle(k, n), prio(k, n - k));
+        if (k + 1 < nt) {
+            const Reflectors q = reflectors(false, v, k, k, std::min(A.tile_rows(k), A.tile_cols(k)));
+            for (int64_t n = k + 1; n < nt; ++n)
+                tasks::gemqrt<T>(Side::Left, Trans::ConjTrans, q.ib, v, q.t, A.handle(k, n), prio(k, n - k));
+            release(q);
+        }
         if (copy_v) tasks::release_temp_tile(v);
         for (int64_t m = k + 1; m < mt; ++m) {
             tasks::tpqrt<T>(ib, A.handle(k, k), A.handle(m, k), F.handle(m, k), prio(k, 0));
+            if (k + 1 == nt) continue;
+            const Reflectors q = reflectors(true, A.handle(m, k), m, k, A.tile_cols(k));
             for (int64_t n = k + 1; n < nt; ++n)
-                tasks::tpmqrt<T>(Side::Left, Trans::ConjTrans, ib, A.handle(m, k), F.handle(m, k), A.handle(k, n),
+                tasks::tpmqrt<T>(Side::Left, Trans::ConjTrans, q.ib, A.handle(m, k), q.t, A.handle(k, n),
                                  A.handle(m, n), prio(k, n - k));
+            release(q);
         }
     }
 }

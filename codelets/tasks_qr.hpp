@@ -1,4 +1,4 @@
-// Typed task insertion for tile QR (geqrt, gemqrt, tpqrt, tpmqrt) and the helpers the QR algorithms
+// Typed task insertion for tile QR (geqrt, gemqrt, tpqrt, tpmqrt, larft) and the helpers the QR algorithms
 // need: region copies, transposition, a zero-diagonal check and temporary tiles. Tile sizes come
 // from the handles; `ib` is the inner block size of the T factors (clamped to the number of
 // reflectors, as kernels/cpu/qr.hpp explains). Each function submits one StarPU task.
@@ -31,6 +31,13 @@ void tpqrt(int64_t ib, TileHandle A, TileHandle B, TileHandle Tf, int prio = 0);
 template <class T>
 void tpmqrt(Side side, Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle A1, TileHandle A2,
             int prio = 0);
+
+/// Tk = one k×k T for all k reflectors of V (k = Tk's columns), merged from Tf's inner blocks of ib
+/// (LAPACK xLARFT's recurrence), zeros below its diagonal: V as geqrt leaves it (unit lower
+/// trapezoidal) or, when below_identity, as tpqrt does. gemqrt and tpmqrt with Tk and ib = k apply
+/// the same Q in one block (R V, R Tf, W Tk; CPU and OpenCL).
+template <class T>
+void larft(bool below_identity, int64_t ib, TileHandle V, TileHandle Tf, TileHandle Tk, int prio = 0);
 
 /// B's leading rows×cols region (or its uplo trapezoid) = A's; the rest of B is kept
 /// (R A, RW B; CPU and OpenCL). Both tiles must hold at least rows×cols.
