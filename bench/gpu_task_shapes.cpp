@@ -10,9 +10,11 @@
 // Operations (who submits them): gemm_nn (gemm, getrf, geqrf's trailing products), gemm_nt
 // (potrf's trailing update), trsm_rltn (potrf on CPUs: B = B·L⁻ᵀ), trmm_rltn (potrf on a GPU: B =
 // B·Wᵀ with W = L⁻¹), trsm_llnu (getrf: B = L⁻¹·B, unit L), syrk_ln (potrf: C = C − A·Aᵀ, lower),
-// gemqrt_lt and tpmqrt_lt at ib 32 and 64 (geqrf's updates: C = Qᵀ·C; [A; B] = Qᵀ·[A; B]).
+// gemqrt_lt and tpmqrt_lt at ib 32 and 64 (geqrf's updates: C = Qᵀ·C; [A; B] = Qᵀ·[A; B]), and
+// as geqrf submits them with an OpenCL device: larft_ge / larft_tp (ib 64) merging a tile's inner
+// blocks into one T, once per panel tile, then each update at ib = nb.
 // Flop counts: gemm 2nb³; trsm, trmm, syrk nb³; gemqrt 2nb³ (LAPACK's dormqr count 2nk(2m − k) at
-// m = n = k); tpmqrt 4nb³ (4mnk). Times: median seconds per call over --reps batches of
+// m = n = k); tpmqrt 4nb³ (4mnk); larft 2nb³/3 (geqrt's V) and 4nb³/3 (tpqrt's), xLARFT's count. Times: median seconds per call over --reps batches of
 // back-to-back calls (harness::time_batches, as cuBLAS is timed). Error: max |ours − reference|
 // over max |reference|, against CBLAS/LAPACKE on the same inputs; "ok" when ≤ 50·nb·eps.
 // Output: one line per case, "SHAPE prec op nb ib ms TFLOP/s error ok|FAILED".
@@ -47,7 +49,7 @@ class ShapeRun {
     /// `ops`: the operations to run (--ops); empty: all.
     ShapeRun(const Env& env, const ocl::DeviceKernels& dk, int nb, int reps, std::vector<std::string> ops)
         : env_(env), dk_(dk), nb_(nb), reps_(reps), elems_(size_t(nb) * nb), A_(env, elems_), B_(env, elems_),
-          C_(env, elems_), F_(env, elems_), ops_(std::move(ops)) {
+          C_(env, elems_), F_(env, elems_), K_(env, elems_), ops_(std::move(ops)) {
         std::mt19937_64 rng(11 + nb);
         a_.resize(elems_), b_.resize(elems_), c_.resize(elems_);
         fill_random(a_, rng), fill_random(b_, rng), fill_random(c_, rng);
@@ -112,40 +114,60 @@ class ShapeRun {
             auto op = [&] { ocl::syrk<T>(dk_, env_.queue, Uplo::Lower, Trans::NoTrans, nb_, nb_, T(-1), a, T(1), c); };
             report("syrk_ln", 0, n3, op, ref, C_, true);
         }
-        if (wanted("gemqrt_lt") || wanted("tpmqrt_lt"))
-            for (int ib : {32, 64}) qr_updates(ib, n3);
+        for (int ib : {32, 64}) qr_updates(ib, ib == 64, n3);
     }
 
   private:
-    /// geqrf's two update kernels at inner block ib: C = Qᵀ·C (gemqrt) with Q from geqrt of an
-    /// nb×nb tile, and [A; B] = Qᵀ·[A; B] (tpmqrt, l = 0) with Q from tpqrt of [R; B].
-    void qr_updates(int ib, double n3) {
-        ocl::Mat v = mat(A_), f{F_.mem, 0, ib}, c = mat(C_), b = mat(B_);  // T: ib × nb, ld ib
-        Host<T> vq = a_, tq(size_t(ib) * nb_);
-        if (cpu::geqrt<T>(nb_, nb_, ib, vq.data(), nb_, tq.data(), ib) != 0) throw Error("LAPACKE geqrt failed");
-        Host<T> ref = c_;
-        if (cpu::gemqrt<T>(Side::Left, Trans::Trans, nb_, nb_, nb_, ib, vq.data(), nb_, tq.data(), ib, ref.data(),
-                           nb_) != 0)
-            throw Error("LAPACKE gemqrt failed");
-        put(A_, vq), put(F_, tq), put(C_, c_);
-        auto gemqrt = [&] { ocl::gemqrt<T>(dk_, env_.queue, Side::Left, Trans::Trans, nb_, nb_, nb_, ib, v, f, c); };
-        report("gemqrt_lt", ib, 2 * n3, gemqrt, ref, C_);
-
-        Host<T> r = tri_, vt = a_;  // R: an upper triangle; V: the pentagonal (here square) B part
-        for (int j = 0; j < nb_; ++j)
-            for (int i = 0; i < nb_; ++i) r[size_t(j) * nb_ + i] = i <= j ? tri_[size_t(i) * nb_ + j] : T(0);
-        if (cpu::tpqrt<T>(nb_, nb_, ib, r.data(), nb_, vt.data(), nb_, tq.data(), ib) != 0)
-            throw Error("LAPACKE tpqrt failed");
-        Host<T> ra = c_, rb = b_;
-        if (cpu::tpmqrt<T>(Side::Left, Trans::Trans, nb_, nb_, nb_, ib, vt.data(), nb_, tq.data(), ib, ra.data(), nb_,
-                           rb.data(), nb_) != 0)
-            throw Error("LAPACKE tpmqrt failed");
-        put(A_, vt), put(F_, tq), put(C_, c_), put(B_, b_);
-        if (!wanted("tpmqrt_lt")) return;
-        auto tpmqrt = [&] { ocl::tpmqrt<T>(dk_, env_.queue, Side::Left, Trans::Trans, nb_, nb_, nb_, ib, v, f, c, b); };
-        check_once(tpmqrt);  // both parts checked
-        const double ea = error_of(C_, ra), eb = error_of(B_, rb);
-        print("tpmqrt_lt", ib, 4 * n3, time_batches(env_, tpmqrt, reps_, per_batch()), std::max(ea, eb));
+    /// geqrf's two updates with Q from an nb×nb tile's reflectors in inner blocks of ib: geqrt's
+    /// (C = Qᵀ·C, gemqrt) and tpqrt's of [R; B] ([A; B] = Qᵀ·[A; B], tpmqrt with l = 0). Each update
+    /// is timed applying the inner blocks (ib rows) and, when `merged`, as geqrf submits it with an
+    /// OpenCL device: after larft merged them into one T (larft_ge / larft_tp rows), all nb
+    /// reflectors in one block (ib = nb rows). Every update is checked against LAPACKE's with the
+    /// inner blocks; larft against cpu::larft.
+    void qr_updates(int ib, bool merged, double n3) {
+        for (bool tp : {false, true}) {
+            const char* update = tp ? "tpmqrt_lt" : "gemqrt_lt";
+            if (!wanted(update) && !wanted(tp ? "larft_tp" : "larft_ge")) continue;
+            Host<T> v = a_, tq(size_t(ib) * nb_), tk(elems_);
+            if (tp) {  // R: an upper triangle; V: the pentagonal (here square) B part
+                Host<T> r = tri_;
+                for (int j = 0; j < nb_; ++j)
+                    for (int i = 0; i < nb_; ++i) r[size_t(j) * nb_ + i] = i <= j ? tri_[size_t(i) * nb_ + j] : T(0);
+                if (cpu::tpqrt<T>(nb_, nb_, ib, r.data(), nb_, v.data(), nb_, tq.data(), ib) != 0)
+                    throw Error("LAPACKE tpqrt failed");
+            } else if (cpu::geqrt<T>(nb_, nb_, ib, v.data(), nb_, tq.data(), ib) != 0) {
+                throw Error("LAPACKE geqrt failed");
+            }
+            Host<T> rc = c_, rb = b_;  // the reference updates, with the inner blocks
+            const int info = tp ? cpu::tpmqrt<T>(Side::Left, Trans::Trans, nb_, nb_, nb_, ib, v.data(), nb_, tq.data(),
+                                                 ib, rc.data(), nb_, rb.data(), nb_)
+                                : cpu::gemqrt<T>(Side::Left, Trans::Trans, nb_, nb_, nb_, ib, v.data(), nb_, tq.data(),
+                                                 ib, rc.data(), nb_);
+            if (info != 0) throw Error("LAPACKE gemqrt/tpmqrt failed");
+            put(A_, v), put(F_, tq);
+            const ocl::Mat vm = mat(A_), f{F_.mem, 0, ib}, km = mat(K_), cm = mat(C_), bm = mat(B_);
+            if (merged) {
+                cpu::larft<T>(tp, nb_, nb_, ib, v.data(), nb_, tq.data(), ib, tk.data(), nb_);
+                // xLARFT's flop count: nb³·2/3 for geqrt's triangle, nb³·4/3 for tpqrt's square V.
+                auto larft = [&] { ocl::larft<T>(dk_, env_.queue, tp, nb_, nb_, ib, vm, f, km); };
+                report(tp ? "larft_tp" : "larft_ge", ib, (tp ? 4 : 2) * n3 / 3, larft, tk, K_);
+                put(K_, tk);
+            }
+            if (!wanted(update)) continue;
+            for (bool one_block : {false, true}) {
+                if (one_block && !merged) break;
+                const int use_ib = one_block ? nb_ : ib;
+                const ocl::Mat t = one_block ? km : f;
+                put(C_, c_), put(B_, b_);
+                auto op = [&] {
+                    if (tp) ocl::tpmqrt<T>(dk_, env_.queue, Side::Left, Trans::Trans, nb_, nb_, nb_, use_ib, vm, t, cm, bm);
+                    else ocl::gemqrt<T>(dk_, env_.queue, Side::Left, Trans::Trans, nb_, nb_, nb_, use_ib, vm, t, cm);
+                };
+                check_once(op);
+                const double err = tp ? std::max(error_of(C_, rc), error_of(B_, rb)) : error_of(C_, rc);
+                print(update, use_ib, (tp ? 4 : 2) * n3, time_batches(env_, op, reps_, per_batch()), err);
+            }
+        }
     }
 
     ocl::Mat mat(const Buffer<T>& buf) const { return ocl::Mat{buf.mem, 0, nb_}; }
@@ -172,7 +194,7 @@ class ShapeRun {
     }
     void print(const char* what, int ib, double flop, double seconds, double err) const {
         const double tol = 50.0 * nb_ * std::numeric_limits<T>::epsilon();
-        std::printf("SHAPE %c %-10s %5d %3d %9.4f ms %7.2f TFLOP/s error %.2e %s\n", prec_, what, nb_, ib,
+        std::printf("SHAPE %c %-10s %5d %4d %9.4f ms %7.2f TFLOP/s error %.2e %s\n", prec_, what, nb_, ib,
                     seconds * 1e3, flop / seconds * 1e-12, err, err <= tol ? "ok" : "FAILED");
         std::fflush(stdout);
     }
@@ -181,7 +203,7 @@ class ShapeRun {
     const ocl::DeviceKernels& dk_;
     int nb_, reps_;
     size_t elems_;
-    Buffer<T> A_, B_, C_, F_;
+    Buffer<T> A_, B_, C_, F_, K_;
     Host<T> a_, b_, c_, tri_;
     std::vector<std::string> ops_;
     char prec_ = 'd';
