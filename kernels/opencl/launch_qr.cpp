@@ -32,19 +32,19 @@ struct Scratch {
     Mat vpad, g, tw, x, w, w2;
 };
 
-/// vpad: vrows×k; G, Tw: wmax×wmax (Tw only when `tw`); X: wmax×ib; W and W2: wrows×wcols each.
+/// vpad: vrows×vcols; G: gdim×gdim and X: gdim×xcols (the merge's; gdim 0 when nothing is merged);
+/// Tw: twdim×twdim; W and W2: wrows×wcols each.
 template <class T>
-Scratch scratch_for(const DeviceKernels& dk, int64_t vrows, int64_t k, int64_t wmax, bool tw, int64_t ib,
-                    int64_t wrows, int64_t wcols) {
-    const int64_t ldg = align8(wmax), ldw = align8(wrows);
+Scratch scratch_for(const DeviceKernels& dk, int64_t vrows, int64_t vcols, int64_t gdim, int64_t xcols,
+                    int64_t twdim, int64_t wrows, int64_t wcols) {
     Scratch s;
     size_t end = 0;
-    auto take = [&](Mat& m, int64_t ld, int64_t cols) {
-        m = {nullptr, end, ld};
-        end += size_t(ld * cols);
+    auto take = [&](Mat& m, int64_t rows, int64_t cols) {
+        m = {nullptr, end, align8(rows)};
+        end += size_t(m.ld * cols);
     };
-    take(s.vpad, align8(vrows), k), take(s.g, ldg, wmax), take(s.tw, ldg, tw ? wmax : 0), take(s.x, ldg, ib);
-    take(s.w, ldw, wcols), take(s.w2, ldw, wcols);
+    take(s.vpad, vrows, vcols), take(s.g, gdim, gdim), take(s.x, gdim, xcols), take(s.tw, twdim, twdim);
+    take(s.w, wrows, wcols), take(s.w2, wrows, wcols);
     cl_mem buf = dk.scratch(end * sizeof(T));
     for (Mat* m : {&s.vpad, &s.g, &s.tw, &s.x, &s.w, &s.w2}) m->mem = buf;
     return s;
@@ -98,8 +98,9 @@ void apply(const DeviceKernels& dk, cl_command_queue q, const char* func, bool l
     // (128, 256, 512, 1024: bench/gpu_task_shapes.md). A T merged beforehand (larft: ib = k) makes
     // one super-block with nothing to merge.
     const int64_t wmax = std::max(ib, dk.params().qr_sb / ib * ib);
-    const Scratch ws =
-        scratch_for<T>(dk, A ? 0 : mv, A ? 0 : k, wmax, true, ib, left ? wmax : nc, left ? nc : wmax);
+    const int64_t gdim = wmax > ib ? wmax : 0;  // a merged T (wmax = ib = k) needs no G nor X
+    const Scratch ws = scratch_for<T>(dk, A ? 0 : mv, A ? 0 : k, gdim, gdim ? ib : 0, wmax, left ? wmax : nc,
+                                      left ? nc : wmax);
     const Mat v = A ? V : unit_lower_copy<T>(dk, q, mv, k, V, ws.vpad);
     const bool first_to_last = left ? trans != Trans::NoTrans : trans == Trans::NoTrans;
     const Trans N = Trans::NoTrans, CT = Trans::ConjTrans, op_t = trans == N ? N : CT;  // op_t: op(Tw)
@@ -182,7 +183,9 @@ void larft(const DeviceKernels& dk, cl_command_queue q, bool below_identity, int
     if (!below_identity && k > mv) throw std::invalid_argument("tessera::ocl::larft: k must be <= the rows of V");
     if (k == 0) return;
     ib = std::min(ib, k);
-    const Scratch ws = scratch_for<T>(dk, below_identity ? 0 : mv, below_identity ? 0 : k, k, false, ib, 0, 0);
+    const int64_t gdim = k > ib ? k : 0;
+    const int64_t vrows = below_identity ? 0 : mv, vcols = below_identity ? 0 : k;  // the copy of V
+    const Scratch ws = scratch_for<T>(dk, vrows, vcols, gdim, gdim ? ib : 0, 0, 0, 0);
     const Mat v = below_identity ? V : unit_lower_copy<T>(dk, q, mv, k, V, ws.vpad);
     merge_t<T>(dk, q, "larft", mv, k, ib, v, Tf, Tk, ws);
 }
