@@ -30,7 +30,7 @@
 // it for NN with 16-byte copies when its blocks cover every compute unit at least once.
 //
 // Float. 256 work-items, a 128×128 block, each work-item an 8×8 register tile; slabs of
-// TESSERA_NVS_BK staged through registers into k-major local memory, float4 fragment loads.
+// TESSERA_NVS_BK copied by cp.async into k-major local memory, float4 fragment loads.
 //
 // Launch (gemm_select.cpp): local size = the kernel's reqd_work_group_size ((32·WM·WN, 1, 1) for
 // double, (256, 1, 1) for float); global = local × (number of blocks, S, 1), S > 1 (at most
@@ -585,8 +585,14 @@ void tessera_nvgemm_geometry(__global int* unused)
 #elif defined(TESSERA_REAL_S)
 // ===================================== float: FP32 FMA =====================================
 // 16×16 work-items, each an 8×8 register tile: rows 4·tx + {0..3} and 64 + 4·tx + {0..3},
-// columns 4·ty + {0..3} and 64 + 4·ty + {0..3}. Local slabs are k-major (As[k][r], row length
+// columns 4·ty + {0..3} and 64 + 4·ty + {0..3}. Local slabs are k-major (X[k][r], row length
 // 128 + 4) so that a work-item reads its 8 values of op(A) and op(B) per k as four float4.
+// Two slab buffers, one barrier per slab: slab s + 1 travels by cp.async while slab s is
+// multiplied, with no registers staged. A source contiguous along r (A untransposed, B transposed)
+// comes in 16-byte copies, a warp's 32 covering 128 rows of one k, where its offset and leading
+// dimension are multiples of 4 (kernels without _u; the _u kernels take any); a source contiguous
+// along k (A transposed, B untransposed) in 4-byte copies, a warp covering 8 k × 4 rows. Every copy
+// pattern meets 32 distinct banks; everything outside op(X) is zero-filled.
 
 #ifndef TESSERA_NVS_BK
 #define TESSERA_NVS_BK 16  // k per slab: 8 or 16
@@ -601,19 +607,64 @@ void tessera_nvgemm_geometry(__global int* unused)
 #define NVS_SLAB (TESSERA_NVS_BK * NVS_LD)
 #define NVS_PER (NVS_BM * TESSERA_NVS_BK / NVS_NT)  // elements of each matrix per work-item per slab
 
-// Element q of this work-item in a 128×BK slab: (r + dr·q, kk + dk·q).
-static inline void nvs_slab_map(const int rcontig, int* r, int* kk, int* dr, int* dk)
+#ifdef TESSERA_NV_EMULATE
+#define NVS_CP4(dst, src, bytes) (*(dst) = (bytes) ? *(src) : 0.0f)
+#define NVS_CP16(dst, src, bytes) do { for (int i_ = 0; i_ < 4; ++i_) (dst)[i_] = 4 * i_ < (bytes) ? (src)[i_] : 0.0f; } while (0)
+#define NVS_CP_COMMIT() ((void)0)
+#define NVS_CP_WAIT() ((void)0)
+#define NVS_OPAQUE(x) (x)
+#else
+// cp.async global → local of `bytes` (the rest zero-filled; src must still be a valid address).
+#define NVS_CP4(dst, src, bytes) TESSERA_NV_ASM volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" \
+                                                         :: "r"((uint)(ulong)(dst)), "l"(src), "r"(bytes) : "memory")
+#define NVS_CP16(dst, src, bytes) TESSERA_NV_ASM volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;" \
+                                                          :: "r"((uint)(ulong)(dst)), "l"(src), "r"(bytes) : "memory")
+#define NVS_CP_COMMIT() TESSERA_NV_ASM volatile("cp.async.commit_group;" ::: "memory")
+#define NVS_CP_WAIT() TESSERA_NV_ASM volatile("cp.async.wait_group 0;" ::: "memory")
+// x, which the compiler cannot see through: the copies' addresses are computed per slab instead of
+// hoisted into registers live across the loop. Hoisted, they took the kernels to 150-237 registers,
+// one work-group per SM and 5-15 % less (bench/gpu_task_shapes.md, session 12).
+static inline int nvs_opaque(const int x) { int y; TESSERA_NV_ASM volatile("mov.b32 %0, %1;" : "=r"(y) : "r"(x)); return y; }
+#define NVS_OPAQUE(x) nvs_opaque(x)
+#endif
+
+// Start this work-item's copies of one 128×BK slab of op(X) into dst: X points at op(X)(x0, kb),
+// rows_left = rows of op(X) from x0, k_left = k from kb; element (r, kk) lies at X[r + kk·ld] (rc)
+// or X[kk + r·ld]; vec: 16-byte copies for rc (X and ld multiples of 4 floats).
+static inline void nvs_copy_slab(const int rc, const int vec, __global const float* X, const int ld_,
+                                 const int rows_left, const int k_left, __local float* dst)
 {
-    const int lid = (int)get_local_id(0);
-    if (rcontig) { *r = lid & 127; *kk = lid >> 7; *dr = 0; *dk = 2; }
-    else         { *r = lid / TESSERA_NVS_BK; *kk = lid % TESSERA_NVS_BK; *dr = NVS_NT / TESSERA_NVS_BK; *dk = 0; }
+    const int lid = (int)get_local_id(0), ld = NVS_OPAQUE(ld_);
+    if (rc && vec) {
+        const int r = 4 * (lid & 31), k0 = lid >> 5, bytes = clamp(4 * (rows_left - r), 0, 16);
+#pragma unroll
+        for (int q = 0; q < TESSERA_NVS_BK / 8; ++q) {
+            const int kk = k0 + 8 * q, ok = bytes > 0 && kk < k_left;
+            NVS_CP16(dst + kk * NVS_LD + r, ok ? X + r + (long)kk * ld : X, ok ? bytes : 0);
+        }
+    } else if (rc) {
+        const int r = lid & 127, k0 = lid >> 7, rok = r < rows_left;
+#pragma unroll
+        for (int q = 0; q < NVS_PER; ++q) {
+            const int kk = k0 + 2 * q, ok = rok && kk < k_left;
+            NVS_CP4(dst + kk * NVS_LD + r, ok ? X + r + (long)kk * ld : X, ok ? 4 : 0);
+        }
+    } else {
+        const int k0 = lid & 7, r0 = ((lid >> 3) & 3) + 4 * (lid >> 5);
+#pragma unroll
+        for (int q = 0; q < NVS_PER; ++q) {
+            const int dk = 8 * (q % (TESSERA_NVS_BK / 8)), dr = 32 * (q / (TESSERA_NVS_BK / 8));
+            const int ok = r0 + dr < rows_left && k0 + dk < k_left;
+            NVS_CP4(dst + (k0 + dk) * NVS_LD + r0 + dr, ok ? X + k0 + dk + (long)(r0 + dr) * ld : X, ok ? 4 : 0);
+        }
+    }
 }
 
-static inline void nvs_gemm_body(const int transA, const int transB, const int m, const int n, const int k,
-                          const float alpha, __global const float* A, const int lda,
-                          __global const float* B, const int ldb, const float beta,
-                          __global float* C, const int ldc, const int tri,
-                          __local float* As, __local float* Bs)
+static inline void nvs_gemm_body(const int transA, const int transB, const int vec, const int m, const int n,
+                                 const int k, const float alpha, __global const float* A, const int lda,
+                                 __global const float* B, const int ldb, const float beta,
+                                 __global float* C, const int ldc, const int tri,
+                                 __local float* As, __local float* Bs)
 {
     int bm, bn;
     nvg_block_coords(m, n, NVS_BM, NVS_BN, &bm, &bn);
@@ -635,55 +686,31 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int m
         for (int c = 0; c < 8; ++c) acc[r][c] = 0.0f;
 
     const int a_rc = !transA, b_rc = transB;
-    int ar, ak, adr, adk, br, bk, bdr, bdk;
-    nvs_slab_map(a_rc, &ar, &ak, &adr, &adk);
-    nvs_slab_map(b_rc, &br, &bk, &bdr, &bdk);
-    const long a_sr = a_rc ? 1 : lda, a_sk = a_rc ? lda : 1;
-    const long b_sr = b_rc ? 1 : ldb, b_sk = b_rc ? ldb : 1;
-    __global const float* Ap = A + (i0 + ar) * a_sr + ak * a_sk;
-    __global const float* Bp = B + (j0 + br) * b_sr + bk * b_sk;
-    const long a_dq = adr * a_sr + adk * a_sk, b_dq = bdr * b_sr + bdk * b_sk;
-    int a_x[NVS_PER], b_x[NVS_PER];
-    int a_rok[NVS_PER], b_rok[NVS_PER];
-#pragma unroll
-    for (int q = 0; q < NVS_PER; ++q) {
-        a_x[q] = (ak + adk * q) * NVS_LD + ar + adr * q;
-        b_x[q] = (bk + bdk * q) * NVS_LD + br + bdr * q;
-        a_rok[q] = i0 + ar + adr * q < m;
-        b_rok[q] = j0 + br + bdr * q < n;
-    }
+    __global const float* Ap = A + (a_rc ? i0 : (long)i0 * lda);
+    __global const float* Bp = B + (b_rc ? j0 : (long)j0 * ldb);
+    const long a_step = a_rc ? (long)TESSERA_NVS_BK * lda : TESSERA_NVS_BK;
+    const long b_step = b_rc ? (long)TESSERA_NVS_BK * ldb : TESSERA_NVS_BK;
     const int nslab = (alpha == 0.0f) ? 0 : (k + TESSERA_NVS_BK - 1) / TESSERA_NVS_BK;
 
-    float pa[NVS_PER], pb[NVS_PER];
     if (nslab > 0) {
-#pragma unroll
-        for (int q = 0; q < NVS_PER; ++q) {
-            pa[q] = (a_rok[q] && ak + adk * q < k) ? Ap[q * a_dq] : 0.0f;
-            pb[q] = (b_rok[q] && bk + bdk * q < k) ? Bp[q * b_dq] : 0.0f;
-        }
-#pragma unroll
-        for (int q = 0; q < NVS_PER; ++q) { As[a_x[q]] = pa[q]; Bs[b_x[q]] = pb[q]; }
+        nvs_copy_slab(a_rc, vec, Ap, lda, m - i0, k, As);
+        nvs_copy_slab(b_rc, vec, Bp, ldb, n - j0, k, Bs);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-
     for (int s = 0; s < nslab; ++s) {
-        const int cur = s & 1;
+        NVS_CP_COMMIT();
+        NVS_CP_WAIT();                 // this work-item's copies of slab s have landed
+        barrier(CLK_LOCAL_MEM_FENCE);  // everyone's have, and slab s − 1's buffer is free
         if (s + 1 < nslab) {
-            const int kb = (s + 1) * TESSERA_NVS_BK;
-#pragma unroll
-            for (int q = 0; q < NVS_PER; ++q) {
-                pa[q] = (a_rok[q] && kb + ak + adk * q < k) ? Ap[q * a_dq + (long)kb * a_sk] : 0.0f;
-                pb[q] = (b_rok[q] && kb + bk + bdk * q < k) ? Bp[q * b_dq + (long)kb * b_sk] : 0.0f;
-            }
+            const int kb = (s + 1) * TESSERA_NVS_BK, next = ((s + 1) & 1) * NVS_SLAB;
+            nvs_copy_slab(a_rc, vec, Ap + (s + 1) * a_step, lda, m - i0, k - kb, As + next);
+            nvs_copy_slab(b_rc, vec, Bp + (s + 1) * b_step, ldb, n - j0, k - kb, Bs + next);
         }
-        __local const float* Ac = As + cur * NVS_SLAB;
-        __local const float* Bc = Bs + cur * NVS_SLAB;
+        __local const float4* Ac = (__local const float4*)(As + (s & 1) * NVS_SLAB);
+        __local const float4* Bc = (__local const float4*)(Bs + (s & 1) * NVS_SLAB);
 #pragma unroll
         for (int kk = 0; kk < TESSERA_NVS_BK; ++kk) {
-            const float4 a0 = vload4(0, Ac + kk * NVS_LD + 4 * tx);
-            const float4 a1 = vload4(0, Ac + kk * NVS_LD + 64 + 4 * tx);
-            const float4 b0 = vload4(0, Bc + kk * NVS_LD + 4 * ty);
-            const float4 b1 = vload4(0, Bc + kk * NVS_LD + 64 + 4 * ty);
+            const float4 a0 = Ac[kk * (NVS_LD / 4) + tx], a1 = Ac[kk * (NVS_LD / 4) + 16 + tx];
+            const float4 b0 = Bc[kk * (NVS_LD / 4) + ty], b1 = Bc[kk * (NVS_LD / 4) + 16 + ty];
             const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
             const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
 #pragma unroll
@@ -691,13 +718,6 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int m
 #pragma unroll
                 for (int c = 0; c < 8; ++c) acc[r][c] = fma(a[r], b[c], acc[r][c]);
         }
-        if (s + 1 < nslab) {
-            __local float* An = As + (cur ^ 1) * NVS_SLAB;
-            __local float* Bn = Bs + (cur ^ 1) * NVS_SLAB;
-#pragma unroll
-            for (int q = 0; q < NVS_PER; ++q) { An[a_x[q]] = pa[q]; Bn[b_x[q]] = pb[q]; }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
     }
 
 #pragma unroll
@@ -716,13 +736,13 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int m
     }
 }
 
-// tessera_nvgemm_XY: no split k; tessera_nvgemm_XY_split: the same with nvg_split_k, for the
-// launcher's split products only. A float kernel of at most 128 registers runs two work-groups
+// tessera_nvgemm_XY[_u]: no split k; tessera_nvgemm_XY[_u]_split: the same with nvg_split_k, for
+// the launcher's split products only. A float kernel of at most 128 registers runs two work-groups
 // per SM, and these sit at that edge: the split's few instructions took some of them to 129-139
 // registers and 27 instead of 41 TFLOP/s, and which ones changed with every small edit
 // (bench/gpu_task_shapes.md, session 9). Split products are small, where the split gains more
-// than a kernel over the edge loses.
-#define NVS_KERNEL(name, ta, tb, split)                                                           \
+// than a kernel over the edge loses. TN has no r-contiguous source, hence no _u twin.
+#define NVS_KERNEL(name, ta, tb, vec, split)                                                      \
     __kernel __attribute__((reqd_work_group_size(NVS_NT, 1, 1)))                                 \
     void name(const int m, const int n, const int k, const float alpha,                           \
               __global const float* A, const ulong offA, const int lda,                           \
@@ -732,17 +752,23 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int m
         __local float4 As4[2 * NVS_SLAB / 4];                                                     \
         __local float4 Bs4[2 * NVS_SLAB / 4];                                                     \
         NVG_SPLIT_ARGS(ta, tb, split);                                                            \
-        nvs_gemm_body(ta, tb, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_, ldc,    \
-                      tri, (__local float*)As4, (__local float*)Bs4);                             \
+        nvs_gemm_body(ta, tb, vec, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_,    \
+                      ldc, tri, (__local float*)As4, (__local float*)Bs4);                        \
     }
-NVS_KERNEL(tessera_nvgemm_nn, 0, 0, 0)
-NVS_KERNEL(tessera_nvgemm_nt, 0, 1, 0)
-NVS_KERNEL(tessera_nvgemm_tn, 1, 0, 0)
-NVS_KERNEL(tessera_nvgemm_tt, 1, 1, 0)
-NVS_KERNEL(tessera_nvgemm_nn_split, 0, 0, 1)
-NVS_KERNEL(tessera_nvgemm_nt_split, 0, 1, 1)
-NVS_KERNEL(tessera_nvgemm_tn_split, 1, 0, 1)
-NVS_KERNEL(tessera_nvgemm_tt_split, 1, 1, 1)
+NVS_KERNEL(tessera_nvgemm_nn, 0, 0, 1, 0)
+NVS_KERNEL(tessera_nvgemm_nt, 0, 1, 1, 0)
+NVS_KERNEL(tessera_nvgemm_tn, 1, 0, 1, 0)
+NVS_KERNEL(tessera_nvgemm_tt, 1, 1, 1, 0)
+NVS_KERNEL(tessera_nvgemm_nn_u, 0, 0, 0, 0)
+NVS_KERNEL(tessera_nvgemm_nt_u, 0, 1, 0, 0)
+NVS_KERNEL(tessera_nvgemm_tt_u, 1, 1, 0, 0)
+NVS_KERNEL(tessera_nvgemm_nn_split, 0, 0, 1, 1)
+NVS_KERNEL(tessera_nvgemm_nt_split, 0, 1, 1, 1)
+NVS_KERNEL(tessera_nvgemm_tn_split, 1, 0, 1, 1)
+NVS_KERNEL(tessera_nvgemm_tt_split, 1, 1, 1, 1)
+NVS_KERNEL(tessera_nvgemm_nn_u_split, 0, 0, 0, 1)
+NVS_KERNEL(tessera_nvgemm_nt_u_split, 0, 1, 0, 1)
+NVS_KERNEL(tessera_nvgemm_tt_u_split, 1, 1, 0, 1)
 
 #endif  // precision
 

@@ -117,12 +117,17 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     if (tri < 0 || tri > 2) throw std::invalid_argument("tessera::ocl::nv_gemm: tri must be 0, 1 or 2");
     if (m == 0 || n == 0) return true;
     const bool ta = transA != Trans::NoTrans, tb = transB != Trans::NoTrans;
-    // Double: tessera_nvgemm_XY copies 16 bytes at a time from a matrix in its natural orientation
-    // (A untransposed, B untransposed), which needs even offsets and leading dimensions there;
-    // tessera_nvgemm_XY_u takes any. Float has one kernel per trans combination (and its _split twin, below).
-    const bool even_a = ta || (A.off % 2 == 0 && A.ld % 2 == 0), even_b = tb || (B.off % 2 == 0 && B.ld % 2 == 0);
+    // tessera_nvgemm_XY copies 16 bytes at a time from the sources that are contiguous along its
+    // copies, which needs their offsets and leading dimensions to be multiples of 16 bytes' worth
+    // of elements there; tessera_nvgemm_XY_u takes any. Double copies along A's rows and B's k
+    // (A and B untransposed), float along op(A)'s and op(B)'s rows (A untransposed, B transposed;
+    // float TN has no such source and no _u twin).
+    const bool dbl = std::is_same_v<T, double>;
+    const int64_t per16 = 16 / int64_t(sizeof(T));
+    const auto aligned = [per16](const Mat& X) { return X.off % per16 == 0 && X.ld % per16 == 0; };
+    const bool vec_a = ta || aligned(A), vec_b = (dbl ? tb : !tb) || aligned(B);
     std::string name = std::string("tessera_nvgemm_") + (ta ? 't' : 'n') + (tb ? 't' : 'n');
-    if (std::is_same_v<T, double> && !(even_a && even_b)) name += "_u";
+    if (!(vec_a && vec_b)) name += "_u";
     // Large NN products with 16-byte copies: tessera_nvgemm_nn_big (128×128 blocks with the fragment
     // prefetch; gemm_nv.cl) where the program has it and its blocks fill every compute unit at least
     // once (bench/gpu_notes.md, sixth session: +4..6 % at 2048..8192; smaller products lose).

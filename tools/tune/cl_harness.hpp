@@ -364,6 +364,18 @@ inline std::vector<GemmCase> standard_cases(bool quick) {
         c.alpha = -1.5, c.beta = t % 2 ? 0.25 : 0.0;
         cs.push_back(c);
     }
+    // Offsets and leading dimensions multiples of 4 (NVIDIA float: 16-byte copies and float4
+    // loads), edges in m and n, a k tail that ends inside a 4-float chunk, every trans combination.
+    for (int t = 0; t < 4; ++t) {
+        GemmCase c;
+        c.ta = t & 2, c.tb = t & 1;
+        c.m = 131, c.n = 97, c.k = 42;
+        c.offA = 4, c.offB = 8, c.offC = 2;
+        const int rowsA = c.ta ? c.k : c.m, rowsB = c.tb ? c.n : c.k;
+        c.padA = (4 - rowsA % 4) % 4 + 4, c.padB = (4 - rowsB % 4) % 4, c.padC = 1;
+        c.alpha = 0.5, c.beta = t % 2 ? 0.0 : -1.0;
+        cs.push_back(c);
+    }
     // NN products large enough for tessera_nvgemm_nn_big on a big GPU (its 128×128 blocks must
     // cover every compute unit; PoCL's few compute units reach it with the cases above): 16-byte
     // aligned, edges in m and n, whole k slabs and a k tail.
