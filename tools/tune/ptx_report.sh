@@ -9,10 +9,16 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat > "$tmp/stubs.h" <<'H'
-#define get_local_id(d) ((size_t)__nvvm_read_ptx_sreg_tid_x())
-#define get_group_id(d) ((size_t)__nvvm_read_ptx_sreg_ctaid_x())
+#define NVX_(r, d) ((size_t)((d) == 0 ? __nvvm_read_ptx_sreg_##r##_x() : (d) == 1 ? __nvvm_read_ptx_sreg_##r##_y() : __nvvm_read_ptx_sreg_##r##_z()))
+#define get_local_id(d) NVX_(tid, d)
+#define get_group_id(d) NVX_(ctaid, d)
+#define get_num_groups(d) NVX_(nctaid, d)
+#define get_local_size(d) NVX_(ntid, d)
+#define get_global_id(d) (get_group_id(d) * get_local_size(d) + get_local_id(d))
 #define barrier(f) __nvvm_bar_sync(0)
 #define min(a, b) ((a) < (b) ? (a) : (b))
+#define max(a, b) ((a) > (b) ? (a) : (b))
+#define clamp(x, a, b) min(max(x, a), b)
 #define fma(a, b, c) ((a) * (b) + (c))
 #define vload4(i, p) (*(const __local float4*)((p) + 4 * (i)))
 #define TESSERA_NV_ASM __asm__
