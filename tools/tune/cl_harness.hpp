@@ -352,30 +352,22 @@ inline std::vector<GemmCase> standard_cases(bool quick) {
             cs.push_back(c);
             ++idx;
         }
-    // Even offsets and leading dimensions (NVIDIA double: the 16-byte copy kernels) with edges in
-    // m, n and an odd k, every trans combination.
-    for (int t = 0; t < 4; ++t) {
-        GemmCase c;
-        c.ta = t & 2, c.tb = t & 1;
-        c.m = 130, c.n = 98, c.k = 27;
-        c.offA = 2, c.offB = 4, c.offC = 1;
-        const int rowsA = c.ta ? c.k : c.m, rowsB = c.tb ? c.n : c.k;
-        c.padA = rowsA % 2 ? 1 : 2, c.padB = rowsB % 2 ? 1 : 2, c.padC = 3;
-        c.alpha = -1.5, c.beta = t % 2 ? 0.25 : 0.0;
-        cs.push_back(c);
-    }
-    // Offsets and leading dimensions multiples of 4 (NVIDIA float: 16-byte copies and float4
-    // loads), edges in m and n, a k tail that ends inside a 4-float chunk, every trans combination.
-    for (int t = 0; t < 4; ++t) {
-        GemmCase c;
-        c.ta = t & 2, c.tb = t & 1;
-        c.m = 131, c.n = 97, c.k = 42;
-        c.offA = 4, c.offB = 8, c.offC = 2;
-        const int rowsA = c.ta ? c.k : c.m, rowsB = c.tb ? c.n : c.k;
-        c.padA = (4 - rowsA % 4) % 4 + 4, c.padB = (4 - rowsB % 4) % 4, c.padC = 1;
-        c.alpha = 0.5, c.beta = t % 2 ? 0.0 : -1.0;
-        cs.push_back(c);
-    }
+    // Offsets and leading dimensions multiples of `align` elements (the NVIDIA kernels' 16-byte
+    // copies: double 2, float 4), with edges in m and n and a k tail, every trans combination.
+    const auto add_aligned = [&cs](int m, int n, int k, int align, double alpha, double beta) {
+        for (int t = 0; t < 4; ++t) {
+            GemmCase c;
+            c.ta = t & 2, c.tb = t & 1;
+            c.m = m, c.n = n, c.k = k;
+            c.offA = align, c.offB = 2 * align, c.offC = 1;
+            const int rowsA = c.ta ? c.k : c.m, rowsB = c.tb ? c.n : c.k;
+            c.padA = align - rowsA % align, c.padB = align - rowsB % align, c.padC = 3;
+            c.alpha = alpha, c.beta = t % 2 ? beta : 0.0;
+            cs.push_back(c);
+        }
+    };
+    add_aligned(130, 98, 27, 2, -1.5, 0.25);
+    add_aligned(131, 97, 42, 4, 0.5, -1.0);  // k tail inside a 4-float chunk
     // NN products large enough for tessera_nvgemm_nn_big on a big GPU (its 128×128 blocks must
     // cover every compute unit; PoCL's few compute units reach it with the cases above): 16-byte
     // aligned, edges in m and n, whole k slabs and a k tail.
