@@ -170,7 +170,7 @@ double trsm_case(const Env& env, const ocl::DeviceKernels& dk, Side side, Uplo u
 template <class T>
 bool run_trsm_checks(const Env& env, const Args& a, const std::string& variant) {
     const char prec = std::is_same_v<T, float> ? 's' : 'd';
-    auto dk = build_kernels(env, prec, variant_opts(a, variant), device_info(env, a), {"gemm_nv.cl", "trsm.cl", "lacpy.cl"});
+    auto dk = build_kernels(env, prec, variant_opts(a, variant), device_info(env, a), nv_gemm_files({"trsm.cl", "lacpy.cl"}));
     if (!ocl::nv_gemm_available(*dk)) {
         std::printf("CHECK %c trsm %s unavailable (no tessera_nvgemm kernels on this device)\n", prec, label(variant).c_str());
         return false;
@@ -396,7 +396,7 @@ void dump_ptx(const Env& env, const Args& a) {
     for (char p : a.precs) {
         const std::string v = a.variants.empty() ? "" : a.variants[0];
         const std::string opts = ocl::build_options(device_info(env, a), p) + " " + variant_opts(a, v);
-        cl_program prog = build_program(env, program_subset({"gemm_nv.cl"}), opts);
+        cl_program prog = build_program(env, program_subset(nv_gemm_files()), opts);
         size_t size = 0;
         check(clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), "clGetProgramInfo");
         std::vector<unsigned char> bin(size);

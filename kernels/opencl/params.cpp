@@ -17,7 +17,7 @@
 namespace tessera::ocl {
 
 const std::vector<ParamSpec>& param_specs() {
-    // Defaults must equal the #ifndef values of the .cl files (gemm.cl, gemm_nv.cl, trsm.cl, potrf.cl).
+    // Defaults must equal the #ifndef values of the .cl files (gemm.cl, gemm_nv*.cl, trsm.cl, potrf.cl).
     static const std::vector<ParamSpec> specs = {
         {"TESSERA_GEMM_MB", 64, {16, 32, 64, 128}, 0, 0, "gemm.cl: rows of C per work-group"},
         {"TESSERA_GEMM_NB", 64, {16, 32, 64, 128}, 0, 0, "gemm.cl: columns of C per work-group"},
@@ -32,15 +32,15 @@ const std::vector<ParamSpec>& param_specs() {
         {"TESSERA_POTRF_BS", 32, {}, 1, 256, "potrf.cl: columns of a leaf of the recursive potrf, factored and inverted in registers"},
         {"TESSERA_POTRF_WG", 256, {32, 64, 128, 256, 512, 1024}, 0, 0, "potrf.cl: work-items factoring one leaf"},
         {"TESSERA_NV_GROUP", 8, {}, 1, 64, "gemm_nv.cl: block rows per rasterization group"},
-        {"TESSERA_NVD_MMA", 1688, {884, 1688}, 0, 0, "gemm_nv.cl: FP64 mma.sync shape (m8n8k4, m16n8k8)"},
-        {"TESSERA_NVD_STAGES", 4, {}, 2, 4, "gemm_nv.cl: k slabs in flight (cp.async)"},
-        {"TESSERA_NVD_WM", 1, {1, 2, 4}, 0, 0, "gemm_nv.cl: warps along m (64 rows each)"},
-        {"TESSERA_NVD_WN", 4, {1, 2, 4}, 0, 0, "gemm_nv.cl: warps along n (32 columns each)"},
-        {"TESSERA_NVD_STAGGER", 1, {0, 1}, 0, 0, "gemm_nv.cl: half of the warps copy the next slab before their fragment loads"},
+        {"TESSERA_NVD_MMA", 1688, {884, 1688}, 0, 0, "gemm_nv_d.cl: FP64 mma.sync shape (m8n8k4, m16n8k8)"},
+        {"TESSERA_NVD_STAGES", 4, {}, 2, 4, "gemm_nv_d.cl: k slabs in flight (cp.async)"},
+        {"TESSERA_NVD_WM", 1, {1, 2, 4}, 0, 0, "gemm_nv_d.cl: warps along m (64 rows each)"},
+        {"TESSERA_NVD_WN", 4, {1, 2, 4}, 0, 0, "gemm_nv_d.cl: warps along n (32 columns each)"},
+        {"TESSERA_NVD_STAGGER", 1, {0, 1}, 0, 0, "gemm_nv_d.cl: half of the warps copy the next slab before their fragment loads"},
         {"TESSERA_QR_SB", 512, {}, 1, 4096, "launch_qr.cpp: reflectors per super-block of gemqrt/tpmqrt (its T merged, then GEMMs)"},
         {"TESSERA_NV_SPLITK", 16, {}, 1, 64, "gemm_nv.cl: most ways a GEMM with too few blocks splits k (1: never)"},
-        {"TESSERA_NVS_BK", 16, {8, 16}, 0, 0, "gemm_nv.cl: float k slab"},
-        {"TESSERA_NVS_WARP", 1, {0, 1}, 0, 0, "gemm_nv.cl: float warp shape (0 = 16x2, 1 = 8x4 work-items)"},
+        {"TESSERA_NVS_BK", 16, {8, 16}, 0, 0, "gemm_nv_s.cl: float k slab"},
+        {"TESSERA_NVS_WARP", 1, {0, 1}, 0, 0, "gemm_nv_s.cl: float warp shape (0 = 16x2, 1 = 8x4 work-items)"},
     };
     return specs;
 }
@@ -244,9 +244,9 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
         return "trsm.cl work-group TRSM_BS·TRSM_NG: TRSM_NG must divide TRSM_BS, within the device's limit";
     const int wm = v("TESSERA_NVD_WM"), wn = v("TESSERA_NVD_WN"), st = v("TESSERA_NVD_STAGES");
     const int nw = wm * wn;
-    if (size_t(st) * (64 * wm + 32 * wn) * 64 > lmem) return "gemm_nv.cl local memory STAGES·(64·WM + 32·WN)·64 bytes exceeds the device's";
-    if (size_t(32 * nw) > maxwg) return "gemm_nv.cl work-group 32·WM·WN larger than the device allows";
-    if (size_t(2) * 2 * v("TESSERA_NVS_BK") * 132 * sizeof(float) > lmem) return "gemm_nv.cl float slabs exceed local memory";
+    if (size_t(st) * (64 * wm + 32 * wn) * 64 > lmem) return "gemm_nv_d.cl local memory STAGES·(64·WM + 32·WN)·64 bytes exceeds the device's";
+    if (size_t(32 * nw) > maxwg) return "gemm_nv_d.cl work-group 32·WM·WN larger than the device allows";
+    if (size_t(2) * 2 * v("TESSERA_NVS_BK") * 132 * sizeof(float) > lmem) return "gemm_nv_s.cl float slabs exceed local memory";
     if (info && info->cc_major >= 0 && info->cc_major < 9 && v("TESSERA_NVD_MMA") != 884)
         return "TESSERA_NVD_MMA 1688 needs compute capability 9.0";
     return {};

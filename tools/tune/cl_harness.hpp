@@ -153,7 +153,7 @@ inline cl_program build_program(const Env& env, const std::string& source, const
     return prog;
 }
 
-/// The embedded prelude plus the named kernel files only (e.g. {"gemm_nv.cl"}), so that a tool does
+/// The embedded prelude plus the named kernel files only (e.g. {"gemm.cl"}), so that a tool does
 /// not depend on kernels it does not use; empty `files`: the library's whole program_source().
 inline std::string program_subset(const std::vector<std::string>& files) {
     if (files.empty()) return ocl::program_source();
@@ -167,12 +167,18 @@ inline std::string program_subset(const std::vector<std::string>& files) {
     return s;
 }
 
-/// Tessera's program for `prec` (the files `files`, default gemm_nv.cl), built with build_options()
+/// The NVIDIA GEMM's files (gemm_nv.cl and its double and float parts), then `more`.
+inline std::vector<std::string> nv_gemm_files(std::vector<std::string> more = {}) {
+    more.insert(more.begin(), {"gemm_nv.cl", "gemm_nv_d.cl", "gemm_nv_s.cl"});
+    return more;
+}
+
+/// Tessera's program for `prec` (the files `files`, default the NVIDIA GEMM's), built with build_options()
 /// plus `extra` (e.g. "-DTESSERA_NVD_MMA=1688"). `info` lets a test pretend another compute
 /// capability (PoCL emulation of the NVIDIA path).
 inline std::unique_ptr<ocl::DeviceKernels> build_kernels(const Env& env, char prec, const std::string& extra,
                                                          ocl::DeviceInfo info,
-                                                         const std::vector<std::string>& files = {"gemm_nv.cl"}) {
+                                                         const std::vector<std::string>& files = nv_gemm_files()) {
     const std::string opts = ocl::build_options(info, prec) + (extra.empty() ? "" : " " + extra);
     cl_program prog = build_program(env, program_subset(files), opts);
     return std::make_unique<ocl::DeviceKernels>(env.ctx, env.device, prog, prec, std::move(info));

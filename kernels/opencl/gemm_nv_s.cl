@@ -1,0 +1,201 @@
+// tessera_nvgemm_* in float: FP32 FMA (gemm_nv.cl describes the family and holds the shared
+// helpers: block order, split k, the reduction).
+#if defined(TESSERA_NV_SM) && TESSERA_NV_SM >= 80
+#if defined(TESSERA_REAL_S)
+// ===================================== float: FP32 FMA =====================================
+// 16×16 work-items, each an 8×8 register tile: rows 4·tx + {0..3} and 64 + 4·tx + {0..3},
+// columns 4·ty + {0..3} and 64 + 4·ty + {0..3}. Local slabs are k-major (X[k][r], row length
+// 128 + 4) so that a work-item reads its 8 values of op(A) and op(B) per k as four float4.
+// Two slab buffers, one barrier per slab: slab s + 1 travels by cp.async while slab s is
+// multiplied, with no registers staged. A source contiguous along r (A untransposed, B transposed)
+// comes in 16-byte copies, a warp's 32 covering 128 rows of one k, where its offset and leading
+// dimension are multiples of 4 (kernels without _u; the _u kernels take any); a source contiguous
+// along k (A transposed, B untransposed) in 4-byte copies, a warp covering 8 k × 4 rows. Every copy
+// pattern meets 32 distinct banks; everything outside op(X) is zero-filled.
+
+#ifndef TESSERA_NVS_BK
+#define TESSERA_NVS_BK 16  // k per slab: 8 or 16
+#endif
+#ifndef TESSERA_NVS_WARP
+#define TESSERA_NVS_WARP 1  // work-items of a warp: 0 = 16 (m) × 2 (n), 1 = 8 × 4 (fewer local-memory wavefronts)
+#endif
+#define NVS_BM 128
+#define NVS_BN 128
+#define NVS_NT 256
+#define NVS_LD (NVS_BM + 4)
+#define NVS_SLAB (TESSERA_NVS_BK * NVS_LD)
+#define NVS_PER (NVS_BM * TESSERA_NVS_BK / NVS_NT)  // elements of each matrix per work-item per slab
+
+#ifdef TESSERA_NV_EMULATE
+#define NVS_CP4(dst, src, bytes) (*(dst) = (bytes) ? *(src) : 0.0f)
+#define NVS_CP16(dst, src, bytes) do { for (int i_ = 0; i_ < 4; ++i_) (dst)[i_] = 4 * i_ < (bytes) ? (src)[i_] : 0.0f; } while (0)
+#define NVS_CP_COMMIT() ((void)0)
+#define NVS_CP_WAIT() ((void)0)
+#define NVS_OPAQUE(x) (x)
+#else
+// cp.async global → local of `bytes` (the rest zero-filled; src must still be a valid address).
+#define NVS_CP4(dst, src, bytes) TESSERA_NV_ASM volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" \
+                                                         :: "r"((uint)(ulong)(dst)), "l"(src), "r"(bytes) : "memory")
+#define NVS_CP16(dst, src, bytes) TESSERA_NV_ASM volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;" \
+                                                          :: "r"((uint)(ulong)(dst)), "l"(src), "r"(bytes) : "memory")
+#define NVS_CP_COMMIT() TESSERA_NV_ASM volatile("cp.async.commit_group;" ::: "memory")
+#define NVS_CP_WAIT() TESSERA_NV_ASM volatile("cp.async.wait_group 0;" ::: "memory")
+// x, which the compiler cannot see through: the copies' addresses are computed per slab instead of
+// hoisted into registers live across the loop. Hoisted, they took the kernels to 150-237 registers,
+// one work-group per SM and 5-15 % less (bench/gpu_task_shapes.md, session 12).
+static inline int nvs_opaque(const int x) { int y; TESSERA_NV_ASM volatile("mov.b32 %0, %1;" : "=r"(y) : "r"(x)); return y; }
+#define NVS_OPAQUE(x) nvs_opaque(x)
+#endif
+
+// Start this work-item's copies of one 128×BK slab of op(X) into dst: X points at op(X)(x0, kb),
+// rows_left = rows of op(X) from x0, k_left = k from kb; element (r, kk) lies at X[r + kk·ld] (rc)
+// or X[kk + r·ld]; vec: 16-byte copies for rc (X and ld multiples of 4 floats).
+static inline void nvs_copy_slab(const int rc, const int vec, __global const float* X, const int ld_,
+                                 const int rows_left, const int k_left, __local float* dst)
+{
+    const int lid = (int)get_local_id(0), ld = NVS_OPAQUE(ld_);
+    if (rc && vec) {
+        const int r = 4 * (lid & 31), k0 = lid >> 5, bytes = clamp(4 * (rows_left - r), 0, 16);
+#pragma unroll
+        for (int q = 0; q < TESSERA_NVS_BK / 8; ++q) {
+            const int kk = k0 + 8 * q, ok = bytes > 0 && kk < k_left;
+            NVS_CP16(dst + kk * NVS_LD + r, ok ? X + r + (long)kk * ld : X, ok ? bytes : 0);
+        }
+    } else if (rc) {
+        const int r = lid & 127, k0 = lid >> 7, rok = r < rows_left;
+#pragma unroll
+        for (int q = 0; q < NVS_PER; ++q) {
+            const int kk = k0 + 2 * q, ok = rok && kk < k_left;
+            NVS_CP4(dst + kk * NVS_LD + r, ok ? X + r + (long)kk * ld : X, ok ? 4 : 0);
+        }
+    } else {
+        const int k0 = lid & 7, r0 = ((lid >> 3) & 3) + 4 * (lid >> 5);
+#pragma unroll
+        for (int q = 0; q < NVS_PER; ++q) {
+            const int dk = 8 * (q % (TESSERA_NVS_BK / 8)), dr = 32 * (q / (TESSERA_NVS_BK / 8));
+            const int ok = r0 + dr < rows_left && k0 + dk < k_left;
+            NVS_CP4(dst + (k0 + dk) * NVS_LD + r0 + dr, ok ? X + k0 + dk + (long)(r0 + dr) * ld : X, ok ? 4 : 0);
+        }
+    }
+}
+
+static inline void nvs_gemm_body(const int transA, const int transB, const int vec, const int m, const int n,
+                                 const int k, const float alpha, __global const float* A, const int lda,
+                                 __global const float* B, const int ldb, const float beta,
+                                 __global float* C, const int ldc, const int tri,
+                                 __local float* As, __local float* Bs)
+{
+    int bm, bn;
+    nvg_block_coords(m, n, NVS_BM, NVS_BN, &bm, &bn);
+    const int i0 = bm * NVS_BM, j0 = bn * NVS_BN;
+    if (tri == 1 && i0 + NVS_BM - 1 < j0) return;
+    if (tri == 2 && j0 + NVS_BN - 1 < i0) return;
+
+    const int lid = (int)get_local_id(0);
+#if TESSERA_NVS_WARP
+    const int tx = (lid & 7) + 8 * ((lid >> 5) & 1), ty = ((lid >> 3) & 3) + 4 * (lid >> 6);
+#else
+    const int tx = lid & 15, ty = lid >> 4;
+#endif
+
+    float acc[8][8];
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+#pragma unroll
+        for (int c = 0; c < 8; ++c) acc[r][c] = 0.0f;
+
+    const int a_rc = !transA, b_rc = transB;
+    __global const float* Ap = A + (a_rc ? i0 : (long)i0 * lda);
+    __global const float* Bp = B + (b_rc ? j0 : (long)j0 * ldb);
+    const long a_step = a_rc ? (long)TESSERA_NVS_BK * lda : TESSERA_NVS_BK;
+    const long b_step = b_rc ? (long)TESSERA_NVS_BK * ldb : TESSERA_NVS_BK;
+    const int nslab = (alpha == 0.0f) ? 0 : (k + TESSERA_NVS_BK - 1) / TESSERA_NVS_BK;
+
+    if (nslab > 0) {
+        nvs_copy_slab(a_rc, vec, Ap, lda, m - i0, k, As);
+        nvs_copy_slab(b_rc, vec, Bp, ldb, n - j0, k, Bs);
+    }
+    for (int s = 0; s < nslab; ++s) {
+        NVS_CP_COMMIT();
+        NVS_CP_WAIT();                 // this work-item's copies of slab s have landed
+        barrier(CLK_LOCAL_MEM_FENCE);  // everyone's have, and slab s − 1's buffer is free
+        if (s + 1 < nslab) {
+            const int kb = (s + 1) * TESSERA_NVS_BK, next = ((s + 1) & 1) * NVS_SLAB;
+            nvs_copy_slab(a_rc, vec, Ap + (s + 1) * a_step, lda, m - i0, k - kb, As + next);
+            nvs_copy_slab(b_rc, vec, Bp + (s + 1) * b_step, ldb, n - j0, k - kb, Bs + next);
+        }
+        __local const float4* Ac = (__local const float4*)(As + (s & 1) * NVS_SLAB);
+        __local const float4* Bc = (__local const float4*)(Bs + (s & 1) * NVS_SLAB);
+#pragma unroll
+        for (int kk = 0; kk < TESSERA_NVS_BK; ++kk) {
+            const float4 a0 = Ac[kk * (NVS_LD / 4) + tx], a1 = Ac[kk * (NVS_LD / 4) + 16 + tx];
+            const float4 b0 = Bc[kk * (NVS_LD / 4) + ty], b1 = Bc[kk * (NVS_LD / 4) + 16 + ty];
+            const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+            const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+            for (int r = 0; r < 8; ++r)
+#pragma unroll
+                for (int c = 0; c < 8; ++c) acc[r][c] = fma(a[r], b[c], acc[r][c]);
+        }
+    }
+
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int col = j0 + 4 * ty + (c & 3) + 64 * (c >> 2);
+        if (col >= n) continue;
+#pragma unroll
+        for (int r = 0; r < 8; ++r) {
+            const int row = i0 + 4 * tx + (r & 3) + 64 * (r >> 2);
+            if (row >= m) continue;
+            if ((tri == 1 && row < col) || (tri == 2 && row > col)) continue;
+            __global float* p = C + row + (long)col * ldc;
+            const float v = alpha * acc[r][c];
+            *p = (beta == 0.0f) ? v : fma(beta, *p, v);
+        }
+    }
+}
+
+// tessera_nvgemm_XY[_u]: no split k; tessera_nvgemm_XY[_u]_split: the same with nvg_split_k, for
+// the launcher's split products only. A float kernel of at most 128 registers runs two work-groups
+// per SM, and these sit at that edge: the split's few instructions took some of them to 129-139
+// registers and 27 instead of 41 TFLOP/s, and which ones changed with every small edit
+// (bench/gpu_task_shapes.md, session 9). Split products are small, where the split gains more
+// than a kernel over the edge loses. TN has no r-contiguous source, hence no _u twin.
+#define NVS_KERNEL(name, ta, tb, vec, split)                                                      \
+    __kernel __attribute__((reqd_work_group_size(NVS_NT, 1, 1)))                                 \
+    void name(const int m, const int n, const int k, const float alpha,                           \
+              __global const float* A, const ulong offA, const int lda,                           \
+              __global const float* B, const ulong offB, const int ldb, const float beta,         \
+              __global float* C, const ulong offC, const int ldc, const int tri)                  \
+    {                                                                                             \
+        __local float4 As4[2 * NVS_SLAB / 4];                                                     \
+        __local float4 Bs4[2 * NVS_SLAB / 4];                                                     \
+        NVG_SPLIT_ARGS(ta, tb, split);                                                            \
+        nvs_gemm_body(ta, tb, vec, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_,    \
+                      ldc, tri, (__local float*)As4, (__local float*)Bs4);                        \
+    }
+NVS_KERNEL(tessera_nvgemm_nn, 0, 0, 1, 0)
+NVS_KERNEL(tessera_nvgemm_nt, 0, 1, 1, 0)
+NVS_KERNEL(tessera_nvgemm_tn, 1, 0, 1, 0)
+NVS_KERNEL(tessera_nvgemm_tt, 1, 1, 1, 0)
+NVS_KERNEL(tessera_nvgemm_nn_u, 0, 0, 0, 0)
+NVS_KERNEL(tessera_nvgemm_nt_u, 0, 1, 0, 0)
+NVS_KERNEL(tessera_nvgemm_tt_u, 1, 1, 0, 0)
+NVS_KERNEL(tessera_nvgemm_nn_split, 0, 0, 1, 1)
+NVS_KERNEL(tessera_nvgemm_nt_split, 0, 1, 1, 1)
+NVS_KERNEL(tessera_nvgemm_tn_split, 1, 0, 1, 1)
+NVS_KERNEL(tessera_nvgemm_tt_split, 1, 1, 1, 1)
+NVS_KERNEL(tessera_nvgemm_nn_u_split, 0, 0, 0, 1)
+NVS_KERNEL(tessera_nvgemm_nt_u_split, 0, 1, 0, 1)
+NVS_KERNEL(tessera_nvgemm_tt_u_split, 1, 1, 0, 1)
+
+// Internal helpers end here: later files of the concatenated program may reuse these names.
+#undef NVS_BM
+#undef NVS_BN
+#undef NVS_KERNEL
+#undef NVS_LD
+#undef NVS_NT
+#undef NVS_PER
+#undef NVS_SLAB
+#endif  // TESSERA_REAL_S
+#endif  // TESSERA_NV_SM
