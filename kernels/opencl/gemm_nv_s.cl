@@ -7,17 +7,23 @@
 // columns 4·ty + {0..3} and 64 + 4·ty + {0..3}. Local slabs are k-major (X[k][r], row length
 // 128 + 4) so that a work-item reads its 8 values of op(A) and op(B) per k as four float4.
 // Two slab buffers, one barrier per slab: slab s + 1 travels by cp.async while slab s is
-// multiplied, with no registers staged. A source contiguous along r (A untransposed, B transposed)
-// comes in 16-byte copies, a warp's 32 covering 128 rows of one k, where its offset and leading
-// dimension are multiples of 4 (kernels without _u; the _u kernels take any); a source contiguous
-// along k (A transposed, B untransposed) in 4-byte copies, a warp covering 8 k × 4 rows. Every copy
-// pattern meets 32 distinct banks; everything outside op(X) is zero-filled.
+// multiplied. A source contiguous along r (A untransposed, B transposed) comes in 16-byte copies,
+// a warp's 32 covering 128 rows of one k. B untransposed, contiguous along k, comes in 16-byte
+// copies (4 k of one column) into a staging buffer that each work-item transposes into the k-major
+// slab itself, by 8 scalar stores, just before the slab's barrier (TESSERA_NVS_STAGE). The 16-byte
+// copies need the source's offset and leading dimension to be multiples of 4 (kernels without
+// _u; the _u kernels take any and copy 4 bytes at a time, as does A transposed: a warp covers 8 k ×
+// 4 rows). Every copy and store pattern meets 32 distinct banks; everything outside op(X) is
+// zero-filled.
 
 #ifndef TESSERA_NVS_BK
 #define TESSERA_NVS_BK 16  // k per slab: 8 or 16
 #endif
 #ifndef TESSERA_NVS_WARP
 #define TESSERA_NVS_WARP 1  // work-items of a warp: 0 = 16 (m) × 2 (n), 1 = 8 × 4 (fewer local-memory wavefronts)
+#endif
+#ifndef TESSERA_NVS_STAGE
+#define TESSERA_NVS_STAGE 1  // B untransposed (vec kernels): 16-byte copies, transposed in local memory
 #endif
 #define NVS_BM 128
 #define NVS_BN 128
@@ -79,11 +85,42 @@ static inline void nvs_copy_slab(const int rc, const int vec, __global const flo
     }
 }
 
+// Staging of a k-contiguous source (B untransposed): work-item lid owns the 16-byte chunks
+// (row r = lid / 2, k = 4·(lid % 2 + 2·j)) of a 128×BK slab, copies them into raw[j][lid] and later
+// stores them, transposed, into the k-major slab. A warp copies 16 rows × 32 bytes (whole sectors)
+// and its stores of one k meet 32 distinct banks (two k four apart lie 16 banks apart). The
+// work-item reads back only its own chunks, so reusing raw needs no barrier. (Chunks of 8 rows ×
+// 64 bytes per warp, their stores kept off each other's banks by a swap of halves, ran 2-10 %
+// slower: bench/gpu_task_shapes.md, session 13.)
+#define NVS_CHUNKS (TESSERA_NVS_BK / 8)  // chunks per work-item per slab
+
+static inline void nvs_stage_copy(__global const float* X, const int ld_, const int rows_left, const int k_left,
+                                  __local float4* raw)
+{
+    const int lid = (int)get_local_id(0), ld = NVS_OPAQUE(ld_), r = lid >> 1;
+#pragma unroll
+    for (int j = 0; j < NVS_CHUNKS; ++j) {
+        const int kq = 4 * ((lid & 1) + 2 * j), bytes = r < rows_left ? clamp(4 * (k_left - kq), 0, 16) : 0;
+        NVS_CP16((__local float*)(raw + j * NVS_NT + lid), bytes > 0 ? X + kq + (long)r * ld : X, bytes);
+    }
+}
+
+static inline void nvs_stage_store(__local const float4* raw, __local float* dst)
+{
+    const int lid = (int)get_local_id(0), r = lid >> 1;
+#pragma unroll
+    for (int j = 0; j < NVS_CHUNKS; ++j) {
+        const float4 v = raw[j * NVS_NT + lid];
+        __local float* d = dst + 4 * ((lid & 1) + 2 * j) * NVS_LD + r;
+        d[0] = v.x, d[NVS_LD] = v.y, d[2 * NVS_LD] = v.z, d[3 * NVS_LD] = v.w;
+    }
+}
+
 static inline void nvs_gemm_body(const int transA, const int transB, const int vec, const int m, const int n,
                                  const int k, const float alpha, __global const float* A, const int lda,
                                  __global const float* B, const int ldb, const float beta,
                                  __global float* C, const int ldc, const int tri,
-                                 __local float* As, __local float* Bs)
+                                 __local float* As, __local float* Bs, __local float4* raw)
 {
     int bm, bn;
     nvg_block_coords(m, n, NVS_BM, NVS_BN, &bm, &bn);
@@ -104,7 +141,7 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
 #pragma unroll
         for (int c = 0; c < 8; ++c) acc[r][c] = 0.0f;
 
-    const int a_rc = !transA, b_rc = transB;
+    const int a_rc = !transA, b_rc = transB, stage = TESSERA_NVS_STAGE && vec && !transB;
     __global const float* Ap = A + (a_rc ? i0 : (long)i0 * lda);
     __global const float* Bp = B + (b_rc ? j0 : (long)j0 * ldb);
     const long a_step = a_rc ? (long)TESSERA_NVS_BK * lda : TESSERA_NVS_BK;
@@ -113,16 +150,19 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
 
     if (nslab > 0) {
         nvs_copy_slab(a_rc, vec, Ap, lda, m - i0, k, As);
-        nvs_copy_slab(b_rc, vec, Bp, ldb, n - j0, k, Bs);
+        if (stage) nvs_stage_copy(Bp, ldb, n - j0, k, raw);
+        else nvs_copy_slab(b_rc, vec, Bp, ldb, n - j0, k, Bs);
     }
     for (int s = 0; s < nslab; ++s) {
         NVS_CP_COMMIT();
         NVS_CP_WAIT();                 // this work-item's copies of slab s have landed
+        if (stage) nvs_stage_store(raw, Bs + (s & 1) * NVS_SLAB);  // its buffer was last read in slab s − 2
         barrier(CLK_LOCAL_MEM_FENCE);  // everyone's have, and slab s − 1's buffer is free
         if (s + 1 < nslab) {
             const int kb = (s + 1) * TESSERA_NVS_BK, next = ((s + 1) & 1) * NVS_SLAB;
             nvs_copy_slab(a_rc, vec, Ap + (s + 1) * a_step, lda, m - i0, k - kb, As + next);
-            nvs_copy_slab(b_rc, vec, Bp + (s + 1) * b_step, ldb, n - j0, k - kb, Bs + next);
+            if (stage) nvs_stage_copy(Bp + (s + 1) * b_step, ldb, n - j0, k - kb, raw);
+            else nvs_copy_slab(b_rc, vec, Bp + (s + 1) * b_step, ldb, n - j0, k - kb, Bs + next);
         }
         __local const float4* Ac = (__local const float4*)(As + (s & 1) * NVS_SLAB);
         __local const float4* Bc = (__local const float4*)(Bs + (s & 1) * NVS_SLAB);
@@ -160,7 +200,7 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
 // per SM, and these sit at that edge: the split's few instructions took some of them to 129-139
 // registers and 27 instead of 41 TFLOP/s, and which ones changed with every small edit
 // (bench/gpu_task_shapes.md, session 9). Split products are small, where the split gains more
-// than a kernel over the edge loses. TN has no r-contiguous source, hence no _u twin.
+// than a kernel over the edge loses.
 #define NVS_KERNEL(name, ta, tb, vec, split)                                                      \
     __kernel __attribute__((reqd_work_group_size(NVS_NT, 1, 1)))                                 \
     void name(const int m, const int n, const int k, const float alpha,                           \
@@ -170,9 +210,10 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
     {                                                                                             \
         __local float4 As4[2 * NVS_SLAB / 4];                                                     \
         __local float4 Bs4[2 * NVS_SLAB / 4];                                                     \
+        __local float4 raw[(tb || !vec || !TESSERA_NVS_STAGE) ? 1 : NVS_CHUNKS * NVS_NT];          \
         NVG_SPLIT_ARGS(ta, tb, split);                                                            \
         nvs_gemm_body(ta, tb, vec, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_,    \
-                      ldc, tri, (__local float*)As4, (__local float*)Bs4);                        \
+                      ldc, tri, (__local float*)As4, (__local float*)Bs4, raw);                   \
     }
 NVS_KERNEL(tessera_nvgemm_nn, 0, 0, 1, 0)
 NVS_KERNEL(tessera_nvgemm_nt, 0, 1, 1, 0)
@@ -180,6 +221,7 @@ NVS_KERNEL(tessera_nvgemm_tn, 1, 0, 1, 0)
 NVS_KERNEL(tessera_nvgemm_tt, 1, 1, 1, 0)
 NVS_KERNEL(tessera_nvgemm_nn_u, 0, 0, 0, 0)
 NVS_KERNEL(tessera_nvgemm_nt_u, 0, 1, 0, 0)
+NVS_KERNEL(tessera_nvgemm_tn_u, 1, 0, 0, 0)
 NVS_KERNEL(tessera_nvgemm_tt_u, 1, 1, 0, 0)
 NVS_KERNEL(tessera_nvgemm_nn_split, 0, 0, 1, 1)
 NVS_KERNEL(tessera_nvgemm_nt_split, 0, 1, 1, 1)
@@ -187,11 +229,13 @@ NVS_KERNEL(tessera_nvgemm_tn_split, 1, 0, 1, 1)
 NVS_KERNEL(tessera_nvgemm_tt_split, 1, 1, 1, 1)
 NVS_KERNEL(tessera_nvgemm_nn_u_split, 0, 0, 0, 1)
 NVS_KERNEL(tessera_nvgemm_nt_u_split, 0, 1, 0, 1)
+NVS_KERNEL(tessera_nvgemm_tn_u_split, 1, 0, 0, 1)
 NVS_KERNEL(tessera_nvgemm_tt_u_split, 1, 1, 0, 1)
 
 // Internal helpers end here: later files of the concatenated program may reuse these names.
 #undef NVS_BM
 #undef NVS_BN
+#undef NVS_CHUNKS
 #undef NVS_KERNEL
 #undef NVS_LD
 #undef NVS_NT

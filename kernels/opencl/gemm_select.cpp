@@ -117,15 +117,14 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     if (tri < 0 || tri > 2) throw std::invalid_argument("tessera::ocl::nv_gemm: tri must be 0, 1 or 2");
     if (m == 0 || n == 0) return true;
     const bool ta = transA != Trans::NoTrans, tb = transB != Trans::NoTrans;
-    // tessera_nvgemm_XY copies 16 bytes at a time from the sources that are contiguous along its
-    // copies, which needs their offsets and leading dimensions to be multiples of 16 bytes' worth
-    // of elements there; tessera_nvgemm_XY_u takes any. Double copies along A's rows and B's k
-    // (A and B untransposed), float along op(A)'s and op(B)'s rows (A untransposed, B transposed;
-    // float TN has no such source and no _u twin).
+    // tessera_nvgemm_XY copies 16 bytes at a time from the sources it can, which needs their
+    // offsets and leading dimensions to be multiples of 16 bytes' worth of elements;
+    // tessera_nvgemm_XY_u takes any. Double copies so along A's rows and B's k (A and B
+    // untransposed), float along A's rows (A untransposed) and from B in either form.
     const bool dbl = std::is_same_v<T, double>;
     const int64_t per16 = 16 / int64_t(sizeof(T));
     const auto aligned = [per16](const Mat& X) { return X.off % per16 == 0 && X.ld % per16 == 0; };
-    const bool vec_a = ta || aligned(A), vec_b = (dbl ? tb : !tb) || aligned(B);
+    const bool vec_a = ta || aligned(A), vec_b = (dbl && tb) || aligned(B);
     std::string name = std::string("tessera_nvgemm_") + (ta ? 't' : 'n') + (tb ? 't' : 'n');
     if (!(vec_a && vec_b)) name += "_u";
     // Large NN products with 16-byte copies: tessera_nvgemm_nn_big (128×128 blocks with the fragment

@@ -374,6 +374,7 @@ inline std::vector<GemmCase> standard_cases(bool quick) {
     };
     add_aligned(130, 98, 27, 2, -1.5, 0.25);
     add_aligned(131, 97, 42, 4, 0.5, -1.0);  // k tail inside a 4-float chunk
+    add_aligned(60, 100, 600, 4, 1.5, 0.75);  // few blocks, deep k: split k with 16-byte copies
     // NN products large enough for tessera_nvgemm_nn_big on a big GPU (its 128×128 blocks must
     // cover every compute unit; PoCL's few compute units reach it with the cases above): 16-byte
     // aligned, edges in m and n, whole k slabs and a k tail.
