@@ -412,22 +412,27 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
 #undef NVD_ISSUE_F
 
     // Epilogue: C = alpha·acc + beta·C (C not read when beta == 0). acc[i] holds mma row
-    // 64·wm + 16·(i/2) + g + 8·(i mod 2), i.e. row 64·wm + 16·(i/2) + 2g + (i mod 2) of C.
+    // 64·wm + 16·(i/2) + g + 8·(i mod 2), i.e. row 64·wm + 16·(i/2) + 2g + (i mod 2) of C. A row's
+    // 8 values of C are all loaded before any is stored (stores in between would hold each load
+    // back behind the one before: the compiler cannot tell the addresses apart).
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
         const int row = i0 + NVD_RP(64 * wm + 16 * (i >> 1) + g + 8 * (i & 1));
         if (row >= m) continue;
+        double old[8];
 #pragma unroll
-        for (int j = 0; j < 4; ++j)
+        for (int x = 0; x < 8; ++x) {
+            const int col = j0 + 32 * wn + 8 * (x >> 1) + 2 * t + (x & 1);
+            const int in = col < n && !((tri == 1 && row < col) || (tri == 2 && row > col));
+            old[x] = (in && beta != 0.0) ? C[row + (long)col * ldc] : 0.0;
+        }
 #pragma unroll
-            for (int e = 0; e < 2; ++e) {
-                const int col = j0 + 32 * wn + 8 * j + 2 * t + e;
-                if (col >= n) continue;
-                if ((tri == 1 && row < col) || (tri == 2 && row > col)) continue;
-                __global double* c = C + row + (long)col * ldc;
-                const double v = alpha * acc[i][j][e];
-                *c = (beta == 0.0) ? v : fma(beta, *c, v);
-            }
+        for (int x = 0; x < 8; ++x) {
+            const int col = j0 + 32 * wn + 8 * (x >> 1) + 2 * t + (x & 1);
+            if (col >= n || (tri == 1 && row < col) || (tri == 2 && row > col)) continue;
+            const double v = alpha * acc[i][x >> 1][x & 1];
+            C[row + (long)col * ldc] = (beta == 0.0) ? v : fma(beta, old[x], v);
+        }
     }
 }
 

@@ -179,18 +179,27 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
         }
     }
 
+    // Epilogue, a column of 8 at a time: its values of C all loaded before any is stored (stores
+    // in between would hold each load back behind the one before: the compiler cannot tell the
+    // addresses apart). C is not read when beta = 0.
 #pragma unroll
     for (int c = 0; c < 8; ++c) {
         const int col = j0 + 4 * ty + (c & 3) + 64 * (c >> 2);
         if (col >= n) continue;
+        __global float* Cc = C + (long)col * ldc;
+        float old[8];
 #pragma unroll
         for (int r = 0; r < 8; ++r) {
             const int row = i0 + 4 * tx + (r & 3) + 64 * (r >> 2);
-            if (row >= m) continue;
-            if ((tri == 1 && row < col) || (tri == 2 && row > col)) continue;
-            __global float* p = C + row + (long)col * ldc;
+            const int in = row < m && !((tri == 1 && row < col) || (tri == 2 && row > col));
+            old[r] = (in && beta != 0.0f) ? Cc[row] : 0.0f;
+        }
+#pragma unroll
+        for (int r = 0; r < 8; ++r) {
+            const int row = i0 + 4 * tx + (r & 3) + 64 * (r >> 2);
+            if (row >= m || (tri == 1 && row < col) || (tri == 2 && row > col)) continue;
             const float v = alpha * acc[r][c];
-            *p = (beta == 0.0f) ? v : fma(beta, *p, v);
+            Cc[row] = (beta == 0.0f) ? v : fma(beta, old[r], v);
         }
     }
 }
