@@ -414,7 +414,9 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
     // Epilogue: C = alpha·acc + beta·C (C not read when beta == 0). acc[i] holds mma row
     // 64·wm + 16·(i/2) + g + 8·(i mod 2), i.e. row 64·wm + 16·(i/2) + 2g + (i mod 2) of C. A row's
     // 8 values of C are all loaded before any is stored (stores in between would hold each load
-    // back behind the one before: the compiler cannot tell the addresses apart).
+    // back behind the one before: the compiler cannot tell the addresses apart). The bounds test
+    // stays written out: the float kernels' nvs_in_c here moved the 255-register allocation and
+    // cost 4 % at n = 8192 (bench/gpu_task_shapes.md, session 13).
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
         const int row = i0 + NVD_RP(64 * wm + 16 * (i >> 1) + g + 8 * (i & 1));

@@ -93,6 +93,7 @@ static inline void nvs_copy_slab(const int rc, const int vec, __global const flo
 // 64 bytes per warp, their stores kept off each other's banks by a swap of halves, ran 2-10 %
 // slower: bench/gpu_task_shapes.md, session 13.)
 #define NVS_CHUNKS (TESSERA_NVS_BK / 8)  // chunks per work-item per slab
+#define NVS_STAGED(tb, vec) (TESSERA_NVS_STAGE && (vec) && !(tb))  // kernels whose B comes this way
 
 static inline void nvs_stage_copy(__global const float* X, const int ld_, const int rows_left, const int k_left,
                                   __local float4* raw)
@@ -114,6 +115,12 @@ static inline void nvs_stage_store(__local const float4* raw, __local float* dst
         __local float* d = dst + 4 * ((lid & 1) + 2 * j) * NVS_LD + r;
         d[0] = v.x, d[NVS_LD] = v.y, d[2 * NVS_LD] = v.z, d[3 * NVS_LD] = v.w;
     }
+}
+
+// Whether element (row, col) is one the product writes: inside the m×n C and, for tri, its triangle.
+static inline int nvs_in_c(const int row, const int col, const int m, const int n, const int tri)
+{
+    return row < m && col < n && !((tri == 1 && row < col) || (tri == 2 && row > col));
 }
 
 static inline void nvs_gemm_body(const int transA, const int transB, const int vec, const int m, const int n,
@@ -141,7 +148,7 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
 #pragma unroll
         for (int c = 0; c < 8; ++c) acc[r][c] = 0.0f;
 
-    const int a_rc = !transA, b_rc = transB, stage = TESSERA_NVS_STAGE && vec && !transB;
+    const int a_rc = !transA, b_rc = transB, stage = NVS_STAGED(transB, vec);
     __global const float* Ap = A + (a_rc ? i0 : (long)i0 * lda);
     __global const float* Bp = B + (b_rc ? j0 : (long)j0 * ldb);
     const long a_step = a_rc ? (long)TESSERA_NVS_BK * lda : TESSERA_NVS_BK;
@@ -191,13 +198,12 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
 #pragma unroll
         for (int r = 0; r < 8; ++r) {
             const int row = i0 + 4 * tx + (r & 3) + 64 * (r >> 2);
-            const int in = row < m && !((tri == 1 && row < col) || (tri == 2 && row > col));
-            old[r] = (in && beta != 0.0f) ? Cc[row] : 0.0f;
+            old[r] = (beta != 0.0f && nvs_in_c(row, col, m, n, tri)) ? Cc[row] : 0.0f;
         }
 #pragma unroll
         for (int r = 0; r < 8; ++r) {
             const int row = i0 + 4 * tx + (r & 3) + 64 * (r >> 2);
-            if (row >= m || (tri == 1 && row < col) || (tri == 2 && row > col)) continue;
+            if (!nvs_in_c(row, col, m, n, tri)) continue;
             const float v = alpha * acc[r][c];
             Cc[row] = (beta == 0.0f) ? v : fma(beta, old[r], v);
         }
@@ -219,7 +225,7 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
     {                                                                                             \
         __local float4 As4[2 * NVS_SLAB / 4];                                                     \
         __local float4 Bs4[2 * NVS_SLAB / 4];                                                     \
-        __local float4 raw[(tb || !vec || !TESSERA_NVS_STAGE) ? 1 : NVS_CHUNKS * NVS_NT];          \
+        __local float4 raw[NVS_STAGED(tb, vec) ? NVS_CHUNKS * NVS_NT : 1];                        \
         NVG_SPLIT_ARGS(ta, tb, split);                                                            \
         nvs_gemm_body(ta, tb, vec, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_,    \
                       ldc, tri, (__local float*)As4, (__local float*)Bs4, raw);                   \
@@ -245,6 +251,7 @@ NVS_KERNEL(tessera_nvgemm_tt_u_split, 1, 1, 0, 1)
 #undef NVS_BM
 #undef NVS_BN
 #undef NVS_CHUNKS
+#undef NVS_STAGED
 #undef NVS_KERNEL
 #undef NVS_LD
 #undef NVS_NT

@@ -246,7 +246,9 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
     const int nw = wm * wn;
     if (size_t(st) * (64 * wm + 32 * wn) * 64 > lmem) return "gemm_nv_d.cl local memory STAGES·(64·WM + 32·WN)·64 bytes exceeds the device's";
     if (size_t(32 * nw) > maxwg) return "gemm_nv_d.cl work-group 32·WM·WN larger than the device allows";
-    if (size_t(2) * 2 * v("TESSERA_NVS_BK") * 132 * sizeof(float) > lmem) return "gemm_nv_s.cl float slabs exceed local memory";
+    // Float: two buffers of A's and B's slabs (rows of 132), and B's 16-byte staging (BK/8 float4 per work-item).
+    if ((size_t(2) * 2 * v("TESSERA_NVS_BK") * 132 + size_t(v("TESSERA_NVS_BK")) / 8 * 256 * 4) * sizeof(float) > lmem)
+        return "gemm_nv_s.cl float slabs and staging exceed local memory";
     if (info && info->cc_major >= 0 && info->cc_major < 9 && v("TESSERA_NVD_MMA") != 884)
         return "TESSERA_NVD_MMA 1688 needs compute capability 9.0";
     return {};
