@@ -87,6 +87,8 @@ void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence& seq) {
     // With an OpenCL device, each panel tile's T is merged once into one k×k T (larft, a temporary
     // tile) and its updates apply the reflectors as one block, with ib = k: one large GEMM each way
     // instead of merging the inner blocks in every update (MAGMA's dgeqrf keeps one T per panel).
+    // The diagonal tile's Qᴴ is also formed once (form_q), so that each update of its tile row is
+    // one square GEMM rather than three products with triangles.
     // On CPUs the inner blocks stay: the merge's herk and the one block's k×k T product would be extra
     // flops, with no launches to save.
     const bool merge_t = detail::opencl_devices() > 0;
@@ -115,8 +117,21 @@ void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence& seq) {
         }
         if (k + 1 < nt) {
             const Reflectors q = reflectors(false, v, k, k, std::min(A.tile_rows(k), A.tile_cols(k)));
-            for (int64_t n = k + 1; n < nt; ++n)
-                tasks::gemqrt<T>(Side::Left, Trans::ConjTrans, q.ib, v, q.t, A.handle(k, n), prio(k, n - k));
+            if (merge_t) {  // Qᴴ formed once; each update is one GEMM, A(k, n) = Qᴴ·(a copy of A(k, n))
+                const int64_t rows = A.tile_rows(k);
+                const TileHandle qh = tasks::temp_tile<T>(rows, rows, A.owner(k, k));
+                tasks::form_q<T>(Trans::ConjTrans, q.ib, v, q.t, qh, prio(k, 0));
+                for (int64_t n = k + 1; n < nt; ++n) {
+                    const TileHandle c = tasks::temp_tile<T>(rows, A.tile_cols(n), A.owner(k, n));
+                    tasks::lacpy<T>(Uplo::General, A.handle(k, n), c, prio(k, n - k));
+                    tasks::gemm<T>(Trans::NoTrans, Trans::NoTrans, T(1), qh, c, T(0), A.handle(k, n), prio(k, n - k));
+                    tasks::release_temp_tile(c);
+                }
+                tasks::release_temp_tile(qh);
+            } else {
+                for (int64_t n = k + 1; n < nt; ++n)
+                    tasks::gemqrt<T>(Side::Left, Trans::ConjTrans, q.ib, v, q.t, A.handle(k, n), prio(k, n - k));
+            }
             release(q);
         }
         if (copy_v) tasks::release_temp_tile(v);

@@ -12,9 +12,11 @@
 // B·Wᵀ with W = L⁻¹), trsm_llnu (getrf: B = L⁻¹·B, unit L), syrk_ln (potrf: C = C − A·Aᵀ, lower),
 // gemqrt_lt and tpmqrt_lt at ib 32 and 64 (geqrf's updates: C = Qᵀ·C; [A; B] = Qᵀ·[A; B]), and
 // as geqrf submits them with an OpenCL device: larft_ge / larft_tp (ib 64) merging a tile's inner
-// blocks into one T, once per panel tile, then each update at ib = nb.
+// blocks into one T, once per panel tile, then each update at ib = nb; and geqrt's updates as geqrf
+// now submits them: form_q (Qᵀ of the tile, once per panel) and gemqrt_q (a copy and one GEMM).
 // Flop counts: gemm 2nb³; trsm, trmm, syrk nb³; gemqrt 2nb³ (LAPACK's dormqr count 2nk(2m − k) at
-// m = n = k); tpmqrt 4nb³ (4mnk); larft 2nb³/3 (geqrt's V) and 4nb³/3 (tpqrt's), xLARFT's count. Times: median seconds per call over --reps batches of
+// m = n = k, also for gemqrt_q); form_q 4nb³/3 (xORGQR's); tpmqrt 4nb³ (4mnk); larft 2nb³/3 (geqrt's
+// V) and 4nb³/3 (tpqrt's), xLARFT's count. Times: median seconds per call over --reps batches of
 // back-to-back calls (harness::time_batches, as cuBLAS is timed). Error: max |ours − reference|
 // over max |reference|, against CBLAS/LAPACKE on the same inputs; "ok" when ≤ 50·nb·eps.
 // Output: one line per case, "SHAPE prec op nb ib ms TFLOP/s error ok|FAILED".
@@ -49,7 +51,7 @@ class ShapeRun {
     /// `ops`: the operations to run (--ops); empty: all.
     ShapeRun(const Env& env, const ocl::DeviceKernels& dk, int nb, int reps, std::vector<std::string> ops)
         : env_(env), dk_(dk), nb_(nb), reps_(reps), elems_(size_t(nb) * nb), A_(env, elems_), B_(env, elems_),
-          C_(env, elems_), F_(env, elems_), K_(env, elems_), ops_(std::move(ops)) {
+          C_(env, elems_), F_(env, elems_), K_(env, elems_), Q_(env, elems_), ops_(std::move(ops)) {
         std::mt19937_64 rng(11 + nb);
         a_.resize(elems_), b_.resize(elems_), c_.resize(elems_);
         fill_random(a_, rng), fill_random(b_, rng), fill_random(c_, rng);
@@ -167,7 +169,32 @@ class ShapeRun {
                 const double err = tp ? std::max(error_of(C_, rc), error_of(B_, rb)) : error_of(C_, rc);
                 print(update, use_ib, (tp ? 4 : 2) * n3, time_batches(env_, op, reps_, per_batch()), err);
             }
+            if (!tp && merged) explicit_q_update(vm, km, rc, n3);
         }
+    }
+
+    /// geqrf's gemqrt updates as it submits them with an OpenCL device: form_q makes the tile's Qᵀ
+    /// once per panel (xORGQR's count, 4nb³/3), then each update copies C (B_ holds the copy) and
+    /// multiplies, C = Qᵀ·copy (gemqrt_q, counted as gemqrt: 2nb³). Checked against the reference
+    /// update `rc` and, for form_q, Qᵀ·C = rc.
+    void explicit_q_update(const ocl::Mat& vm, const ocl::Mat& km, const Host<T>& rc, double n3) {
+        const ocl::Mat qm = mat(Q_), cm = mat(C_), wm = mat(B_);
+        auto form = [&] { ocl::form_q<T>(dk_, env_.queue, Trans::Trans, nb_, nb_, nb_, vm, km, qm); };
+        auto update = [&] {
+            ocl::lacpy<T>(dk_, env_.queue, Uplo::General, nb_, nb_, cm, wm);
+            ocl::gemm<T>(dk_, env_.queue, Trans::NoTrans, Trans::NoTrans, nb_, nb_, nb_, T(1), qm, wm, T(0), cm);
+        };
+        if (wanted("form_q")) {
+            check_once(form);
+            put(C_, c_);
+            check_once(update);
+            print("form_q", nb_, 4 * n3 / 3, time_batches(env_, form, reps_, per_batch()), error_of(C_, rc));
+        }
+        if (!wanted("gemqrt_q")) return;
+        check_once(form);
+        put(C_, c_);
+        check_once(update);
+        print("gemqrt_q", nb_, 2 * n3, time_batches(env_, update, reps_, per_batch()), error_of(C_, rc));
     }
 
     ocl::Mat mat(const Buffer<T>& buf) const { return ocl::Mat{buf.mem, 0, nb_}; }
@@ -203,7 +230,7 @@ class ShapeRun {
     const ocl::DeviceKernels& dk_;
     int nb_, reps_;
     size_t elems_;
-    Buffer<T> A_, B_, C_, F_, K_;
+    Buffer<T> A_, B_, C_, F_, K_, Q_;
     Host<T> a_, b_, c_, tri_;
     std::vector<std::string> ops_;
     char prec_ = 'd';

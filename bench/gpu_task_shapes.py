@@ -6,9 +6,10 @@
   gpu_task_shapes.py table OURS.txt CUBLAS.txt  join gpu_task_shapes' SHAPE lines with them
 
 The operations and flop counts are gpu_task_shapes.cpp's: gemm_nn, gemm_nt (2nb^3), trsm_rltn,
-trmm_rltn, trsm_llnu, syrk_ln (nb^3). cuBLAS has no gemqrt/tpmqrt: those rows are compared with our
-own gemm_nn at the same nb (the issue's goal: >= 0.8 of it); the others with cuBLAS (goal >= 0.85).
-larft (ib 64, once per panel tile before the updates at ib = nb) is shown against our gemm_nn too.
+trmm_rltn, trsm_llnu, syrk_ln (nb^3). cuBLAS has no gemqrt/tpmqrt: those rows (and gemqrt_q, geqrf's
+gemqrt update as a copy and one GEMM with the tile's Q formed) are compared with our own gemm_nn at
+the same nb (the issue's goal: >= 0.8 of it); the others with cuBLAS (goal >= 0.85). larft (ib 64)
+and form_q, once per panel tile before the updates, are shown against our gemm_nn too.
 cuBLAS is timed as ours is (median of REPS batches of back-to-back calls between CUDA events) and
 checked against float64 on the GPU: max |result - reference| / max |reference| <= 50 nb eps.
 """
@@ -115,13 +116,13 @@ def table(ours_path, cublas_path):
     ours = read_rates(ours_path, "SHAPE", 4, bad)
     cub = read_rates(cublas_path, "CUSHAPE", 3, bad)
     print(f"\n{'':3} {'operation':<10} {'nb':>5} {'ib':>4} {'ours':>8} {'peer':>8} {'ratio':>6}  {'peer is':<12} goal")
-    order = ["gemm_nn", "gemm_nt", "trsm_rltn", "trmm_rltn", "trsm_llnu", "syrk_ln", "gemqrt_lt", "tpmqrt_lt",
-             "larft_ge", "larft_tp"]
+    updates, once_per_panel = ["gemqrt_lt", "gemqrt_q", "tpmqrt_lt"], ["larft_ge", "larft_tp", "form_q"]
+    order = ["gemm_nn", "gemm_nt", "trsm_rltn", "trmm_rltn", "trsm_llnu", "syrk_ln"] + updates + once_per_panel
     rank = lambda key: (key[0], key[2], order.index(key[1]) if key[1] in order else len(order), key[3])
     for (p, op, nb, ib), v in sorted(ours.items(), key=lambda kv: rank(kv[0])):
-        if op.endswith("qrt_lt") or op.startswith("larft"):  # larft: once per panel tile, no goal
+        if op in updates or op in once_per_panel:  # once per panel tile: no goal
             peer, what = ours.get((p, "gemm_nn", nb, 0), float("nan")), "our gemm_nn"
-            goal = 0.8 if op.endswith("qrt_lt") else "-"
+            goal = 0.8 if op in updates else "-"
         else:
             peer, what, goal = cub.get((p, op, nb), float("nan")), "cuBLAS", 0.85
         ratio = v / peer

@@ -1,4 +1,4 @@
-// Typed task insertion for tile QR (geqrt, gemqrt, tpqrt, tpmqrt, larft) and the helpers the QR algorithms
+// Typed task insertion for tile QR (geqrt, gemqrt, form_q, tpqrt, tpmqrt, larft) and the helpers the QR algorithms
 // need: region copies, transposition, a zero-diagonal check and temporary tiles. Tile sizes come
 // from the handles; `ib` is the inner block size of the T factors (clamped to the number of
 // reflectors, as kernels/cpu/qr.hpp explains). Each function submits one StarPU task.
@@ -21,6 +21,11 @@ void geqrt(int64_t ib, TileHandle A, TileHandle Tf, int prio = 0);
 /// (Right) (R V, R T, RW C; CPU and OpenCL).
 template <class T>
 void gemqrt(Side side, Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle C, int prio = 0);
+/// Q = op(geqrt's Q) as an explicit m×m tile (m = Q's rows = V's rows; xGEMQRT applied to the
+/// identity), V and Tf as gemqrt's (R V, R T, W Q; CPU and OpenCL). One GEMM with it then applies
+/// op(Q) to a tile: geqrf does so with an OpenCL device.
+template <class T>
+void form_q(Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle Q, int prio = 0);
 /// QR of [R; B], R the upper triangle of A's leading n×n block, B m×n (n = columns of B): R updated,
 /// B overwritten by the reflectors, T (ib×n) written (RW A, RW B, W T; CPU).
 template <class T>

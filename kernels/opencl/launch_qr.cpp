@@ -166,6 +166,15 @@ void gemqrt(const DeviceKernels& dk, cl_command_queue q, Side side, Trans trans,
 }
 
 template <class T>
+void form_q(const DeviceKernels& dk, cl_command_queue q, Trans trans, int64_t mv, int64_t k, int64_t ib, Mat V,
+            Mat Tf, Mat Q) {
+    check_prec<T>(dk, "form_q");
+    if (mv == 0) return;
+    laset<T>(dk, q, mv, mv, T(0), T(1), Q);
+    gemqrt<T>(dk, q, Side::Left, trans, mv, mv, k, ib, V, Tf, Q);
+}
+
+template <class T>
 void tpmqrt(const DeviceKernels& dk, cl_command_queue q, Side side, Trans trans, int64_t m, int64_t n, int64_t k,
             int64_t ib, Mat V, Mat Tf, Mat A, Mat B) {
     check_prec<T>(dk, "tpmqrt");
@@ -193,6 +202,7 @@ void larft(const DeviceKernels& dk, cl_command_queue q, bool below_identity, int
 #define TESSERA_INSTANTIATE(T)                                                                                 \
     template void gemqrt<T>(const DeviceKernels&, cl_command_queue, Side, Trans, int64_t, int64_t, int64_t,   \
                             int64_t, Mat, Mat, Mat);                                                           \
+    template void form_q<T>(const DeviceKernels&, cl_command_queue, Trans, int64_t, int64_t, int64_t, Mat, Mat, Mat); \
     template void tpmqrt<T>(const DeviceKernels&, cl_command_queue, Side, Trans, int64_t, int64_t, int64_t,   \
                             int64_t, Mat, Mat, Mat, Mat);                                              \
     template void larft<T>(const DeviceKernels&, cl_command_queue, bool, int64_t, int64_t, int64_t, Mat, Mat, Mat);

@@ -16,6 +16,13 @@ template <class T>
 void gemqrt(const DeviceKernels& dk, cl_command_queue q, Side side, Trans trans, int64_t m, int64_t n, int64_t k,
             int64_t ib, Mat V, Mat Tf, Mat C);
 
+/// Q = op(H(1)·…·H(k)), gemqrt's Q of V (mv×k, k ≤ mv) as an explicit mv×mv matrix (ld ≥ mv): xGEMQRT
+/// (Left) applied to the identity. geqrf, with an OpenCL device, forms Qᴴ of each diagonal tile once
+/// (T merged by larft, ib = k) so that each update of its tile row is one GEMM.
+template <class T>
+void form_q(const DeviceKernels& dk, cl_command_queue q, Trans trans, int64_t mv, int64_t k, int64_t ib, Mat V,
+            Mat Tf, Mat Q);
+
 /// LAPACK xTPMQRT with l = 0 (PLASMA's tsmqr): Left: [A; B] = op(Q)·[A; B], A k×n, B m×n, V m×k;
 /// Right: [A B] = [A B]·op(Q), A m×k, B m×n, V n×k. Requires 1 ≤ ib.
 template <class T>
