@@ -1,4 +1,4 @@
-// The OpenCL tile-QR update kernels (kernels/opencl/launch_qr.hpp: gemqrt, tpmqrt) run directly on
+// The OpenCL tile-QR update kernels (kernels/opencl/launch_qr.hpp: gemqrt, form_q, tpmqrt) run directly on
 // the first OpenCL CPU device (PoCL; tests/opencl_env.hpp) without StarPU, against LAPACKE's
 // xGEMQRT/xTPMQRT on the same V and T (made by LAPACKE's xGEQRT/xTPQRT): both sides, both
 // transpositions (Qᵀ for s and d, Qᴴ for c and z), ib dividing k or not, ib above k, k below the
@@ -127,6 +127,35 @@ TYPED_TEST(QRKernels, GemqrtMatchesLapacke) {
                     << "mv " << c.mv << " k " << c.k << " ib " << c.ib << " side " << char(side) << " trans "
                     << char(trans);
             }
+    }
+}
+
+// form_q: op(Q) as an explicit mv×mv matrix, against LAPACKE's xGEMQRT applied to the identity; the
+// buffer around the matrix must be left as it was.
+TYPED_TEST(QRKernels, FormQMatchesLapackeOnTheIdentity) {
+    using T = TypeParam;
+    auto& env = Env::get();
+    const auto& dk = env.template kernels<T>();
+    std::mt19937_64 gen(3);
+    for (const Case& c : kCases) {
+        DevMat<T> V(c.mv, c.k, gen), Tf(std::min(c.ib, c.k), c.k, gen);
+        Tf.ld = std::max<int64_t>(c.ib, 1) + 2;
+        Tf.host.assign(size_t(kOffset + Tf.ld * c.k + 4), T(0));
+        ASSERT_EQ(cpu::geqrt<T>(c.mv, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld), 0);
+        for (int64_t j = 0; j < c.k; ++j)
+            for (int64_t i = 0; i <= j; ++i) V.at(i, j) = nan_value<T>();
+        const ocl::Mat vm = V.upload(), tm = Tf.upload();
+        for (Trans trans : q_ops<T>()) {
+            DevMat<T> Q(c.mv, c.mv, gen);
+            auto want = Q.host;
+            for (int64_t j = 0; j < c.mv; ++j)
+                for (int64_t i = 0; i < c.mv; ++i) want[size_t(kOffset + i + j * Q.ld)] = T(i == j ? 1 : 0);
+            ASSERT_EQ(cpu::gemqrt<T>(Side::Left, trans, c.mv, c.mv, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld,
+                                     want.data() + kOffset, Q.ld), 0);
+            ocl::form_q<T>(dk, env.queue(), trans, c.mv, c.k, c.ib, vm, tm, Q.upload());
+            EXPECT_LE(scaled_difference(Q.download(), want, c.mv), 60.0)
+                << "mv " << c.mv << " k " << c.k << " ib " << c.ib << " trans " << char(trans);
+        }
     }
 }
 
