@@ -100,20 +100,30 @@ struct Case {
 const Case kCases[] = {{40, 40, 8, 37}, {50, 33, 7, 20}, {70, 64, 40, 33}, {20, 12, 64, 70},
                        {9, 3, 1, 5},    {96, 80, 32, 65}, {600, 560, 48, 21}};
 
+// V and T from xGEQRT of an mv×k tile, NaN above V's diagonal (the kernels must not read it), uploaded.
+template <class T>
+struct GeqrtFactors {
+    DevMat<T> V, Tf;
+    ocl::Mat vm, tm;
+    GeqrtFactors(const Case& c, std::mt19937_64& gen) : V(c.mv, c.k, gen), Tf(std::min(c.ib, c.k), c.k, gen) {
+        Tf.ld = std::max<int64_t>(c.ib, 1) + 2;
+        Tf.host.assign(size_t(kOffset + Tf.ld * c.k + 4), T(0));
+        EXPECT_EQ(cpu::geqrt<T>(c.mv, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld), 0);
+        for (int64_t j = 0; j < c.k; ++j)
+            for (int64_t i = 0; i <= j; ++i) V.at(i, j) = nan_value<T>();
+        vm = V.upload(), tm = Tf.upload();
+    }
+};
+
 TYPED_TEST(QRKernels, GemqrtMatchesLapacke) {
     using T = TypeParam;
     auto& env = Env::get();
     const auto& dk = env.template kernels<T>();
     std::mt19937_64 gen(1);
     for (const Case& c : kCases) {
-        // V, T from xGEQRT of an mv×k tile; NaN above V's diagonal.
-        DevMat<T> V(c.mv, c.k, gen), Tf(std::min(c.ib, c.k), c.k, gen);
-        Tf.ld = std::max<int64_t>(c.ib, 1) + 2;
-        Tf.host.assign(size_t(kOffset + Tf.ld * c.k + 4), T(0));
-        ASSERT_EQ(cpu::geqrt<T>(c.mv, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld), 0);
-        for (int64_t j = 0; j < c.k; ++j)
-            for (int64_t i = 0; i <= j; ++i) V.at(i, j) = nan_value<T>();
-        const ocl::Mat vm = V.upload(), tm = Tf.upload();
+        GeqrtFactors<T> f(c, gen);
+        auto &V = f.V, &Tf = f.Tf;
+        const ocl::Mat vm = f.vm, tm = f.tm;
         for (Side side : {Side::Left, Side::Right})
             for (Trans trans : q_ops<T>()) {
                 const bool left = side == Side::Left;
@@ -138,13 +148,8 @@ TYPED_TEST(QRKernels, FormQMatchesLapackeOnTheIdentity) {
     const auto& dk = env.template kernels<T>();
     std::mt19937_64 gen(3);
     for (const Case& c : kCases) {
-        DevMat<T> V(c.mv, c.k, gen), Tf(std::min(c.ib, c.k), c.k, gen);
-        Tf.ld = std::max<int64_t>(c.ib, 1) + 2;
-        Tf.host.assign(size_t(kOffset + Tf.ld * c.k + 4), T(0));
-        ASSERT_EQ(cpu::geqrt<T>(c.mv, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld), 0);
-        for (int64_t j = 0; j < c.k; ++j)
-            for (int64_t i = 0; i <= j; ++i) V.at(i, j) = nan_value<T>();
-        const ocl::Mat vm = V.upload(), tm = Tf.upload();
+        GeqrtFactors<T> f(c, gen);
+        auto &V = f.V, &Tf = f.Tf;
         for (Trans trans : q_ops<T>()) {
             DevMat<T> Q(c.mv, c.mv, gen);
             auto want = Q.host;
@@ -152,7 +157,7 @@ TYPED_TEST(QRKernels, FormQMatchesLapackeOnTheIdentity) {
                 for (int64_t i = 0; i < c.mv; ++i) want[size_t(kOffset + i + j * Q.ld)] = T(i == j ? 1 : 0);
             ASSERT_EQ(cpu::gemqrt<T>(Side::Left, trans, c.mv, c.mv, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld,
                                      want.data() + kOffset, Q.ld), 0);
-            ocl::form_q<T>(dk, env.queue(), trans, c.mv, c.k, c.ib, vm, tm, Q.upload());
+            ocl::form_q<T>(dk, env.queue(), trans, c.mv, c.k, c.ib, f.vm, f.tm, Q.upload());
             EXPECT_LE(scaled_difference(Q.download(), want, c.mv), 60.0)
                 << "mv " << c.mv << " k " << c.k << " ib " << c.ib << " trans " << char(trans);
         }
