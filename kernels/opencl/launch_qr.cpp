@@ -1,7 +1,8 @@
 // Host launchers of the tile-QR updates gemqrt and tpmqrt as GEMMs (LAPACK xLARFB / xTPRFB with
 // blocks of reflectors merged, as in MAGMA's larfb), of form_q (gemqrt applied to the identity),
 // and of larft, which merges a whole T once. The k reflectors are applied in super-blocks of up to
-// TESSERA_QR_SB columns, or in one when T comes merged (ib = k). For one super-block V̂ (its columns of V, rows where they are nonzero):
+// TESSERA_QR_SB columns, or in one when T comes merged (ib = k). For one super-block V̂ (its columns
+// of V, rows where they are nonzero):
 //   G = V̂ᴴ·V̂ (upper),  Tw = merge_t(T's inner blocks, G)  so that H(c0)…H(c0+wb−1) = I − V̂·Tw·V̂ᴴ
 //   Left:  W = V̂ᴴ·C (plus A's rows for tpmqrt), W2 = op(Tw)·W, A −= W2, C −= V̂·W2
 //   Right: W = C·V̂ (plus A's columns), W2 = W·op(Tw), A −= W2, C −= W2·V̂ᴴ
