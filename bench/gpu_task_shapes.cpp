@@ -129,7 +129,8 @@ class ShapeRun {
     void qr_updates(int ib, bool merged, double n3) {
         for (bool tp : {false, true}) {
             const char* update = tp ? "tpmqrt_lt" : "gemqrt_lt";
-            if (!wanted(update) && !wanted(tp ? "larft_tp" : "larft_ge")) continue;
+            const bool explicit_q = !tp && merged && (wanted("form_q") || wanted("gemqrt_q"));
+            if (!wanted(update) && !wanted(tp ? "larft_tp" : "larft_ge") && !explicit_q) continue;
             Host<T> v = a_, tq(size_t(ib) * nb_), tk(elems_);
             if (tp) {  // R: an upper triangle; V: the pentagonal (here square) B part
                 Host<T> r = tri_;
@@ -155,6 +156,7 @@ class ShapeRun {
                 report(tp ? "larft_tp" : "larft_ge", ib, (tp ? 4 : 2) * n3 / 3, larft, tk, K_);
                 put(K_, tk);
             }
+            if (explicit_q) explicit_q_update(vm, km, rc, n3);
             if (!wanted(update)) continue;
             for (bool one_block : {false, true}) {
                 if (one_block && !merged) break;
@@ -169,14 +171,13 @@ class ShapeRun {
                 const double err = tp ? std::max(error_of(C_, rc), error_of(B_, rb)) : error_of(C_, rc);
                 print(update, use_ib, (tp ? 4 : 2) * n3, time_batches(env_, op, reps_, per_batch()), err);
             }
-            if (!tp && merged) explicit_q_update(vm, km, rc, n3);
         }
     }
 
     /// geqrf's gemqrt updates as it submits them with an OpenCL device: form_q makes the tile's Qᵀ
     /// once per panel (xORGQR's count, 4nb³/3), then each update copies C (B_ holds the copy) and
-    /// multiplies, C = Qᵀ·copy (gemqrt_q, counted as gemqrt: 2nb³). Checked against the reference
-    /// update `rc` and, for form_q, Qᵀ·C = rc.
+    /// multiplies, C = Qᵀ·copy (gemqrt_q, counted as gemqrt: 2nb³). Both rows carry the error of
+    /// one formed Q's update against the reference update `rc`. Needs larft's merged T in K_.
     void explicit_q_update(const ocl::Mat& vm, const ocl::Mat& km, const Host<T>& rc, double n3) {
         const ocl::Mat qm = mat(Q_), cm = mat(C_), wm = mat(B_);
         auto form = [&] { ocl::form_q<T>(dk_, env_.queue, Trans::Trans, nb_, nb_, nb_, vm, km, qm); };
@@ -184,17 +185,12 @@ class ShapeRun {
             ocl::lacpy<T>(dk_, env_.queue, Uplo::General, nb_, nb_, cm, wm);
             ocl::gemm<T>(dk_, env_.queue, Trans::NoTrans, Trans::NoTrans, nb_, nb_, nb_, T(1), qm, wm, T(0), cm);
         };
-        if (wanted("form_q")) {
-            check_once(form);
-            put(C_, c_);
-            check_once(update);
-            print("form_q", nb_, 4 * n3 / 3, time_batches(env_, form, reps_, per_batch()), error_of(C_, rc));
-        }
-        if (!wanted("gemqrt_q")) return;
         check_once(form);
         put(C_, c_);
         check_once(update);
-        print("gemqrt_q", nb_, 2 * n3, time_batches(env_, update, reps_, per_batch()), error_of(C_, rc));
+        const double err = error_of(C_, rc);
+        if (wanted("form_q")) print("form_q", nb_, 4 * n3 / 3, time_batches(env_, form, reps_, per_batch()), err);
+        if (wanted("gemqrt_q")) print("gemqrt_q", nb_, 2 * n3, time_batches(env_, update, reps_, per_batch()), err);
     }
 
     ocl::Mat mat(const Buffer<T>& buf) const { return ocl::Mat{buf.mem, 0, nb_}; }
