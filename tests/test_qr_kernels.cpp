@@ -1,11 +1,11 @@
-// The OpenCL tile-QR update kernels (kernels/opencl/launch_qr.hpp: gemqrt, form_q, tpmqrt) run directly on
-// the first OpenCL CPU device (PoCL; tests/opencl_env.hpp) without StarPU, against LAPACKE's
-// xGEMQRT/xTPMQRT on the same V and T (made by LAPACKE's xGEQRT/xTPQRT): both sides, both
+// The OpenCL tile-QR update kernels (kernels/opencl/launch_qr.hpp: gemqrt, form_q, tpmqrt) run
+// directly on the first OpenCL CPU device (PoCL; tests/opencl_env.hpp) without StarPU, against
+// LAPACKE's xGEMQRT/xTPMQRT on the same V and T (made by LAPACKE's xGEQRT/xTPQRT): both sides, both
 // transpositions (Qᵀ for s and d, Qᴴ for c and z), ib dividing k or not, ib above k, k below the
-// row count, k above one super-block of the launchers (launch_qr.cpp). larft's merged T (CPU and
-// OpenCL) is checked against xGEQRT's/xTPQRT's own T with ib = k, and the updates with it (ib = k)
-// against LAPACKE's with the inner blocks. Buffers have a nonzero offset and ld > rows; V's upper triangle (gemqrt) is NaN, as the
-// kernels must not read it.
+// row count, k above one super-block of the launchers (launch_qr.cpp); form_q against xGEMQRT on
+// the identity. larft's merged T (CPU and OpenCL) is checked against xGEQRT's/xTPQRT's own T with
+// ib = k, and the updates with it (ib = k) against LAPACKE's with the inner blocks. Buffers have a
+// nonzero offset and ld > rows; V's upper triangle (gemqrt) is NaN, as the kernels must not read it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -100,15 +100,17 @@ struct Case {
 const Case kCases[] = {{40, 40, 8, 37}, {50, 33, 7, 20}, {70, 64, 40, 33}, {20, 12, 64, 70},
                        {9, 3, 1, 5},    {96, 80, 32, 65}, {600, 560, 48, 21}};
 
-// V and T from xGEQRT of an mv×k tile, NaN above V's diagonal (the kernels must not read it), uploaded.
+// V and T from xGEQRT of an mv×k tile (info: xGEQRT's), NaN above V's diagonal (the kernels must
+// not read it), uploaded as vm and tm.
 template <class T>
 struct GeqrtFactors {
     DevMat<T> V, Tf;
+    int info;
     ocl::Mat vm, tm;
     GeqrtFactors(const Case& c, std::mt19937_64& gen) : V(c.mv, c.k, gen), Tf(std::min(c.ib, c.k), c.k, gen) {
         Tf.ld = std::max<int64_t>(c.ib, 1) + 2;
         Tf.host.assign(size_t(kOffset + Tf.ld * c.k + 4), T(0));
-        EXPECT_EQ(cpu::geqrt<T>(c.mv, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld), 0);
+        info = cpu::geqrt<T>(c.mv, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld);
         for (int64_t j = 0; j < c.k; ++j)
             for (int64_t i = 0; i <= j; ++i) V.at(i, j) = nan_value<T>();
         vm = V.upload(), tm = Tf.upload();
@@ -122,17 +124,16 @@ TYPED_TEST(QRKernels, GemqrtMatchesLapacke) {
     std::mt19937_64 gen(1);
     for (const Case& c : kCases) {
         GeqrtFactors<T> f(c, gen);
-        auto &V = f.V, &Tf = f.Tf;
-        const ocl::Mat vm = f.vm, tm = f.tm;
+        ASSERT_EQ(f.info, 0);
         for (Side side : {Side::Left, Side::Right})
             for (Trans trans : q_ops<T>()) {
                 const bool left = side == Side::Left;
                 const int64_t m = left ? c.mv : c.other, n = left ? c.other : c.mv;
                 DevMat<T> C(m, n, gen);
                 auto want = C.host;
-                ASSERT_EQ(cpu::gemqrt<T>(side, trans, m, n, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld,
+                ASSERT_EQ(cpu::gemqrt<T>(side, trans, m, n, c.k, c.ib, f.V.data(), f.V.ld, f.Tf.data(), f.Tf.ld,
                                          want.data() + kOffset, C.ld), 0);
-                ocl::gemqrt<T>(dk, env.queue(), side, trans, m, n, c.k, c.ib, vm, tm, C.upload());
+                ocl::gemqrt<T>(dk, env.queue(), side, trans, m, n, c.k, c.ib, f.vm, f.tm, C.upload());
                 EXPECT_LE(scaled_difference(C.download(), want, c.mv), 60.0)
                     << "mv " << c.mv << " k " << c.k << " ib " << c.ib << " side " << char(side) << " trans "
                     << char(trans);
@@ -149,14 +150,14 @@ TYPED_TEST(QRKernels, FormQMatchesLapackeOnTheIdentity) {
     std::mt19937_64 gen(3);
     for (const Case& c : kCases) {
         GeqrtFactors<T> f(c, gen);
-        auto &V = f.V, &Tf = f.Tf;
+        ASSERT_EQ(f.info, 0);
         for (Trans trans : q_ops<T>()) {
             DevMat<T> Q(c.mv, c.mv, gen);
             auto want = Q.host;
             for (int64_t j = 0; j < c.mv; ++j)
                 for (int64_t i = 0; i < c.mv; ++i) want[size_t(kOffset + i + j * Q.ld)] = T(i == j ? 1 : 0);
-            ASSERT_EQ(cpu::gemqrt<T>(Side::Left, trans, c.mv, c.mv, c.k, c.ib, V.data(), V.ld, Tf.data(), Tf.ld,
-                                     want.data() + kOffset, Q.ld), 0);
+            ASSERT_EQ(cpu::gemqrt<T>(Side::Left, trans, c.mv, c.mv, c.k, c.ib, f.V.data(), f.V.ld, f.Tf.data(),
+                                     f.Tf.ld, want.data() + kOffset, Q.ld), 0);
             ocl::form_q<T>(dk, env.queue(), trans, c.mv, c.k, c.ib, f.vm, f.tm, Q.upload());
             EXPECT_LE(scaled_difference(Q.download(), want, c.mv), 60.0)
                 << "mv " << c.mv << " k " << c.k << " ib " << c.ib << " trans " << char(trans);
