@@ -25,6 +25,10 @@
 // after the mma: both keep the kernel within 255 registers without spills. Only the NN kernel
 // with 16-byte copies fits; the others keep one fragment set.
 //
+// NT on sm_90 (gemm_nv_d_bulk.cl): tessera_nvgemm_nt_bulk, 128×128 blocks whose slabs the TMA
+// engine copies (cp.async.bulk, mbarriers), for whole blocks and slabs; +0.3..6 % over
+// tessera_nvgemm_nt (bench/gpu_notes.md, session 15).
+//
 // Block shapes: the body takes WM (and the stages) as arguments, so kernels of one program may
 // differ. The eight tessera_nvgemm_XY[_u] use TESSERA_NVD_WM/STAGES; tessera_nvgemm_nn_big
 // (TESSERA_NVD_BIG, on by default for sm_90) is 128×128, 3 stages, prefetch, and the launcher takes

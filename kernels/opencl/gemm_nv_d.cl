@@ -485,38 +485,7 @@ void tessera_nvgemm_geometry(__global int* unused)
     if (unused) unused[0] = 0;
 }
 
-// Internal helpers end here: later files of the concatenated program may reuse these names.
-#undef NVD_BM
-#undef NVD_BN
-#undef NVD_NW
-#undef NVD_NT
-#undef NVD_SA
-#undef NVD_SB
-#undef NVD_INLINE
-#undef NVD_EMU_DECL
-#undef NVD_EMU_ARGS
-#undef NVD_EMU_PARAMS
-#undef NVD_MMA884
-#undef NVD_MMA1688
-#undef NVD_LADDR
-#undef NVD_CP8
-#undef NVD_CP16
-#undef NVD_CP8Z
-#undef NVD_CP16Z
-#undef NVD_CP_COMMIT
-#undef NVD_CP_WAIT
-#undef NVD_CP_WAIT_
-#undef NVD_XA
-#undef NVD_XB
-#undef NVD_KM
-#undef NVD_RM
-#undef NVD_RP
-#undef NVD_NCOPY
-#undef NVD_MAXCOPY
-#undef NVD_COPY_SETUP
-#undef NVD_COPY_SLAB
-#undef NVD_KERNEL
-#undef NVD_KERNEL_STD
-#undef NVD_CP_WAITN
+// The NVD_* helpers stay defined: gemm_nv_d_bulk.cl follows in the program and uses them (and
+// undefines them at its end).
 #endif  // TESSERA_REAL_D
 #endif  // TESSERA_NV_SM

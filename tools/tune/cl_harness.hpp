@@ -169,7 +169,7 @@ inline std::string program_subset(const std::vector<std::string>& files) {
 
 /// The NVIDIA GEMM's files (gemm_nv.cl and its double and float parts), then `more`.
 inline std::vector<std::string> nv_gemm_files(std::vector<std::string> more = {}) {
-    more.insert(more.begin(), {"gemm_nv.cl", "gemm_nv_d.cl", "gemm_nv_s.cl"});
+    more.insert(more.begin(), {"gemm_nv.cl", "gemm_nv_d.cl", "gemm_nv_d_bulk.cl", "gemm_nv_s.cl"});
     return more;
 }
 
@@ -387,6 +387,17 @@ inline std::vector<GemmCase> standard_cases(bool quick) {
             c.alpha = t ? -0.75 : 1.25, c.beta = t ? 0.5 : 0.0;
             cs.push_back(c);
         }
+    // Whole 128×128 blocks and 8-deep slabs, 16-byte aligned, NN and NT: NT is what
+    // tessera_nvgemm_nt_bulk takes (gemm_select.cpp); the large ones fill a big GPU's compute units.
+    for (int t = 0; t < 4; ++t) {
+        if (quick && t >= 2) break;
+        GemmCase c;
+        c.tb = t & 1;
+        c.m = t < 2 ? 256 : 2304, c.n = t < 2 ? 384 : 2176, c.k = t < 2 ? 40 : 72;
+        c.offA = 2, c.offB = 4, c.offC = 1, c.padA = 2, c.padB = 4, c.padC = 3;
+        c.alpha = t % 2 ? -0.75 : 1.25, c.beta = t == 1 ? 0.0 : 0.5;
+        cs.push_back(c);
+    }
     // Few blocks and a deep k: split k (gemm_select.cpp) on any device, every trans combination,
     // one with a k tail, and a lower triangle (xSYRK).
     for (int t = 0; t < 5; ++t) {
