@@ -73,8 +73,6 @@ static inline void nvdb_wait(__local ulong* bar, const uint parity)
                                 : "=r"(done) : "r"(NVD_LADDR(bar)), "r"(parity) : "memory");
     } while (!done);
 }
-#define NVDB_WAIT(bar, parity) nvdb_wait(bar, parity)
-#define NVDB_WAIT_IF(cond, bar, parity) do { if (cond) nvdb_wait(bar, parity); } while (0)
 
 NVD_INLINE void nvdb_gemm_nt(const int m, const int n, const int k, const double alpha, __global const double* A,
                              const int lda, __global const double* B, const int ldb, const double beta,
@@ -125,7 +123,7 @@ NVD_INLINE void nvdb_gemm_nt(const int m, const int n, const int k, const double
 #define NVDB_LOAD(sl, af, bf)                                                                       \
     do {                                                                                            \
         const int b_ = (sl) % NVDB_ST;                                                              \
-        NVDB_WAIT(full + b_, ((sl) / NVDB_ST) & 1);                                                 \
+        nvdb_wait(full + b_, ((sl) / NVDB_ST) & 1);                                                 \
         __local const double2* A2_ = (__local const double2*)(As + b_ * NVDB_SLAB);                 \
         __local const double2* B2_ = (__local const double2*)(Bs + b_ * NVDB_SLAB);                 \
         _Pragma("unroll") for (int i_ = 0; i_ < 8; ++i_) af[i_] = A2_[fa[i_]];                      \
@@ -150,7 +148,7 @@ NVD_INLINE void nvdb_gemm_nt(const int m, const int n, const int k, const double
         if ((sl) + 1 < nslab) NVDB_LOAD((sl) + 1, afn, bfn);                                        \
         NVDB_MMA(afc, bfc, 2, 4);                                                                   \
         if ((sl) + NVDB_ST < nslab) {                                                               \
-            NVDB_WAIT_IF(lead, empty + (sl) % NVDB_ST, ((sl) / NVDB_ST) & 1);                       \
+            if (lead) nvdb_wait(empty + (sl) % NVDB_ST, ((sl) / NVDB_ST) & 1);                      \
             NVDB_ISSUE((sl) + NVDB_ST);                                                             \
         }                                                                                           \
     } while (0)
@@ -211,8 +209,6 @@ void tessera_nvgemm_nt_bulk(const int m, const int n, const int k, const double 
 #undef NVDB_EXPECT
 #undef NVDB_ARRIVE
 #undef NVDB_BULK
-#undef NVDB_WAIT
-#undef NVDB_WAIT_IF
 #endif  // TESSERA_NVD_BULK
 
 // Internal helpers of gemm_nv_d.cl end here: later files of the concatenated program may reuse
