@@ -25,9 +25,10 @@
 // after the mma: both keep the kernel within 255 registers without spills. Only the NN kernel
 // with 16-byte copies fits; the others keep one fragment set.
 //
-// NT on sm_90 (gemm_nv_d_bulk.cl): tessera_nvgemm_nt_bulk, 128×128 blocks whose slabs the TMA
-// engine copies (cp.async.bulk, mbarriers), for whole blocks and slabs; +0.3..6 % over
-// tessera_nvgemm_nt (bench/gpu_notes.md, session 15).
+// NN and NT on sm_90 (gemm_nv_d_mbar.cl): tessera_nvgemm_nn_mbar and _nt_mbar, 128×128 blocks whose
+// slabs are tracked by mbarriers instead of work-group barriers, for whole blocks and slabs; NN
+// +14..20 % over tessera_nvgemm_nn_big, NT +13..18 % over tessera_nvgemm_nt (bench/gpu_notes.md,
+// session 16).
 //
 // Block shapes: the body takes WM (and the stages) as arguments, so kernels of one program may
 // differ. The eight tessera_nvgemm_XY[_u] use TESSERA_NVD_WM/STAGES; tessera_nvgemm_nn_big
@@ -41,7 +42,8 @@
 // double, (256, 1, 1) for float); global = local × (number of blocks, S, 1), S > 1 (at most
 // TESSERA_NV_SPLITK) splitting k into partial products (nvg_split_k) that tessera_nvgemm_reduce
 // adds up. The double block shape is read off the never-launched tessera_nvgemm_geometry's
-// reqd_work_group_size (WM, WN, 1) (tessera_nvgemm_geometry_big's for tessera_nvgemm_nn_big).
+// reqd_work_group_size (WM, WN, 1) (tessera_nvgemm_geometry_big's for tessera_nvgemm_nn_big and the
+// _mbar kernels).
 // Blocks are ordered in groups of TESSERA_NV_GROUP block rows so that concurrently running
 // work-groups share A and B in L2. `tri`: 0 = all of C, 1 = lower triangle only (i ≥ j), 2 =
 // upper (i ≤ j); serves xSYRK.

@@ -485,7 +485,7 @@ void tessera_nvgemm_geometry(__global int* unused)
     if (unused) unused[0] = 0;
 }
 
-// The NVD_* helpers stay defined: gemm_nv_d_bulk.cl follows in the program and uses them (and
+// The NVD_* helpers stay defined: gemm_nv_d_mbar.cl follows in the program and uses them (and
 // undefines them at its end).
 #endif  // TESSERA_REAL_D
 #endif  // TESSERA_NV_SM

@@ -138,13 +138,16 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
         if (((m + big.bm - 1) / big.bm) * ((n + big.bn - 1) / big.bn) >= units)
             name = "tessera_nvgemm_nn_big", geometry_kernel = "tessera_nvgemm_geometry_big";
     }
-    // NT products of whole 128×128 blocks and 8-deep slabs with 16-byte aligned sources, enough
-    // blocks for every compute unit: tessera_nvgemm_nt_bulk (slabs by the TMA engine; gemm_nv_d_bulk.cl;
-    // +0.3..6 % at 2048..8192, bench/gpu_notes.md, session 15) where the program has it.
-    if (std::is_same_v<T, double> && name == "tessera_nvgemm_nt" && tri == 0 && aligned(A) && aligned(B) &&
-        m % 128 == 0 && n % 128 == 0 && k % 8 == 0 && (m / 128) * (n / 128) >= units &&
-        dk.has("tessera_nvgemm_nt_bulk") && dk.has("tessera_nvgemm_geometry_big"))
-        name = "tessera_nvgemm_nt_bulk", geometry_kernel = "tessera_nvgemm_geometry_big";
+    // NN and NT products of whole 128×128 blocks and 8-deep slabs with 16-byte aligned sources,
+    // enough blocks for every compute unit: tessera_nvgemm_nn_mbar / _nt_mbar (slabs tracked by
+    // mbarriers, no work-group barrier; gemm_nv_d_mbar.cl; NN +14..20 %, NT +13..18 % at 2048..8192,
+    // bench/gpu_notes.md, session 16) where the program has them.
+    const bool nt = name == "tessera_nvgemm_nt", nn = name == "tessera_nvgemm_nn" || name == "tessera_nvgemm_nn_big";
+    const char* mbar = nt ? "tessera_nvgemm_nt_mbar" : "tessera_nvgemm_nn_mbar";
+    if (std::is_same_v<T, double> && (nt || nn) && tri == 0 && aligned(A) && aligned(B) && m % 128 == 0 &&
+        n % 128 == 0 && k % 8 == 0 && (m / 128) * (n / 128) >= units && dk.has(mbar) &&
+        dk.has("tessera_nvgemm_geometry_big"))
+        name = mbar, geometry_kernel = "tessera_nvgemm_geometry_big";
     const Geometry g = geometry(dk, name.c_str(), geometry_kernel);
     const int64_t mblocks = (m + g.bm - 1) / g.bm, nblocks = (n + g.bn - 1) / g.bn;
     const size_t blocks = size_t(mblocks * nblocks);

@@ -169,7 +169,7 @@ inline std::string program_subset(const std::vector<std::string>& files) {
 
 /// The NVIDIA GEMM's files (gemm_nv.cl and its double and float parts), then `more`.
 inline std::vector<std::string> nv_gemm_files(std::vector<std::string> more = {}) {
-    more.insert(more.begin(), {"gemm_nv.cl", "gemm_nv_d.cl", "gemm_nv_d_bulk.cl", "gemm_nv_s.cl"});
+    more.insert(more.begin(), {"gemm_nv.cl", "gemm_nv_d.cl", "gemm_nv_d_mbar.cl", "gemm_nv_s.cl"});
     return more;
 }
 
@@ -387,8 +387,8 @@ inline std::vector<GemmCase> standard_cases(bool quick) {
             c.alpha = t ? -0.75 : 1.25, c.beta = t ? 0.5 : 0.0;
             cs.push_back(c);
         }
-    // Whole 128×128 blocks and 8-deep slabs, 16-byte aligned, NN and NT: NT is what
-    // tessera_nvgemm_nt_bulk takes (gemm_select.cpp); the large ones fill a big GPU's compute units.
+    // Whole 128×128 blocks and 8-deep slabs, 16-byte aligned, NN and NT: what tessera_nvgemm_nn_mbar
+    // and _nt_mbar take (gemm_select.cpp); the large ones fill a big GPU's compute units.
     for (int t = 0; t < 4; ++t) {
         if (quick && t >= 2) break;
         GemmCase c;

@@ -4,8 +4,8 @@
 # CUDA's ptxas -v (registers, spills, shared memory). NVIDIA's own OpenCL compiler differs in its
 # front half, so treat the numbers as close, not exact. Needs clang-15 and ptxas on PATH.
 # Example: tools/tune/ptx_report.sh -DTESSERA_PREC_D -DTESSERA_NVD_MMA=1688
-# Offline ptxas caps static shared memory at 48 KB, which tessera_nvgemm_nt_bulk exceeds on purpose
-# (NVIDIA's driver accepts it): add -DTESSERA_NVD_BULK_ST=2 to see that kernel's registers.
+# tessera_nvgemm_*_mbar use more than 48 KB of static local memory on purpose (NVIDIA's driver
+# accepts it); a ptxas that caps it at 48 KB still prints their registers, or add -DTESSERA_NVD_MBAR_ST=2.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -25,7 +25,7 @@ cat > "$tmp/stubs.h" <<'H'
 #define vload4(i, p) (*(const __local float4*)((p) + 4 * (i)))
 #define TESSERA_NV_ASM __asm__
 H
-cat "$root/kernels/opencl/prelude.clh" "$root"/kernels/opencl/gemm_nv{,_d,_d_bulk,_s}.cl > "$tmp/k.cl"
+cat "$root/kernels/opencl/prelude.clh" "$root"/kernels/opencl/gemm_nv{,_d,_d_mbar,_s}.cl > "$tmp/k.cl"
 clang-15 -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -ffp-contract=fast \
     -Xclang -finclude-default-header -include "$tmp/stubs.h" -DTESSERA_NV_SM=90 "$@" -S -o "$tmp/k.ptx" "$tmp/k.cl"
 sed -i -e 's/^\.version .*/.version 8.0/' -e 's/^\.target sm_80/.target sm_90/' "$tmp/k.ptx"
