@@ -98,6 +98,35 @@ static inline void nvg_split_k(const int ta, const int tb, int* k, ulong* offA, 
     ulong oA_ = offA, oB_ = offB, oC_ = offC;                                                      \
     if (split) nvg_split_k(ta, tb, &k_, &oA_, lda, &oB_, ldb, &oC_, ldc, n)
 
+#ifndef TESSERA_NV_EMULATE
+// mbarriers in local memory (sm_90), for kernels whose slab buffers each have a `full` and an `empty`
+// barrier instead of a work-group barrier per slab (gemm_nv_d_mbar.cl; gemm_nv_s.cl with
+// TESSERA_NVS_MBAR). NVG_LADDR: a local pointer as PTX's shared-memory address.
+#define NVG_LADDR(p) ((uint)(ulong)(p))
+#define NVG_MBAR_INIT(bar, count) TESSERA_NV_ASM volatile("mbarrier.init.shared::cta.b64 [%0], %1;" \
+                                                          :: "r"(NVG_LADDR(bar)), "r"(count) : "memory")
+// After the initializations, before the work-group barrier that publishes them: the barriers made
+// visible to the other work-items and to the copies' arrivals.
+#define NVG_MBAR_INIT_FENCE() \
+    TESSERA_NV_ASM volatile("fence.mbarrier_init.release.cluster;\n\tfence.proxy.async.shared::cta;" ::: "memory")
+#define NVG_MBAR_ARRIVE(bar) TESSERA_NV_ASM volatile("{\n\t.reg .b64 st;\n\tmbarrier.arrive.shared::cta.b64 st, [%0];\n\t}" \
+                                                     :: "r"(NVG_LADDR(bar)) : "memory")
+// One arrival on bar once this work-item's cp.async issued so far have landed (counted in bar's
+// expected arrivals: .noinc).
+#define NVG_CP_ARRIVE(bar) TESSERA_NV_ASM volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" \
+                                                   :: "r"(NVG_LADDR(bar)) : "memory")
+// Wait until the phase of parity `parity` of bar has completed.
+static inline void nvg_mbar_wait(__local ulong* bar, const uint parity)
+{
+    uint done;
+    do {
+        TESSERA_NV_ASM volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+                                "selp.u32 %0, 1, 0, p;\n\t}"
+                                : "=r"(done) : "r"(NVG_LADDR(bar)), "r"(parity) : "memory");
+    } while (!done);
+}
+#endif
+
 // C = beta·C + Σ_s W_s over the m×n C (its lower triangle for tri = 1, upper for tri = 2), the S
 // slices W_s = W + s·ldw·n of a split-k product (alpha already applied). One work-item per element.
 __kernel void tessera_nvgemm_reduce(const int m, const int n, const int S, const real_t beta,

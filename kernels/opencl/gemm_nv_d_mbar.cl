@@ -1,7 +1,7 @@
 // tessera_nvgemm_nn_mbar, tessera_nvgemm_nt_mbar: C = alpha·A·op(B) + beta·C in double on sm_90,
 // op(B) = B or Bᵀ, whose slabs are tracked by mbarriers instead of work-group barriers. Uses
-// gemm_nv_d.cl's helpers (mma, cp.async, row relabeling), which this file undefines at its end. Not
-// in PoCL's emulated program (below).
+// gemm_nv_d.cl's helpers (mma, cp.async, row relabeling), which this file undefines at its end, and
+// gemm_nv.cl's mbarrier helpers. Not in PoCL's emulated program (below).
 //
 // Why: with one work-group barrier per slab, every warp waits for the slowest before each slab, and
 // then all queue their fragment loads together. Here each slab buffer has two mbarriers: `full`,
@@ -55,28 +55,6 @@
 #define NVDM_SA 130               // doubles between the k-columns of a slab of A or Bᵀ
 #define NVDM_SLAB (8 * NVDM_SA)   // doubles per slab of A or of Bᵀ
 #define NVDM_SLAB_NN (128 * 8)    // doubles per slab of B (columns of 8 k, unpadded)
-#define NVDM_INIT(bar, count) TESSERA_NV_ASM volatile("mbarrier.init.shared::cta.b64 [%0], %1;" \
-                                                      :: "r"(NVD_LADDR(bar)), "r"(count) : "memory")
-// The barriers' initialization made visible to the other work-items and to the copies' arrivals.
-#define NVDM_INIT_FENCE() \
-    TESSERA_NV_ASM volatile("fence.mbarrier_init.release.cluster;\n\tfence.proxy.async.shared::cta;" ::: "memory")
-#define NVDM_ARRIVE(bar) TESSERA_NV_ASM volatile("{\n\t.reg .b64 st;\n\tmbarrier.arrive.shared::cta.b64 st, [%0];\n\t}" \
-                                                 :: "r"(NVD_LADDR(bar)) : "memory")
-// One arrival on bar once this work-item's cp.async issued so far have landed (counted in bar's
-// expected arrivals: .noinc).
-#define NVDM_CP_ARRIVE(bar) TESSERA_NV_ASM volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" \
-                                                    :: "r"(NVD_LADDR(bar)) : "memory")
-// Wait until the phase of parity `parity` of bar has completed.
-static inline void nvdm_wait(__local ulong* bar, const uint parity)
-{
-    uint done;
-    do {
-        TESSERA_NV_ASM volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-                                "selp.u32 %0, 1, 0, p;\n\t}"
-                                : "=r"(done) : "r"(NVD_LADDR(bar)), "r"(parity) : "memory");
-    } while (!done);
-}
-
 // One 128×128 block of C = alpha·A·op(B) + beta·C; nn: op(B) = B, else Bᵀ (a constant per kernel).
 NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, const double alpha,
                           __global const double* A, const int lda, __global const double* B, const int ldb,
@@ -106,10 +84,10 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
     const int cdst = (lid >> 6) * NVDM_SA + 2 * (lid & 63);
     if (lid == 0) {
         for (int b = 0; b < NVDM_ST; ++b) {
-            NVDM_INIT(full + b, 256);  // every work-item's copies
-            NVDM_INIT(empty + b, 256);
+            NVG_MBAR_INIT(full + b, 256);  // every work-item's copies
+            NVG_MBAR_INIT(empty + b, 256);
         }
-        NVDM_INIT_FENCE();
+        NVG_MBAR_INIT_FENCE();
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #define NVDM_ISSUE(sl)                                                                              \
@@ -124,7 +102,7 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
             NVD_CP16(Bs + b_ * NVDM_SLAB_NN + 2 * lid, bsrc + 8 * (sl));                            \
             NVD_CP16(Bs + b_ * NVDM_SLAB_NN + 2 * lid + 512, bsrc + 64L * ldb + 8 * (sl));          \
         }                                                                                           \
-        NVDM_CP_ARRIVE(full + b_);                                                                  \
+        NVG_CP_ARRIVE(full + b_);                                                                   \
     } while (0)
 
     // Fragment chunks (double2 indices from the slab's start): A2[fa + NVDM_FA(2p + h)] = rows of
@@ -138,12 +116,12 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
 #define NVDM_LOAD(sl, af, bf)                                                                       \
     do {                                                                                            \
         const int b_ = (sl) % NVDM_ST;                                                              \
-        nvdm_wait(full + b_, ((sl) / NVDM_ST) & 1);                                                 \
+        nvg_mbar_wait(full + b_, ((sl) / NVDM_ST) & 1);                                             \
         __local const double2* A2_ = (__local const double2*)(As + b_ * NVDM_SLAB) + fa;            \
         __local const double2* B2_ = (__local const double2*)(Bs + b_ * slab_b) + fb;               \
         _Pragma("unroll") for (int i_ = 0; i_ < 8; ++i_) af[i_] = A2_[NVDM_FA(i_)];                 \
         _Pragma("unroll") for (int j_ = 0; j_ < 4; ++j_) bf[j_] = B2_[NVDM_FB(j_)];                 \
-        NVDM_ARRIVE(empty + b_);                                                                    \
+        NVG_MBAR_ARRIVE(empty + b_);                                                                \
     } while (0)
 // The mma of m16 tiles p0 <= p < p1. n8 tile j's (b0, b1): B, bf[j]; Bᵀ, half j mod 2 of
 // bf[2·(j/2)] and bf[2·(j/2) + 1].
@@ -171,7 +149,7 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
     do {                                                                                            \
         const int r_ = (sl) - TESSERA_NVD_MBAR_LAG;                                                 \
         if (r_ >= 0 && r_ + NVDM_ST < nslab) {                                                      \
-            nvdm_wait(empty + r_ % NVDM_ST, (r_ / NVDM_ST) & 1);                                    \
+            nvg_mbar_wait(empty + r_ % NVDM_ST, (r_ / NVDM_ST) & 1);                                \
             NVDM_ISSUE(r_ + NVDM_ST);                                                               \
         }                                                                                           \
     } while (0)
@@ -236,10 +214,6 @@ NVDM_KERNEL(tessera_nvgemm_nn_mbar, 1)
 #undef NVDM_SA
 #undef NVDM_SLAB
 #undef NVDM_SLAB_NN
-#undef NVDM_CP_ARRIVE
-#undef NVDM_INIT
-#undef NVDM_INIT_FENCE
-#undef NVDM_ARRIVE
 #endif  // TESSERA_NVD_MBAR
 
 // Internal helpers of gemm_nv_d.cl end here: later files of the concatenated program may reuse

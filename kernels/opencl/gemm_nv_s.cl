@@ -15,6 +15,11 @@
 // _u; the _u kernels take any and copy 4 bytes at a time, as does A transposed: a warp covers 8 k ×
 // 4 rows). Every copy and store pattern meets 32 distinct banks; everything outside op(X) is
 // zero-filled.
+//
+// TESSERA_NVS_MBAR=1 (a variant for sm_90, compiled offline only — clang: 121-127 registers for nn
+// and nt — and not yet run on a GPU; bench/gpu_notes.md, session 16): the loop of gemm_nv_d_mbar.cl
+// instead of the barrier per slab, TESSERA_NVS_MBAR_ST buffers, each with a `full` and an `empty`
+// mbarrier, refilled LAG slabs late.
 
 #ifndef TESSERA_NVS_BK
 #define TESSERA_NVS_BK 16  // k per slab: 8 or 16
@@ -24,6 +29,31 @@
 #endif
 #ifndef TESSERA_NVS_STAGE
 #define TESSERA_NVS_STAGE 1  // B untransposed (vec kernels): 16-byte copies, transposed in local memory
+#endif
+#ifndef TESSERA_NVS_MBAR
+#define TESSERA_NVS_MBAR 0  // 1 (sm_90, not yet run): slabs tracked by mbarriers, no barrier per slab
+#endif
+#ifndef TESSERA_NVS_MBAR_ST
+#define TESSERA_NVS_MBAR_ST 3  // with MBAR: slab buffers
+#endif
+#ifndef TESSERA_NVS_MBAR_LAG
+#define TESSERA_NVS_MBAR_LAG 1  // with MBAR: a buffer is refilled this many slabs after the one that read it
+#endif
+#if TESSERA_NVS_MBAR && defined(TESSERA_NV_EMULATE)
+#error "TESSERA_NVS_MBAR has no PoCL emulation"
+#endif
+#if TESSERA_NVS_MBAR
+#define NVS_NBUF TESSERA_NVS_MBAR_ST         // slab buffers
+#define NVS_RAW_SLOTS NVS_NBUF               // staging slots
+#define NVS_MBAR_PARAMS , __local ulong* bars
+#define NVS_MBAR_ARGS , bars
+#define NVS_MBAR_DECL __local ulong bars[2 * NVS_NBUF];
+#else
+#define NVS_NBUF 2
+#define NVS_RAW_SLOTS 1
+#define NVS_MBAR_PARAMS
+#define NVS_MBAR_ARGS
+#define NVS_MBAR_DECL
 #endif
 #define NVS_BM 128
 #define NVS_BN 128
@@ -46,6 +76,15 @@
                                                           :: "r"((uint)(ulong)(dst)), "l"(src), "r"(bytes) : "memory")
 #define NVS_CP_COMMIT() TESSERA_NV_ASM volatile("cp.async.commit_group;" ::: "memory")
 #define NVS_CP_WAIT() TESSERA_NV_ASM volatile("cp.async.wait_group 0;" ::: "memory")
+#define NVS_CP_WAIT_(n) TESSERA_NV_ASM volatile("cp.async.wait_group " #n ";" ::: "memory")
+// cp.async.wait_group needs an immediate: n is a constant of the kernel, folded to one branch.
+#define NVS_CP_WAITN(n)                                                                            \
+    do {                                                                                           \
+        if ((n) <= 0) NVS_CP_WAIT_(0);                                                             \
+        else if ((n) == 1) NVS_CP_WAIT_(1);                                                        \
+        else if ((n) == 2) NVS_CP_WAIT_(2);                                                        \
+        else NVS_CP_WAIT_(3);                                                                      \
+    } while (0)
 // x, which the compiler cannot see through: the copies' addresses are computed per slab instead of
 // hoisted into registers live across the loop. Hoisted, they took the kernels to 150-237 registers,
 // one work-group per SM and 5-15 % less (bench/gpu_task_shapes.md, session 12).
@@ -123,11 +162,28 @@ static inline int nvs_in_c(const int row, const int col, const int m, const int 
     return row < m && col < n && !((tri == 1 && row < col) || (tri == 2 && row > col));
 }
 
+// acc += this work-item's 8×8 share of the product of one k-major slab pair X[k][r] (row NVS_LD)
+// at As_, Bs_ (a macro: the kernels sit at the 128-register edge, and a function here changed
+// the compiled loop's order).
+#define NVS_SLAB_FMA(As_, Bs_)                                                                     \
+    do {                                                                                           \
+        __local const float4* Ac = (__local const float4*)(As_);                                   \
+        __local const float4* Bc = (__local const float4*)(Bs_);                                   \
+        _Pragma("unroll") for (int kk = 0; kk < TESSERA_NVS_BK; ++kk) {                            \
+            const float4 a0 = Ac[kk * (NVS_LD / 4) + tx], a1 = Ac[kk * (NVS_LD / 4) + 16 + tx];    \
+            const float4 b0 = Bc[kk * (NVS_LD / 4) + ty], b1 = Bc[kk * (NVS_LD / 4) + 16 + ty];    \
+            const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};                   \
+            const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};                   \
+            _Pragma("unroll") for (int r = 0; r < 8; ++r)                                          \
+            _Pragma("unroll") for (int c = 0; c < 8; ++c) acc[r][c] = fma(a[r], b[c], acc[r][c]);  \
+        }                                                                                          \
+    } while (0)
+
 static inline void nvs_gemm_body(const int transA, const int transB, const int vec, const int m, const int n,
                                  const int k, const float alpha, __global const float* A, const int lda,
                                  __global const float* B, const int ldb, const float beta,
                                  __global float* C, const int ldc, const int tri,
-                                 __local float* As, __local float* Bs, __local float4* raw)
+                                 __local float* As, __local float* Bs, __local float4* raw NVS_MBAR_PARAMS)
 {
     int bm, bn;
     nvg_block_coords(m, n, NVS_BM, NVS_BN, &bm, &bn);
@@ -155,6 +211,59 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
     const long b_step = b_rc ? (long)TESSERA_NVS_BK * ldb : TESSERA_NVS_BK;
     const int nslab = (alpha == 0.0f) ? 0 : (k + TESSERA_NVS_BK - 1) / TESSERA_NVS_BK;
 
+#if TESSERA_NVS_MBAR
+    // Each of the NBUF slab buffers has a `full` mbarrier (256 arrivals: every work-item's copies as
+    // they land, or, for a staged B, every work-item once it has stored its transposed chunks) and
+    // an `empty` one (every work-item once it has multiplied the slab); a work-item refills buffer
+    // (s − LAG) mod NBUF after slab s, once `empty` says everyone is done with it. Staged kernels
+    // commit one cp.async group per slab (empty ones included), so slab s has landed for this
+    // work-item once at most NBUF − LAG − 1 groups are pending.
+    __local ulong* full = bars;
+    __local ulong* empty = bars + NVS_NBUF;
+    if (lid == 0) {
+        for (int b = 0; b < NVS_NBUF; ++b) {
+            NVG_MBAR_INIT(full + b, NVS_NT);
+            NVG_MBAR_INIT(empty + b, NVS_NT);
+        }
+        NVG_MBAR_INIT_FENCE();
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#define NVS_ISSUE(sl)                                                                              \
+    do {                                                                                           \
+        const int b_ = (sl) % NVS_NBUF, kb_ = (sl) * TESSERA_NVS_BK;                               \
+        nvs_copy_slab(a_rc, vec, Ap + (sl) * a_step, lda, m - i0, k - kb_, As + b_ * NVS_SLAB);    \
+        if (stage) {                                                                               \
+            nvs_stage_copy(Bp + (sl) * b_step, ldb, n - j0, k - kb_, raw + b_ * NVS_CHUNKS * NVS_NT); \
+            NVS_CP_COMMIT();                                                                       \
+        } else {                                                                                   \
+            nvs_copy_slab(b_rc, vec, Bp + (sl) * b_step, ldb, n - j0, k - kb_, Bs + b_ * NVS_SLAB); \
+            NVG_CP_ARRIVE(full + b_);                                                              \
+        }                                                                                          \
+    } while (0)
+    for (int s = 0; s < NVS_NBUF; ++s) {
+        if (s < nslab) NVS_ISSUE(s);
+        else if (stage) NVS_CP_COMMIT();
+    }
+    for (int s = 0; s < nslab; ++s) {
+        const int b = s % NVS_NBUF;
+        if (stage) {
+            NVS_CP_WAITN(NVS_NBUF - TESSERA_NVS_MBAR_LAG - 1);
+            nvs_stage_store(raw + b * NVS_CHUNKS * NVS_NT, Bs + b * NVS_SLAB);
+            NVG_MBAR_ARRIVE(full + b);
+        }
+        nvg_mbar_wait(full + b, (s / NVS_NBUF) & 1);
+        NVS_SLAB_FMA(As + b * NVS_SLAB, Bs + b * NVS_SLAB);
+        NVG_MBAR_ARRIVE(empty + b);
+        const int r = s - TESSERA_NVS_MBAR_LAG;
+        if (r >= 0 && r + NVS_NBUF < nslab) {
+            nvg_mbar_wait(empty + r % NVS_NBUF, (r / NVS_NBUF) & 1);
+            NVS_ISSUE(r + NVS_NBUF);
+        } else if (stage) {
+            NVS_CP_COMMIT();
+        }
+    }
+#undef NVS_ISSUE
+#else
     if (nslab > 0) {
         nvs_copy_slab(a_rc, vec, Ap, lda, m - i0, k, As);
         if (stage) nvs_stage_copy(Bp, ldb, n - j0, k, raw);
@@ -171,20 +280,10 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
             if (stage) nvs_stage_copy(Bp + (s + 1) * b_step, ldb, n - j0, k - kb, raw);
             else nvs_copy_slab(b_rc, vec, Bp + (s + 1) * b_step, ldb, n - j0, k - kb, Bs + next);
         }
-        __local const float4* Ac = (__local const float4*)(As + (s & 1) * NVS_SLAB);
-        __local const float4* Bc = (__local const float4*)(Bs + (s & 1) * NVS_SLAB);
-#pragma unroll
-        for (int kk = 0; kk < TESSERA_NVS_BK; ++kk) {
-            const float4 a0 = Ac[kk * (NVS_LD / 4) + tx], a1 = Ac[kk * (NVS_LD / 4) + 16 + tx];
-            const float4 b0 = Bc[kk * (NVS_LD / 4) + ty], b1 = Bc[kk * (NVS_LD / 4) + 16 + ty];
-            const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-            const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
-#pragma unroll
-            for (int r = 0; r < 8; ++r)
-#pragma unroll
-                for (int c = 0; c < 8; ++c) acc[r][c] = fma(a[r], b[c], acc[r][c]);
-        }
+        NVS_SLAB_FMA(As + (s & 1) * NVS_SLAB, Bs + (s & 1) * NVS_SLAB);
     }
+
+#endif
 
     // Epilogue, a column of 8 at a time: its values of C all loaded before any is stored (stores
     // in between would hold each load back behind the one before: the compiler cannot tell the
@@ -223,12 +322,13 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
               __global const float* B, const ulong offB, const int ldb, const float beta,         \
               __global float* C, const ulong offC, const int ldc, const int tri)                  \
     {                                                                                             \
-        __local float4 As4[2 * NVS_SLAB / 4];                                                     \
-        __local float4 Bs4[2 * NVS_SLAB / 4];                                                     \
-        __local float4 raw[NVS_STAGED(tb, vec) ? NVS_CHUNKS * NVS_NT : 1];                        \
+        __local float4 As4[NVS_NBUF * NVS_SLAB / 4];                                              \
+        __local float4 Bs4[NVS_NBUF * NVS_SLAB / 4];                                              \
+        __local float4 raw[NVS_STAGED(tb, vec) ? NVS_RAW_SLOTS * NVS_CHUNKS * NVS_NT : 1];         \
+        NVS_MBAR_DECL                                                                             \
         NVG_SPLIT_ARGS(ta, tb, split);                                                            \
         nvs_gemm_body(ta, tb, vec, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_,    \
-                      ldc, tri, (__local float*)As4, (__local float*)Bs4, raw);                   \
+                      ldc, tri, (__local float*)As4, (__local float*)Bs4, raw NVS_MBAR_ARGS);     \
     }
 NVS_KERNEL(tessera_nvgemm_nn, 0, 0, 1, 0)
 NVS_KERNEL(tessera_nvgemm_nt, 0, 1, 1, 0)
@@ -249,6 +349,12 @@ NVS_KERNEL(tessera_nvgemm_tt_u_split, 1, 1, 0, 1)
 
 // Internal helpers end here: later files of the concatenated program may reuse these names.
 #undef NVS_BM
+#undef NVS_SLAB_FMA
+#undef NVS_NBUF
+#undef NVS_RAW_SLOTS
+#undef NVS_MBAR_PARAMS
+#undef NVS_MBAR_ARGS
+#undef NVS_MBAR_DECL
 #undef NVS_BN
 #undef NVS_CHUNKS
 #undef NVS_STAGED
