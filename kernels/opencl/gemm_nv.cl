@@ -5,7 +5,8 @@
 //   double (gemm_nv_d.cl): FP64 tensor cores through inline-PTX mma.sync (m16n8k8 on sm_90;
 //           m8n8k4, half rate there, on sm_80), local memory filled with cp.async.
 //   float (gemm_nv_s.cl): FP32 FMA only (no TF32: results keep FP32 accuracy).
-// This file: the family's description and what both share (block order, split k, the reduction).
+// This file: the family's description and what both share (block order, split k, the reduction,
+// cp.async groups, mbarriers).
 //
 // Double. A work-group of TESSERA_NVD_WM × TESSERA_NVD_WN warps computes a (64·WM) × (32·WN)
 // block of C; each warp a 64×32 tile, 64 accumulators per work-item in the mma C-fragment layout.
@@ -42,8 +43,8 @@
 // double, (256, 1, 1) for float); global = local × (number of blocks, S, 1), S > 1 (at most
 // TESSERA_NV_SPLITK) splitting k into partial products (nvg_split_k) that tessera_nvgemm_reduce
 // adds up. The double block shape is read off the never-launched tessera_nvgemm_geometry's
-// reqd_work_group_size (WM, WN, 1) (tessera_nvgemm_geometry_big's for tessera_nvgemm_nn_big and the
-// _mbar kernels).
+// reqd_work_group_size (WM, WN, 1) (tessera_nvgemm_geometry_big's for tessera_nvgemm_nn_big,
+// tessera_nvgemm_geometry_mbar's for the _mbar kernels).
 // Blocks are ordered in groups of TESSERA_NV_GROUP block rows so that concurrently running
 // work-groups share A and B in L2. `tri`: 0 = all of C, 1 = lower triangle only (i ≥ j), 2 =
 // upper (i ≤ j); serves xSYRK.
@@ -98,11 +99,29 @@ static inline void nvg_split_k(const int ta, const int tb, int* k, ulong* offA, 
     ulong oA_ = offA, oB_ = offB, oC_ = offC;                                                      \
     if (split) nvg_split_k(ta, tb, &k_, &oA_, lda, &oB_, ldb, &oC_, ldc, n)
 
+// A local pointer as PTX's shared-memory address (cp.async, mbarriers).
+#define NVG_LADDR(p) ((uint)(ulong)(p))
+// cp.async groups (PoCL's emulation copies synchronously: nothing to wait for). NVG_CP_WAIT's n is
+// an immediate; NVG_CP_WAITN takes a constant expression of the kernel, folded to one branch.
+#ifdef TESSERA_NV_EMULATE
+#define NVG_CP_COMMIT() ((void)0)
+#define NVG_CP_WAIT(n) ((void)0)
+#else
+#define NVG_CP_COMMIT() TESSERA_NV_ASM volatile("cp.async.commit_group;" ::: "memory")
+#define NVG_CP_WAIT(n) TESSERA_NV_ASM volatile("cp.async.wait_group " #n ";" ::: "memory")
+#endif
+#define NVG_CP_WAITN(n)                                                                            \
+    do {                                                                                           \
+        if ((n) <= 0) NVG_CP_WAIT(0);                                                              \
+        else if ((n) == 1) NVG_CP_WAIT(1);                                                         \
+        else if ((n) == 2) NVG_CP_WAIT(2);                                                         \
+        else NVG_CP_WAIT(3);                                                                       \
+    } while (0)
+
 #ifndef TESSERA_NV_EMULATE
 // mbarriers in local memory (sm_90), for kernels whose slab buffers each have a `full` and an `empty`
 // barrier instead of a work-group barrier per slab (gemm_nv_d_mbar.cl; gemm_nv_s.cl with
-// TESSERA_NVS_MBAR). NVG_LADDR: a local pointer as PTX's shared-memory address.
-#define NVG_LADDR(p) ((uint)(ulong)(p))
+// TESSERA_NVS_MBAR).
 #define NVG_MBAR_INIT(bar, count) TESSERA_NV_ASM volatile("mbarrier.init.shared::cta.b64 [%0], %1;" \
                                                           :: "r"(NVG_LADDR(bar)), "r"(count) : "memory")
 // After the initializations, before the work-group barrier that publishes them: the barriers made

@@ -93,8 +93,6 @@ static inline void nvd_cp(__local double* dst, __global const double* src, const
 #define NVD_CP16(dst, src) nvd_cp(dst, src, 16, 16)
 #define NVD_CP8Z(dst, src, bytes) nvd_cp(dst, src, 8, bytes)
 #define NVD_CP16Z(dst, src, bytes) nvd_cp(dst, src, 16, bytes)
-#define NVD_CP_COMMIT() ((void)0)
-#define NVD_CP_WAIT(n) ((void)0)
 #else
 #define NVD_EMU_DECL
 #define NVD_EMU_ARGS
@@ -111,27 +109,15 @@ static inline void nvd_cp(__local double* dst, __global const double* src, const
 // cp.async global → local of 8 or 16 bytes, through L1 (.ca: the two work-groups of an SM often
 // read the same data; bypassing L1 with .cg measured 8 % slower); the Z forms copy only `bytes`
 // and zero-fill the rest (src must still be a valid, aligned address).
-#define NVD_LADDR(p) ((uint)(ulong)(p))
 #define NVD_CP8(dst, src) TESSERA_NV_ASM volatile("cp.async.ca.shared.global [%0], [%1], 8;" \
-                                                  :: "r"(NVD_LADDR(dst)), "l"(src) : "memory")
+                                                  :: "r"(NVG_LADDR(dst)), "l"(src) : "memory")
 #define NVD_CP16(dst, src) TESSERA_NV_ASM volatile("cp.async.ca.shared.global [%0], [%1], 16;" \
-                                                   :: "r"(NVD_LADDR(dst)), "l"(src) : "memory")
+                                                   :: "r"(NVG_LADDR(dst)), "l"(src) : "memory")
 #define NVD_CP8Z(dst, src, bytes) TESSERA_NV_ASM volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" \
-                                                          :: "r"(NVD_LADDR(dst)), "l"(src), "r"(bytes) : "memory")
+                                                          :: "r"(NVG_LADDR(dst)), "l"(src), "r"(bytes) : "memory")
 #define NVD_CP16Z(dst, src, bytes) TESSERA_NV_ASM volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;" \
-                                                           :: "r"(NVD_LADDR(dst)), "l"(src), "r"(bytes) : "memory")
-#define NVD_CP_COMMIT() TESSERA_NV_ASM volatile("cp.async.commit_group;" ::: "memory")
-#define NVD_CP_WAIT_(n) TESSERA_NV_ASM volatile("cp.async.wait_group " #n ";" ::: "memory")
-#define NVD_CP_WAIT(n) NVD_CP_WAIT_(n)
+                                                           :: "r"(NVG_LADDR(dst)), "l"(src), "r"(bytes) : "memory")
 #endif
-// cp.async.wait_group needs an immediate: n is a constant of the kernel, folded to one branch.
-#define NVD_CP_WAITN(n)                                                                            \
-    do {                                                                                           \
-        if ((n) <= 0) NVD_CP_WAIT(0);                                                              \
-        else if ((n) == 1) NVD_CP_WAIT(1);                                                         \
-        else if ((n) == 2) NVD_CP_WAIT(2);                                                         \
-        else NVD_CP_WAIT(3);                                                                       \
-    } while (0)
 
 // ---- Local memory layout (indices in doubles, in the mma's own row and k numbering) ----
 // A slab (BM rows × 8 k): rows r and r+8 of a 16-row group, same k, share a 16-byte chunk, so the
@@ -328,11 +314,11 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
 #pragma unroll
         for (int s = 0; s < ST_; ++s) {
             if (s < nslab) NVD_ISSUE(s, s);
-            NVD_CP_COMMIT();
+            NVG_CP_COMMIT();
         }
         double2 afA[8], bfA[4], afB[8], bfB[4];
         if (nslab > 0) {
-            NVD_CP_WAITN(ST_ - 1);
+            NVG_CP_WAITN(ST_ - 1);
             barrier(CLK_LOCAL_MEM_FENCE);
             NVD_LOAD_FRAGS(0, afA, bfA);
         }
@@ -351,7 +337,7 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
     do {                                                                                           \
         NVD_PF_BEFORE(afc, bfc);                                                                   \
         if ((sl) + 1 < nslab) {                                                                    \
-            NVD_CP_WAITN(ST_ - 2);                                                   \
+            NVG_CP_WAITN(ST_ - 2);                                                   \
             barrier(CLK_LOCAL_MEM_FENCE);                                                          \
             if (!PL_ && early && (sl) + ST_ < nslab)                \
                 NVD_ISSUE_F((sl) + ST_, (sl) % ST_, F);              \
@@ -363,7 +349,7 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
         if ((sl) + 1 < nslab) {                                                                    \
             if (PL_ && (sl) + ST_ < nslab)                          \
                 NVD_ISSUE_F((sl) + ST_, (sl) % ST_, F);              \
-            NVD_CP_COMMIT();                                                                       \
+            NVG_CP_COMMIT();                                                                       \
         }                                                                                          \
     } while (0)
         // Interior blocks with whole slabs run a loop with no masked copies compiled in: fewer
@@ -387,27 +373,27 @@ NVD_INLINE void nvd_gemm_body(const int transA, const int transB, const int alig
 #pragma unroll
         for (int s = 0; s < ST_ - 1; ++s) {
             if (s < nslab) NVD_ISSUE(s, s);
-            NVD_CP_COMMIT();
+            NVG_CP_COMMIT();
         }
 
         for (int s = 0; s < nslab; ++s) {
             // Slab s has landed once at most STAGES-2 groups are pending; after the barrier every
             // work-item has also finished slab s-1, whose buffer the copies of slab s+STAGES-1 reuse.
-            NVD_CP_WAITN(ST_ - 2);
+            NVG_CP_WAITN(ST_ - 2);
             barrier(CLK_LOCAL_MEM_FENCE);
             double2 af[8], bf[4];
             const int sn = s + ST_ - 1;
             if (early && sn < nslab) NVD_ISSUE(sn, sn % ST_);
             NVD_LOAD_FRAGS(s % ST_, af, bf);
             if (!early && sn < nslab) NVD_ISSUE(sn, sn % ST_);
-            NVD_CP_COMMIT();
+            NVG_CP_COMMIT();
             NVD_MMA_SLAB(af, bf);
         }
     }
 #undef NVD_LOAD_FRAGS
 #undef NVD_MMA_SLAB
 #undef NVD_MMA_PART
-    NVD_CP_WAIT(0);
+    NVG_CP_WAIT(0);
 #undef NVD_ISSUE
 #undef NVD_ISSUE_F
 

@@ -193,7 +193,7 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
     }
 }
 
-// Arguments as tessera_nvgemm_nt's and _nn's (tri must be 0); their block is tessera_nvgemm_geometry_big's.
+// Arguments as tessera_nvgemm_nt's and _nn's (tri must be 0); their block is tessera_nvgemm_geometry_mbar's.
 #define NVDM_KERNEL(name, nn)                                                                       \
     __kernel __attribute__((reqd_work_group_size(256, 1, 1)))                                      \
     void name(const int m, const int n, const int k, const double alpha, __global const double* A, \
@@ -210,6 +210,12 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
 NVDM_KERNEL(tessera_nvgemm_nt_mbar, 0)
 NVDM_KERNEL(tessera_nvgemm_nn_mbar, 1)
 #undef NVDM_KERNEL
+// Never launched: its reqd_work_group_size (2, 4, 1) tells the launcher the block of C, 128 × 128.
+__kernel __attribute__((reqd_work_group_size(2, 4, 1)))
+void tessera_nvgemm_geometry_mbar(__global int* unused)
+{
+    if (unused) unused[0] = 0;
+}
 #undef NVDM_ST
 #undef NVDM_SA
 #undef NVDM_SLAB
@@ -230,14 +236,10 @@ NVDM_KERNEL(tessera_nvgemm_nn_mbar, 1)
 #undef NVD_EMU_PARAMS
 #undef NVD_MMA884
 #undef NVD_MMA1688
-#undef NVD_LADDR
 #undef NVD_CP8
 #undef NVD_CP16
 #undef NVD_CP8Z
 #undef NVD_CP16Z
-#undef NVD_CP_COMMIT
-#undef NVD_CP_WAIT
-#undef NVD_CP_WAIT_
 #undef NVD_XA
 #undef NVD_XB
 #undef NVD_KM
@@ -249,6 +251,5 @@ NVDM_KERNEL(tessera_nvgemm_nn_mbar, 1)
 #undef NVD_COPY_SLAB
 #undef NVD_KERNEL
 #undef NVD_KERNEL_STD
-#undef NVD_CP_WAITN
 #endif  // TESSERA_REAL_D
 #endif  // TESSERA_NV_SM

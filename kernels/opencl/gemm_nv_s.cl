@@ -65,26 +65,13 @@
 #ifdef TESSERA_NV_EMULATE
 #define NVS_CP4(dst, src, bytes) (*(dst) = (bytes) ? *(src) : 0.0f)
 #define NVS_CP16(dst, src, bytes) do { for (int i_ = 0; i_ < 4; ++i_) (dst)[i_] = 4 * i_ < (bytes) ? (src)[i_] : 0.0f; } while (0)
-#define NVS_CP_COMMIT() ((void)0)
-#define NVS_CP_WAIT() ((void)0)
 #define NVS_OPAQUE(x) (x)
 #else
 // cp.async global → local of `bytes` (the rest zero-filled; src must still be a valid address).
 #define NVS_CP4(dst, src, bytes) TESSERA_NV_ASM volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" \
-                                                         :: "r"((uint)(ulong)(dst)), "l"(src), "r"(bytes) : "memory")
+                                                         :: "r"(NVG_LADDR(dst)), "l"(src), "r"(bytes) : "memory")
 #define NVS_CP16(dst, src, bytes) TESSERA_NV_ASM volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;" \
-                                                          :: "r"((uint)(ulong)(dst)), "l"(src), "r"(bytes) : "memory")
-#define NVS_CP_COMMIT() TESSERA_NV_ASM volatile("cp.async.commit_group;" ::: "memory")
-#define NVS_CP_WAIT() TESSERA_NV_ASM volatile("cp.async.wait_group 0;" ::: "memory")
-#define NVS_CP_WAIT_(n) TESSERA_NV_ASM volatile("cp.async.wait_group " #n ";" ::: "memory")
-// cp.async.wait_group needs an immediate: n is a constant of the kernel, folded to one branch.
-#define NVS_CP_WAITN(n)                                                                            \
-    do {                                                                                           \
-        if ((n) <= 0) NVS_CP_WAIT_(0);                                                             \
-        else if ((n) == 1) NVS_CP_WAIT_(1);                                                        \
-        else if ((n) == 2) NVS_CP_WAIT_(2);                                                        \
-        else NVS_CP_WAIT_(3);                                                                      \
-    } while (0)
+                                                          :: "r"(NVG_LADDR(dst)), "l"(src), "r"(bytes) : "memory")
 // x, which the compiler cannot see through: the copies' addresses are computed per slab instead of
 // hoisted into registers live across the loop. Hoisted, they took the kernels to 150-237 registers,
 // one work-group per SM and 5-15 % less (bench/gpu_task_shapes.md, session 12).
@@ -234,7 +221,7 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
         nvs_copy_slab(a_rc, vec, Ap + (sl) * a_step, lda, m - i0, k - kb_, As + b_ * NVS_SLAB);    \
         if (stage) {                                                                               \
             nvs_stage_copy(Bp + (sl) * b_step, ldb, n - j0, k - kb_, raw + b_ * NVS_CHUNKS * NVS_NT); \
-            NVS_CP_COMMIT();                                                                       \
+            NVG_CP_COMMIT();                                                                       \
         } else {                                                                                   \
             nvs_copy_slab(b_rc, vec, Bp + (sl) * b_step, ldb, n - j0, k - kb_, Bs + b_ * NVS_SLAB); \
             NVG_CP_ARRIVE(full + b_);                                                              \
@@ -242,12 +229,12 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
     } while (0)
     for (int s = 0; s < NVS_NBUF; ++s) {
         if (s < nslab) NVS_ISSUE(s);
-        else if (stage) NVS_CP_COMMIT();
+        else if (stage) NVG_CP_COMMIT();
     }
     for (int s = 0; s < nslab; ++s) {
         const int b = s % NVS_NBUF;
         if (stage) {
-            NVS_CP_WAITN(NVS_NBUF - TESSERA_NVS_MBAR_LAG - 1);
+            NVG_CP_WAITN(NVS_NBUF - TESSERA_NVS_MBAR_LAG - 1);
             nvs_stage_store(raw + b * NVS_CHUNKS * NVS_NT, Bs + b * NVS_SLAB);
             NVG_MBAR_ARRIVE(full + b);
         }
@@ -259,7 +246,7 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
             nvg_mbar_wait(empty + r % NVS_NBUF, (r / NVS_NBUF) & 1);
             NVS_ISSUE(r + NVS_NBUF);
         } else if (stage) {
-            NVS_CP_COMMIT();
+            NVG_CP_COMMIT();
         }
     }
 #undef NVS_ISSUE
@@ -270,8 +257,8 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
         else nvs_copy_slab(b_rc, vec, Bp, ldb, n - j0, k, Bs);
     }
     for (int s = 0; s < nslab; ++s) {
-        NVS_CP_COMMIT();
-        NVS_CP_WAIT();                 // this work-item's copies of slab s have landed
+        NVG_CP_COMMIT();
+        NVG_CP_WAIT(0);                 // this work-item's copies of slab s have landed
         if (stage) nvs_stage_store(raw, Bs + (s & 1) * NVS_SLAB);  // its buffer was last read in slab s − 2
         barrier(CLK_LOCAL_MEM_FENCE);  // everyone's have, and slab s − 1's buffer is free
         if (s + 1 < nslab) {

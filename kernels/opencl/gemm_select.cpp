@@ -13,7 +13,8 @@ namespace {
 
 /// Work-group shape the kernel was compiled for (reqd_work_group_size), and the block of C it
 /// computes: double, (64·WM) × (32·WN) read off the reqd_work_group_size (WM, WN, 1) of
-/// `geometry_kernel` (tessera_nvgemm_geometry, or _big for tessera_nvgemm_nn_big); float, 128 × 128
+/// `geometry_kernel` (tessera_nvgemm_geometry, _big for tessera_nvgemm_nn_big, _mbar for the _mbar
+/// kernels); float, 128 × 128
 /// (gemm_nv.cl).
 struct Geometry {
     size_t local[3];
@@ -144,10 +145,12 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     // bench/gpu_notes.md, session 16) where the program has them.
     const bool nt = name == "tessera_nvgemm_nt", nn = name == "tessera_nvgemm_nn" || name == "tessera_nvgemm_nn_big";
     const char* mbar = nt ? "tessera_nvgemm_nt_mbar" : "tessera_nvgemm_nn_mbar";
-    if (std::is_same_v<T, double> && (nt || nn) && tri == 0 && aligned(A) && aligned(B) && m % 128 == 0 &&
-        n % 128 == 0 && k % 8 == 0 && (m / 128) * (n / 128) >= units && dk.has(mbar) &&
-        dk.has("tessera_nvgemm_geometry_big"))
-        name = mbar, geometry_kernel = "tessera_nvgemm_geometry_big";
+    if (std::is_same_v<T, double> && (nt || nn) && tri == 0 && aligned(A) && aligned(B) && k % 8 == 0 &&
+        dk.has(mbar)) {
+        const Geometry mg = geometry(dk, mbar, "tessera_nvgemm_geometry_mbar");
+        if (m % mg.bm == 0 && n % mg.bn == 0 && (m / mg.bm) * (n / mg.bn) >= units)
+            name = mbar, geometry_kernel = "tessera_nvgemm_geometry_mbar";
+    }
     const Geometry g = geometry(dk, name.c_str(), geometry_kernel);
     const int64_t mblocks = (m + g.bm - 1) / g.bm, nblocks = (n + g.bn - 1) / g.bn;
     const size_t blocks = size_t(mblocks * nblocks);

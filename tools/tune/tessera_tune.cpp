@@ -125,9 +125,11 @@ Outcome try_candidate(const Env& env, const Candidate& cand, bool nv, int size, 
         return out;
     }
     try {
-        // The sweep times the kernels its parameters shape: without tessera_nvgemm_nn_big, which the
-        // launcher would otherwise take for large NN products (gemm_nv.cl, TESSERA_NVD_BIG).
-        const std::string opts = ocl::params_build_options(full) + (nv && prec == 'd' ? " -DTESSERA_NVD_BIG=0" : "");
+        // The sweep times the kernels its parameters shape: without tessera_nvgemm_nn_big and the _mbar
+        // kernels, which the launcher would otherwise take for large products (gemm_nv.cl,
+        // TESSERA_NVD_BIG; gemm_nv_d_mbar.cl, TESSERA_NVD_MBAR).
+        const std::string opts = ocl::params_build_options(full) +
+                                 (nv && prec == 'd' ? " -DTESSERA_NVD_BIG=0 -DTESSERA_NVD_MBAR=0" : "");
         auto dk = build_kernels(env, prec, opts, env.info, nv ? nv_gemm_files() : std::vector<std::string>{"gemm.cl"});
         const GemmFn<T> fn = nv ? nv_path<T>() : portable_path<T>(cand);
         std::mt19937_64 rng(11);
