@@ -175,6 +175,8 @@ Params params_from(const std::string& opts) {
     p.potrf_bs = build_macro(opts, "TESSERA_POTRF_BS", p.potrf_bs);
     p.nv_splitk = build_macro(opts, "TESSERA_NV_SPLITK", p.nv_splitk);
     p.qr_sb = build_macro(opts, "TESSERA_QR_SB", p.qr_sb);
+    p.nvd_mbar_tri = build_macro(opts, "TESSERA_NVD_MBAR_TRI", p.nvd_mbar_tri);
+    p.nvd_mbar_few = build_macro(opts, "TESSERA_NVD_MBAR_FEW", p.nvd_mbar_few);
     if (p.trsm_bs < 1 || p.potrf_bs < 1 || p.trsm_nv < 1 || p.trsm_ng < 1)
         throw Error("tessera::ocl: TESSERA_TRSM_BS/TRSM_NV/TRSM_NG/POTRF_BS must be >= 1");
     return p;

@@ -45,6 +45,8 @@ struct Params {
     int potrf_bs = 32;   // columns of the leaves of the recursive potrf (tessera_potrf's maximum n)
     int nv_splitk = 16;  // most ways a GEMM of gemm_nv.cl splits k (1: never; gemm_select.cpp)
     int qr_sb = 512;     // reflectors per super-block of the GEMM-based gemqrt/tpmqrt (launch_qr.cpp)
+    int nvd_mbar_tri = 0;  // 1: tessera_nvgemm_*_mbar honour xSYRK's triangle, and gemm_select.cpp takes them for it
+    int nvd_mbar_few = 0;  // 1: gemm_select.cpp takes tessera_nvgemm_*_mbar for fewer blocks than compute units too
 };
 
 /// The kernels of one built program (one device, one precision). Kernel objects are created once

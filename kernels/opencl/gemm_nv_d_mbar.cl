@@ -16,7 +16,9 @@
 //
 // Scope: whole blocks and slabs only (the launcher, gemm_select.cpp, checks m and n multiples of
 // 128, k of 8, 16-byte aligned offsets and leading dimensions, no triangle, and enough blocks for
-// every compute unit). 128×128 blocks of 8 warps (2 along m, 4 along n; each a 64×32 tile, as in
+// every compute unit). Prepared, not yet measured (bench/gpu_notes.md, session 17), each off by
+// default: TESSERA_NVD_MBAR_TRI (xSYRK's triangles), TESSERA_NVD_MBAR_FEW (launcher: fewer blocks
+// than units, split k), TESSERA_NVD_MBAR_PTR and TESSERA_NVD_MBAR_B8 (fewer registers: NT spilled). 128×128 blocks of 8 warps (2 along m, 4 along n; each a 64×32 tile, as in
 // gemm_nv_d.cl), slabs of 8 k in TESSERA_NVD_MBAR_ST buffers, the next slab's fragments loaded
 // amid the current slab's mma (two register sets, as tessera_nvgemm_nn_big).
 //
@@ -49,6 +51,15 @@
 #ifndef TESSERA_NVD_MBAR_LAG
 #define TESSERA_NVD_MBAR_LAG 1  // a buffer is refilled this many steps after the step that read it
 #endif
+#ifndef TESSERA_NVD_MBAR_PTR
+#define TESSERA_NVD_MBAR_PTR 0  // 1: the copies' sources are running pointers, advanced slab by slab
+#endif
+#ifndef TESSERA_NVD_MBAR_B8
+#define TESSERA_NVD_MBAR_B8 0  // 1: Bᵀ's fragments by two 8-byte loads per n8 tile, columns unpaired (NT)
+#endif
+#ifndef TESSERA_NVD_MBAR_TRI
+#define TESSERA_NVD_MBAR_TRI 0  // 1: the kernels honour `tri` (xSYRK's triangle); gemm_select.cpp then takes them for it
+#endif
 
 #if TESSERA_NVD_MBAR
 #define NVDM_ST TESSERA_NVD_MBAR_ST
@@ -58,12 +69,21 @@
 // One 128×128 block of C = alpha·A·op(B) + beta·C; nn: op(B) = B, else Bᵀ (a constant per kernel).
 NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, const double alpha,
                           __global const double* A, const int lda, __global const double* B, const int ldb,
-                          const double beta, __global double* C, const int ldc, __local double* As,
+                          const double beta, __global double* C, const int ldc, const int tri, __local double* As,
                           __local double* Bs, __local ulong* full, __local ulong* empty)
 {
     int bm, bn;
     nvg_block_coords(m, n, 128, 128, &bm, &bn);
     const int i0 = bm * 128, j0 = bn * 128;
+#if TESSERA_NVD_MBAR_TRI
+    // Blocks outside the triangle leave at once (uniform over the work-group, before any barrier);
+    // the blocks are square, so only diagonal blocks (i0 == j0) straddle it.
+    if ((tri == 1 && i0 < j0) || (tri == 2 && i0 > j0)) return;
+    const int diag = tri != 0 && i0 == j0;
+#define NVDM_OUTSIDE(row, col) (diag && (tri == 1 ? (row) < (col) : (row) > (col)))
+#else
+#define NVDM_OUTSIDE(row, col) 0
+#endif
     const int lid = (int)get_local_id(0), warp = lid >> 5, lane = lid & 31;
     const int g = lane >> 2, t = lane & 3, wm = warp & 1, wn = warp >> 1;
     double acc[8][4][2];
@@ -73,11 +93,13 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
         for (int j = 0; j < 4; ++j) acc[i][j][0] = acc[i][j][1] = 0.0;
     const int nslab = (alpha == 0.0) ? 0 : k / 8;
     const int slab_b = nn ? NVDM_SLAB_NN : NVDM_SLAB;  // doubles per B buffer
+    const int pairs = !nn && !TESSERA_NVD_MBAR_B8;        // Bᵀ's columns paired (below)
 
     // This work-item's 16-byte chunks of a slab, slab s at + 8s·ld (A, Bᵀ) or + 8s (B): of A and Bᵀ,
     // k-column lid/64, rows 2·(lid mod 64) and the next, and the same 4 k-columns on (local offset
     // cdst, + 4·SA); of B, chunks 2·lid and 2·lid + 512 of the slab (column lid/4 and lid/4 + 64, k
-    // pair lid mod 4).
+    // pair lid mod 4). With TESSERA_NVD_MBAR_PTR, asrc and bsrc are advanced to the next slab after
+    // each issue (the slabs are issued in order: 0 .. ST − 1, then one per step).
     __global const double* asrc = A + i0 + 2 * (lid & 63) + (long)(lid >> 6) * lda;
     __global const double* bsrc = nn ? B + (long)(j0 + (lid >> 2)) * ldb + 2 * (lid & 3)
                                      : B + j0 + 2 * (lid & 63) + (long)(lid >> 6) * ldb;
@@ -90,28 +112,41 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
         NVG_MBAR_INIT_FENCE();
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#if TESSERA_NVD_MBAR_PTR
+#define NVDM_K(sl) 0L  // slab sl's distance in k from asrc (and Bᵀ's bsrc); NVDM_KN: from B's bsrc
+#define NVDM_KN(sl) 0
+#define NVDM_ADVANCE() (asrc += 8 * lda, bsrc += nn ? 8 : 8 * ldb)
+#else
+#define NVDM_K(sl) (8L * (sl))
+#define NVDM_KN(sl) (8 * (sl))
+#define NVDM_ADVANCE() ((void)0)
+#endif
 #define NVDM_ISSUE(sl)                                                                              \
     do {                                                                                            \
         const int b_ = (sl) % NVDM_ST;                                                              \
-        NVD_CP16(As + b_ * NVDM_SLAB + cdst, asrc + 8L * (sl) * lda);                               \
-        NVD_CP16(As + b_ * NVDM_SLAB + cdst + 4 * NVDM_SA, asrc + (8L * (sl) + 4) * lda);           \
+        NVD_CP16(As + b_ * NVDM_SLAB + cdst, asrc + NVDM_K(sl) * lda);                              \
+        NVD_CP16(As + b_ * NVDM_SLAB + cdst + 4 * NVDM_SA, asrc + (NVDM_K(sl) + 4) * lda);          \
         if (!nn) {                                                                                  \
-            NVD_CP16(Bs + b_ * NVDM_SLAB + cdst, bsrc + 8L * (sl) * ldb);                           \
-            NVD_CP16(Bs + b_ * NVDM_SLAB + cdst + 4 * NVDM_SA, bsrc + (8L * (sl) + 4) * ldb);       \
+            NVD_CP16(Bs + b_ * NVDM_SLAB + cdst, bsrc + NVDM_K(sl) * ldb);                          \
+            NVD_CP16(Bs + b_ * NVDM_SLAB + cdst + 4 * NVDM_SA, bsrc + (NVDM_K(sl) + 4) * ldb);      \
         } else {                                                                                    \
-            NVD_CP16(Bs + b_ * NVDM_SLAB_NN + 2 * lid, bsrc + 8 * (sl));                            \
-            NVD_CP16(Bs + b_ * NVDM_SLAB_NN + 2 * lid + 512, bsrc + 64L * ldb + 8 * (sl));          \
+            NVD_CP16(Bs + b_ * NVDM_SLAB_NN + 2 * lid, bsrc + NVDM_KN(sl));                         \
+            NVD_CP16(Bs + b_ * NVDM_SLAB_NN + 2 * lid + 512, bsrc + 64L * ldb + NVDM_KN(sl));       \
         }                                                                                           \
+        NVDM_ADVANCE();                                                                             \
         NVG_CP_ARRIVE(full + b_);                                                                   \
     } while (0)
 
     // Fragment chunks (double2 indices from the slab's start): A2[fa + NVDM_FA(2p + h)] = rows of
     // m16 tile p at physical k 2t + h. Bᵀ: B2[fb + NVDM_FB(2q + h)] = the column pair of 16-column
     // group q at physical k 2t + h; B: B2[fb + 32j] = physical k 2t, 2t + 1 of n8 tile j's column g.
-    // One base register per operand; the rest are immediate offsets.
-    const int fa = t * NVDM_SA + 32 * wm + g, fb = nn ? 4 * (32 * wn + g) + t : t * NVDM_SA + 16 * wn + g;
+    // Bᵀ unpaired (TESSERA_NVD_MBAR_B8), in doubles: B1[fb + 8j] and B1[fb + 8j + SA] = physical k
+    // 2t and 2t + 1 of n8 tile j's column g, as B's (8-byte loads, conflict-free: a half warp's 16
+    // hit 8-byte banks 4t + g). One base register per operand; the rest are immediate offsets.
+    const int fa = t * NVDM_SA + 32 * wm + g;
+    const int fb = nn ? 4 * (32 * wn + g) + t : pairs ? t * NVDM_SA + 16 * wn + g : 2 * t * NVDM_SA + 32 * wn + g;
 #define NVDM_FA(i) (((i) & 1) * (NVDM_SA / 2) + 8 * ((i) >> 1))
-#define NVDM_FB(j) (nn ? 32 * (j) : ((j) & 1) * (NVDM_SA / 2) + 8 * ((j) >> 1))
+#define NVDM_FB(j) (!pairs ? 32 * (j) : ((j) & 1) * (NVDM_SA / 2) + 8 * ((j) >> 1))
     // Slab sl's fragments, once it has landed; then this work-item is done with its buffer.
 #define NVDM_LOAD(sl, af, bf)                                                                       \
     do {                                                                                            \
@@ -120,14 +155,16 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
         __local const double2* A2_ = (__local const double2*)(As + b_ * NVDM_SLAB) + fa;            \
         __local const double2* B2_ = (__local const double2*)(Bs + b_ * slab_b) + fb;               \
         _Pragma("unroll") for (int i_ = 0; i_ < 8; ++i_) af[i_] = A2_[NVDM_FA(i_)];                 \
-        _Pragma("unroll") for (int j_ = 0; j_ < 4; ++j_) bf[j_] = B2_[NVDM_FB(j_)];                 \
+        __local const double* B1_ = (Bs + b_ * slab_b) + fb;                                        \
+        if (nn || pairs) { _Pragma("unroll") for (int j_ = 0; j_ < 4; ++j_) bf[j_] = B2_[NVDM_FB(j_)]; } \
+        else { _Pragma("unroll") for (int j_ = 0; j_ < 4; ++j_) bf[j_] = (double2)(B1_[8 * j_], B1_[8 * j_ + NVDM_SA]); } \
         NVG_MBAR_ARRIVE(empty + b_);                                                                \
     } while (0)
-// The mma of m16 tiles p0 <= p < p1. n8 tile j's (b0, b1): B, bf[j]; Bᵀ, half j mod 2 of
-// bf[2·(j/2)] and bf[2·(j/2) + 1].
+// The mma of m16 tiles p0 <= p < p1. n8 tile j's (b0, b1): B (and Bᵀ unpaired), bf[j]; Bᵀ paired,
+// half j mod 2 of bf[2·(j/2)] and bf[2·(j/2) + 1].
 #define NVDM_B(v, e) ((e) ? (v).y : (v).x)
-#define NVDM_B0(bf, j) (nn ? bf[j].x : NVDM_B(bf[(j) & 2], (j) & 1))
-#define NVDM_B1(bf, j) (nn ? bf[j].y : NVDM_B(bf[((j) & 2) + 1], (j) & 1))
+#define NVDM_B0(bf, j) (!pairs ? bf[j].x : NVDM_B(bf[(j) & 2], (j) & 1))
+#define NVDM_B1(bf, j) (!pairs ? bf[j].y : NVDM_B(bf[((j) & 2) + 1], (j) & 1))
 #define NVDM_MMA(af, bf, p0, p1)                                                                    \
     do {                                                                                            \
         _Pragma("unroll") for (int p_ = p0; p_ < p1; ++p_)                                          \
@@ -172,28 +209,35 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
 #undef NVDM_FA
 #undef NVDM_FB
 #undef NVDM_ISSUE
+#undef NVDM_K
+#undef NVDM_KN
+#undef NVDM_ADVANCE
 
     // Epilogue: acc[i][j][x] is mma row 64·wm + 16·(i/2) + g + 8·(i mod 2) and column 2t + x of n8
-    // tile j: B, column 32·wn + 8j + 2t + x of the block; Bᵀ, column 32·wn + 16·(j/2) + 2·(2t + x) +
+    // tile j: B (Bᵀ unpaired), column 32·wn + 8j + 2t + x of the block; Bᵀ paired, column 32·wn + 16·(j/2) + 2·(2t + x) +
     // j mod 2 (the pairing above). A row's values of C are all loaded before any is stored (as in
     // nvd_gemm_body).
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
         const int row = i0 + NVD_RP(64 * wm + 16 * (i >> 1) + g + 8 * (i & 1));
         double old[8];
-#define NVDM_COL(j, x) (j0 + 32 * wn + (nn ? 8 * (j) + 2 * t + (x) : 16 * ((j) >> 1) + 2 * (2 * t + (x)) + ((j) & 1)))
+#define NVDM_COL(j, x) (j0 + 32 * wn + (!pairs ? 8 * (j) + 2 * t + (x) : 16 * ((j) >> 1) + 2 * (2 * t + (x)) + ((j) & 1)))
 #pragma unroll
-        for (int x = 0; x < 8; ++x) old[x] = beta != 0.0 ? C[row + (long)NVDM_COL(x >> 1, x & 1) * ldc] : 0.0;
+        for (int x = 0; x < 8; ++x)
+            old[x] = beta != 0.0 && !NVDM_OUTSIDE(row, NVDM_COL(x >> 1, x & 1)) ? C[row + (long)NVDM_COL(x >> 1, x & 1) * ldc] : 0.0;
 #pragma unroll
         for (int x = 0; x < 8; ++x) {
+            if (NVDM_OUTSIDE(row, NVDM_COL(x >> 1, x & 1))) continue;
             const double v = alpha * acc[i][x >> 1][x & 1];
             C[row + (long)NVDM_COL(x >> 1, x & 1) * ldc] = (beta == 0.0) ? v : fma(beta, old[x], v);
         }
 #undef NVDM_COL
     }
+#undef NVDM_OUTSIDE
 }
 
-// Arguments as tessera_nvgemm_nt's and _nn's (tri must be 0); their block is tessera_nvgemm_geometry_mbar's.
+// Arguments as tessera_nvgemm_nt's and _nn's (tri 0 unless TESSERA_NVD_MBAR_TRI); their block is
+// tessera_nvgemm_geometry_mbar's.
 #define NVDM_KERNEL(name, nn)                                                                       \
     __kernel __attribute__((reqd_work_group_size(256, 1, 1)))                                      \
     void name(const int m, const int n, const int k, const double alpha, __global const double* A, \
@@ -204,7 +248,7 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
         __local double2 Bs2[NVDM_ST * ((nn) ? NVDM_SLAB_NN : NVDM_SLAB) / 2];                       \
         __local ulong bars[2 * NVDM_ST];                                                            \
         NVG_SPLIT_ARGS(0, !(nn), 1);                                                                \
-        nvdm_gemm(nn, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_, ldc,              \
+        nvdm_gemm(nn, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_, ldc, tri,         \
                   (__local double*)As2, (__local double*)Bs2, bars, bars + NVDM_ST);                \
     }
 NVDM_KERNEL(tessera_nvgemm_nt_mbar, 0)

@@ -48,21 +48,23 @@ cl_int arg_int(int64_t v, const char* arg) {
 /// How many work-groups share each block's k (split k, gemm_nv.cl's nvg_split_k), for `blocks`
 /// blocks of C that compute (syrk: those that meet the triangle), each at least kMinSplitDepth
 /// deep and at most max_splits ways (the TESSERA_NV_SPLITK kernel parameter):
-/// - blocks ≤ units (a compute unit has one or none, where the kernels fit two): as many ways as
-///   fill two work-groups per unit;
-/// - more blocks: a unit's time is the number of blocks it runs, so the busiest one runs
+/// - blocks ≤ units, kernels of which a compute unit holds two (`one_per_unit` false): as many
+///   ways as fill two work-groups per unit;
+/// - otherwise a unit's time is the number of blocks it runs, so the busiest one runs
 ///   ceil(blocks / units) (272 blocks of a syrk of 2048 on 132 units: 3, where 2.06 would be
-///   even); s ways cost ceil(s·blocks / units) / s of that, and a split of up to 4 ways is taken
-///   when it saves at least a fifth (the partial products' round trip is the rest).
-int64_t split_k(size_t blocks, int64_t k, double alpha, int64_t units, int64_t max_splits) {
+///   even); s ways cost ceil(s·blocks / units) / s of that, and a split is taken when it saves at
+///   least a fifth (the partial products' round trip is the rest): up to 4 ways, or up to `most`
+///   for fewer blocks than units (64 blocks of a 1024 product on 132 units: 2 ways).
+int64_t split_k(size_t blocks, int64_t k, double alpha, int64_t units, int64_t max_splits, bool one_per_unit) {
     constexpr int64_t kMinSplitDepth = 128;
     if (alpha == 0 || blocks == 0) return 1;
     const int64_t most = std::min<int64_t>(k / kMinSplitDepth, std::max<int64_t>(1, max_splits));
     const int64_t b = int64_t(blocks);
-    if (b <= units) return std::clamp<int64_t>(2 * units / b, 1, std::max<int64_t>(1, most));
+    if (b <= units && !(one_per_unit && b < units))
+        return std::clamp<int64_t>(2 * units / b, 1, std::max<int64_t>(1, most));
     const auto rounds = [&](int64_t s) { return double((s * b + units - 1) / units) / double(s); };
     int64_t best = 1;
-    for (int64_t s = 2; s <= std::min<int64_t>(4, most); ++s)
+    for (int64_t s = 2; s <= (b < units ? most : std::min<int64_t>(4, most)); ++s)
         if (rounds(s) <= 0.8 * rounds(1) && rounds(s) < rounds(best)) best = s;
     return best;
 }
@@ -142,20 +144,25 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     // NN and NT products of whole 128×128 blocks and 8-deep slabs with 16-byte aligned sources,
     // enough blocks for every compute unit: tessera_nvgemm_nn_mbar / _nt_mbar (slabs tracked by
     // mbarriers, no work-group barrier; gemm_nv_d_mbar.cl; NN +14..20 %, NT +13..18 % at 2048..8192,
-    // bench/gpu_notes.md, session 16) where the program has them.
+    // bench/gpu_notes.md, session 16) where the program has them. Built with TESSERA_NVD_MBAR_TRI,
+    // also xSYRK's triangles; with TESSERA_NVD_MBAR_FEW, also fewer blocks than units (split k
+    // then fills the units; both still to be measured, bench/gpu_notes.md, session 17).
     const bool nt = name == "tessera_nvgemm_nt", nn = name == "tessera_nvgemm_nn" || name == "tessera_nvgemm_nn_big";
     const char* mbar = nt ? "tessera_nvgemm_nt_mbar" : "tessera_nvgemm_nn_mbar";
-    if (std::is_same_v<T, double> && (nt || nn) && tri == 0 && aligned(A) && aligned(B) && k % 8 == 0 &&
-        dk.has(mbar)) {
+    const Params& p = dk.params();
+    if (std::is_same_v<T, double> && (nt || nn) && (tri == 0 || p.nvd_mbar_tri) && aligned(A) && aligned(B) &&
+        k % 8 == 0 && dk.has(mbar)) {
         const Geometry mg = geometry(dk, mbar, "tessera_nvgemm_geometry_mbar");
-        if (m % mg.bm == 0 && n % mg.bn == 0 && (m / mg.bm) * (n / mg.bn) >= units)
+        if (m % mg.bm == 0 && n % mg.bn == 0 &&
+            (p.nvd_mbar_few || int64_t(working_blocks(m / mg.bm, n / mg.bn, mg.bm, mg.bn, tri)) >= units))
             name = mbar, geometry_kernel = "tessera_nvgemm_geometry_mbar";
     }
     const Geometry g = geometry(dk, name.c_str(), geometry_kernel);
     const int64_t mblocks = (m + g.bm - 1) / g.bm, nblocks = (n + g.bn - 1) / g.bn;
     const size_t blocks = size_t(mblocks * nblocks);
+    const bool one_per_unit = name == mbar;  // 83 KB of local memory (the others fit two a unit)
     const int64_t splits =
-        split_k(working_blocks(mblocks, nblocks, g.bm, g.bn, tri), k, alpha, units, dk.params().nv_splitk);
+        split_k(working_blocks(mblocks, nblocks, g.bm, g.bn, tri), k, alpha, units, p.nv_splitk, one_per_unit);
     if (std::is_same_v<T, float> && splits > 1) name += "_split";  // float: split code in kernels of its own
     // With split k the kernel writes its partial products, alpha applied, into the SplitK workspace
     // (leading dimension m, beta 0), and reduce() adds them to beta·C.

@@ -398,6 +398,21 @@ inline std::vector<GemmCase> standard_cases(bool quick) {
         c.alpha = t % 2 ? -0.75 : 1.25, c.beta = t == 1 ? 0.0 : 0.5;
         cs.push_back(c);
     }
+    // xSYRK's triangles on whole blocks in the NT form, one deep enough for split k (what the _mbar
+    // kernels take when built with TESSERA_NVD_MBAR_TRI), and whole-block products with fewer blocks
+    // than a big GPU's compute units and a deep k, NN and NT (with TESSERA_NVD_MBAR_FEW: the _mbar
+    // kernels with split k).
+    for (int t = 0; t < 5; ++t) {
+        if (quick && t >= 1) break;
+        GemmCase c;
+        c.tb = t != 3;
+        c.tri = t < 3 ? 1 + t % 2 : 0;
+        c.m = c.n = t == 2 ? 512 : t == 1 ? 256 : 384, c.k = t == 0 ? 64 : 1024;
+        if (t >= 3) c.m = 256, c.n = 384;
+        c.offA = 2, c.offB = 4, c.offC = 1, c.padA = 2, c.padB = 4, c.padC = 3;
+        c.alpha = t % 2 ? 1.25 : -1.0, c.beta = t == 4 ? 0.0 : 0.5;
+        cs.push_back(c);
+    }
     // Few blocks and a deep k: split k (gemm_select.cpp) on any device, every trans combination,
     // one with a k tail, and a lower triangle (xSYRK).
     for (int t = 0; t < 5; ++t) {
