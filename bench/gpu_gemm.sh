@@ -14,7 +14,9 @@
 #   MICRO=1 (also measure FP64 mma.sync throughput per shape), CHECK=0 (skip the full case check),
 #   TASK_SHAPES (default 512,1024,2048; empty = skip): also time the tile operations the task graphs
 #   submit at these nb, ours (.gpu-build/gpu_task_shapes, library defaults) and cuBLAS, checked, in a
-#   second table (bench/gpu_task_shapes.py says what is compared with what),
+#   second table (bench/gpu_task_shapes.py says what is compared with what); TASK_VARIANTS
+#   ('|'-separated build options, as VARIANTS_D) times them again with each and prints a table per
+#   variant (cuBLAS timed once),
 #   OUTDIR (where logs go; default $OUT if set, else /tmp/gpu_gemm).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -137,4 +139,15 @@ if [ -n "$shapes" ]; then
     PYTHONUNBUFFERED=1 python3 "$here/gpu_task_shapes.py" cublas "$shapes" "$reps" "$precs" > "$outdir/cushapes.txt" 2>&1
     cat "$outdir/shapes.txt" "$outdir/cushapes.txt"
     python3 "$here/gpu_task_shapes.py" table "$outdir/shapes.txt" "$outdir/cushapes.txt" | tee "$outdir/shapes_table.txt"
+    i=0
+    IFS='|' read -r -a tvs <<< "${TASK_VARIANTS:-}"
+    for v in "${tvs[@]}"; do
+        [ -n "$v" ] || continue
+        i=$((i + 1))
+        echo; echo "Task shapes, variant $i: $v" | tee "$outdir/shapes_table_$i.txt"
+        "$(dirname "$bin")/gpu_task_shapes" --prec "$precs" --nb "$shapes" --reps "$reps" --variant "$v" \
+            > "$outdir/shapes_$i.txt" 2>&1
+        cat "$outdir/shapes_$i.txt"
+        python3 "$here/gpu_task_shapes.py" table "$outdir/shapes_$i.txt" "$outdir/cushapes.txt" | tee -a "$outdir/shapes_table_$i.txt"
+    done
 fi
