@@ -5,7 +5,7 @@
 //   gpu_gemm --check  [--prec d,s] [--variant OPTS]...   every trans/edge/offset case vs CBLAS
 //                                                        and ocl::trsm through this GEMM
 //   gpu_gemm --bench  [--prec d,s] [--variant OPTS]... [--sizes 1024,2048,4096,8192] [--clblast]
-//                     [--forms nn,nt]                     C = A·B (nn, default) and/or C = A·Bᵀ (nt)
+//                     [--forms nn,nt,tn]                  C = A·B (nn, default), C = A·Bᵀ (nt), C = Aᵀ·B (tn)
 //   gpu_gemm --micro                                     FP64 mma.sync throughput per shape
 //   --emulate: pretend compute capability 9.0 and emulate mma through local memory (PoCL tests).
 // A variant is a string of extra build options, e.g. "-DTESSERA_NVD_MMA=1688 -DTESSERA_NVD_ASYNC=1";
@@ -37,7 +37,7 @@ struct Args {
     std::vector<char> precs = {'d', 's'};
     std::vector<std::string> variants;
     std::vector<int> sizes = {1024, 2048, 4096, 8192};
-    std::vector<std::string> forms = {"nn"};  // --bench: "nn" (C = A·B) and/or "nt" (C = A·Bᵀ)
+    std::vector<std::string> forms = {"nn"};  // --bench: any of "nn" (C = A·B), "nt" (C = A·Bᵀ), "tn" (C = Aᵀ·B)
     std::string dump_dir;
     int reps = 5;
 };
@@ -223,7 +223,7 @@ struct Problem {
         dC.write(env, nan);
     }
     /// Max over `samples` random entries of |C − ref| / (Σ_k |a_ik·op(b)_kj| · n · eps); NaN → inf.
-    double sampled_residual(const Env& env, int samples, uint64_t seed, bool transB = false) {
+    double sampled_residual(const Env& env, int samples, uint64_t seed, bool transB = false, bool transA = false) {
         std::vector<T> c(size_t(n) * n);
         dC.read(env, c);
         std::mt19937_64 rng(seed);
@@ -234,7 +234,7 @@ struct Problem {
             const int i = s == 0 ? 0 : s == 1 ? n - 1 : d(rng), j = s == 0 ? 0 : s == 1 ? n - 1 : d(rng);
             long double ref = 0, mag = 0;
             for (int l = 0; l < n; ++l) {
-                const long double p = (long double)hA[i + size_t(l) * n] *
+                const long double p = (long double)hA[transA ? l + size_t(i) * n : i + size_t(l) * n] *
                                       hB[transB ? j + size_t(l) * n : l + size_t(j) * n];
                 ref += p, mag += p < 0 ? -p : p;
             }
@@ -273,8 +273,8 @@ void run_bench(const Env& env, const Args& a) {
     for (int n : a.sizes) {
         Problem<T> p(env, n, 1000 + n);
         for (const std::string& form : a.forms) {
-            const bool nt = form == "nt";
-            const std::string tag = std::string(1, prec) + (nt ? "nt" : "");  // RESULT's precision field
+            const bool nt = form == "nt", tn = form == "tn";
+            const std::string tag = std::string(1, prec) + (form == "nn" ? "" : form);  // RESULT's precision field
             const double flop = 2.0 * n * double(n) * n;
             const int per_batch = n <= 1024 ? 20 : n <= 2048 ? 10 : n <= 4096 ? 4 : 2;
             for (size_t vi = 0; vi < vs.size(); ++vi) {
@@ -284,14 +284,14 @@ void run_bench(const Env& env, const Args& a) {
                 c.m = c.n = c.k = n;
                 const ocl::Mat A{p.dA.mem, 0, n}, B{p.dB.mem, 0, n}, C{p.dC.mem, 0, n};
                 auto call = [&] {
-                    if (!ocl::nv_gemm<T>(dk, env.queue, Trans::NoTrans, nt ? Trans::Trans : Trans::NoTrans, n, n, n, T(1), A,
-                                         B, T(0), C))
+                    if (!ocl::nv_gemm<T>(dk, env.queue, tn ? Trans::Trans : Trans::NoTrans, nt ? Trans::Trans : Trans::NoTrans,
+                                         n, n, n, T(1), A, B, T(0), C))
                         throw std::runtime_error("nv_gemm unavailable");
                 };
                 p.poison(env);
                 call();
                 check(clFinish(env.queue), "clFinish");
-                const double res = p.sampled_residual(env, 64, 7, nt);
+                const double res = p.sampled_residual(env, 64, 7, nt, tn);
                 const double t = time_batches(env, call, a.reps, per_batch);
                 std::printf("RESULT %s %d %-34s %8.2f TFLOP/s  %.3f ms  check=%.3g %s\n", tag.c_str(), n, label(vs[vi]).c_str(),
                             flop / t * 1e-12, t * 1e3, res, res <= 60 ? "ok" : "FAILED");
@@ -415,7 +415,7 @@ void dump_ptx(const Env& env, const Args& a) {
 
 constexpr const char* kUsage =
     "usage: gpu_gemm [--check] [--bench] [--micro] [--clblast] [--emulate] [--prec d,s] [--variant OPTS]... "
-    "[--sizes N,...] [--forms nn,nt] [--reps R] [--dump-ptx DIR]";
+    "[--sizes N,...] [--forms nn,nt,tn] [--reps R] [--dump-ptx DIR]";
 
 /// Parse argv; throws tessera::Error (exit code 2) naming the option for a missing or invalid value.
 Args parse_args(int argc, char** argv) {
@@ -443,7 +443,8 @@ Args parse_args(int argc, char** argv) {
         } else if (s == "--forms") {
             a.forms.clear();
             for (const auto& f : split(value(), ',')) {
-                if (f != "nn" && f != "nt") throw Error("--forms: expected nn, nt or nn,nt, got '" + f + "'");
+                if (f != "nn" && f != "nt" && f != "tn")
+                    throw Error("--forms: expected a list of nn, nt, tn, got '" + f + "'");
                 a.forms.push_back(f);
             }
         } else if (s == "--sizes") {

@@ -10,7 +10,7 @@
 # Environment: SIZES (default 1024,2048,4096,8192), REPS (5), GPU_GEMM_BIN (.gpu-build/gpu_gemm),
 #   VARIANTS_D / VARIANTS_S ('|'-separated extra build options to compare, e.g.
 #   "-DTESSERA_NVD_MMA=884|-DTESSERA_NVD_MMA=1688"; empty = the library's defaults only),
-#   PRECS (d,s), FORMS (nn; nn,nt also times C = A·Bᵀ, ours and cuBLAS),
+#   PRECS (d,s), FORMS (nn; nn,nt,tn also times C = A·Bᵀ and C = Aᵀ·B, ours and cuBLAS),
 #   MICRO=1 (also measure FP64 mma.sync throughput per shape), CHECK=0 (skip the full case check),
 #   TASK_SHAPES (default 512,1024,2048; empty = skip): also time the tile operations the task graphs
 #   submit at these nb, ours (.gpu-build/gpu_task_shapes, library defaults) and cuBLAS, checked, in a
@@ -63,11 +63,12 @@ forms = sys.argv[4].split(",")
 for dt, p in ((torch.float64, "d"), (torch.float32, "s")):
   if p not in precs: continue
   for form in forms:
-    tag = p + ("nt" if form == "nt" else "")   # C = A·Bᵀ: cuBLAS with one operand transposed
+    tag = p + ("" if form == "nn" else form)   # nt: C = A·Bᵀ, tn: C = Aᵀ·B (cuBLAS with one operand transposed)
     for n in sizes:
         a = torch.rand(n, n, dtype=dt, device="cuda", generator=g) * 2 - 1
         b = torch.rand(n, n, dtype=dt, device="cuda", generator=g) * 2 - 1
         if form == "nt": b = b.t()
+        if form == "tn": a = a.t()
         c = torch.empty(n, n, dtype=dt, device="cuda")
         per = 20 if n <= 1024 else 10 if n <= 2048 else 4 if n <= 4096 else 2
         for _ in range(3):
@@ -114,7 +115,7 @@ nan = float("nan")
 print()
 print(f"{'':8} {'n':>6} {'ours':>8} {'cuBLAS':>8} {'CLBlast':>8} {'ours/cuBLAS':>12} {'ours/CLBlast':>13}")
 chosen = {}
-for prec in ("d", "dnt", "s", "snt"):
+for prec in ("d", "dnt", "dtn", "s", "snt", "stn"):
     vs = {v: r for (p, v), r in res.items() if p == prec}
     if not vs: continue
     top = max(max(r) for r in vs.values())
