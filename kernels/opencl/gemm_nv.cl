@@ -118,7 +118,17 @@ static inline void nvg_split_k(const int ta, const int tb, int* k, ulong* offA, 
         else NVG_CP_WAIT(3);                                                                       \
     } while (0)
 
-#ifndef TESSERA_NV_EMULATE
+#ifdef TESSERA_NV_EMULATE
+// PoCL's emulation (copies synchronous): every wait on an mbarrier is a work-group barrier. The
+// kernels wait in uniform control flow, and each wait's condition (every work-item's copies of a
+// slab issued, or its fragments loaded) holds in program order before it, so the barrier is the
+// same synchronization, only stronger.
+#define NVG_MBAR_INIT(bar, count) ((void)0)
+#define NVG_MBAR_INIT_FENCE() ((void)0)
+#define NVG_MBAR_ARRIVE(bar) ((void)0)
+#define NVG_CP_ARRIVE(bar) ((void)0)
+#define nvg_mbar_wait(bar, parity) barrier(CLK_LOCAL_MEM_FENCE)
+#else
 // mbarriers in local memory (sm_90), for kernels whose slab buffers each have a `full` and an `empty`
 // barrier instead of a work-group barrier per slab (gemm_nv_d_mbar.cl; gemm_nv_s.cl with
 // TESSERA_NVS_MBAR).

@@ -1,7 +1,8 @@
-// tessera_nvgemm_nn_mbar, tessera_nvgemm_nt_mbar: C = alpha·A·op(B) + beta·C in double on sm_90,
-// op(B) = B or Bᵀ, whose slabs are tracked by mbarriers instead of work-group barriers. Uses
+// tessera_nvgemm_nn_mbar, tessera_nvgemm_nt_mbar (and, prepared, _tn_mbar): C = alpha·op(A)·op(B) +
+// beta·C in double on sm_90, op(B) = B or Bᵀ (op(A) = A; Aᵀ for _tn), whose slabs are tracked by mbarriers instead of work-group barriers. Uses
 // gemm_nv_d.cl's helpers (mma, cp.async, row relabeling), which this file undefines at its end, and
-// gemm_nv.cl's mbarrier helpers. Not in PoCL's emulated program (below).
+// gemm_nv.cl's mbarrier helpers. In PoCL's emulated program only when asked (-DTESSERA_NVD_MBAR=1 with
+// `gpu_gemm --check --emulate`): its mbarrier waits are then work-group barriers (gemm_nv.cl).
 //
 // Why: with one work-group barrier per slab, every warp waits for the slowest before each slab, and
 // then all queue their fragment loads together. Here each slab buffer has two mbarriers: `full`,
@@ -16,11 +17,15 @@
 //
 // Scope: whole blocks and slabs only (the launcher, gemm_select.cpp, checks m and n multiples of
 // 128, k of 8, 16-byte aligned offsets and leading dimensions, no triangle, and enough blocks for
-// every compute unit). Prepared, not yet measured (bench/gpu_notes.md, session 17), each off by
-// default: TESSERA_NVD_MBAR_TRI (xSYRK's triangles), TESSERA_NVD_MBAR_FEW (launcher: fewer blocks
-// than units, split k), TESSERA_NVD_MBAR_PTR and TESSERA_NVD_MBAR_B8 (fewer registers: NT spilled). 128×128 blocks of 8 warps (2 along m, 4 along n; each a 64×32 tile, as in
+// every compute unit). 128×128 blocks of 8 warps (2 along m, 4 along n; each a 64×32 tile, as in
 // gemm_nv_d.cl), slabs of 8 k in TESSERA_NVD_MBAR_ST buffers, the next slab's fragments loaded
 // amid the current slab's mma (two register sets, as tessera_nvgemm_nn_big).
+//
+// Prepared, not yet measured (bench/gpu_notes.md, session 17), each off by default:
+// TESSERA_NVD_MBAR_TRI (xSYRK's triangles), TESSERA_NVD_MBAR_FEW (gemm_select.cpp: fewer blocks
+// than units, split k), TESSERA_NVD_MBAR_PTR and TESSERA_NVD_MBAR_B8 (fewer registers: NT spills),
+// TESSERA_NVD_MBAR_TN (tessera_nvgemm_tn_mbar: NN's loop, Aᵀ's slabs copied 8 bytes at a time
+// into A's layout, for gemqrt's and tpmqrt's W = Vᴴ·C).
 //
 // Local layout: A's slab (and Bᵀ's) is 8 k-columns of 128 rows at a stride of NVDM_SA = 130 doubles;
 // the padding makes the 16-byte fragment loads conflict-free (8 work-items of a quarter warp hit
@@ -42,9 +47,6 @@
 #define TESSERA_NVD_MBAR 0
 #endif
 #endif
-#if TESSERA_NVD_MBAR && defined(TESSERA_NV_EMULATE)
-#error "tessera_nvgemm_*_mbar have no PoCL emulation (PoCL 3.1 crashed running their kind; the GPU check covers them)"
-#endif
 #ifndef TESSERA_NVD_MBAR_ST
 #define TESSERA_NVD_MBAR_ST 5  // slab buffers (local memory: 16.6 KB each)
 #endif
@@ -57,8 +59,11 @@
 #ifndef TESSERA_NVD_MBAR_B8
 #define TESSERA_NVD_MBAR_B8 0  // 1: Bᵀ's fragments by two 8-byte loads per n8 tile, columns unpaired (NT)
 #endif
+#ifndef TESSERA_NVD_MBAR_TN
+#define TESSERA_NVD_MBAR_TN 0  // 1: also tessera_nvgemm_tn_mbar (C = alpha·Aᵀ·B + beta·C)
+#endif
 #ifndef TESSERA_NVD_MBAR_TRI
-#define TESSERA_NVD_MBAR_TRI 0  // 1: the kernels honour `tri` (xSYRK's triangle); gemm_select.cpp then takes them for it
+#define TESSERA_NVD_MBAR_TRI 0  // 1: the kernels honour `tri` (xSYRK's triangle), and are taken for it
 #endif
 
 #if TESSERA_NVD_MBAR
@@ -66,11 +71,12 @@
 #define NVDM_SA 130               // doubles between the k-columns of a slab of A or Bᵀ
 #define NVDM_SLAB (8 * NVDM_SA)   // doubles per slab of A or of Bᵀ
 #define NVDM_SLAB_NN (128 * 8)    // doubles per slab of B (columns of 8 k, unpadded)
-// One 128×128 block of C = alpha·A·op(B) + beta·C; nn: op(B) = B, else Bᵀ (a constant per kernel).
-NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, const double alpha,
+// One 128×128 block of C = alpha·op(A)·op(B) + beta·C; ta: op(A) = Aᵀ, else A; nn: op(B) = B, else
+// Bᵀ (constants per kernel; ta only with nn).
+NVD_INLINE void nvdm_gemm(const int ta, const int nn, const int m, const int n, const int k, const double alpha,
                           __global const double* A, const int lda, __global const double* B, const int ldb,
                           const double beta, __global double* C, const int ldc, const int tri, __local double* As,
-                          __local double* Bs, __local ulong* full, __local ulong* empty)
+                          __local double* Bs, __local ulong* full, __local ulong* empty NVD_EMU_PARAMS)
 {
     int bm, bn;
     nvg_block_coords(m, n, 128, 128, &bm, &bn);
@@ -82,7 +88,7 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
     const int diag = tri != 0 && i0 == j0;
 #define NVDM_OUTSIDE(row, col) (diag && (tri == 1 ? (row) < (col) : (row) > (col)))
 #else
-#define NVDM_OUTSIDE(row, col) 0
+#define NVDM_OUTSIDE(row, col) false
 #endif
     const int lid = (int)get_local_id(0), warp = lid >> 5, lane = lid & 31;
     const int g = lane >> 2, t = lane & 3, wm = warp & 1, wn = warp >> 1;
@@ -93,17 +99,23 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
         for (int j = 0; j < 4; ++j) acc[i][j][0] = acc[i][j][1] = 0.0;
     const int nslab = (alpha == 0.0) ? 0 : k / 8;
     const int slab_b = nn ? NVDM_SLAB_NN : NVDM_SLAB;  // doubles per B buffer
-    const int pairs = !nn && !TESSERA_NVD_MBAR_B8;        // Bᵀ's columns paired (below)
+    const int pairs = TESSERA_NVD_MBAR_B8 ? 0 : !nn;       // Bᵀ's columns paired (below)
 
     // This work-item's 16-byte chunks of a slab, slab s at + 8s·ld (A, Bᵀ) or + 8s (B): of A and Bᵀ,
     // k-column lid/64, rows 2·(lid mod 64) and the next, and the same 4 k-columns on (local offset
     // cdst, + 4·SA); of B, chunks 2·lid and 2·lid + 512 of the slab (column lid/4 and lid/4 + 64, k
-    // pair lid mod 4). With TESSERA_NVD_MBAR_PTR, asrc and bsrc are advanced to the next slab after
-    // each issue (the slabs are issued in order: 0 .. ST − 1, then one per step).
-    __global const double* asrc = A + i0 + 2 * (lid & 63) + (long)(lid >> 6) * lda;
+    // pair lid mod 4). Of Aᵀ (TESSERA_NVD_MBAR_TN; rows of op(A) are A's columns, k-contiguous), four
+    // 8-byte copies into A's layout: k lid mod 8 of rows 2·(lid/16) + (lid/8 mod 2) + 32q, q < 4
+    // (local offset adst + 32q): a half warp's 16 copies are two rows' 64 contiguous bytes, and land
+    // in 16 distinct 8-byte banks (2k + row mod 16). With TESSERA_NVD_MBAR_PTR, asrc and bsrc are
+    // advanced to the next slab after each issue (the slabs are issued in order: 0 .. ST − 1, then
+    // one per step).
+    const int arow = 2 * (lid >> 4) + ((lid >> 3) & 1), akk = lid & 7;  // Aᵀ's copies
+    __global const double* asrc = ta ? A + (long)(i0 + arow) * lda + akk
+                                     : A + i0 + 2 * (lid & 63) + (long)(lid >> 6) * lda;
     __global const double* bsrc = nn ? B + (long)(j0 + (lid >> 2)) * ldb + 2 * (lid & 3)
                                      : B + j0 + 2 * (lid & 63) + (long)(lid >> 6) * ldb;
-    const int cdst = (lid >> 6) * NVDM_SA + 2 * (lid & 63);
+    const int cdst = (lid >> 6) * NVDM_SA + 2 * (lid & 63), adst = akk * NVDM_SA + arow;
     if (lid == 0) {
         for (int b = 0; b < NVDM_ST; ++b) {
             NVG_MBAR_INIT(full + b, 256);  // every work-item's copies
@@ -115,7 +127,7 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
 #if TESSERA_NVD_MBAR_PTR
 #define NVDM_K(sl) 0L  // slab sl's distance in k from asrc (and Bᵀ's bsrc); NVDM_KN: from B's bsrc
 #define NVDM_KN(sl) 0
-#define NVDM_ADVANCE() (asrc += 8 * lda, bsrc += nn ? 8 : 8 * ldb)
+#define NVDM_ADVANCE() (asrc += ta ? 8 : 8 * lda, bsrc += nn ? 8 : 8 * ldb)
 #else
 #define NVDM_K(sl) (8L * (sl))
 #define NVDM_KN(sl) (8 * (sl))
@@ -124,8 +136,13 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
 #define NVDM_ISSUE(sl)                                                                              \
     do {                                                                                            \
         const int b_ = (sl) % NVDM_ST;                                                              \
-        NVD_CP16(As + b_ * NVDM_SLAB + cdst, asrc + NVDM_K(sl) * lda);                              \
-        NVD_CP16(As + b_ * NVDM_SLAB + cdst + 4 * NVDM_SA, asrc + (NVDM_K(sl) + 4) * lda);          \
+        if (ta) {                                                                                   \
+            _Pragma("unroll") for (int q_ = 0; q_ < 4; ++q_)                                        \
+                NVD_CP8(As + b_ * NVDM_SLAB + adst + 32 * q_, asrc + 32L * q_ * lda + NVDM_KN(sl)); \
+        } else {                                                                                    \
+            NVD_CP16(As + b_ * NVDM_SLAB + cdst, asrc + NVDM_K(sl) * lda);                          \
+            NVD_CP16(As + b_ * NVDM_SLAB + cdst + 4 * NVDM_SA, asrc + (NVDM_K(sl) + 4) * lda);      \
+        }                                                                                           \
         if (!nn) {                                                                                  \
             NVD_CP16(Bs + b_ * NVDM_SLAB + cdst, bsrc + NVDM_K(sl) * ldb);                          \
             NVD_CP16(Bs + b_ * NVDM_SLAB + cdst + 4 * NVDM_SA, bsrc + (NVDM_K(sl) + 4) * ldb);      \
@@ -156,8 +173,8 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
         __local const double2* B2_ = (__local const double2*)(Bs + b_ * slab_b) + fb;               \
         _Pragma("unroll") for (int i_ = 0; i_ < 8; ++i_) af[i_] = A2_[NVDM_FA(i_)];                 \
         __local const double* B1_ = (Bs + b_ * slab_b) + fb;                                        \
-        if (nn || pairs) { _Pragma("unroll") for (int j_ = 0; j_ < 4; ++j_) bf[j_] = B2_[NVDM_FB(j_)]; } \
-        else { _Pragma("unroll") for (int j_ = 0; j_ < 4; ++j_) bf[j_] = (double2)(B1_[8 * j_], B1_[8 * j_ + NVDM_SA]); } \
+        _Pragma("unroll") for (int j_ = 0; j_ < 4; ++j_)                                            \
+            bf[j_] = nn || pairs ? B2_[NVDM_FB(j_)] : (double2)(B1_[8 * j_], B1_[8 * j_ + NVDM_SA]);  \
         NVG_MBAR_ARRIVE(empty + b_);                                                                \
     } while (0)
 // The mma of m16 tiles p0 <= p < p1. n8 tile j's (b0, b1): B (and Bᵀ unpaired), bf[j]; Bᵀ paired,
@@ -214,8 +231,8 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
 #undef NVDM_ADVANCE
 
     // Epilogue: acc[i][j][x] is mma row 64·wm + 16·(i/2) + g + 8·(i mod 2) and column 2t + x of n8
-    // tile j: B (Bᵀ unpaired), column 32·wn + 8j + 2t + x of the block; Bᵀ paired, column 32·wn + 16·(j/2) + 2·(2t + x) +
-    // j mod 2 (the pairing above). A row's values of C are all loaded before any is stored (as in
+    // tile j: B (and Bᵀ unpaired), column 32·wn + 8j + 2t + x of the block; Bᵀ paired, column
+    // 32·wn + 16·(j/2) + 2·(2t + x) + j mod 2 (the pairing above). A row's values of C are all loaded before any is stored (as in
     // nvd_gemm_body).
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
@@ -224,7 +241,9 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
 #define NVDM_COL(j, x) (j0 + 32 * wn + (!pairs ? 8 * (j) + 2 * t + (x) : 16 * ((j) >> 1) + 2 * (2 * t + (x)) + ((j) & 1)))
 #pragma unroll
         for (int x = 0; x < 8; ++x)
-            old[x] = beta != 0.0 && !NVDM_OUTSIDE(row, NVDM_COL(x >> 1, x & 1)) ? C[row + (long)NVDM_COL(x >> 1, x & 1) * ldc] : 0.0;
+            old[x] = NVDM_OUTSIDE(row, NVDM_COL(x >> 1, x & 1)) ? 0.0
+                     : beta != 0.0                                ? C[row + (long)NVDM_COL(x >> 1, x & 1) * ldc]
+                                                                  : 0.0;
 #pragma unroll
         for (int x = 0; x < 8; ++x) {
             if (NVDM_OUTSIDE(row, NVDM_COL(x >> 1, x & 1))) continue;
@@ -236,9 +255,9 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
 #undef NVDM_OUTSIDE
 }
 
-// Arguments as tessera_nvgemm_nt's and _nn's (tri 0 unless TESSERA_NVD_MBAR_TRI); their block is
-// tessera_nvgemm_geometry_mbar's.
-#define NVDM_KERNEL(name, nn)                                                                       \
+// Arguments as tessera_nvgemm_nt's, _nn's and _tn's (tri 0 unless TESSERA_NVD_MBAR_TRI); their
+// block is tessera_nvgemm_geometry_mbar's.
+#define NVDM_KERNEL(name, ta, nn)                                                                   \
     __kernel __attribute__((reqd_work_group_size(256, 1, 1)))                                      \
     void name(const int m, const int n, const int k, const double alpha, __global const double* A, \
               const ulong offA, const int lda, __global const double* B, const ulong offB, const int ldb, \
@@ -247,12 +266,16 @@ NVD_INLINE void nvdm_gemm(const int nn, const int m, const int n, const int k, c
         __local double2 As2[NVDM_ST * NVDM_SLAB / 2];                                               \
         __local double2 Bs2[NVDM_ST * ((nn) ? NVDM_SLAB_NN : NVDM_SLAB) / 2];                       \
         __local ulong bars[2 * NVDM_ST];                                                            \
-        NVG_SPLIT_ARGS(0, !(nn), 1);                                                                \
-        nvdm_gemm(nn, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_, ldc, tri,         \
-                  (__local double*)As2, (__local double*)Bs2, bars, bars + NVDM_ST);                \
+        NVD_EMU_DECL                                                                                \
+        NVG_SPLIT_ARGS(ta, !(nn), 1);                                                               \
+        nvdm_gemm(ta, nn, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_, ldc, tri,     \
+                  (__local double*)As2, (__local double*)Bs2, bars, bars + NVDM_ST NVD_EMU_ARGS);    \
     }
-NVDM_KERNEL(tessera_nvgemm_nt_mbar, 0)
-NVDM_KERNEL(tessera_nvgemm_nn_mbar, 1)
+NVDM_KERNEL(tessera_nvgemm_nt_mbar, 0, 0)
+NVDM_KERNEL(tessera_nvgemm_nn_mbar, 0, 1)
+#if TESSERA_NVD_MBAR_TN
+NVDM_KERNEL(tessera_nvgemm_tn_mbar, 1, 1)
+#endif
 #undef NVDM_KERNEL
 // Never launched: its reqd_work_group_size (2, 4, 1) tells the launcher the block of C, 128 × 128.
 __kernel __attribute__((reqd_work_group_size(2, 4, 1)))

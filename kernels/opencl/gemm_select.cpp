@@ -60,7 +60,7 @@ int64_t split_k(size_t blocks, int64_t k, double alpha, int64_t units, int64_t m
     if (alpha == 0 || blocks == 0) return 1;
     const int64_t most = std::min<int64_t>(k / kMinSplitDepth, std::max<int64_t>(1, max_splits));
     const int64_t b = int64_t(blocks);
-    if (b <= units && !(one_per_unit && b < units))
+    if (b == units || (b < units && !one_per_unit))
         return std::clamp<int64_t>(2 * units / b, 1, std::max<int64_t>(1, most));
     const auto rounds = [&](int64_t s) { return double((s * b + units - 1) / units) / double(s); };
     int64_t best = 1;
@@ -146,12 +146,14 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     // mbarriers, no work-group barrier; gemm_nv_d_mbar.cl; NN +14..20 %, NT +13..18 % at 2048..8192,
     // bench/gpu_notes.md, session 16) where the program has them. Built with TESSERA_NVD_MBAR_TRI,
     // also xSYRK's triangles; with TESSERA_NVD_MBAR_FEW, also fewer blocks than units (split k
-    // then fills the units; both still to be measured, bench/gpu_notes.md, session 17).
-    const bool nt = name == "tessera_nvgemm_nt", nn = name == "tessera_nvgemm_nn" || name == "tessera_nvgemm_nn_big";
-    const char* mbar = nt ? "tessera_nvgemm_nt_mbar" : "tessera_nvgemm_nn_mbar";
+    // then fills the units; both still to be measured, bench/gpu_notes.md, session 17); built with
+    // TESSERA_NVD_MBAR_TN, TN products too (tessera_nvgemm_tn_mbar, whose Aᵀ copies take any A).
+    const bool nt = name == "tessera_nvgemm_nt", tn = name == "tessera_nvgemm_tn",
+               nn = name == "tessera_nvgemm_nn" || name == "tessera_nvgemm_nn_big";
+    const char* mbar = nt ? "tessera_nvgemm_nt_mbar" : tn ? "tessera_nvgemm_tn_mbar" : "tessera_nvgemm_nn_mbar";
     const Params& p = dk.params();
-    if (std::is_same_v<T, double> && (nt || nn) && (tri == 0 || p.nvd_mbar_tri) && aligned(A) && aligned(B) &&
-        k % 8 == 0 && dk.has(mbar)) {
+    if (std::is_same_v<T, double> && (nt || nn || tn) && (tri == 0 || p.nvd_mbar_tri) && (tn || aligned(A)) &&
+        aligned(B) && k % 8 == 0 && dk.has(mbar)) {
         const Geometry mg = geometry(dk, mbar, "tessera_nvgemm_geometry_mbar");
         if (m % mg.bm == 0 && n % mg.bn == 0 &&
             (p.nvd_mbar_few || int64_t(working_blocks(m / mg.bm, n / mg.bn, mg.bm, mg.bn, tri)) >= units))

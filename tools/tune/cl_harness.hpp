@@ -387,30 +387,28 @@ inline std::vector<GemmCase> standard_cases(bool quick) {
             c.alpha = t ? -0.75 : 1.25, c.beta = t ? 0.5 : 0.0;
             cs.push_back(c);
         }
-    // Whole 128×128 blocks and 8-deep slabs, 16-byte aligned, NN and NT: what tessera_nvgemm_nn_mbar
-    // and _nt_mbar take (gemm_select.cpp); the large ones fill a big GPU's compute units.
-    for (int t = 0; t < 4; ++t) {
-        if (quick && t >= 2) break;
+    // Whole 128×128 blocks and 8-deep slabs: what tessera_nvgemm_nn_mbar and _nt_mbar take
+    // (gemm_select.cpp; 16-byte aligned), and _tn_mbar where built (TESSERA_NVD_MBAR_TN; any A: an
+    // odd lda here). The large ones fill a big GPU's compute units; xSYRK's triangles in the NT form
+    // (TESSERA_NVD_MBAR_TRI), and fewer blocks than a big GPU's units with a deep k (split k; the
+    // _mbar kernels with TESSERA_NVD_MBAR_FEW). quick: the cases PoCL's emulation runs.
+    struct Whole {
+        bool ta, tb;
+        int tri, m, n, k;
+        double alpha, beta;
+        bool quick;
+    };
+    const Whole whole[] = {{0, 0, 0, 256, 384, 40, 1.25, 0.5, true},      {0, 1, 0, 256, 384, 40, -0.75, 0.0, true},
+                           {1, 0, 0, 256, 384, 40, 1.25, 0.5, true},      {0, 0, 0, 2304, 2176, 72, 1.25, 0.5, false},
+                           {0, 1, 0, 2304, 2176, 72, -0.75, 0.5, false},  {1, 0, 0, 2304, 2176, 72, -0.75, 0.5, false},
+                           {0, 1, 1, 384, 384, 64, -1.0, 0.5, true},      {0, 1, 2, 256, 256, 1024, 1.25, 0.5, true},
+                           {0, 1, 1, 512, 512, 1024, -1.0, 0.5, false},   {0, 0, 0, 256, 384, 1024, 1.25, 0.5, true},
+                           {0, 1, 0, 256, 384, 1024, -1.0, 0.0, false},   {1, 0, 0, 256, 384, 1024, -1.0, 0.5, true}};
+    for (const Whole& w : whole) {
+        if (quick && !w.quick) continue;
         GemmCase c;
-        c.tb = t & 1;
-        c.m = t < 2 ? 256 : 2304, c.n = t < 2 ? 384 : 2176, c.k = t < 2 ? 40 : 72;
-        c.offA = 2, c.offB = 4, c.offC = 1, c.padA = 2, c.padB = 4, c.padC = 3;
-        c.alpha = t % 2 ? -0.75 : 1.25, c.beta = t == 1 ? 0.0 : 0.5;
-        cs.push_back(c);
-    }
-    // xSYRK's triangles on whole blocks in the NT form, one deep enough for split k (what the _mbar
-    // kernels take when built with TESSERA_NVD_MBAR_TRI), and whole-block products with fewer blocks
-    // than a big GPU's compute units and a deep k, NN and NT (with TESSERA_NVD_MBAR_FEW: the _mbar
-    // kernels with split k).
-    for (int t = 0; t < 5; ++t) {
-        if (quick && t >= 1) break;
-        GemmCase c;
-        c.tb = t != 3;
-        c.tri = t < 3 ? 1 + t % 2 : 0;
-        c.m = c.n = t == 2 ? 512 : t == 1 ? 256 : 384, c.k = t == 0 ? 64 : 1024;
-        if (t >= 3) c.m = 256, c.n = 384;
-        c.offA = 2, c.offB = 4, c.offC = 1, c.padA = 2, c.padB = 4, c.padC = 3;
-        c.alpha = t % 2 ? 1.25 : -1.0, c.beta = t == 4 ? 0.0 : 0.5;
+        c.ta = w.ta, c.tb = w.tb, c.tri = w.tri, c.m = w.m, c.n = w.n, c.k = w.k, c.alpha = w.alpha, c.beta = w.beta;
+        c.offA = w.ta ? 1 : 2, c.offB = 4, c.offC = 1, c.padA = w.ta ? 1 : 2, c.padB = 4, c.padC = 3;
         cs.push_back(c);
     }
     // Few blocks and a deep k: split k (gemm_select.cpp) on any device, every trans combination,
