@@ -40,7 +40,7 @@
 #define TESSERA_NVS_MBAR_LAG 1  // with MBAR: a buffer is refilled this many slabs after the one that read it
 #endif
 #if TESSERA_NVS_MBAR && defined(TESSERA_NV_EMULATE)
-#error "TESSERA_NVS_MBAR has no PoCL emulation"
+#error "TESSERA_NVS_MBAR is not emulated: PoCL 3.1 corrupts its heap running it (mbarrier waits as work-group barriers)"
 #endif
 #if TESSERA_NVS_MBAR
 #define NVS_NBUF TESSERA_NVS_MBAR_ST         // slab buffers
