@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -183,10 +184,19 @@ int main(int argc, char** argv) {
     if (rank != 0) delete ::testing::UnitTest::GetInstance()->listeners().Release(
                        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
     // TESSERA_TEST_OPENCL_RANK=r: rank r drives PoCL's OpenCL device and runs every task that has an
-    // OpenCL implementation there; the other ranks stay CPU-only.
+    // OpenCL implementation there; the other ranks stay CPU-only. Its StarPU home is a directory of
+    // its own: StarPU rewrites the bus performance files when their device count differs from its
+    // own, so a rank with an OpenCL device in the home the CPU-only ranks share would make the next
+    // test's ranks all rewrite them at once (and assert reading one another's half-written files).
     const char* opencl_rank = std::getenv("TESSERA_TEST_OPENCL_RANK");
     const bool opencl = opencl_rank && std::atoi(opencl_rank) == rank;
-    if (opencl) setenv("STARPU_NOPENCL", "1", 1), setenv("STARPU_OPENCL_ON_CPUS", "1", 1);
+    if (opencl) {
+        setenv("STARPU_NOPENCL", "1", 1), setenv("STARPU_OPENCL_ON_CPUS", "1", 1);
+        const char* home = std::getenv("STARPU_HOME");
+        const std::string own = std::string(home ? home : ".") + "/opencl-rank";
+        std::filesystem::create_directories(own);
+        setenv("STARPU_HOME", own.c_str(), 1);
+    }
     int failed = 1;
     // TESSERA_TEST_FAIL_RANK=r: rank r alone calls potrf with an invalid argument while the others
     // factor; its Runtime, unwound by the exception, must end every rank (ctest expects the abort).
