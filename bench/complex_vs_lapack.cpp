@@ -118,7 +118,7 @@ int run(int64_t n, int64_t nb, int repeat, int threads) {
             const double fl = real_flops(op, double(n)) * (complex ? 4 : 1);
             const double rat = ref.seconds / us.seconds;
             ratio[std::string(1, complex ? pc : pr) + op] = rat;
-            const bool pass = ref.error <= check::kThreshold && us.error <= check::kThreshold;
+            const bool pass = check::passes(ref.error) && check::passes(us.error);
             ok = ok && pass;
             std::printf("%c%-6s %12.2f %12.2f %7.2f %10.3g %10.3g  %s\n", complex ? pc : pr, op, fl / ref.seconds * 1e-9,
                         fl / us.seconds * 1e-9, rat, ref.error, us.error, pass ? "pass" : "FAILED");

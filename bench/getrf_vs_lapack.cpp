@@ -22,7 +22,7 @@
 using namespace tessera;
 
 static bool print(const char* what, double seconds, double flops, double error, double ref_seconds) {
-    const bool ok = error <= check::kThreshold;
+    const bool ok = check::passes(error);
     std::printf("%-36s %9.4f s %9.2f GFLOP/s  ratio %5.2f  error %8.3g %s\n", what, seconds, flops / seconds * 1e-9,
                 ref_seconds / seconds, error, ok ? "pass" : "FAILED");
     return ok;

@@ -147,9 +147,9 @@ double eps() {
 }
 
 ::testing::AssertionResult residual_ok(double num, double den, const std::string& what) {
-    if (num == 0) return ::testing::AssertionSuccess();
-    const double r = num / den;
-    if (r <= kThreshold) return ::testing::AssertionSuccess();
+    // As check::ratio and check::passes: a NaN, infinite or negative norm never passes.
+    const double r = !(num >= 0) || !(den >= 0) || std::isinf(den) ? NAN : num == 0 ? 0 : num / den;
+    if (std::isfinite(r) && r <= kThreshold) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << what << ": scaled residual " << r << " > " << kThreshold;
 }
 

@@ -4,6 +4,7 @@
 // Also: the tile generators of checks.hpp / checks_lu.hpp give exactly the LAPACK-array matrices.
 #include <lapacke.h>
 
+#include <cmath>
 #include <vector>
 
 #include "examples/common/checks.hpp"
@@ -61,6 +62,8 @@ TEST(ChecksRandom, PotrfPassesExactFactorFailsPerturbedOne) {
         EXPECT_LE(check.residual(tiles(n, n, f)), kThreshold);
         f[size_t(n - 1 + (n - 1) * n)] += 1e-6 * double(n);
         EXPECT_GT(check.residual(tiles(n, n, f)), kThreshold);
+        f[size_t(n - 1 + (n - 1) * n)] = NAN;  // never a pass (issue 38)
+        EXPECT_FALSE(passes(check.residual(tiles(n, n, f))));
     }
 }
 
@@ -92,6 +95,8 @@ TEST(ChecksRandom, GetrfNoPivPassesExactFactorsFailsPerturbedOne) {
     EXPECT_LE(check.residual(tiles(n, n, f), {}), kThreshold);
     f[size_t(n - 1 + 5 * n)] += 1e-6;  // in L, in the last (partial) tile row
     EXPECT_GT(check.residual(tiles(n, n, f), {}), kThreshold);
+    f[size_t(n - 1 + 5 * n)] = INFINITY;  // never a pass (issue 38)
+    EXPECT_FALSE(passes(check.residual(tiles(n, n, f), {})));
 }
 
 TEST(ChecksRandom, GeqrfPassesExactRFailsPerturbedOne) {
@@ -105,6 +110,8 @@ TEST(ChecksRandom, GeqrfPassesExactRFailsPerturbedOne) {
     EXPECT_LE(check.residual(tiles(m, n, f)), kThreshold);
     f[size_t(0)] *= 1 + 1e-6;
     EXPECT_GT(check.residual(tiles(m, n, f)), kThreshold);
+    f[size_t(1 + 2 * m)] = NAN;  // never a pass (issue 38)
+    EXPECT_FALSE(passes(check.residual(tiles(m, n, f))));
     TileMatrix<double> wide(n, m, nb);
     EXPECT_THROW(GeqrfCheckRandom<double>{wide}, Error);
 }
@@ -124,8 +131,14 @@ TEST(ChecksRandom, GemmPassesExactProductFailsPerturbedOne) {
             auto c = lapack_copy(C);
             cpu::gemm<double>(ta, tb, m, cols, k, 1.5, a.data(), am, b.data(), bm, -0.5, c.data(), m);
             EXPECT_LE(check.residual(tiles(m, cols, c)), kThreshold);
+            const double exact = c[size_t(7 + 9 * m)];
             c[size_t(7 + 9 * m)] += 1e-6 * double(k);
             EXPECT_GT(check.residual(tiles(m, cols, c)), kThreshold);
+            for (double poison : {NAN, INFINITY, -INFINITY}) {  // never a pass (issue 38)
+                c[size_t(7 + 9 * m)] = poison;
+                EXPECT_FALSE(passes(check.residual(tiles(m, cols, c)))) << poison;
+            }
+            c[size_t(7 + 9 * m)] = exact;
             EXPECT_THROW(check.residual(A), Error);  // not m×cols
         }
 }

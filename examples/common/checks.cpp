@@ -20,11 +20,24 @@ double eps() {
 template <class T>
 double lange(char norm, int64_t m, int64_t n, const T* a, int64_t lda) {
     if (m == 0 || n == 0) return 0;
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_slange(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda));
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dlange(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda));
+    // The _work forms: LAPACKE_xlange returns −5 for an array holding a NaN (its NaN check), a
+    // negative "norm" that made every residual built from it pass; xLANGE itself propagates NaN.
+    std::vector<real_t<T>> work(size_t(norm == 'I' || norm == 'i' ? m : 1));  // the 'I' norm's row sums
+    if constexpr (std::is_same_v<T, float>)
+        return LAPACKE_slange_work(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda), work.data());
+    else if constexpr (std::is_same_v<T, double>)
+        return LAPACKE_dlange_work(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda), work.data());
     else if constexpr (std::is_same_v<T, std::complex<float>>)
-        return LAPACKE_clange(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda));
-    else return LAPACKE_zlange(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda));
+        return LAPACKE_clange_work(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda), work.data());
+    else return LAPACKE_zlange_work(LAPACK_COL_MAJOR, norm, int(m), int(n), a, int(lda), work.data());
+}
+
+bool passes(double residual) { return std::isfinite(residual) && residual >= 0 && residual <= kThreshold; }
+
+double ratio(double num, double den) {
+    if (!(num >= 0) || !(den >= 0) || std::isinf(den)) return NAN;  // NaN, negative or infinite
+    if (num == 0) return 0;
+    return den == 0 ? INFINITY : num / den;
 }
 
 template <class T>
@@ -76,9 +89,6 @@ LapackArray<T> lapack_copy(const TileMatrix<T>& A) {
     A.to_lapack(a.data(), lda);
     return a;
 }
-
-// max(value / denominator, 0 when both vanish): a residual of exactly zero passes.
-static double ratio(double num, double den) { return num == 0 ? 0 : den == 0 ? INFINITY : num / den; }
 
 template <class T>
 static std::vector<T> copy_of(int64_t m, int64_t n, const T* a, int64_t lda) {

@@ -1,7 +1,8 @@
 // Numerical checks of docs/architecture.md#numerical-checks on LAPACK column-major arrays, and seeded test
 // matrices, as LAPACK arrays or generated straight into a TileMatrix's tiles. Shared by
 // tessera-tester, the tests, the benchmarks and the applications.
-// A check passes when its scaled residual is ≤ kThreshold (60, as Chameleon's tester).
+// A check passes when its scaled residual is finite, ≥ 0 and ≤ kThreshold (60, as Chameleon's tester):
+// check::passes(). A NaN or an infinity anywhere in a result makes its residual NaN, never a pass.
 #pragma once
 
 #include <algorithm>
@@ -18,11 +19,23 @@ namespace tessera::check {
 
 constexpr double kThreshold = 60.0;
 
+/// Whether a scaled residual passes: finite, ≥ 0 and ≤ kThreshold. NaN, ±Inf and negative values
+/// (xLANGE's LAPACKE wrapper returns its negative argument index for an array holding a NaN) fail.
+/// Every check of the tools, the benchmarks and the applications decides with this.
+bool passes(double residual);
+
+/// The scaled residual num / den of two norms: 0 when num = 0 (an exact result passes), +Inf when
+/// num > 0 = den, and NaN when either norm is NaN, infinite or negative: a result or an operand
+/// holding NaN or Inf cannot be checked, and passes() refuses NaN.
+double ratio(double num, double den);
+
 /// Unit roundoff of T: std::numeric_limits<real>::epsilon() / 2.
 template <class T>
 double eps();
 
-/// LAPACK xLANGE: norm '1', 'I', 'F' or 'M' of the m×n array a (lda ≥ m). 0 for an empty matrix.
+/// LAPACK xLANGE: norm '1', 'I', 'F' or 'M' of the m×n array a (lda ≥ m). 0 for an empty matrix;
+/// NaN when an entry is NaN, +Inf when one is infinite (LAPACKE_xlange_work: no NaN pre-check, whose
+/// −5 would look like a norm).
 template <class T>
 double lange(char norm, int64_t m, int64_t n, const T* a, int64_t lda);
 

@@ -52,7 +52,7 @@ double getrf_residual(int64_t m, int64_t n, const T* a, int64_t lda, const T* f,
     cpu::gemm<T>(Trans::NoTrans, Trans::NoTrans, m, n, k, T(-1), L.data(), m, U.data(), k, T(1), pa.data(), m);
     const double norm_a = lange('1', m, n, a, lda), norm_r = lange('1', m, n, pa.data(), m);
     const double den = double(n) * norm_a * eps<T>();
-    return norm_r == 0 ? 0 : den == 0 ? 1e300 : norm_r / den;
+    return ratio(norm_r, den);
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                          \

@@ -12,8 +12,6 @@
 namespace tessera::check {
 namespace {
 
-double ratio(double num, double den) { return num == 0 ? 0 : den == 0 ? INFINITY : num / den; }
-
 template <class T>
 std::vector<T> zeros(int64_t ld, int64_t n) {
     return std::vector<T>(size_t(std::max<int64_t>(ld, 1) * std::max<int64_t>(n, 1)), T(0));

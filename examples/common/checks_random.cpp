@@ -96,7 +96,7 @@ double scaled(const std::vector<T>& y, const std::vector<T>& z, int64_t rows, co
     for (size_t i = 0; i < y.size(); ++i) d[i] = y[i] - z[i];
     const double num = lange('I', rows, kVectors, d.data(), std::max<int64_t>(rows, 1));
     const double den = scale * lange('I', xrows, kVectors, x.data(), std::max<int64_t>(xrows, 1)) * eps<T>();
-    return num == 0 ? 0 : den == 0 ? INFINITY : num / den;
+    return ratio(num, den);
 }
 
 /// Throws tessera::Error unless M is rows×cols.

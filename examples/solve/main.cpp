@@ -185,7 +185,7 @@ int run(SolveOptions opt, const MMMatrix& M, const MMMatrix* B) {
         return tool::kFailed;
     }
     const double berr = backward_error<T>(m, n, nrhs, a.data(), m, r.x.data(), n, b.data(), m);
-    bool ok = std::isfinite(berr) && berr <= check::kThreshold;
+    bool ok = check::passes(berr);
     std::printf("residual  ||b - A x|| / ((||A|| ||x|| + ||b||) n eps) = %.3g%s\n", berr,
                 sys.ea != 0 || sys.eb != 0 ? " (on the scaled system: the same value)" : "");
     if (m > n && ones) {
@@ -194,7 +194,7 @@ int run(SolveOptions opt, const MMMatrix& M, const MMMatrix* B) {
         const double orth = ls_orthogonality<T>(m, n, nrhs, a.data(), m, r.x.data(), n, b.data(), m);
         std::printf("residual  ||A^%s (b - A x)|| / (||A|| ||b - A x|| n eps) = %.3g (least squares)\n",
                     is_complex_v<T> ? "H" : "T", orth);
-        ok = ok || (std::isfinite(orth) && orth <= check::kThreshold);
+        ok = ok || check::passes(orth);
     }
     if (ones && m >= n) {
         double err = 0;

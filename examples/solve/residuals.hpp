@@ -38,7 +38,7 @@ double ls_orthogonality(int64_t m, int64_t n, int64_t nrhs, const T* a, int64_t 
     const double num = check::lange('1', n, nrhs, atr.data(), n);
     const double den = check::lange('1', m, n, a, lda) * check::lange('1', m, nrhs, r.data(), m) *
                        double(std::max(m, n)) * check::eps<T>();
-    return num == 0 ? 0 : den == 0 ? std::numeric_limits<double>::infinity() : num / den;
+    return check::ratio(num, den);
 }
 
 /// ‖x − y‖ / ‖y‖ over `count` entries in the 2-norm, accumulated in double (|·|² of complex entries).

@@ -32,7 +32,7 @@ std::vector<Op>& registry() {
     return ops;
 }
 
-bool Result::ok() const { return info == 0 && (!checked || (std::isfinite(error) && error <= check::kThreshold)); }
+bool Result::ok() const { return info == 0 && (!checked || check::passes(error)); }
 
 }  // namespace tessera::tester
 

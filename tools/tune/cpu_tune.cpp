@@ -166,7 +166,7 @@ std::vector<Run> measure(Routine r, const Problem<T>& p, int64_t nb, int64_t ib,
             const std::vector<T> x = solve_with(r, A, ipiv, F ? &*F : nullptr, p.b);
             run.residual = check::solve_residual(Trans::NoTrans, n, n, 1, p.a.data(), n, x.data(), n, p.b.data(), n);
         }
-        if (!(run.residual <= check::kThreshold)) {
+        if (!check::passes(run.residual)) {
             char buf[96];
             std::snprintf(buf, sizeof buf, "check failed: residual %.3g > %.0f", run.residual, check::kThreshold);
             *failure = buf;
