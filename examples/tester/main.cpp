@@ -231,6 +231,9 @@ void add_options(CLI::App& app, Command& c) {
             if (x == std::string_view::npos || !side(text.substr(0, x), d.p) || !side(text.substr(x + 1), d.q))
                 throw CLI::ValidationError("--grid", "must be PxQ with P, Q from 1 to " + std::to_string(INT_MAX) +
                                                          ", e.g. 2x2, got '" + g.substr(0, 40) + (g.size() > 40 ? "...'" : "'"));
+            if (int64_t(d.p) * int64_t(d.q) > INT_MAX)  // Distribution::ranks() is an int
+                throw CLI::ValidationError("--grid", "P*Q = " + std::to_string(int64_t(d.p) * int64_t(d.q)) +
+                                                         " ranks is more than " + std::to_string(INT_MAX));
         },
         "process grid PxQ of a distributed run under mpirun (P*Q = ranks; default: the most square)");
     app.add_flag("--profile", c.profile,

@@ -111,6 +111,8 @@ if(TARGET tessera-tester)
   apps_test(errors.tester.grid_overflow 2 "^tessera-tester: --grid: must be PxQ with P, Q from 1 to 2147483647${line}.?$"
             ${tester} potrf --n 16 --grid 99999999999x1)
   apps_test(errors.tester.grid_trailing 2 "^tessera-tester: --grid: must be PxQ${line}.?$" ${tester} potrf --n 16 --grid 1x1x)
+  apps_test(errors.tester.grid_product 2 "^tessera-tester: --grid: P\\*Q = 4294967296 ranks is more than 2147483647.?$"
+            ${tester} potrf --n 16 --grid 65536x65536)
 endif()
 
 if(TARGET tessera_tune)
