@@ -232,11 +232,4 @@ struct AppCheck {
     }
 };
 
-/// Print the "FAILED" line of non-finite results (stderr, one line) when there are any.
-inline void report_non_finite(const char* prog, const AppCheck& c, const std::string& what) {
-    if (!c.finite)
-        std::fprintf(stderr, "%s: %s not finite (NaN or Inf): no valid result; the data or the model's parameters "
-                             "overflow the precision\n", prog, what.c_str());
-}
-
 }  // namespace tessera::apps
