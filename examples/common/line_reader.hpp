@@ -77,33 +77,30 @@ struct InputFile {
     }
 };
 
-/// Reads an istream line by line (LF or CRLF; the CR is kept for the caller to drop), counting lines
-/// from 1 and refusing a line longer than max_bytes (InputError, line_too_long) before storing more
-/// of it.
+/// Reads an istream line by line (LF or CRLF; the CR is kept for the caller to drop, and counts
+/// towards the limit), counting lines from 1 and refusing a line longer than max_bytes (InputError,
+/// line_too_long) before storing more of it. A read error ends the input (the caller may check
+/// the stream's bad()).
 class LineReader {
 public:
     LineReader(std::istream& in, std::string name, size_t max_bytes = kMaxLineBytes)
         : in_(in), name_(std::move(name)), max_(max_bytes) {}
 
     /// The next line into `line` (without its '\n'); false at the end of the input. Throws InputError
-    /// for a line longer than the limit or a read error.
+    /// for a line longer than the limit. (istream::getline into a buffer of the limit + 2 bytes: it
+    /// stops there, so that no more than that is ever stored.)
     bool next(std::string& line) {
         line.clear();
-        std::streambuf* buf = in_.rdbuf();
-        bool any = false;
-        for (;;) {
-            const int c = buf->sbumpc();
-            if (c == std::char_traits<char>::eof()) break;
-            any = true;
-            if (c == '\n') {
-                ++line_;
-                return true;
-            }
-            if (line.size() == max_) throw InputError(line_too_long(name_, line_ + 1, max_));
-            line += char(c);
-        }
-        if (!any) return false;
-        ++line_;  // the last line, without a line end
+        if (!in_.good()) return false;
+        buffer_.resize(max_ + 2);
+        in_.getline(buffer_.data(), std::streamsize(buffer_.size()));
+        const std::streamsize got = in_.gcount();
+        if (got == 0) return false;  // the end: nothing extracted
+        const bool too_long_unended = in_.fail() && !in_.eof();  // max + 1 bytes stored, no '\n' yet
+        const size_t stored = size_t(got) - (in_.fail() || in_.eof() ? 0 : 1);  // the '\n' is counted
+        if (too_long_unended || stored > max_) throw InputError(line_too_long(name_, line_ + 1, max_));
+        ++line_;
+        line.assign(buffer_.data(), stored);
         return true;
     }
     /// The number of the line last returned (1-based; 0 before the first).
@@ -115,6 +112,7 @@ private:
     std::string name_;
     size_t max_;
     int64_t line_ = 0;
+    std::string buffer_;
 };
 
 /// The whole content of `path` (a file or a stream), read through a LineReader so that every line is
