@@ -106,7 +106,7 @@ endif()
 if(TARGET tessera-tester)
   set(tester $<TARGET_FILE:tessera-tester>)
   # A run without --check is not a pass.
-  apps_test(tester.unchecked 0 "potrf +d +16 +16 +16 +8 [ -~]* unchecked" ${tester} potrf --n 16 --nb 8)
+  apps_test(tester.unchecked 0 "potrf +d +16 +16 +[0-9]+ +8 [ -~]* unchecked" ${tester} potrf --n 16 --nb 8)
   # --grid parsed with overflow checks (99999999999 wrapped around int).
   apps_test(errors.tester.grid_overflow 2 "^tessera-tester: --grid: must be PxQ with P, Q from 1 to 2147483647${line}.?$"
             ${tester} potrf --n 16 --grid 99999999999x1)
