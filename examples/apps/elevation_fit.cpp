@@ -18,10 +18,12 @@
 // with --holdout 0); ‖c − c_ref‖₂/‖c_ref‖₂; the least-squares residual of docs/architecture.md#numerical-checks of our solution.
 // --check passes when that residual is ≤ 60 and the coefficient difference is within the
 // first-order perturbation bound 60·n·eps·κ·(1 + κ·‖r‖/(‖A‖·‖c‖)) (κ: LAPACK's estimate of κ₁(R));
-// it checks the solve, not the held-out error, so it means the same with --holdout 0.
+// it checks the solve, not the held-out error, so it means the same with --holdout 0. Where
+// κ·ε ≥ 1 the bound accepts any answer: the check prints INCONCLUSIVE (exit 1 with --check), never pass.
 // --predict FILE --out FILE: the fit Σ cₖ·Yₖ at each location of FILE (predict_io.hpp; no standard
 // deviation).
-// Exit status (examples/common/tool_main.hpp): 0 success; 1 a rank-deficient fit (info > 0), a failed
+// Exit status (examples/common/tool_main.hpp): 0 success; 1 a prediction or RMSE that is not finite
+// (with or without --check), an output file that cannot be written after the work, a rank-deficient fit (info > 0), a failed
 // --check or a task failure; 2 refused: bad arguments, a malformed --data or --predict file, fewer
 // training points than coefficients without damping, or more memory than is available.
 #include <lapacke.h>

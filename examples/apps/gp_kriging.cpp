@@ -30,7 +30,8 @@
 // 2D block-cyclically and each tile generated on its owner, log|K| sums the diagonal tiles of every
 // rank (Runtime::sum_over_ranks), y and K⁻¹y live on rank 0, which alone predicts held-out points,
 // writes --out and reports; the --predict chunks are distributed like K.
-// Exit status (examples/common/tool_main.hpp): 0 success; 1 a failed factorization (info > 0), a
+// Exit status (examples/common/tool_main.hpp): 0 success; 1 a prediction or RMSE that is not finite
+// (with or without --check), an output file that cannot be written after the work, a failed factorization (info > 0), a
 // failed --check or a task failure; 2 refused: bad arguments, a malformed --data or --predict file,
 // training values without variance (fewer than 2 points, or all values equal), --check with
 // --holdout 0 (no held-out point to check), or more memory than is available.

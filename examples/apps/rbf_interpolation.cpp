@@ -20,9 +20,11 @@
 // Reports: held-out RMSE next to the baselines (none with --holdout 0), the backward error
 // ‖y − A·w‖/((‖A‖·‖w‖ + ‖y‖)·n·eps), and ‖w − w_ref‖₂/‖w_ref‖₂. --check passes when the backward error
 // is ≤ 60 (docs/architecture.md#numerical-checks) and the weight difference is within 60·n·eps·κ₁(A) (LAPACK's estimate of κ₁);
-// it checks the solve, not the held-out error, so it means the same with --holdout 0.
+// it checks the solve, not the held-out error, so it means the same with --holdout 0. Where
+// κ·ε ≥ 1 the bound accepts any answer: the check prints INCONCLUSIVE (exit 1 with --check), never pass.
 // --predict FILE --out FILE: s(x) at each location of FILE (predict_io.hpp; no standard deviation).
-// Exit status (examples/common/tool_main.hpp): 0 success; 1 an exactly singular matrix (info > 0), a
+// Exit status (examples/common/tool_main.hpp): 0 success; 1 a prediction or RMSE that is not finite
+// (with or without --check), an output file that cannot be written after the work, an exactly singular matrix (info > 0), a
 // failed --check or a task failure; 2 refused: bad arguments, a malformed --data or --predict file,
 // fewer than 2 training points, or more memory than is available.
 #include <lapacke.h>
