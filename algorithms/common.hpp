@@ -54,9 +54,11 @@ void flush_received(const TileMatrix<T>& A) {
 
 /// opts with nb resolved: its own when given (> 0), else the tuned tile size (tuned_tile) of the
 /// routine family `family` ("potrf", "getrf", "geqrf" or "gemm") in T's precision. ib is left for
-/// resolve_ib, where a tile algorithm uses it. Throws Error naming `func` for nb < 0 or ib < 0.
+/// resolve_ib, where a tile algorithm uses it. Throws Error naming `func` when no Runtime is running
+/// (every tessera::lapack:: entry point starts here), for nb < 0 or ib < 0.
 template <class T>
 Options with_tuned_nb(const Options& opts, const char* family, const char* func) {
+    require_runtime(func);  // first: without a Runtime, tuned_tile would be blamed, not `func`
     check_arg(opts.nb >= 0, func, "nb", opts.nb, "must be >= 1 (or 0: the tuned tile size)");
     check_arg(opts.ib >= 0, func, "ib", opts.ib, "must be >= 1 (or 0: the tuned inner block)");
     Options r = opts;
@@ -68,6 +70,7 @@ Options with_tuned_nb(const Options& opts, const char* family, const char* func)
 /// clamped to nb. Throws Error naming `func` for ib < 0.
 template <class T>
 int64_t resolve_ib(const Options& opts, int64_t nb, const char* family, const char* func) {
+    require_runtime(func);
     check_arg(opts.ib >= 0, func, "ib", opts.ib, "must be >= 1 (or 0: the tuned inner block)");
     if (opts.ib > 0) return opts.ib;
     return std::max<int64_t>(1, std::min(tuned_tile(prec_letter<T>() + std::string(family)).ib, nb));

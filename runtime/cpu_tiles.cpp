@@ -305,6 +305,17 @@ namespace tessera {
 
 TileChoice tuned_tile(const std::string& routine) {
     detail::require_runtime("tuned_tile");
+    // A table named by TESSERA_CPU_TILES must be there: the user asked for it, and ignoring it would
+    // tune silently by another table (the default paths under STARPU_HOME and HOME may be missing).
+    if (const char* p = std::getenv("TESSERA_CPU_TILES"); p && *p) {
+        std::error_code ec;
+        const auto st = std::filesystem::status(p, ec);
+        if (!std::filesystem::exists(st))
+            throw Error(std::string("tessera::tuned_tile: TESSERA_CPU_TILES=") + p +
+                        ": no such file (write it with tessera-tune --cpu, or unset TESSERA_CPU_TILES)");
+        if (!std::filesystem::is_regular_file(st))
+            throw Error(std::string("tessera::tuned_tile: TESSERA_CPU_TILES=") + p + ": not a regular file");
+    }
     const int cores = int(starpu_cpu_worker_get_count());
     const std::optional<detail::CpuTileTable> user = detail::user_table(detail::user_cpu_tiles_path());
     TileChoice choice = detail::resolve_tile(routine, cores, detail::machine_cpu(), user ? &*user : nullptr, detail::shipped_tables());

@@ -255,6 +255,15 @@ void Runtime::write_trace(const std::string& path) const {
     }
 }
 
+void Runtime::finish_trace() {
+    Runtime::wait_all();
+    try {
+        detail::trace_finish();
+    } catch (const Error& e) {
+        throw Error(std::string("tessera::Runtime::finish_trace: ") + e.what());
+    }
+}
+
 std::string Runtime::describe() const {
     std::ostringstream s;
     const Distribution g = detail::grid();
@@ -293,7 +302,9 @@ CallerBlasThreads::~CallerBlasThreads() {
 namespace detail {
 
 void require_runtime(const char* func) {
-    if (!g_state) throw Error(std::string("tessera::") + func + ": no tessera::Runtime is running");
+    if (!g_state)
+        throw Error(std::string("tessera::") + func +
+                    ": needs a tessera::Runtime, and none is running (construct a tessera::Runtime first)");
 }
 Placement placement() { return g_state ? g_state->config.placement : Placement::Any; }
 int opencl_devices() { return g_state ? g_state->opencl_devices : 0; }

@@ -195,6 +195,14 @@ void trace_end() noexcept {
     }
 }
 
+void trace_finish() {
+    State& s = state();
+    if (!s.tracing.load() || s.file.empty()) return;
+    const std::string path = std::move(s.file);
+    s.file.clear();  // written here or failed here: trace_end neither writes nor warns again
+    write_trace_file(path);
+}
+
 bool tracing() noexcept { return state().tracing.load(std::memory_order_relaxed); }
 std::string trace_file() { return tracing() ? state().file : std::string(); }
 

@@ -24,6 +24,9 @@ void trace_begin(const std::string& config_path, bool record = false);
 /// At Runtime destruction, once every task has completed: write the trace file when tracing (a
 /// failure is one warning line on stderr), then stop tracing and drop the records and the observer.
 void trace_end() noexcept;
+/// Write the trace file now and forget its name, so that trace_end writes nothing (Runtime::finish_trace);
+/// nothing when not tracing into a file. Throws Error when the file cannot be written.
+void trace_finish();
 
 // ---- Progress counters (always on).
 /// A task is about to be submitted (before starpu_task_submit), or was refused after all.

@@ -293,8 +293,26 @@ TEST_F(TunedTile, BrokenUserTableIsIgnoredWithOneWarning) {
     EXPECT_EQ(b.nb, a.nb);
     EXPECT_EQ(err, "tessera: warning: rejected CPU tile table " + path +
                        ":2: nb must be an integer from 1 to 65536, got '0'; using the shipped tables and the cache rule\n");
-    // A missing file is no error and says nothing.
-    ScopedEnv missing({{"TESSERA_CPU_TILES", (dir_ / "absent.txt").c_str()}});
+}
+
+// Issue 38: a table that TESSERA_CPU_TILES names must exist (it used to be ignored silently); at the
+// default paths ($STARPU_HOME/.tessera, $HOME/.tessera) a missing table is no error and says nothing.
+TEST_F(TunedTile, MissingTableNamedByTheVariableIsAnError) {
+    const std::string absent = (dir_ / "absent.txt").string();
+    {
+        ScopedEnv missing({{"TESSERA_CPU_TILES", absent.c_str()}});
+        try {
+            (void)tuned_tile("dpotrf");
+            ADD_FAILURE() << "no Error for a missing TESSERA_CPU_TILES file";
+        } catch (const Error& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("TESSERA_CPU_TILES=" + absent), std::string::npos) << what;
+            EXPECT_NE(what.find("no such file"), std::string::npos) << what;
+        }
+        ScopedEnv directory({{"TESSERA_CPU_TILES", dir_.c_str()}});
+        EXPECT_THROW((void)tuned_tile("dpotrf"), Error);
+    }
+    ScopedEnv defaults({{"TESSERA_CPU_TILES", nullptr}, {"STARPU_HOME", dir_.c_str()}});
     ::testing::internal::CaptureStderr();
     (void)tuned_tile("dpotrf");
     EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");

@@ -15,6 +15,8 @@
 #include "examples/apps/gp_grid.hpp"
 #include "examples/apps/point_data.hpp"
 #include "examples/apps/predict_io.hpp"
+#include "examples/common/line_reader.hpp"
+#include "examples/common/tool_main.hpp"
 #include "tessera/types.hpp"
 
 using namespace tessera;
@@ -295,4 +297,78 @@ TEST(PredictionFile, WrittenInChunksAndReadBack) {
                  Error);
     EXPECT_THROW(PredictionWriter(dir.file("no/such/folder.csv"), "v", false), Error);
     EXPECT_THROW(read_locations(dir.file("absent.csv"), Columns{}), DataError);
+}
+
+// Issue 38: one place written two ways is one training point: longitude -170 and 190, 180 and -180,
+// 0 and 360, and any longitude at a pole (the RBF system of unmerged copies was singular, κ ≈ 2e31).
+TEST(LoadPoints, OnePlaceWrittenTwoWaysIsMerged) {
+    EXPECT_EQ(canonical_location(10, 190).lon_deg, -170.0);
+    EXPECT_EQ(canonical_location(10, 180).lon_deg, -180.0);
+    EXPECT_EQ(canonical_location(10, 360).lon_deg, 0.0);
+    EXPECT_EQ(canonical_location(10, -180).lon_deg, -180.0);
+    EXPECT_EQ(canonical_location(-90, 123).lon_deg, 0.0);
+    EXPECT_FALSE(std::signbit(canonical_location(-0.0, -0.0).lat_deg));
+    TempDir dir;
+    DataOptions o;
+    o.path = dir.file("twice.csv", "lat,lon,v\n"
+                                   "10,-170,1\n10,190,3\n20,180,5\n20,-180,7\n30,0,1\n30,360,2\n"
+                                   "90,10,4\n90,-50,6\n-90,0,1\n-90,100,1\n40,50,9\n");
+    o.columns = named("lat", "lon", "v");
+    o.holdout = 0;
+    const PointData d = load_points(o);
+    EXPECT_EQ(d.merged, 5);
+    ASSERT_EQ(d.train.size(), 6u);
+    EXPECT_DOUBLE_EQ(d.train[0].value, 2);      // (1 + 3) / 2
+    EXPECT_EQ(d.train[0].lon_deg, -170.0);      // the first one's place, as written
+    EXPECT_DOUBLE_EQ(d.train[3].value, 5);      // the north pole: (4 + 6) / 2
+}
+
+// Issue 38: a line longer than tool::kMaxLineBytes is refused as FILE:LINE (a file without line
+// ends, /dev/zero, used to be read until memory ran out); a field is quoted in a message cut after
+// 40 characters.
+TEST(PointCsv, LongLinesAreRefusedAndLongFieldsCut) {
+    TempDir dir;
+    const std::string big(tool::kMaxLineBytes + 1, '7');
+    const std::string path = dir.file("long.csv", "lat,lon,v\n1,2,3\n1,2," + big + "\n");
+    try {
+        read_text_file(path);
+        ADD_FAILURE() << "no error for a line of " << big.size() + 4 << " bytes";
+    } catch (const DataError& e) {
+        EXPECT_EQ(std::string(e.what()), path + ":3: line longer than 1048576 bytes (the limit of an input line)");
+    }
+    // At the limit: read whole.
+    const std::string at_limit = dir.file("limit.csv", std::string(tool::kMaxLineBytes, 'x') + "\n");
+    EXPECT_EQ(read_text_file(at_limit).size(), tool::kMaxLineBytes + 1);
+    // A 100 000-character field is quoted as its first 40 characters and "...".
+    const std::string wide(100000, 'a');
+    try {
+        parse_points_csv("lat,lon,v\n" + wide + ",2,3\n", "wide.csv", named("lat", "lon", "v"));
+        ADD_FAILURE() << "no error for a latitude of 100000 a's";
+    } catch (const DataError& e) {
+        EXPECT_EQ(std::string(e.what()), "wide.csv:2: column lat: '" + std::string(40, 'a') + "...' is not a finite number");
+    }
+    EXPECT_THROW(read_text_file(dir.file("")), DataError);  // a directory
+}
+
+// Issue 38: a prediction that is not finite fails the run (tool::WorkFailed: exit 1), before it
+// reaches the prediction file.
+TEST(PredictionFile, NonFinitePredictionsFailTheRun) {
+    const std::vector<Location> where{{1, 2}, {3, 4}};
+    int taken = 0;
+    auto take = [&](size_t, const std::vector<Location>&, const std::vector<double>&, const std::vector<double>&) { ++taken; };
+    EXPECT_THROW(predict_in_chunks(where, false,
+                                   [](const std::vector<Location>& w, std::vector<double>& m, std::vector<double>&) {
+                                       m.assign(w.size(), 1.0);
+                                       m[1] = NAN;
+                                   },
+                                   take),
+                 tool::WorkFailed);
+    EXPECT_THROW(predict_in_chunks(where, true,
+                                   [](const std::vector<Location>& w, std::vector<double>& m, std::vector<double>& sd) {
+                                       m.assign(w.size(), 1.0);
+                                       sd.assign(w.size(), INFINITY);
+                                   },
+                                   take),
+                 tool::WorkFailed);
+    EXPECT_EQ(taken, 0);
 }

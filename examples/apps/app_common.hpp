@@ -5,15 +5,21 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "examples/apps/point_data.hpp"
 #include "examples/apps/map_output.hpp"
 #include "examples/apps/predict_io.hpp"
+#include "examples/common/line_reader.hpp"
 #include "examples/common/progress_display.hpp"
 #include "examples/common/tool_main.hpp"
 #include "examples/common/tool_trace.hpp"
@@ -176,5 +182,54 @@ inline void print_setup(const PointData& d, const Runtime& rt, const CommonOptio
 
 /// "pass" or "FAILED".
 inline const char* verdict(bool ok) { return ok ? "pass" : "FAILED"; }
+
+/// Refuse (tessera::Error, before the work) training values the model cannot hold in precision T:
+/// every model squares them (σ², the kernel and normal scales), so their variance about the mean,
+/// computed in double, must be finite and at most numeric_limits<T>::max() / n (n sums of squares
+/// stay finite). 1e308 in double, 1e20 in single precision are refused, naming the column and the
+/// largest value.
+template <class T>
+void require_values_fit(const PointData& d) {
+    const std::vector<Point>& v = d.train;
+    if (v.empty()) return;
+    double sum = 0, largest = 0;
+    for (const Point& p : v) {
+        sum += p.value;
+        largest = std::max(largest, std::abs(p.value));
+    }
+    const double mean = sum / double(v.size());
+    double var = 0;
+    for (const Point& p : v) var += (p.value - mean) * (p.value - mean);
+    var /= double(v.size());
+    const double limit = double(std::numeric_limits<T>::max()) / double(v.size());
+    if (std::isfinite(mean) && std::isfinite(var) && var <= limit) return;
+    char text[160];
+    std::snprintf(text, sizeof text, "(largest |value| %.3g): their variance overflows %s precision, which the model "
+                  "needs (it squares the values)", largest, std::is_same_v<T, float> ? "single" : "double");
+    throw Error(d.source + ": the values of column " + tool::excerpt(d.columns.value) + " are too large " + text +
+                (std::is_same_v<T, float> ? "; try --prec d" : "; rescale them (e.g. to other units)"));
+}
+
+/// Whether every entry of v is finite (no NaN, no ±Inf).
+inline bool all_finite(const std::vector<double>& v) {
+    for (double x : v)
+        if (!std::isfinite(x)) return false;
+    return true;
+}
+
+/// The result check of an application: "FAILED" (exit 1) when a prediction or the RMSE is not finite,
+/// whether or not --check was given; otherwise `ok`'s verdict, which fails the run with --check only.
+/// `conclusive` false: the comparison's bound is vacuous (κ·ε so large that the agreement test would
+/// accept any answer), so the check cannot say pass: "INCONCLUSIVE", exit 1 with --check.
+struct AppCheck {
+    bool finite = true;      ///< every prediction, the RMSE and the solution are finite
+    bool ok = true;          ///< the application's acceptance checks pass
+    bool conclusive = true;  ///< the checks can tell a right answer from a wrong one
+    const char* status() const { return !finite || !ok ? "FAILED" : conclusive ? "pass" : "INCONCLUSIVE"; }
+    int exit_code(bool check) const {
+        if (!finite) return tool::kFailed;
+        return check && !(ok && conclusive) ? tool::kFailed : tool::kOk;
+    }
+};
 
 }  // namespace tessera::apps

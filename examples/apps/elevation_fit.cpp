@@ -18,10 +18,12 @@
 // with --holdout 0); ‖c − c_ref‖₂/‖c_ref‖₂; the least-squares residual of docs/architecture.md#numerical-checks of our solution.
 // --check passes when that residual is ≤ 60 and the coefficient difference is within the
 // first-order perturbation bound 60·n·eps·κ·(1 + κ·‖r‖/(‖A‖·‖c‖)) (κ: LAPACK's estimate of κ₁(R));
-// it checks the solve, not the held-out error, so it means the same with --holdout 0.
+// it checks the solve, not the held-out error, so it means the same with --holdout 0. Where
+// κ·ε ≥ 1 the bound accepts any answer: the check prints INCONCLUSIVE (exit 1 with --check), never pass.
 // --predict FILE --out FILE: the fit Σ cₖ·Yₖ at each location of FILE (predict_io.hpp; no standard
 // deviation).
-// Exit status (examples/common/tool_main.hpp): 0 success; 1 a rank-deficient fit (info > 0), a failed
+// Exit status (examples/common/tool_main.hpp): 0 success; 1 a prediction or RMSE that is not finite
+// (with or without --check), an output file that cannot be written after the work, a rank-deficient fit (info > 0), a failed
 // --check or a task failure; 2 refused: bad arguments, a malformed --data or --predict file, fewer
 // training points than coefficients without damping, or more memory than is available.
 #include <lapacke.h>
@@ -83,6 +85,7 @@ std::vector<double> evaluate_fit(int64_t L, const std::vector<double>& c, const 
 
 template <class T>
 int run(const CommonOptions& opt, int64_t L, double lambda, const PointData& data, const std::vector<Location>& where) {
+    require_values_fit<T>(data);
     const int64_t m = int64_t(data.train.size()), n = sh_count(L);
     const int64_t rows_total = lambda > 0 ? m + n : m;
     const std::string noun = data.columns.noun(), unit = data.columns.unit();
@@ -177,29 +180,34 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const PointData& dat
                 noun.c_str());
     if (!where.empty()) {
         clock.restart();
-        const int64_t predicted = predict_to_csv(
-            where, opt.out, data.columns.value_name(), false,
-            [&](const std::vector<Location>& chunk, std::vector<double>& mean, std::vector<double>&) {
-                mean = evaluate_fit(L, cd, chunk);
-            });
+        const int64_t predicted = tool::writing_output([&] {
+            return predict_to_csv(where, opt.out, data.columns.value_name(), false,
+                                  [&](const std::vector<Location>& chunk, std::vector<double>& mean, std::vector<double>&) {
+                                      mean = evaluate_fit(L, cd, chunk);
+                                  });
+        });
         std::printf("predict    %lld locations of %s: fit written to %s in %.3f s\n", (long long)predicted,
                     opt.predict.c_str(), opt.out.c_str(), clock.seconds());
     }
     if (!opt.map.empty()) {
         clock.restart();
-        const int64_t cells = draw_prediction_map(
-            opt.map, true, data.train,
-            [&](const std::vector<Location>& chunk, std::vector<double>& mean, std::vector<double>&) {
-                mean = evaluate_fit(L, cd, chunk);
-            },
-            false, data.columns.value_name(),
-            "Spherical-harmonics fit of " + data.columns.value_name() + " (degree " + std::to_string(L) + ")");
+        const int64_t cells = tool::writing_output([&] {
+            return draw_prediction_map(
+                opt.map, true, data.train,
+                [&](const std::vector<Location>& chunk, std::vector<double>& mean, std::vector<double>&) {
+                    mean = evaluate_fit(L, cd, chunk);
+                },
+                false, data.columns.value_name(),
+                "Spherical-harmonics fit of " + data.columns.value_name() + " (degree " + std::to_string(L) + ")");
+        });
         std::printf("map        fit at %lld grid cells drawn to %s in %.3f s\n", (long long)cells, opt.map.c_str(),
                     clock.seconds());
     }
     if (!opt.watch.gantt.empty())
         std::printf("gantt      %ld tasks drawn to %s\n",
-                    tool::draw_gantt_of_run(rt, opt.watch, "elevation_fit: tasks per worker"), opt.watch.gantt.c_str());
+                    tool::writing_output([&] { return tool::draw_gantt_of_run(rt, opt.watch, "elevation_fit: tasks per worker"); }),
+                    opt.watch.gantt.c_str());
+    tool::finish_trace(rt);
     if (data.test.empty()) {
         std::printf("held-out   none (--holdout 0): no held-out RMSE\n");
     } else {
@@ -212,9 +220,21 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const PointData& dat
                 check::kThreshold);
     std::printf("           ||c - c_ref|| / ||c_ref|| = %.3g vs %s; bound %.3g (kappa_1(R) ~ %.3g)\n", diff, ref_name,
                 bound, kappa);
-    const bool ok = std::isfinite(orth) && orth <= check::kThreshold && diff <= bound && solve::all_finite(c);
-    std::printf("check      least-squares residual and agreement with %s: %s\n", ref_name, verdict(ok));
-    return opt.check && !ok ? tool::kFailed : tool::kOk;
+    AppCheck result;
+    result.finite = solve::all_finite(c) && all_finite(fit) && all_finite(pred) && std::isfinite(test_rmse);
+    result.ok = std::isfinite(orth) && orth <= check::kThreshold && diff <= bound;
+    // κ·ε ≥ 1: R is singular to working precision, the bound accepts any coefficients, and the
+    // comparison with LAPACKE can tell nothing.
+    result.conclusive = kappa * eps < 1;
+    std::printf("check      least-squares residual and agreement with %s: %s\n", ref_name, result.status());
+    if (!result.finite)
+        std::fprintf(stderr, "elevation_fit: the %s not finite (NaN or Inf): no valid result\n",
+                     solve::all_finite(c) ? "fitted values are" : "coefficients c are");
+    else if (!result.conclusive)
+        std::printf("           inconclusive: kappa_1(R) ~ %.3g times eps >= 1, so the bound %.3g accepts any answer: the fit is "
+                    "singular to working precision (try a smaller --L or a larger --lambda%s)\n",
+                    kappa, bound, opt.prec == "s" ? ", or --prec d" : "");
+    return result.exit_code(opt.check);
 }
 
 }  // namespace

@@ -30,7 +30,8 @@
 // 2D block-cyclically and each tile generated on its owner, log|K| sums the diagonal tiles of every
 // rank (Runtime::sum_over_ranks), y and K⁻¹y live on rank 0, which alone predicts held-out points,
 // writes --out and reports; the --predict chunks are distributed like K.
-// Exit status (examples/common/tool_main.hpp): 0 success; 1 a failed factorization (info > 0), a
+// Exit status (examples/common/tool_main.hpp): 0 success; 1 a prediction or RMSE that is not finite
+// (with or without --check), an output file that cannot be written after the work, a failed factorization (info > 0), a
 // failed --check or a task failure; 2 refused: bad arguments, a malformed --data or --predict file,
 // training values without variance (fewer than 2 points, or all values equal), --check with
 // --holdout 0 (no held-out point to check), or more memory than is available.
@@ -323,8 +324,10 @@ int run(const GpOptions& opt, const PointData& data, Runtime& rt, const std::vec
         if (!where.empty()) {  // chunk by chunk into the --out file
             Stopwatch clock;
             tool::ProgressDisplay progress(rt, "gp predict", quiet);
-            const int64_t predicted =
-                predict_to_csv(where, rt.rank() == 0 ? opt.common.out : std::string(), data.columns.value_name(), true, kriging);
+            const int64_t predicted = tool::writing_output([&] {
+                return predict_to_csv(where, rt.rank() == 0 ? opt.common.out : std::string(), data.columns.value_name(),
+                                      true, kriging);
+            });
             report("\npredict    %lld locations of %s: kriging mean and sd (tau^2 included) written to %s in %.3f s%s\n",
                    (long long)predicted, opt.common.predict.c_str(), opt.common.out.c_str(), clock.seconds(),
                    refactor ? " (best K factored again)" : "");
@@ -332,19 +335,23 @@ int run(const GpOptions& opt, const PointData& data, Runtime& rt, const std::vec
         if (!opt.common.map.empty()) {
             Stopwatch clock;
             tool::ProgressDisplay progress(rt, "gp map", quiet);
-            const int64_t cells = draw_prediction_map(
-                opt.common.map, rt.rank() == 0, data.train, kriging, true, data.columns.value_name(),
-                "Gaussian-process kriging of " + data.columns.value_name() + " (" + std::to_string(n) + " points, ell " +
-                    joined({fit.best.ell_km}) + " km)");
+            const int64_t cells = tool::writing_output([&] {
+                return draw_prediction_map(opt.common.map, rt.rank() == 0, data.train, kriging, true,
+                                           data.columns.value_name(),
+                                           "Gaussian-process kriging of " + data.columns.value_name() + " (" +
+                                               std::to_string(n) + " points, ell " + joined({fit.best.ell_km}) + " km)");
+            });
             report("map        kriging mean and sd at %lld grid cells drawn to %s in %.3f s\n", (long long)cells,
                    opt.common.map.c_str(), clock.seconds());
         }
     }
     if (rt.rank() == 0 && !opt.common.watch.gantt.empty()) {
-        const long drawn = tool::draw_gantt_of_run(rt, opt.common.watch, "gp_kriging: tasks per worker");
+        const long drawn = tool::writing_output(
+            [&] { return tool::draw_gantt_of_run(rt, opt.common.watch, "gp_kriging: tasks per worker"); });
         report("gantt      %ld tasks drawn to %s\n", drawn, opt.common.watch.gantt.c_str());
     }
 
+    tool::finish_trace(rt);  // every rank its own file
     if (rt.rank() != 0) return tool::kOk;  // alpha and the report are rank 0's
     const GridPoint& best = fit.best;
     std::printf("\nbest       ell = %g km, tau^2/sigma^2 = %g (log-likelihood %.2f)\n", best.ell_km, best.ratio, best.loglik);
@@ -370,9 +377,13 @@ int run(const GpOptions& opt, const PointData& data, Runtime& rt, const std::vec
     std::printf("  Gaussian process (kriging mean)   %8.4g\n", gp_rmse);
     std::printf("  nearest training %-16s %8.4g\n", one.c_str(), base.nearest_rmse);
     std::printf("  training mean                     %8.4g\n", base.mean_rmse);
-    const bool ok = std::isfinite(gp_rmse) && gp_rmse < base.nearest_rmse && gp_rmse < base.mean_rmse;
-    std::printf("check      GP beats both baselines: %s\n", verdict(ok));
-    return opt.common.check && !ok ? tool::kFailed : tool::kOk;
+    AppCheck result;
+    result.finite = all_finite(pred) && std::isfinite(gp_rmse);
+    result.ok = gp_rmse < base.nearest_rmse && gp_rmse < base.mean_rmse;
+    std::printf("check      GP beats both baselines: %s\n", result.status());
+    if (!result.finite)
+        std::fprintf(stderr, "gp_kriging: the held-out predictions are not finite (NaN or Inf): no valid result\n");
+    return result.exit_code(opt.common.check);
 }
 
 }  // namespace
@@ -403,6 +414,8 @@ int main(int argc, char** argv) {
                         "nothing to check");
         const PointData data = load_data(opt.common);
         require_model_data(data.train, n_given, data.columns.noun());
+        if (opt.common.prec == "s") require_values_fit<float>(data);
+        else require_values_fit<double>(data);
         const std::vector<Location> where =
             opt.common.predict.empty() ? std::vector<Location>{} : read_locations(opt.common.predict, opt.common.columns);
         Runtime rt(tool::runtime_config(opt.common.watch));

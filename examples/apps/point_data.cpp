@@ -14,6 +14,8 @@
 #include <sstream>
 #include <utility>
 
+#include "examples/common/line_reader.hpp"
+
 namespace tessera::apps {
 
 namespace {
@@ -56,22 +58,9 @@ std::vector<std::string> read_record(std::string_view text, size_t& pos, int64_t
 }
 
 // A field as an error message shows it: a quoted field may hold line breaks and other control
-// bytes, and the message must stay one line ("FILE:LINE: what is wrong").
-std::string printable(const std::string& field) {
-    std::string out;
-    for (const unsigned char c : field) {
-        if (c == '\n') out += "\\n";
-        else if (c == '\r') out += "\\r";
-        else if (c < 0x20 || c == 0x7f) {
-            char hex[8];
-            std::snprintf(hex, sizeof hex, "\\x%02x", c);
-            out += hex;
-        } else {
-            out += char(c);
-        }
-    }
-    return out;
-}
+// bytes, and the message must stay one line ("FILE:LINE: what is wrong"); a long field is cut after
+// 40 characters (tool::excerpt), so that a 1 GB field is not echoed whole.
+std::string printable(const std::string& field) { return tool::excerpt(field); }
 
 double parse_number(const std::string& field, const std::string& column, const std::string& name, int64_t line) {
     const char* begin = field.c_str();
@@ -95,7 +84,9 @@ struct Header {
         auto it = std::find(names.begin(), names.end(), wanted);
         if (it != names.end()) return size_t(it - names.begin());
         std::string list;
-        for (const std::string& n : names) list += (list.empty() ? "'" : ", '") + printable(n) + "'";
+        constexpr size_t kListed = 20;  // a header of a million columns is not listed whole
+        for (size_t k = 0; k < names.size() && k < kListed; ++k) list += (list.empty() ? "'" : ", '") + printable(names[k]) + "'";
+        if (names.size() > kListed) list += ", ... (" + std::to_string(names.size()) + " columns)";
         fail(file, 1, "header has no column '" + printable(wanted) + "' (named by " + option + "); its columns are: " + list);
     }
 };
@@ -123,7 +114,8 @@ int64_t for_each_record(std::string_view text, const std::string& name, Header& 
     return records;
 }
 
-// Latitude and longitude of one record, range-checked.
+// Latitude and longitude of one record, range-checked; the longitude as written (see
+// canonical_location for the form locations are compared in).
 Location parse_location(const std::vector<std::string>& f, size_t c_lat, size_t c_lon, const Columns& columns,
                         const std::string& name, int64_t line) {
     Location l;
@@ -137,6 +129,15 @@ Location parse_location(const std::vector<std::string>& f, size_t c_lat, size_t 
 }
 
 }  // namespace
+
+Location canonical_location(double lat_deg, double lon_deg) {
+    if (std::abs(lat_deg) == 90) return {lat_deg, 0.0};  // a pole: every longitude is the same place
+    double lon = std::fmod(lon_deg + 180.0, 360.0);       // exact: fmod does not round
+    if (lon < 0) lon += 360.0;
+    lon -= 180.0;
+    if (lon >= 180.0) lon -= 360.0;  // (-180 - tiny) + 360 rounded up to 180
+    return {lat_deg + 0.0, lon + 0.0};  // + 0.0: -0.0 becomes 0.0
+}
 
 GeoPoint::GeoPoint(double lat_deg, double lon_deg) {
     const double lat = lat_deg * kDegToRad, lon = lon_deg * kDegToRad;
@@ -220,12 +221,11 @@ std::vector<Location> parse_locations_csv(std::string_view text, const std::stri
 }
 
 std::string read_text_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw DataError(path + ": cannot open the file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw DataError(path + ": cannot read the file");
-    return text.str();
+    try {
+        return tool::read_bounded_text(path);
+    } catch (const tool::InputError& e) {
+        throw DataError(e.what());
+    }
 }
 
 PointData load_points(const DataOptions& opt) {
@@ -242,8 +242,9 @@ PointData load_points(const DataOptions& opt) {
     }
     d.rows = csv.data_rows;
     d.skipped = csv.skipped;
-    // Training rows merged by exact location: the first occurrence keeps its place, the value is the
-    // mean of every row there (summed here, divided below).
+    // Training rows merged by location, compared in canonical form (longitude in [-180, 180), 0 at a
+    // pole, so that -170 and 190 or 180 and -180 are one place): the first occurrence keeps its place
+    // (as written), the value is the mean of every row there (summed here, divided below).
     std::map<std::pair<double, double>, size_t> first;  // (lat, lon) → index in d.train
     std::vector<int64_t> count;
     for (size_t k = 0; k < csv.points.size(); ++k) {
@@ -252,8 +253,8 @@ PointData load_points(const DataOptions& opt) {
             d.test.push_back(p);
             continue;
         }
-        // -0.0 == 0.0 as a location: normalise the zero's sign so that the map sees them equal.
-        const auto key = std::make_pair(p.lat_deg + 0.0, p.lon_deg + 0.0);
+        const Location c = canonical_location(p.lat_deg, p.lon_deg);
+        const auto key = std::make_pair(c.lat_deg, c.lon_deg);
         const auto [it, inserted] = first.emplace(key, d.train.size());
         if (inserted) {
             d.train.push_back(p);

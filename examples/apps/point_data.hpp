@@ -38,6 +38,12 @@ struct GeoPoint {
     explicit GeoPoint(const Location& l) : GeoPoint(l.lat_deg, l.lon_deg) {}
 };
 
+/// The form in which locations are compared (merging training rows at one place): the latitude
+/// as given (in [-90, 90]) and the longitude reduced into [-180, 180) (190 → -170, 180 → -180,
+/// 360 → 0), and longitude 0 at a pole (latitude ±90), where every longitude is the same place.
+/// -0.0 becomes 0.0.
+Location canonical_location(double lat_deg, double lon_deg);
+
 /// Great-circle distance in km between two points (haversine formula, R = kEarthRadiusKm):
 /// d = 2R·asin(√(sin²(Δφ/2) + cos φ₁·cos φ₂·sin²(Δλ/2))).
 double haversine_km(const GeoPoint& p, const GeoPoint& q);
@@ -91,7 +97,9 @@ CsvPoints parse_points_csv(std::string_view text, const std::string& name, const
 /// DataError also when there is no data row.
 std::vector<Location> parse_locations_csv(std::string_view text, const std::string& name, const Columns& columns);
 
-/// The whole content of the file `path`; throws DataError "path: cannot open the file".
+/// The whole content of the file `path` (a regular file, a pipe or /dev/stdin), read through
+/// tool::LineReader: throws DataError "path: is a directory, not a file", "path: cannot open the
+/// file: REASON" or "path:LINE: line longer than 1048576 bytes ..." (tool::kMaxLineBytes).
 std::string read_text_file(const std::string& path);
 
 /// What load_points reads and how it splits the data.
@@ -118,7 +126,8 @@ struct PointData {
 /// Load and split the data set: data row r (1-based, file order, counting the rows skipped for an
 /// empty value, so that the split does not depend on the value column) is held out when
 /// opt.holdout > 0 and r is a multiple of opt.holdout; every other row with a value is a training
-/// row. Training rows at exactly the same (lat, lon) (equal after parsing) are merged into one point,
+/// row. Training rows at exactly the same place (equal canonical_location: -170 and 190, 180 and -180,
+/// any longitude at a pole) are merged into one point,
 /// at the first one's place, whose value is their mean; then the first opt.n_train training points
 /// are kept (all when n_train < 0 or beyond their number). Throws DataError for an unreadable or
 /// malformed file (see parse_points_csv), for no training point (--holdout 1) and, when

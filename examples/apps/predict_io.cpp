@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 
+#include "examples/common/tool_main.hpp"
 #include "tessera/types.hpp"
 
 namespace tessera::apps {
@@ -124,6 +125,15 @@ void predict_in_chunks(const std::vector<Location>& where, bool with_sd, const C
             throw Error("the model returned " + std::to_string(mean.size()) + " predictions and " +
                         std::to_string(sd.size()) + " standard deviations for " + std::to_string(chunk.size()) +
                         " locations");
+        for (size_t k = 0; k < chunk.size(); ++k)
+            if (!std::isfinite(mean[k]) || (with_sd && !std::isfinite(sd[k]))) {
+                char where_text[96];
+                std::snprintf(where_text, sizeof where_text, "lat %.6g, lon %.6g", chunk[k].lat_deg, chunk[k].lon_deg);
+                throw tool::WorkFailed(std::string("the model's prediction at ") + where_text + " is not finite (" +
+                                       (std::isfinite(mean[k]) ? "standard deviation " : "mean ") +
+                                       std::to_string(std::isfinite(mean[k]) ? sd[k] : mean[k]) +
+                                       "): no valid result; the data or the model's parameters overflow the precision");
+            }
         take(k0, chunk, mean, sd);
     }
 }

@@ -65,8 +65,9 @@ using ChunkPredictor =
 /// Predict at every location with `predict`, chunk by chunk (at most kPredictChunk locations, in
 /// order), and hand each chunk to `take` with the index of its first location, the chunk, and the
 /// predictions (sd empty unless with_sd). Throws tessera::Error when `predict` returns a number of
-/// predictions (or, with_sd, of standard deviations) other than the chunk's, and what `predict` and
-/// `take` throw.
+/// predictions (or, with_sd, of standard deviations) other than the chunk's, tool::WorkFailed (exit
+/// 1) for a prediction or standard deviation that is not finite (before the chunk reaches `take`),
+/// and what `predict` and `take` throw.
 void predict_in_chunks(const std::vector<Location>& where, bool with_sd, const ChunkPredictor& predict,
                        const std::function<void(size_t first, const std::vector<Location>& chunk,
                                                 const std::vector<double>& mean, const std::vector<double>& sd)>& take);

@@ -20,9 +20,11 @@
 // Reports: held-out RMSE next to the baselines (none with --holdout 0), the backward error
 // ‖y − A·w‖/((‖A‖·‖w‖ + ‖y‖)·n·eps), and ‖w − w_ref‖₂/‖w_ref‖₂. --check passes when the backward error
 // is ≤ 60 (docs/architecture.md#numerical-checks) and the weight difference is within 60·n·eps·κ₁(A) (LAPACK's estimate of κ₁);
-// it checks the solve, not the held-out error, so it means the same with --holdout 0.
+// it checks the solve, not the held-out error, so it means the same with --holdout 0. Where
+// κ·ε ≥ 1 the bound accepts any answer: the check prints INCONCLUSIVE (exit 1 with --check), never pass.
 // --predict FILE --out FILE: s(x) at each location of FILE (predict_io.hpp; no standard deviation).
-// Exit status (examples/common/tool_main.hpp): 0 success; 1 an exactly singular matrix (info > 0), a
+// Exit status (examples/common/tool_main.hpp): 0 success; 1 a prediction or RMSE that is not finite
+// (with or without --check), an output file that cannot be written after the work, an exactly singular matrix (info > 0), a
 // failed --check or a task failure; 2 refused: bad arguments, a malformed --data or --predict file,
 // fewer than 2 training points, or more memory than is available.
 #include <lapacke.h>
@@ -73,6 +75,7 @@ double condition_from_lu(int64_t n, const T* lu, double norm_a1) {
 
 template <class T>
 int run(const CommonOptions& opt, double c_opt, const PointData& data, const std::vector<Location>& where) {
+    require_values_fit<T>(data);
     const int64_t n = int64_t(data.train.size());
     const std::string noun = data.columns.noun(), unit = data.columns.unit();
     const double mean = mean_value(data.train);
@@ -172,11 +175,13 @@ int run(const CommonOptions& opt, double c_opt, const PointData& data, const std
     int64_t predicted = 0;
     clock.restart();
     if (!where.empty())
-        predicted = predict_to_csv(where, opt.out, data.columns.value_name(), false,
-                                   [&](const std::vector<Location>& chunk, std::vector<double>& m, std::vector<double>&) {
-                                       m.resize(chunk.size());
-                                       for (size_t k = 0; k < chunk.size(); ++k) m[k] = interpolant(GeoPoint(chunk[k]));
-                                   });
+        predicted = tool::writing_output([&] {
+            return predict_to_csv(where, opt.out, data.columns.value_name(), false,
+                                  [&](const std::vector<Location>& chunk, std::vector<double>& m, std::vector<double>&) {
+                                      m.resize(chunk.size());
+                                      for (size_t k = 0; k < chunk.size(); ++k) m[k] = interpolant(GeoPoint(chunk[k]));
+                                  });
+        });
     const double predict_s = clock.seconds();
     const ChunkPredictor rbf = [&](const std::vector<Location>& chunk, std::vector<double>& m, std::vector<double>&) {
         m.resize(chunk.size());
@@ -184,15 +189,19 @@ int run(const CommonOptions& opt, double c_opt, const PointData& data, const std
     };
     if (!opt.map.empty()) {
         clock.restart();
-        const int64_t cells = draw_prediction_map(opt.map, true, data.train, rbf, false, data.columns.value_name(),
-                                                  "Multiquadric RBF interpolation of " + data.columns.value_name() +
-                                                      " (" + std::to_string(n) + " points)");
+        const int64_t cells = tool::writing_output([&] {
+            return draw_prediction_map(opt.map, true, data.train, rbf, false, data.columns.value_name(),
+                                       "Multiquadric RBF interpolation of " + data.columns.value_name() + " (" +
+                                           std::to_string(n) + " points)");
+        });
         std::printf("map        interpolant at %lld grid cells drawn to %s in %.3f s\n", (long long)cells, opt.map.c_str(),
                     clock.seconds());
     }
     if (!opt.watch.gantt.empty())
         std::printf("gantt      %ld tasks drawn to %s\n",
-                    tool::draw_gantt_of_run(rt, opt.watch, "rbf_interpolation: tasks per worker"), opt.watch.gantt.c_str());
+                    tool::writing_output([&] { return tool::draw_gantt_of_run(rt, opt.watch, "rbf_interpolation: tasks per worker"); }),
+                    opt.watch.gantt.c_str());
+    tool::finish_trace(rt);
     const double flops = 2.0 * double(n) * double(n) * double(n) / 3.0;
     const char* ref_name = std::is_same_v<T, float> ? "LAPACKE_sgesv" : "LAPACKE_dgesv";
 
@@ -215,9 +224,22 @@ int run(const CommonOptions& opt, double c_opt, const PointData& data, const std
                 check::kThreshold);
     std::printf("           ||w - w_ref|| / ||w_ref|| = %.3g vs %s; bound %.3g (kappa_1(A) ~ %.3g)\n", diff, ref_name,
                 bound, kappa);
-    const bool ok = std::isfinite(berr) && berr <= check::kThreshold && diff <= bound && solve::all_finite(w);
-    std::printf("check      backward error and agreement with %s: %s\n", ref_name, verdict(ok));
-    return opt.check && !ok ? tool::kFailed : tool::kOk;
+    AppCheck result;
+    result.finite = solve::all_finite(w) && all_finite(pred) && std::isfinite(test_rmse);
+    result.ok = std::isfinite(berr) && berr <= check::kThreshold && diff <= bound;
+    // κ·ε ≥ 1: the system is singular to working precision, the bound (≥ 60·n) accepts any weights,
+    // and the comparison with LAPACKE can tell nothing.
+    result.conclusive = kappa * eps < 1;
+    std::printf("check      backward error and agreement with %s: %s\n", ref_name, result.status());
+    if (!result.finite)
+        std::fprintf(stderr, "rbf_interpolation: the %s not finite (NaN or Inf): no valid result\n",
+                     solve::all_finite(w) ? "held-out predictions are" : "weights w are");
+    else if (!result.conclusive)
+        std::printf("           inconclusive: kappa_1(A) ~ %.3g times eps >= 1, so the bound %.3g accepts any answer: the system is "
+                    "singular to working precision; points nearly at one place, or a --c %s, make A ill-conditioned "
+                    "(try a smaller --c%s)\n",
+                    kappa, bound, "well above their spacing", opt.prec == "s" ? " or --prec d" : "");
+    return result.exit_code(opt.check);
 }
 
 }  // namespace

@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "tessera/types.hpp"
 
@@ -18,14 +21,37 @@ enum ExitCode : int {
                    ///< malformed input file, more memory than the machine has
 };
 
+/// The work was done but its result could not be delivered or is not valid: an output file (--out,
+/// --map, --gantt, --trace) that cannot be written after the work, a prediction that is not finite.
+/// Not a refusal: guarded_main exits kFailed with "prog: message".
+struct WorkFailed : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// Run `write` (which writes an output file after the work) and turn a tessera::Error it throws (the
+/// writers' "PATH: cannot write the file") into WorkFailed: the work is done, so it is no refusal.
+template <class Write>
+decltype(auto) writing_output(Write&& write) {
+    try {
+        return std::forward<Write>(write)();
+    } catch (const TaskError&) {
+        throw;
+    } catch (const Error& e) {
+        throw WorkFailed(e.what());
+    }
+}
+
 /// Run body() (returning an exit code) and turn any exception into "prog: message" on stderr and an
-/// exit code: tessera::TaskError and any other std::exception → kFailed; tessera::Error (invalid
-/// argument, refused request) and std::bad_alloc → kRefused.
+/// exit code: tessera::TaskError, WorkFailed and any other std::exception → kFailed; tessera::Error
+/// (invalid argument, refused request) and std::bad_alloc → kRefused.
 template <class Body>
 int guarded_main(const char* prog, Body&& body) noexcept {
     try {
         return body();
     } catch (const TaskError& e) {
+        std::fprintf(stderr, "%s: %s\n", prog, e.what());
+        return kFailed;
+    } catch (const WorkFailed& e) {
         std::fprintf(stderr, "%s: %s\n", prog, e.what());
         return kFailed;
     } catch (const Error& e) {

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "examples/common/plot.hpp"
+#include "examples/common/tool_main.hpp"
 #include "tessera/types.hpp"
 
 namespace tessera::tool {
@@ -47,6 +48,10 @@ RuntimeConfig runtime_config(const WatchOptions& o, RuntimeConfig base) {
     base.trace_path = o.trace;
     base.record_trace = base.record_trace || !o.gantt.empty();
     return base;
+}
+
+void finish_trace(Runtime& rt) {
+    writing_output([&] { rt.finish_trace(); });
 }
 
 long draw_gantt_of_run(const Runtime& rt, const WatchOptions& o, const std::string& title) {

@@ -32,6 +32,11 @@ RuntimeConfig runtime_config(const WatchOptions& o, RuntimeConfig base = {});
 /// of tasks drawn. Throws tessera::Error for an unknown extension or an unwritable file.
 long draw_gantt_of_run(const Runtime& rt, const WatchOptions& o, const std::string& title);
 
+/// After the work: write the trace file that --trace or TESSERA_TRACE asked for now
+/// (Runtime::finish_trace), so that one that cannot be written fails the run (tool::WorkFailed, exit
+/// 1) instead of a warning at the Runtime's destruction and exit 0. Nothing when no trace was asked for.
+void finish_trace(Runtime& rt);
+
 /// Refuse, before any work, a --gantt file whose extension is neither .png nor .svg.
 void check_picture_path(const std::string& option, const std::string& path);
 

@@ -159,8 +159,11 @@ int run(SolveOptions opt, const MMMatrix& M, const MMMatrix* B) {
     std::printf("method    %s [%s]\n", describe(method), why.c_str());
     if (!opt.watch.gantt.empty())
         std::printf("gantt     %ld tasks drawn to %s\n",
-                    tool::draw_gantt_of_run(rt, opt.watch, "tessera-solve " + opt.file + ": tasks per worker"),
+                    tool::writing_output([&] {
+                        return tool::draw_gantt_of_run(rt, opt.watch, "tessera-solve " + opt.file + ": tasks per worker");
+                    }),
                     opt.watch.gantt.c_str());
+    tool::finish_trace(rt);  // a trace that cannot be written fails the run (exit 1)
     if (r.info > 0) {
         const char* what = method == Method::Potrf ? "the matrix is not positive definite: leading minor of order"
                            : method == Method::Getrf ? "the matrix is singular: U(i,i) is exactly zero for i ="

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "examples/common/line_reader.hpp"
+
 namespace tessera::solve {
 
 const char* to_string(MMFormat f) { return f == MMFormat::Array ? "array" : "coordinate"; }
@@ -26,7 +28,7 @@ namespace {
 /// Line-by-line reader that knows its line number and raises errors naming file and line.
 class Reader {
 public:
-    Reader(std::istream& in, const std::string& name) : in_(in), name_(name) {}
+    Reader(std::istream& in, const std::string& name) : in_(in), lines_(in, name), name_(name) {}
 
     [[noreturn]] void fail(const std::string& what) const { fail_at(line_, what); }
     [[noreturn]] void fail_at(int64_t line, const std::string& what) const {
@@ -35,11 +37,17 @@ public:
     int64_t line() const { return line_; }
 
     /// Next line's whitespace-separated tokens, skipping blank lines and (when skip_comments) lines
-    /// starting with '%'. Returns false at the end of the file.
+    /// starting with '%'. Returns false at the end of the file. A line longer than tool::kMaxLineBytes
+    /// is an MMError (a file without line ends, /dev/zero, is not read into memory whole).
     bool next(std::vector<std::string>& tokens, bool skip_comments = true) {
-        std::string text;
-        while (std::getline(in_, text)) {
-            ++line_;
+        std::string& text = text_;
+        for (;;) {
+            try {
+                if (!lines_.next(text)) break;
+            } catch (const tool::InputError& e) {
+                throw MMError(e.what());
+            }
+            line_ = lines_.line();
             // Editors on Windows may start a UTF-8 file with a byte order mark; it is not part of the banner.
             if (line_ == 1 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
             if (!text.empty() && text.back() == '\r') text.pop_back();
@@ -59,8 +67,8 @@ public:
         errno = 0;
         const long long v = std::strtoll(begin, &end, 10);
         // The whole token, not up to a NUL byte inside it (c_str() would stop there: "1\0x" is no 1).
-        if (end == begin || end != begin + tok.size()) fail(std::string(what) + " '" + tok + "' is not an integer");
-        if (errno == ERANGE) fail(std::string(what) + " '" + tok + "' is out of the 64-bit integer range");
+        if (end == begin || end != begin + tok.size()) fail(std::string(what) + " '" + tool::excerpt(tok) + "' is not an integer");
+        if (errno == ERANGE) fail(std::string(what) + " '" + tool::excerpt(tok) + "' is out of the 64-bit integer range");
         return v;
     }
 
@@ -70,13 +78,15 @@ public:
         char* end = nullptr;
         errno = 0;
         const double v = std::strtod(begin, &end);
-        if (end == begin || end != begin + tok.size()) fail("value '" + tok + "' is not a number");
-        if (!std::isfinite(v) || (errno == ERANGE && std::abs(v) > 1)) fail("value '" + tok + "' is not a finite number");
+        if (end == begin || end != begin + tok.size()) fail("value '" + tool::excerpt(tok) + "' is not a number");
+        if (!std::isfinite(v) || (errno == ERANGE && std::abs(v) > 1)) fail("value '" + tool::excerpt(tok) + "' is not a finite number");
         return v;
     }
 
 private:
     std::istream& in_;
+    tool::LineReader lines_;
+    std::string text_;
     const std::string& name_;
     int64_t line_ = 0;
 };
@@ -100,27 +110,27 @@ void read_banner(Reader& r, MMMatrix& M) {
     if (t.empty() || lower(t[0]) != "%%matrixmarket")
         r.fail("expected the banner '%%MatrixMarket matrix <format> <field> <symmetry>' on the first line");
     if (t.size() != 5) r.fail("the banner has " + plural(int64_t(t.size()) - 1, "word") + " after %%MatrixMarket, expected 4");
-    if (lower(t[1]) != "matrix") r.fail("object '" + t[1] + "' is not supported (only 'matrix')");
+    if (lower(t[1]) != "matrix") r.fail("object '" + tool::excerpt(t[1]) + "' is not supported (only 'matrix')");
     const std::string format = lower(t[2]), field = lower(t[3]), symmetry = lower(t[4]);
     if (format == "array") M.format = MMFormat::Array;
     else if (format == "coordinate") M.format = MMFormat::Coordinate;
-    else r.fail("unknown format '" + t[2] + "' (expected array or coordinate)");
+    else r.fail("unknown format '" + tool::excerpt(t[2]) + "' (expected array or coordinate)");
     if (field == "real") M.field = MMField::Real;
     else if (field == "integer") M.field = MMField::Integer;
     else if (field == "pattern") M.field = MMField::Pattern;
     else if (field == "complex") M.field = MMField::Complex;
-    else r.fail("unknown field '" + t[3] + "' (expected real, integer, pattern or complex)");
+    else r.fail("unknown field '" + tool::excerpt(t[3]) + "' (expected real, integer, pattern or complex)");
     if (symmetry == "general") M.symmetry = MMSymmetry::General;
     else if (symmetry == "symmetric") M.symmetry = MMSymmetry::Symmetric;
     else if (symmetry == "skew-symmetric") M.symmetry = MMSymmetry::SkewSymmetric;
     else if (symmetry == "hermitian") M.symmetry = MMSymmetry::Hermitian;
-    else r.fail("unknown symmetry '" + t[4] + "' (expected general, symmetric, skew-symmetric or hermitian)");
+    else r.fail("unknown symmetry '" + tool::excerpt(t[4]) + "' (expected general, symmetric, skew-symmetric or hermitian)");
     if (M.field == MMField::Pattern && M.format == MMFormat::Array) r.fail("field 'pattern' needs the coordinate format");
     if (M.field == MMField::Pattern && M.symmetry == MMSymmetry::SkewSymmetric)
         r.fail("field 'pattern' cannot be skew-symmetric (its entries have no sign)");
     // The format defines hermitian for the complex field only (a real hermitian matrix is symmetric).
     if (M.symmetry == MMSymmetry::Hermitian && M.field != MMField::Complex)
-        r.fail("symmetry 'hermitian' needs the complex field, not '" + t[3] + "' (a real hermitian matrix is 'symmetric')");
+        r.fail("symmetry 'hermitian' needs the complex field, not '" + tool::excerpt(t[3]) + "' (a real hermitian matrix is 'symmetric')");
 }
 
 // Bound each dimension and the product before anything is allocated. The product alone let an
@@ -145,9 +155,9 @@ int64_t read_size(Reader& r, MMMatrix& M, int64_t max_entries) {
         r.fail(std::string("size line has ") + plural(int64_t(t.size()), "number") + ", expected " + (coo ? "3 (M N NNZ)" : "2 (M N)"));
     M.m = r.integer(t[0], "row count");
     M.n = r.integer(t[1], "column count");
-    if (M.m < 0 || M.n < 0) r.fail("negative matrix size " + t[0] + " x " + t[1]);
+    if (M.m < 0 || M.n < 0) r.fail("negative matrix size " + tool::excerpt(t[0]) + " x " + tool::excerpt(t[1]));
     if (M.symmetry != MMSymmetry::General && M.m != M.n)
-        r.fail(std::string("a ") + to_string(M.symmetry) + " matrix must be square, got " + t[0] + " x " + t[1]);
+        r.fail(std::string("a ") + to_string(M.symmetry) + " matrix must be square, got " + tool::excerpt(t[0]) + " x " + tool::excerpt(t[1]));
     check_size(r, M, max_entries);
     // Entries one triangle holds: all of them, or n(n+1)/2 with the diagonal, n(n−1)/2 without.
     const int64_t capacity = M.symmetry == MMSymmetry::General         ? M.m * M.n
@@ -156,7 +166,7 @@ int64_t read_size(Reader& r, MMMatrix& M, int64_t max_entries) {
     if (!coo) return capacity;
     const int64_t nnz = r.integer(t[2], "entry count");
     if (nnz < 0 || nnz > capacity)
-        r.fail("entry count " + t[2] + " outside [0, " + std::to_string(capacity) + "] for a " + t[0] + " x " + t[1] +
+        r.fail("entry count " + tool::excerpt(t[2]) + " outside [0, " + std::to_string(capacity) + "] for a " + tool::excerpt(t[0]) + " x " + tool::excerpt(t[1]) +
                " " + to_string(M.symmetry) + " matrix");
     return nnz;
 }
@@ -220,10 +230,10 @@ void read_coordinate(Reader& r, MMMatrix& M, int64_t nnz) {
                     : want == 4 ? "4 (i j re im) for a complex matrix"
                                 : "3 (i j value)"));
         const int64_t i = r.integer(t[0], "row index"), j = r.integer(t[1], "column index");
-        if (i < 1 || i > M.m) r.fail("row index " + t[0] + " outside [1, " + std::to_string(M.m) + "]");
-        if (j < 1 || j > M.n) r.fail("column index " + t[1] + " outside [1, " + std::to_string(M.n) + "]");
+        if (i < 1 || i > M.m) r.fail("row index " + tool::excerpt(t[0]) + " outside [1, " + std::to_string(M.m) + "]");
+        if (j < 1 || j > M.n) r.fail("column index " + tool::excerpt(t[1]) + " outside [1, " + std::to_string(M.n) + "]");
         if (i == j && M.symmetry == MMSymmetry::SkewSymmetric)
-            r.fail("diagonal entry (" + t[0] + ", " + t[1] + ") in a skew-symmetric matrix (its diagonal is zero and not stored)");
+            r.fail("diagonal entry (" + tool::excerpt(t[0]) + ", " + tool::excerpt(t[1]) + ") in a skew-symmetric matrix (its diagonal is zero and not stored)");
         store(r, M, seen, i - 1, j - 1, read_value(r, M, t, 2, i - 1, i == j));
     }
     M.stored = nnz;

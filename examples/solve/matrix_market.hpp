@@ -50,8 +50,8 @@ struct MMMatrix {
     }
 };
 
-/// Malformed or unsupported file: what() is the one line "FILE:LINE: what is wrong" (LINE 1-based;
-/// 0 when the file cannot be opened).
+/// Malformed or unsupported file: what() is the one line "FILE:LINE: what is wrong" (LINE 1-based),
+/// or "FILE: what is wrong" when the file cannot be opened or is a directory.
 struct MMError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
@@ -69,6 +69,9 @@ constexpr int64_t kMaxDenseEntries = int64_t(1) << 28;
 
 /// Parse a Matrix Market stream; `name` is the file name used in error messages. `max_entries`
 /// bounds m, n and m·n (a smaller bound lets the fuzz target, tests/fuzz/, stay within its memory).
+/// Lines are read with tool::LineReader: a line longer than tool::kMaxLineBytes (1 MiB) is an MMError
+/// "FILE:LINE: line longer than 1048576 bytes ...", and a token quoted in a message is cut after 40
+/// characters.
 MMMatrix parse_matrix_market(std::istream& in, const std::string& name, int64_t max_entries = kMaxDenseEntries);
 /// (tessera-solve opens and parses its files with progress: read_progress.hpp.)
 

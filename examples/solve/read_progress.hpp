@@ -3,17 +3,19 @@
 #pragma once
 
 #include <fstream>
+#include <optional>
 #include <streambuf>
 #include <string>
 #include <vector>
 
+#include "examples/common/line_reader.hpp"
 #include "examples/common/progress_display.hpp"
 #include "examples/solve/matrix_market.hpp"
 
 namespace tessera::solve {
 
 /// A read-only stream buffer over a file that reports the bytes consumed so far to a
-/// ProgressDisplay each time it refills its 1 MiB buffer.
+/// ProgressDisplay each time it refills its 1 MiB buffer (nothing for a stream of unknown size).
 class ProgressReadBuffer : public std::streambuf {
 public:
     ProgressReadBuffer(std::ifstream& file, double file_bytes, tool::ProgressDisplay& progress)
@@ -39,14 +41,19 @@ private:
 };
 
 /// Open and parse the Matrix Market file `path` (parse_matrix_market), with the stage "read PATH"
-/// shown while the file is parsed (files of 64 MiB or more: smaller ones read in well under a
-/// second and show nothing). Throws MMError "PATH:LINE: what is wrong" ("PATH:0: cannot open the
-/// file" when it cannot be opened).
+/// shown while the file is parsed (regular files of 64 MiB or more: smaller ones read in well under
+/// a second and show nothing). A pipe, /dev/stdin or another non-seekable input is read as a stream,
+/// without progress (tool::InputFile). Throws MMError "PATH:LINE: what is wrong", or "PATH: is a
+/// directory, not a file" / "PATH: cannot open the file: REASON".
 inline MMMatrix read_matrix_market_with_progress(const std::string& path, bool quiet) {
-    std::ifstream file(path, std::ios::binary | std::ios::ate);
-    if (!file) throw MMError(path + ":0: cannot open the file");
-    const double bytes = double(file.tellg());
-    file.seekg(0);
+    std::optional<tool::InputFile> input;
+    try {
+        input.emplace(path);
+    } catch (const tool::InputError& e) {
+        throw MMError(e.what());
+    }
+    std::ifstream& file = input->stream;
+    const double bytes = double(input->bytes);
     const bool show = !quiet && bytes >= double(int64_t(64) << 20);
     tool::ProgressDisplay progress("read " + path, !show);
     ProgressReadBuffer buffer(file, bytes, progress);

@@ -164,6 +164,13 @@ public:
     /// the process ("rank r") and each worker thread (thread_name). Opens in ui.perfetto.dev or
     /// chrome://tracing. Throws tessera::Error when not tracing or when the file cannot be written.
     void write_trace(const std::string& path) const;
+    /// Write the trace file now (trace_file(): RuntimeConfig::trace_path or TESSERA_TRACE), after
+    /// waiting for every task, instead of at destruction, so that a file that cannot be written is an
+    /// error the caller sees (the destructor can only warn). Nothing when no trace file was asked for.
+    /// The destructor then writes nothing; trace_file() is "" from here on (tracing and
+    /// trace_records() go on). Throws tessera::Error "tessera::Runtime::finish_trace: cannot write
+    /// the trace file PATH: REASON".
+    void finish_trace();
 };
 
 /// While it lives, the process's BLAS library runs with the thread count the caller had before the

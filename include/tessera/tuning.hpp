@@ -23,7 +23,9 @@ struct TileChoice {
 /// first match wins:
 ///  1. the user's table (tessera-tune --cpu writes it): $TESSERA_CPU_TILES if set, else
 ///     $STARPU_HOME/.tessera/cpu_tiles.txt when STARPU_HOME is set, else $HOME/.tessera/cpu_tiles.txt
-///     (a missing file is no error); re-read when the file changes;
+///     (a missing file at the two default paths is no error; a TESSERA_CPU_TILES naming a missing
+///     file or a directory is: tessera::Error naming the variable and the path); re-read when the
+///     file changes;
 ///  2. the tables shipped with the library (runtime/cpu_tiles/*.txt, embedded at build time);
 ///  3. the cache rule (L2 bytes per core and the precision's element size; runtime/cpu_tiles.hpp).
 /// Within a table the most specific matching entry wins: exact cores over `*`, then a model without

@@ -178,7 +178,32 @@ struct Args {
 };
 
 constexpr const char* kUsage =
-    "usage: tessera-tune [--prec d,s] [--kernel auto|nv|portable] [--size N] [--reps R] [--quick] [--out FILE]";
+    "usage: tessera-tune [--prec d,s] [--kernel auto|nv|portable] [--size N] [--reps R] [--quick] [--out FILE], "
+    "or tessera-tune --cpu [--prec d[,s,c,z]] [--size N] [--budget SECONDS] [--reps R] [--quick] [--out FILE] "
+    "(--help: both in full)";
+
+/// What --help and -h print (stdout, exit 0).
+constexpr const char* kHelp =
+    "tessera-tune: measure the best kernel parameters or tile sizes on this machine\n"
+    "\n"
+    "usage: tessera-tune [--prec d,s] [--kernel auto|nv|portable] [--size N] [--reps R] [--quick] [--out FILE]\n"
+    "  sweep the OpenCL GEMM kernel's parameters on the present device, check each candidate against CBLAS,\n"
+    "  and write the fastest as a kernel-parameter table entry (use it with TESSERA_KERNEL_PARAMS=FILE)\n"
+    "usage: tessera-tune --cpu [--prec d[,s,c,z]] [--size N] [--budget SECONDS] [--reps R] [--quick] [--out FILE]\n"
+    "  measure the CPU tile sizes (nb, and geqrf's ib) of potrf, getrf, geqrf and gemm and merge them into a\n"
+    "  CPU tile table (default FILE: the user table tessera::tuned_tile reads first, TESSERA_CPU_TILES)\n"
+    "\n"
+    "options:\n"
+    "  --cpu             tune the CPU tile sizes instead of the OpenCL kernel\n"
+    "  --prec LIST       precisions, comma-separated (OpenCL: d,s; --cpu: d,s,c,z)\n"
+    "  --kernel K        OpenCL kernel: auto (NVIDIA path on compute capability >= 8.0), nv or portable\n"
+    "  --size N          matrix order of the timing runs\n"
+    "  --budget SECONDS  --cpu: time allowed per routine\n"
+    "  --reps R          timed repetitions per candidate\n"
+    "  --quick           fewer candidates\n"
+    "  --out FILE        merge the entries into FILE instead of printing them (--cpu: default the user table)\n"
+    "  -h, --help        this help\n"
+    "exit status: 0 done; 1 no candidate passed or a device failed; 2 refused (bad arguments, too large --size)\n";
 
 /// Parse argv; throws tessera::Error (exit code 2) naming the option for a missing or invalid value.
 Args parse_args(int argc, char** argv) {
@@ -291,6 +316,14 @@ int tune_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {  // --help anywhere but as an option's value
+        const std::string a = argv[i];
+        if (a == "--help" || a == "-h") {
+            std::fputs(kHelp, stdout);
+            return tool::kOk;
+        }
+        if (a == "--prec" || a == "--kernel" || a == "--size" || a == "--reps" || a == "--budget" || a == "--out") ++i;
+    }
     for (int i = 1; i < argc; ++i)
         if (std::string(argv[i]) == "--cpu")
             return tool::guarded_main("tessera-tune", [&] { return tessera::tune::cpu_tune_main(argc, argv); });
