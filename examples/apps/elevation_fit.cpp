@@ -222,7 +222,7 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const PointData& dat
                 bound, kappa);
     AppCheck result;
     result.finite = solve::all_finite(c) && all_finite(fit) && all_finite(pred) && std::isfinite(test_rmse);
-    result.ok = std::isfinite(orth) && orth <= check::kThreshold && diff <= bound;
+    result.ok = check::passes(orth) && diff <= bound;
     // κ·ε ≥ 1: R is singular to working precision, the bound accepts any coefficients, and the
     // comparison with LAPACKE can tell nothing.
     result.conclusive = kappa * eps < 1;
