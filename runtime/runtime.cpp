@@ -173,6 +173,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
 Runtime::~Runtime() {
     if (std::uncaught_exceptions() > 0) detail::abort_other_ranks_on_exception();
     detail::wait_for_all();
+    detail::orphan_matrices();  // matrices that outlive the Runtime: tiles released now, later use refused
     detail::trace_end();  // writes the trace file when tracing
     g_state->host_memory.reset();
     g_state->opencl.reset();
