@@ -6,6 +6,7 @@
 
 #include "codelets/tasks.hpp"
 #include "runtime/mpi_internal.hpp"
+#include "runtime/runtime_internal.hpp"
 #include "runtime/sequence_internal.hpp"
 #include "tessera/tile_matrix.hpp"
 #include "runtime/precisions.hpp"
@@ -23,8 +24,9 @@ TileHandle register_region(const TileMatrix<T>& A, const T* a, int64_t lda, int6
     return tasks::register_tile(corner, A.tile_rows(i), A.tile_cols(j), lda, sizeof(T), 0);
 }
 
-// Distributed, rank 0 alone has the array: its lda is the one that must be checked.
+// Distributed, rank 0 alone has the array: its lda and pointer are the ones that must be checked.
 bool lda_ok(int64_t lda, int64_t m) { return detail::rank() != 0 || lda >= std::max<int64_t>(1, m); }
+bool pointer_ok(const void* a, int64_t m, int64_t n) { return detail::rank() != 0 || a != nullptr || m == 0 || n == 0; }
 
 }  // namespace
 
@@ -35,6 +37,9 @@ bool lda_ok(int64_t lda, int64_t m) { return detail::rank() != 0 || lda >= std::
 template <class T>
 void TileMatrix<T>::fill_from_lapack(const T* a, int64_t lda) {
     check_arg(lda_ok(lda, m_), "fill_from_lapack", "lda", lda, "must be >= max(1, m)");
+    check_arg(pointer_ok(a, m_, n_), "fill_from_lapack", "a", 0, "must not be null");
+    check_usable("TileMatrix::fill_from_lapack");
+    detail::require_runtime("TileMatrix::fill_from_lapack");
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {
             TileHandle region = register_region(*this, a, lda, i, j);
@@ -51,6 +56,9 @@ void TileMatrix<T>::fill_from_lapack(const T* a, int64_t lda) {
 template <class T>
 void TileMatrix<T>::to_lapack(T* a, int64_t lda) const {
     check_arg(lda_ok(lda, m_), "to_lapack", "lda", lda, "must be >= max(1, m)");
+    check_arg(pointer_ok(a, m_, n_), "to_lapack", "a", 0, "must not be null");
+    check_usable("TileMatrix::to_lapack");
+    detail::require_runtime("TileMatrix::to_lapack");
     // Distributed, one tile column at a time: rank 0 then holds at most one column of other ranks'
     // tiles besides `a` (each received tile is dropped once copied). In one process every copy is
     // in flight at once.
@@ -79,6 +87,9 @@ void TileMatrix<T>::to_lapack(T* a, int64_t lda) const {
 
 template <class T>
 void TileMatrix<T>::generate(TileGenerator f) {
+    check_usable("TileMatrix::generate");
+    detail::require_runtime("TileMatrix::generate");
+    check_arg(bool(f), "TileMatrix::generate", "f", 0, "must not be empty");
     auto shared = std::make_shared<const tasks::TileFunction<T>>(std::move(f));
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) tasks::generate<T>(shared, i * nb_, j * nb_, handle(i, j));

@@ -37,10 +37,26 @@ QRFactors<T>::QRFactors(const TileMatrix<T>& A, int64_t ib)
             T* t = A.is_local(i, j) ? std::exchange(next, next + tile) : nullptr;
             handles_[size_t(j * mt_ + i)] = tasks::register_tile(t, ib_, A.tile_cols(j), ib_, sizeof(T), A.owner(i, j));
         }
+    live_ = detail::track_matrix(this, &QRFactors::orphan);
+}
+
+template <class T>
+void QRFactors<T>::orphan(void* self) noexcept {
+    auto* F = static_cast<QRFactors*>(self);
+    F->live_ = 0;
+    F->release();
+    F->orphaned_ = true;
+}
+
+template <class T>
+void QRFactors<T>::throw_orphaned() {
+    throw Error("tessera::QRFactors: the factors' Runtime has stopped (they must not outlive their Runtime)");
 }
 
 template <class T>
 void QRFactors<T>::release() noexcept {
+    if (live_ != 0) detail::untrack_matrix(live_);
+    live_ = 0;
     for (TileHandle h : handles_) tasks::unregister_tile(h);
     handles_.clear();
     tasks::free_tiles(storage_);
@@ -53,7 +69,9 @@ QRFactors<T>::~QRFactors() { release(); }
 template <class T>
 QRFactors<T>::QRFactors(QRFactors&& o) noexcept
     : m_(o.m_), n_(o.n_), nb_(o.nb_), ib_(o.ib_), mt_(o.mt_), nt_(o.nt_), storage_(o.storage_),
-      handles_(std::move(o.handles_)) {
+      handles_(std::move(o.handles_)), live_(o.live_), orphaned_(o.orphaned_) {
+    if (live_ != 0) detail::moved_matrix(live_, this);
+    o.live_ = 0, o.orphaned_ = false;
     o.storage_ = nullptr;
     o.handles_.clear();
     o.m_ = o.n_ = o.mt_ = o.nt_ = 0;
@@ -66,6 +84,9 @@ QRFactors<T>& QRFactors<T>::operator=(QRFactors&& o) noexcept {
         m_ = o.m_, n_ = o.n_, nb_ = o.nb_, ib_ = o.ib_, mt_ = o.mt_, nt_ = o.nt_;
         storage_ = o.storage_;
         handles_ = std::move(o.handles_);
+        live_ = o.live_, orphaned_ = o.orphaned_;
+        if (live_ != 0) detail::moved_matrix(live_, this);
+        o.live_ = 0, o.orphaned_ = false;
         o.storage_ = nullptr;
         o.handles_.clear();
         o.m_ = o.n_ = o.mt_ = o.nt_ = 0;

@@ -4,6 +4,7 @@
 #include <starpu.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "algorithms/common.hpp"
@@ -16,6 +17,8 @@ template <class T>
 struct IncpivFactors<T>::Impl {
     int64_t m = 0, n = 0, nb = 1, ib = 1, mt = 0, nt = 0, kt = 0;
     std::vector<TileHandle> ipiv, l, diag;  // ipiv and l indexed k·mt + i
+    uint64_t live = 0;      // id in the Runtime's list of live matrices (runtime/live_matrices.cpp)
+    bool orphaned = false;  // the Runtime stopped first: handles released, every use refused
 
     Impl(int64_t m_, int64_t n_, int64_t nb_, int64_t ib_, Distribution dist) : m(m_), n(n_), nb(nb_), ib(ib_) {
         mt = m / nb + (m % nb != 0), nt = n / nb + (n % nb != 0), kt = std::min(mt, nt);  // no m + nb overflow
@@ -36,11 +39,29 @@ struct IncpivFactors<T>::Impl {
                 detail::mpi_register(l[size_t(k * mt + i)], dist.owner(i, k));
             }
         }
+        live = detail::track_matrix(this, &Impl::orphan);
     }
     ~Impl() {
-        for (auto* v : {&ipiv, &l, &diag})
+        if (live != 0) detail::untrack_matrix(live);
+        drop();
+    }
+    void drop() noexcept {
+        for (auto* v : {&ipiv, &l, &diag}) {
             for (TileHandle h : *v)
                 if (h) starpu_data_unregister_no_coherency(h);
+            v->clear();
+        }
+    }
+    static void orphan(void* self) noexcept {
+        auto* f = static_cast<Impl*>(self);
+        f->live = 0;
+        f->drop();
+        f->orphaned = true;
+    }
+    const Impl& usable() const {
+        if (orphaned)
+            throw Error("tessera::IncpivFactors: the factors' Runtime has stopped (they must not outlive their Runtime)");
+        return *this;
     }
 };
 
@@ -72,11 +93,11 @@ void IncpivFactors<T>::reset(int64_t m, int64_t n, int64_t nb, int64_t ib, Distr
 }
 
 template <class T>
-TileHandle IncpivFactors<T>::ipiv(int64_t i, int64_t k) const { return impl_->ipiv[size_t(k * impl_->mt + i)]; }
+TileHandle IncpivFactors<T>::ipiv(int64_t i, int64_t k) const { return impl_->usable().ipiv[size_t(k * impl_->mt + i)]; }
 template <class T>
-TileHandle IncpivFactors<T>::l(int64_t i, int64_t k) const { return impl_->l[size_t(k * impl_->mt + i)]; }
+TileHandle IncpivFactors<T>::l(int64_t i, int64_t k) const { return impl_->usable().l[size_t(k * impl_->mt + i)]; }
 template <class T>
-TileHandle IncpivFactors<T>::diag(int64_t k) const { return impl_->diag[size_t(k)]; }
+TileHandle IncpivFactors<T>::diag(int64_t k) const { return impl_->usable().diag[size_t(k)]; }
 
 #define TESSERA_INSTANTIATE(T) template class IncpivFactors<T>;
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)

@@ -1,4 +1,5 @@
 // laswp codelet: row interchanges on a column of tiles (CPU and OpenCL), any number of tiles.
+#include <string>
 #include <vector>
 
 #include "codelets/lu_codelet.hpp"
@@ -6,6 +7,7 @@
 #include "kernels/cpu/lu.hpp"
 #include "kernels/opencl/launch_lu.hpp"
 #include "runtime/precisions.hpp"
+#include "tessera/types.hpp"
 
 namespace tessera {
 namespace {
@@ -18,6 +20,19 @@ struct LaswpArgs {
     const int64_t* ipiv;
 };
 
+// The pivots come from the caller (getrs takes any vector): one outside the column's rows would swap
+// memory outside the tiles. Checked when the task runs, as getrs may follow getrf_async, whose
+// tasks fill ipiv, without a wait; the failure fails the task's sequence (TaskError at its wait).
+void check_pivots(const LaswpArgs& a, int64_t total_rows) {
+    for (int64_t i = a.k1; i < a.k2; ++i) {
+        const int64_t p = a.ipiv[i] - 1 - a.row0;
+        if (p < 0 || p >= total_rows)
+            throw Error("ipiv[" + std::to_string(i) + "] = " + std::to_string(a.ipiv[i]) + " is not a row of the matrix (" +
+                        std::to_string(a.row0 + 1) + ".." + std::to_string(a.row0 + total_rows) +
+                        ", 1-based as getrf's pivots)");
+    }
+}
+
 template <class T>
 void laswp_cpu(void* buffers[], void* cl_arg) {
     const auto& a = *static_cast<LaswpArgs*>(cl_arg);
@@ -28,6 +43,9 @@ void laswp_cpu(void* buffers[], void* cl_arg) {
         auto A = codelets::cpu_tile<T>(buffers[t]);
         tiles[size_t(t)] = A.ptr, rows[size_t(t)] = A.m, ld[size_t(t)] = A.ld;
     }
+    int64_t total_rows = 0;
+    for (int64_t r : rows) total_rows += r;
+    check_pivots(a, total_rows);
     cpu::laswp_tiles<T>(codelets::tile_cols(buffers[0]), nt, tiles.data(), rows.data(), ld.data(), a.row0, a.ipiv, a.k1,
                         a.k2, a.forward != 0);
 }
@@ -42,6 +60,9 @@ void laswp_opencl(void* buffers[], void* cl_arg) {
         tiles.push_back(codelets::ocl_tile<T>(buffers[t]));
         rows.push_back(codelets::tile_rows(buffers[t]));
     }
+    int64_t total_rows = 0;
+    for (int64_t r : rows) total_rows += r;
+    check_pivots(a, total_rows);
     ocl::laswp<T>(w.kernels, w.queue, codelets::tile_cols(buffers[0]), tiles, rows, a.row0, a.ipiv, a.k1, a.k2,
                   a.forward != 0);
 }

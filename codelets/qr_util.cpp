@@ -132,7 +132,9 @@ void* tasks::alloc_tiles(size_t bytes, const char* who) {
     return detail::host_memory().allocate(bytes);
 }
 
-void tasks::free_tiles(void* ptr) { detail::host_memory().release(ptr); }
+void tasks::free_tiles(void* ptr) {
+    if (ptr) detail::host_memory().release(ptr);  // nothing to free needs no Runtime (factors released when it stopped)
+}
 
 #define TESSERA_INSTANTIATE(T)                                                                      \
     template void tasks::lacpy_region<T>(Uplo, int64_t, int64_t, TileHandle, TileHandle, int);     \

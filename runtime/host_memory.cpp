@@ -53,6 +53,20 @@ void require_host_arrays(const std::string& who, int64_t rows, int64_t cols, uin
     require_host_memory(who, bytes);
 }
 
+int64_t tile_count(int64_t m, int64_t n, int64_t nb) {
+    const int64_t mt = m / nb + (m % nb != 0), nt = n / nb + (n % nb != 0);  // no overflow of m + nb - 1
+    int64_t tiles = 0;
+    if (__builtin_mul_overflow(mt, nt, &tiles) || tiles > kMaxTiles) return -1;
+    return tiles;
+}
+
+bool tile_storage_bytes(uint64_t tiles, uint64_t stored, uint64_t tile_elems, uint64_t elem, uint64_t& bytes) {
+    uint64_t data = 0, overhead = 0;
+    return !__builtin_mul_overflow(stored, tile_elems, &data) && !__builtin_mul_overflow(data, elem, &data) &&
+           !__builtin_mul_overflow(tiles, kTileOverheadBytes, &overhead) &&
+           !__builtin_add_overflow(data, overhead, &bytes);
+}
+
 HostMemoryPool::HostMemoryPool(bool pinned) {
     if (starpu_opencl_worker_get_count() == 0) return;
     cl_device_id dev = nullptr;

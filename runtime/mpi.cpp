@@ -6,7 +6,9 @@
 #include <mpi.h>
 #include <starpu_mpi.h>
 
+#include <cerrno>
 #include <climits>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -73,6 +75,14 @@ bool mpi_wanted(MpiMode mode) {
     return initialized != 0;
 }
 
+// Why starpu_init returned `ret` (a negative errno), as the end of a one-line message.
+static std::string init_failure(int ret) {
+    if (ret == -ENODEV)
+        return " (-ENODEV): no worker to run tasks (STARPU_NCPU=0 and no OpenCL device? see STARPU_NCPU, "
+               "STARPU_NOPENCL, STARPU_WORKERS_CPUID)";
+    return " (" + std::to_string(ret) + (ret < 0 ? std::string(": ") + std::strerror(-ret) : std::string()) + ")";
+}
+
 void start_starpu(starpu_conf& conf, bool distributed, Distribution grid) {
     if (!distributed) {
         if (grid.ranks() > 1)
@@ -80,7 +90,7 @@ void start_starpu(starpu_conf& conf, bool distributed, Distribution grid) {
                         " needs " + std::to_string(grid.ranks()) + " MPI ranks; this runtime is not distributed "
                         "(launch with mpirun, or RuntimeConfig::mpi = MpiMode::On)");
         const int ret = starpu_init(&conf);
-        if (ret != 0) throw Error("tessera::Runtime: starpu_init failed (" + std::to_string(ret) + ")");
+        if (ret != 0) throw Error("tessera::Runtime: starpu_init failed" + init_failure(ret));
         g_mpi = MpiState{};
         return;
     }
@@ -94,7 +104,7 @@ void start_starpu(starpu_conf& conf, bool distributed, Distribution grid) {
         throw Error("tessera::Runtime: grid " + std::to_string(grid.p) + "x" + std::to_string(grid.q) +
                     " does not match the " + std::to_string(s.size) + " MPI ranks (P·Q must equal the ranks)");
     const int ret = starpu_mpi_init_conf(nullptr, nullptr, 0, MPI_COMM_WORLD, &conf);
-    if (ret != 0) throw Error("tessera::Runtime: starpu_mpi_init_conf failed (" + std::to_string(ret) + ")");
+    if (ret != 0) throw Error("tessera::Runtime: starpu_mpi_init_conf failed" + init_failure(ret));
     MPI_Comm_dup(MPI_COMM_WORLD, &s.comm);
     g_mpi = s;
 }

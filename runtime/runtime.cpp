@@ -18,6 +18,7 @@
 #include "runtime/profile_internal.hpp"
 #include "runtime/runtime_internal.hpp"
 #include "runtime/sequence_internal.hpp"
+#include "runtime/starpu_env.hpp"
 #include "runtime/trace_internal.hpp"
 #include "tessera/types.hpp"
 
@@ -26,6 +27,7 @@ namespace tessera {
 namespace {
 
 struct State {
+    std::unique_ptr<detail::StarpuModelDir> model_dir;  // outlives StarPU: destroyed after stop_starpu
     RuntimeConfig config;
     std::string scheduler;
     int saved_blas_threads = -1;
@@ -105,7 +107,11 @@ std::vector<starpu_profiling_worker_info> read_worker_counters() {
 
 Runtime::Runtime(const RuntimeConfig& config) {
     if (g_state) throw Error("tessera::Runtime: a Runtime is already running in this process");
+    // StarPU 1.3 aborts (an assertion) on a malformed variable or a home it cannot write: both are
+    // refused here, before starpu_conf_init reads them, as one tessera::Error naming the variable.
+    detail::validate_starpu_environment();
     auto state = std::make_unique<State>();
+    state->model_dir = std::make_unique<detail::StarpuModelDir>();
     state->config = config;
 
     starpu_conf conf;
@@ -167,6 +173,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
 Runtime::~Runtime() {
     if (std::uncaught_exceptions() > 0) detail::abort_other_ranks_on_exception();
     detail::wait_for_all();
+    detail::orphan_matrices();  // matrices that outlive the Runtime: tiles released now, later use refused
     detail::trace_end();  // writes the trace file when tracing
     g_state->host_memory.reset();
     g_state->opencl.reset();

@@ -22,3 +22,20 @@ const ocl::DeviceKernels& opencl_kernels(int devid, char prec);
 HostMemoryPool& host_memory();
 
 }  // namespace tessera::detail
+
+namespace tessera::detail {
+
+/// The running Runtime's list of live TileMatrix objects (runtime/live_matrices.cpp): the Runtime's
+/// destructor calls each one's `orphan` (in creation order, the same on every rank) before StarPU
+/// stops, so that no matrix is left with handles of a stopped StarPU.
+using OrphanFn = void (*)(void* self) noexcept;
+/// Enter `self` in the list; returns its id (never 0).
+uint64_t track_matrix(void* self, OrphanFn orphan);
+/// The matrix of id `id` now lives at `self` (a move).
+void moved_matrix(uint64_t id, void* self) noexcept;
+/// Remove id from the list (its matrix is being released); ignored when absent.
+void untrack_matrix(uint64_t id) noexcept;
+/// Orphan every listed matrix and empty the list (Runtime's destructor).
+void orphan_matrices() noexcept;
+
+}  // namespace tessera::detail

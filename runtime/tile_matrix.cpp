@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <complex>
+#include <new>
+#include <string>
 
 #include "runtime/host_memory.hpp"
 #include "runtime/mpi_internal.hpp"
@@ -14,6 +16,9 @@
 
 namespace tessera {
 
+// Everything that depends on the sizes is counted, without a loop over the tiles, and checked
+// against the memory available before anything is allocated: a loop over 2^48 tiles, or a vector of
+// 2^40 entries, would hang or throw std::bad_alloc first.
 template <class T>
 TileMatrix<T>::TileMatrix(int64_t m, int64_t n, int64_t nb, Distribution dist) : m_(m), n_(n), nb_(nb) {
     check_arg(m >= 0, "TileMatrix", "m", m, "must be >= 0");
@@ -21,44 +26,54 @@ TileMatrix<T>::TileMatrix(int64_t m, int64_t n, int64_t nb, Distribution dist) :
     check_arg(nb >= 1, "TileMatrix", "nb", nb, "must be >= 1");
     detail::require_runtime("TileMatrix");
     dist_ = detail::resolve(dist, "TileMatrix");
-    mt_ = m / nb + (m % nb != 0);  // ceil(m / nb) without overflowing m + nb - 1
-    nt_ = n / nb + (n % nb != 0);
-    if (mt_ == 0 || nt_ == 0) return;
+    const int64_t mt = m / nb + (m % nb != 0), nt = n / nb + (n % nb != 0);  // ceil without overflowing m + nb - 1
+    const std::string shape = std::to_string(m) + " x " + std::to_string(n);
+    const int64_t tiles = detail::tile_count(m, n, nb);
+    if (tiles < 0)
+        throw Error("tessera::TileMatrix: argument 'nb' = " + std::to_string(nb) + " cuts a " + shape + " matrix into " +
+                    std::to_string(mt) + " x " + std::to_string(nt) + " tiles, more than the " +
+                    std::to_string(detail::kMaxTiles) + " a matrix may have (use a larger nb)");
+    mt_ = mt, nt_ = nt;
+    if (tiles == 0) return;
+    // This rank's tiles of the 2D block-cyclic map: rows i ≡ my_row (mod P), columns j ≡ my_col (mod Q).
+    const int me = detail::rank();
+    const int64_t my_row = me / dist_.q, my_col = me % dist_.q;
+    const int64_t local_rows = mt / dist_.p + (my_row < mt % dist_.p), local_cols = nt / dist_.q + (my_col < nt % dist_.q);
+    size_t tile_bytes = 0;
+    if (__builtin_mul_overflow(size_t(nb), size_t(nb), &tile_bytes) ||
+        __builtin_mul_overflow(tile_bytes, sizeof(T), &tile_bytes))
+        throw Error("tessera::TileMatrix: argument 'nb' = " + std::to_string(nb) + " gives tiles too large to address");
+    // This rank's whole share (its tiles' scalars, every tile's StarPU handle) before its first
+    // column: column by column, the first ones could succeed (overcommitted) and the process be
+    // killed when they are touched, or fail naming one.
+    uint64_t total_bytes = 0;
+    if (!detail::tile_storage_bytes(uint64_t(tiles), uint64_t(local_rows * local_cols), uint64_t(nb) * uint64_t(nb),
+                                    sizeof(T), total_bytes))
+        throw Error("tessera::TileMatrix: a " + shape + " matrix with nb = " + std::to_string(nb) +
+                    " has more bytes than a 64-bit count can hold");
+    detail::require_host_memory("tessera::TileMatrix", total_bytes);
     // One block of host memory per tile column holding this rank's tiles of it (pinned when the
     // runtime pins): a block stays under the OpenCL driver's largest allocation for any matrix a
     // device can hold one column of.
-    const int me = detail::rank();
-    std::vector<int64_t> local_in_column(size_t(nt_), 0);
-    int64_t local_tiles = 0;
-    for (int64_t j = 0; j < nt_; ++j)
-        for (int64_t i = 0; i < mt_; ++i)
-            if (owner(i, j) == me) ++local_in_column[size_t(j)], ++local_tiles;
-    size_t tile_bytes = 0, column_bytes = 0, total_bytes = 0;
-    if (__builtin_mul_overflow(size_t(nb), size_t(nb), &tile_bytes) ||
-        __builtin_mul_overflow(tile_bytes, sizeof(T), &tile_bytes) ||
-        __builtin_mul_overflow(tile_bytes, size_t(mt_), &column_bytes))
-        throw Error("tessera::TileMatrix: argument 'nb' = " + std::to_string(nb) + " gives tiles too large to address");
-    // This rank's whole share before its first column: column by column, the first ones could
-    // succeed (overcommitted) and the process be killed when they are touched, or fail naming one.
-    if (__builtin_mul_overflow(tile_bytes, size_t(local_tiles), &total_bytes))
-        throw Error("tessera::TileMatrix: a " + std::to_string(m) + " x " + std::to_string(n) + " matrix with nb = " +
-                    std::to_string(nb) + " has more bytes than a 64-bit count can hold");
-    detail::require_host_memory("tessera::TileMatrix", total_bytes);
-    tiles_.assign(size_t(mt_ * nt_), nullptr);
-    columns_.reserve(size_t(nt_));
     try {
-        for (int64_t j = 0; j < nt_; ++j) {
-            if (local_in_column[size_t(j)] == 0) continue;
-            T* column = static_cast<T*>(detail::host_memory().allocate(tile_bytes * size_t(local_in_column[size_t(j)])));
+        tiles_.assign(size_t(tiles), nullptr);
+        columns_.reserve(size_t(local_cols));
+        for (int64_t j = my_col; j < nt_ && local_rows > 0; j += dist_.q) {
+            T* column = static_cast<T*>(detail::host_memory().allocate(tile_bytes * size_t(local_rows)));
             columns_.push_back(column);
-            for (int64_t i = 0; i < mt_; ++i)
-                if (owner(i, j) == me) tiles_[size_t(j * mt_ + i)] = column, column += size_t(nb) * size_t(nb);
+            for (int64_t i = my_row; i < mt_; i += dist_.p)
+                tiles_[size_t(j * mt_ + i)] = column, column += size_t(nb) * size_t(nb);
         }
+        register_tiles();
+        track();
+    } catch (const std::bad_alloc&) {
+        release();
+        throw Error("tessera::TileMatrix: out of host memory for a " + shape + " matrix with nb = " +
+                    std::to_string(nb) + " (" + detail::format_gb(double(total_bytes)) + ")");
     } catch (...) {
         release();
         throw;
     }
-    register_tiles();
 }
 
 template <class T>
@@ -74,13 +89,28 @@ TileMatrix<T> TileMatrix<T>::view(T* a, int64_t m, int64_t n, int64_t lda, int64
                     "ranks; use fill_from_lapack)");
     TileMatrix V;
     V.m_ = m, V.n_ = n, V.nb_ = nb, V.lda_ = lda, V.dist_ = detail::resolve({}, "TileMatrix::view");
+    const int64_t tiles = detail::tile_count(m, n, nb);
     V.mt_ = m / nb + (m % nb != 0);
     V.nt_ = n / nb + (n % nb != 0);
-    if (V.mt_ == 0 || V.nt_ == 0) return V;
-    V.tiles_.resize(size_t(V.mt_ * V.nt_));
-    for (int64_t j = 0; j < V.nt_; ++j)
-        for (int64_t i = 0; i < V.mt_; ++i) V.tiles_[size_t(j * V.mt_ + i)] = a + i * nb + j * nb * lda;
-    V.register_tiles();
+    if (tiles < 0)
+        throw Error("tessera::TileMatrix::view: argument 'nb' = " + std::to_string(nb) + " cuts a " + std::to_string(m) +
+                    " x " + std::to_string(n) + " array into more than the " + std::to_string(detail::kMaxTiles) +
+                    " tiles a matrix may have (use a larger nb)");
+    if (tiles == 0) return V;
+    uint64_t bytes = 0;
+    detail::tile_storage_bytes(uint64_t(tiles), 0, 0, sizeof(T), bytes);  // handles only: the scalars are the caller's
+    detail::require_host_memory("tessera::TileMatrix::view", bytes);
+    try {
+        V.tiles_.resize(size_t(tiles));
+        for (int64_t j = 0; j < V.nt_; ++j)
+            for (int64_t i = 0; i < V.mt_; ++i) V.tiles_[size_t(j * V.mt_ + i)] = a + i * nb + j * nb * lda;
+        V.register_tiles();
+        V.track();
+    } catch (const std::bad_alloc&) {
+        V.release();
+        throw Error("tessera::TileMatrix::view: out of host memory for the tiles of a " + std::to_string(m) + " x " +
+                    std::to_string(n) + " array with nb = " + std::to_string(nb));
+    }
     return V;
 }
 
@@ -89,7 +119,7 @@ TileMatrix<T> TileMatrix<T>::view(T* a, int64_t m, int64_t n, int64_t lda, int64
 // task needs one).
 template <class T>
 void TileMatrix<T>::register_tiles() {
-    handles_.resize(size_t(mt_ * nt_));
+    handles_.assign(size_t(mt_ * nt_), nullptr);
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {
             const uint32_t rows = uint32_t(tile_rows(i)), cols = uint32_t(tile_cols(j));
@@ -108,9 +138,33 @@ T* TileMatrix<T>::tile_data(int64_t i, int64_t j) const {
 }
 
 template <class T>
+void TileMatrix<T>::track() {
+    live_ = detail::track_matrix(this, &TileMatrix::orphan);
+}
+
+template <class T>
+void TileMatrix<T>::orphan(void* self) noexcept {
+    auto* A = static_cast<TileMatrix*>(self);
+    A->live_ = 0;  // already out of the list
+    A->release();
+    A->orphaned_ = true;
+}
+
+template <class T>
+void TileMatrix<T>::throw_orphaned(const char* func) {
+    throw Error(std::string("tessera::") + func +
+                ": the matrix's Runtime has stopped (a TileMatrix must not outlive its Runtime; its tiles were released "
+                "when the Runtime stopped)");
+}
+
+template <class T>
 void TileMatrix<T>::release() noexcept {
+    if (live_ != 0) detail::untrack_matrix(live_);
+    live_ = 0;
     // A view's tiles come home into the caller's array; owned storage is freed, its content dropped.
-    for (TileHandle h : handles_) is_view() ? starpu_data_unregister(h) : starpu_data_unregister_no_coherency(h);
+    // (A registration cut short by an exception leaves null handles behind.)
+    for (TileHandle h : handles_)
+        if (h) is_view() ? starpu_data_unregister(h) : starpu_data_unregister_no_coherency(h);
     handles_.clear();
     for (T* c : columns_) detail::host_memory().release(c);
     columns_.clear();
@@ -123,7 +177,9 @@ TileMatrix<T>::~TileMatrix() { release(); }
 template <class T>
 TileMatrix<T>::TileMatrix(TileMatrix&& o) noexcept
     : m_(o.m_), n_(o.n_), nb_(o.nb_), mt_(o.mt_), nt_(o.nt_), lda_(o.lda_), dist_(o.dist_), columns_(std::move(o.columns_)),
-      tiles_(std::move(o.tiles_)), handles_(std::move(o.handles_)) {
+      tiles_(std::move(o.tiles_)), handles_(std::move(o.handles_)), live_(o.live_), orphaned_(o.orphaned_) {
+    if (live_ != 0) detail::moved_matrix(live_, this);
+    o.live_ = 0, o.orphaned_ = false;
     o.columns_.clear();
     o.tiles_.clear();
     o.handles_.clear();
@@ -138,6 +194,9 @@ TileMatrix<T>& TileMatrix<T>::operator=(TileMatrix&& o) noexcept {
         columns_ = std::move(o.columns_);
         tiles_ = std::move(o.tiles_);
         handles_ = std::move(o.handles_);
+        live_ = o.live_, orphaned_ = o.orphaned_;
+        if (live_ != 0) detail::moved_matrix(live_, this);
+        o.live_ = 0, o.orphaned_ = false;
         o.columns_.clear();
         o.tiles_.clear();
         o.handles_.clear();
@@ -170,22 +229,26 @@ static void acquire_each(const std::vector<TileHandle>& handles, int node, starp
 
 template <class T>
 void TileMatrix<T>::acquire_host() const {
+    check_usable("TileMatrix::acquire_host");
     acquire_each(local_handles(*this), STARPU_MAIN_RAM, STARPU_R);
 }
 
 template <class T>
 void TileMatrix<T>::flush_to_host() const {
+    check_usable("TileMatrix::flush_to_host");
     auto release = [](void* h) { starpu_data_release(static_cast<TileHandle>(h)); };
     for (TileHandle h : local_handles(*this)) starpu_data_acquire_cb(h, STARPU_R, release, h);
 }
 
 template <class T>
 void TileMatrix<T>::keep_only_on_host() const {
+    check_usable("TileMatrix::keep_only_on_host");
     acquire_each(local_handles(*this), STARPU_MAIN_RAM, STARPU_RW);
 }
 
 template <class T>
 void TileMatrix<T>::fetch_to_device(int device) const {
+    check_usable("TileMatrix::fetch_to_device");
     const int worker = starpu_worker_get_by_devid(STARPU_OPENCL_WORKER, device);
     if (device < 0 || worker < 0)
         throw Error("tessera::TileMatrix::fetch_to_device: argument 'device' = " + std::to_string(device) +

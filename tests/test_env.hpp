@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -36,6 +37,12 @@ public:
         else ASSERT_EQ(runtime_->opencl_workers(), 0);
     }
     void TearDown() override { runtime_.reset(); }
+    /// Stop the Runtime and start a new one configured the same way (a test of what outlives one).
+    static void restart_runtime(const std::function<void()>& while_stopped) {
+        instance()->runtime_.reset();
+        while_stopped();
+        instance()->SetUp();
+    }
     static Runtime& runtime() { return *instance()->runtime_; }
     static RuntimeEnvironment* instance() {
         static RuntimeEnvironment* env = static_cast<RuntimeEnvironment*>(

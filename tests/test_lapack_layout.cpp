@@ -76,6 +76,15 @@ TYPED_TEST(LapackLayoutTest, ViewRefusesBadArguments) {
     EXPECT_NE(message([&] { TileMatrix<T>::view(nullptr, 4, 4, 4, 2); }).find("'a'"), std::string::npos);
     EXPECT_NE(message([&] { TileMatrix<T>::view(a.data(), -1, 4, 4, 2); }).find("'m'"), std::string::npos);
     EXPECT_NO_THROW(TileMatrix<T>::view(nullptr, 0, 4, 1, 2));
+    // Copies to and from a null array are refused as the view is (they used to write through it).
+    TileMatrix<T> A(4, 4, 2), E(0, 4, 2);
+    EXPECT_NE(message([&] { A.fill_from_lapack(nullptr, 4); }).find("'a'"), std::string::npos);
+    EXPECT_NE(message([&] { A.to_lapack(nullptr, 4); }).find("'a'"), std::string::npos);
+    EXPECT_NO_THROW(E.fill_from_lapack(nullptr, 1));
+    EXPECT_NO_THROW(E.to_lapack(nullptr, 1));
+    // A view of more tiles than a matrix may have is refused before any loop over them.
+    EXPECT_NE(message([&] { TileMatrix<T>::view(a.data(), 1, int64_t(1) << 40, 1, 1); }).find("'nb'"),
+              std::string::npos);
     EXPECT_NE(message([&] { lapack::potrf<T>('L', 4, a.data(), 4, {.nb = -2}); }).find("'nb'"), std::string::npos);
 }
 

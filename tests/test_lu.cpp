@@ -279,5 +279,45 @@ TYPED_TEST(LU, EmptyMatricesAndBadArguments) {
     EXPECT_NE(message([&] { getrf_incpiv(S, F, {.nb = 2, .ib = -1}); }).find("'ib'"), std::string::npos);
 }
 
+// Pivots outside A's rows (a caller's vector, not getrf's) used to swap memory outside the tiles
+// (SIGSEGV). The LAPACK form refuses them before any task; the tile form's laswp task fails, and the
+// wait throws TaskError naming the entry; the Runtime goes on.
+TYPED_TEST(LU, GetrsRefusesPivotsOutsideTheMatrix) {
+    using T = TypeParam;
+    this->allow_cpu_tasks();
+    this->expect_no_tasks();
+    const int64_t n = 8, nb = 4;
+    auto a = check::random_matrix<T>(n, n, n, 31), b = check::random_matrix<T>(n, 1, n, 32);
+    auto message = [](auto&& f) {
+        try { f(); } catch (const Error& e) { return std::string(e.what()); }
+        return std::string("no error");
+    };
+    for (int64_t bad : {int64_t(0), int64_t(-3), n + 1, int64_t(1) << 40}) {
+        std::vector<int64_t> ipiv(static_cast<size_t>(n), 1);
+        ipiv[5] = bad;
+        EXPECT_NE(message([&] { lapack::getrs<T>('N', n, 1, a.data(), n, ipiv.data(), b.data(), n, {.nb = nb}); })
+                      .find("'ipiv' has ipiv[5] = " + std::to_string(bad)),
+                  std::string::npos) << bad;
+        TileMatrix<T> A(n, n, nb), B(n, 1, nb);
+        A.fill_from_lapack(a.data(), n);
+        B.fill_from_lapack(b.data(), n);
+        for (Trans t : {Trans::NoTrans, Trans::Trans}) {
+            std::string what = "no error";
+            try {
+                getrs(t, A, ipiv, B);
+            } catch (const TaskError& e) {
+                what = e.what();
+            }
+            EXPECT_NE(what.find("ipiv[5] = " + std::to_string(bad) + " is not a row of the matrix"), std::string::npos)
+                << what;
+        }
+    }
+    // Good pivots still solve in the same Runtime.
+    std::vector<int64_t> ipiv(static_cast<size_t>(n));
+    auto f = a, x = b;
+    ASSERT_EQ(lapack::gesv<T>(n, 1, f.data(), n, ipiv.data(), x.data(), n, {.nb = nb}), 0);
+    EXPECT_LE(check::solve_residual(Trans::NoTrans, n, n, 1, a.data(), n, x.data(), n, b.data(), n), check::kThreshold);
+}
+
 }  // namespace
 }  // namespace tessera

@@ -2,6 +2,10 @@
 #include <starpu.h>
 
 #include <cstdlib>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "examples/common/checks.hpp"
 #include "tests/test_env.hpp"
@@ -61,6 +65,81 @@ TEST_F(RuntimeBasics, LapackRoundTripThroughTiles) {
             for (int64_t i = 0; i < lda; ++i)
                 EXPECT_EQ(b[size_t(i + j * lda)], i < m ? a[size_t(i + j * lda)] : -7.0) << i << "," << j;
     }
+}
+
+// The memory check counts StarPU's handle and Tessera's bookkeeping of every tile, not only the
+// scalars: 40000 x 40000 floats in 1 x 1 tiles are 6.4 GB of scalars but 1.6e9 handles (8 TB).
+// Tile counts beyond 2^31 - 1 and sizes whose tiles could only be counted by a loop of 2^48 steps
+// (which used to hang) or allocated as a vector of 2^40 entries (std::bad_alloc) are refused at once,
+// as tessera::Error naming the argument.
+TEST_F(RuntimeBasics, TileCountsAndTheirBookkeepingAreCheckedBeforeAllocating) {
+    expect_no_tasks();
+    auto message = [](auto&& f) {
+        try { f(); } catch (const Error& e) { return std::string(e.what()); } catch (const std::exception& e) {
+            return std::string("not a tessera::Error: ") + e.what();
+        }
+        return std::string("no error");
+    };
+    const std::string memory = message([] { TileMatrix<float>(40000, 40000, 1); });
+    EXPECT_NE(memory.find("tessera::TileMatrix: needs"), std::string::npos) << memory;
+    EXPECT_NE(memory.find("of host memory"), std::string::npos) << memory;
+    const int64_t big = int64_t(1) << 30, huge = int64_t(1) << 40;
+    for (auto [m, n, nb] : {std::tuple{big, big, int64_t(64)}, {huge, huge, int64_t(1)}, {int64_t(1), huge, int64_t(1)},
+                            {huge, huge, int64_t(64)}, {huge, int64_t(1), int64_t(1)}}) {
+        const std::string what = message([&] { TileMatrix<double>(m, n, nb); });
+        EXPECT_NE(what.find("tessera::TileMatrix: argument 'nb'"), std::string::npos) << m << " " << n << " " << nb << ": " << what;
+    }
+    // Few tiles of astronomic size: counted, and refused by the memory check.
+    const std::string bytes = message([&] { TileMatrix<double>(big, big, int64_t(1) << 15); });
+    EXPECT_NE(bytes.find("tessera::TileMatrix: needs"), std::string::npos) << bytes;
+}
+
+// A matrix that outlives its Runtime: the Runtime's destructor releases its tiles (a view's results
+// come home first); every later use throws Error, even under a new Runtime, and destroying it is
+// harmless (it used to unregister handles of a stopped StarPU: a crash).
+TEST_F(RuntimeBasics, MatrixOutlivingItsRuntimeIsRefusedAndDestroyedSafely) {
+    expect_no_tasks();
+    allow_cpu_tasks();
+    auto message = [](auto&& f) {
+        try { f(); } catch (const Error& e) { return std::string(e.what()); }
+        return std::string("no error");
+    };
+    auto A = std::make_unique<TileMatrix<double>>(9, 7, 4);
+    std::vector<double> a(9 * 7, 2.0), b(9 * 7), v(6 * 6, 0.0);
+    A->fill_from_lapack(a.data(), 9);
+    auto V = std::make_unique<TileMatrix<double>>(TileMatrix<double>::view(v.data(), 6, 6, 6, 4));
+    V->generate([](int64_t, int64_t, int64_t rows, int64_t cols, double* t, int64_t ld) {
+        for (int64_t j = 0; j < cols; ++j)
+            for (int64_t i = 0; i < rows; ++i) t[i + j * ld] = 5.0;
+    });
+    auto moved = std::make_unique<TileMatrix<double>>(9, 9, 4);
+    TileMatrix<double> target = std::move(*moved);  // the list follows the move
+    auto F = std::make_unique<QRFactors<double>>(*A, 2);  // QR's factors are released the same way
+    test::RuntimeEnvironment::restart_runtime([&] {
+        for (double x : v) EXPECT_EQ(x, 5.0);  // the view's result came home when the Runtime stopped
+        const std::string what = message([&] { A->to_lapack(b.data(), 9); });
+        EXPECT_NE(what.find("tessera::TileMatrix::to_lapack: the matrix's Runtime has stopped"), std::string::npos) << what;
+        EXPECT_NE(message([&] { A->fill_from_lapack(a.data(), 9); }).find("Runtime has stopped"), std::string::npos);
+        EXPECT_NE(message([&] { A->acquire_host(); }).find("Runtime has stopped"), std::string::npos);
+        EXPECT_NE(message([&] { A->handle(0, 0); }).find("Runtime has stopped"), std::string::npos);
+        EXPECT_NE(message([&] { target.keep_only_on_host(); }).find("Runtime has stopped"), std::string::npos);
+        EXPECT_NE(message([&] { F->handle(0, 0); }).find("Runtime has stopped"), std::string::npos);
+        F.reset();
+        V.reset();  // destroyed with no Runtime: nothing to do
+        moved.reset();
+    });
+    // Under the next Runtime the old matrix is still refused, by algorithms too.
+    EXPECT_NE(message([&] { A->generate([](int64_t, int64_t, int64_t, int64_t, double*, int64_t) {}); })
+                  .find("Runtime has stopped"),
+              std::string::npos);
+    EXPECT_NE(message([&] { gemm(Trans::NoTrans, Trans::Trans, 1.0, *A, *A, 0.0, target); }).find("Runtime has stopped"),
+              std::string::npos);
+    A.reset();
+    // ... and the new Runtime works.
+    TileMatrix<double> B(9, 7, 4);
+    B.fill_from_lapack(a.data(), 9);
+    B.to_lapack(b.data(), 9);
+    EXPECT_EQ(b, a);
 }
 
 TEST_F(RuntimeBasics, GenerateFillsTilesWithGlobalIndices) {

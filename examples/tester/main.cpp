@@ -121,15 +121,17 @@ uint64_t column_major_bytes(const Operand& o, uint64_t elem, const GivenFn& give
 }
 
 /// Bytes of `o` in tile storage: ceil(rows/nb)·ceil(cols/nb) tiles of tile_rows×nb scalars (TileMatrix
-/// pads the last tile row and column to full tiles). Refused, naming the option, when it cannot be counted.
+/// pads the last tile row and column to full tiles) plus StarPU's and Tessera's bookkeeping of each
+/// tile, as the library counts it (detail::tile_storage_bytes). Refused, naming the option, when it
+/// cannot be counted.
 uint64_t tile_storage_bytes(const Operand& o, int64_t nb, uint64_t elem, const GivenFn& given) {
     column_major_bytes(o, elem, given);  // the sizes themselves first: they name --m, --n, ...
     const uint64_t tiles_down = uint64_t(o.rows / nb + (o.rows % nb != 0));
     const uint64_t tiles_across = uint64_t(o.cols / nb + (o.cols % nb != 0));
     const uint64_t tile_rows = uint64_t(o.tile_rows > 0 ? o.tile_rows : nb);
-    uint64_t bytes = 0;
-    if (!multiply(tiles_down, tile_rows, bytes) || !multiply(bytes, tiles_across, bytes) ||
-        !multiply(bytes, uint64_t(nb), bytes) || !multiply(bytes, elem, bytes))
+    uint64_t tiles = 0, tile_elems = 0, bytes = 0;
+    if (!multiply(tiles_down, tiles_across, tiles) || !multiply(tile_rows, uint64_t(nb), tile_elems) ||
+        !detail::tile_storage_bytes(tiles, tiles, tile_elems, elem, bytes))
         throw Error((o.tile_rows > 0 ? "--nb " + std::to_string(nb) + " and --ib " + std::to_string(o.tile_rows)
                                      : "--nb " + std::to_string(nb)) +
                     ": the tiles of a " + std::to_string(o.rows) + " x " + std::to_string(o.cols) +
@@ -160,6 +162,11 @@ void require_memory_for(const Op& op, const Params& p, const GivenFn& given) {
             throw Error(describe_run(op, p) + ": the matrices have more bytes than a 64-bit count can hold");
     }
     detail::require_host_memory(describe_run(op, p) + (copies ? " --check" : ""), total);
+    // More tiles than a matrix may have, on a machine with the memory for them (TileMatrix refuses them too).
+    for (const Operand& o : op.operands(p))
+        if (detail::tile_count(o.rows, o.cols, p.nb) < 0)
+            throw Error("--nb " + std::to_string(p.nb) + ": a " + std::to_string(o.rows) + " x " + std::to_string(o.cols) +
+                        " matrix has more than " + std::to_string(detail::kMaxTiles) + " tiles (use a larger --nb)");
 }
 
 /// The parsed command line.

@@ -25,11 +25,16 @@ using TileHandle = _starpu_data_state*;
 /// (default: the Runtime's grid) 2D block-cyclically; each rank stores only the tiles it owns
 /// (owner(i, j) == Runtime::rank()), and every rank registers every tile with StarPU-MPI (the
 /// others' without storage), so constructing, filling and destroying a matrix are collective.
-/// The running Runtime must outlive the TileMatrix (its destructor unregisters the handles, which
-/// waits for the tasks that use them). m = 0 or n = 0 gives an empty matrix with no tiles.
+/// The running Runtime should outlive the TileMatrix (its destructor unregisters the handles, which
+/// waits for the tasks that use them). If the Runtime stops first, its destructor releases the
+/// matrix's tiles (a view's results are left in the caller's array); every later use of the matrix
+/// (handle(), the copies and waits below, an algorithm) throws tessera::Error, and its destructor
+/// does nothing. m = 0 or n = 0 gives an empty matrix with no tiles.
 /// Throws tessera::Error for m < 0, n < 0 or nb < 1, for a grid whose P·Q is not the number of
-/// ranks, for tiles whose byte count overflows, and when this rank's storage needs more host memory
-/// than is available (MemAvailable), before allocating any.
+/// ranks, for more than 2^31 − 1 tiles or tiles whose byte count overflows, and when this rank
+/// needs more host memory than is available (MemAvailable) for its tiles' scalars plus about
+/// 5 KB per tile of StarPU's and Tessera's bookkeeping (docs/errors.md), before allocating any;
+/// an allocation that still fails throws Error too, never std::bad_alloc.
 template <class T>
 class TileMatrix {
 public:
@@ -66,8 +71,12 @@ public:
     /// Leading dimension of tile row i's host storage: the array's lda for a view, else tile_rows(i).
     int64_t tile_ld(int64_t i) const { return lda_ != 0 ? lda_ : tile_rows(i); }
 
-    /// StarPU handle of tile (i, j), 0 ≤ i < mt, 0 ≤ j < nt.
-    TileHandle handle(int64_t i, int64_t j) const { return handles_[size_t(j * mt_ + i)]; }
+    /// StarPU handle of tile (i, j), 0 ≤ i < mt, 0 ≤ j < nt. Throws Error once the Runtime that
+    /// registered it has stopped.
+    TileHandle handle(int64_t i, int64_t j) const {
+        if (orphaned_) throw_orphaned("TileMatrix::handle");
+        return handles_[size_t(j * mt_ + i)];
+    }
     /// Host storage of tile (i, j) (leading dimension tile_ld(i)); nullptr when another rank owns
     /// it. Its content is current only when no task uses the tile and its valid copy is in main
     /// memory (e.g. after acquire_host()).
@@ -95,11 +104,11 @@ public:
     /// Copy a LAPACK column-major m×n array `a` (lda ≥ max(1, m)) into the tiles, as one copy task
     /// per tile. Returns when the tasks are submitted; `a` must stay valid until they have run
     /// (any later wait on the same thread, e.g. the next algorithm's synchronous call). Throws
-    /// Error if lda < max(1, m). Distributed: collective; rank 0's `a` is scattered to the owners
+    /// Error if lda < max(1, m) or `a` is null (m·n > 0). Distributed: collective; rank 0's `a` is scattered to the owners
     /// (the other ranks' `a` and lda are not used and may be nullptr and 0).
     void fill_from_lapack(const T* a, int64_t lda);
     /// Copy the tiles into a LAPACK column-major array `a` (lda ≥ max(1, m)) as one task per tile,
-    /// and wait until `a` holds the result. Throws Error if lda < max(1, m), TaskError as
+    /// and wait until `a` holds the result. Throws Error if lda < max(1, m) or `a` is null (m·n > 0), TaskError as
     /// acquire_host(). Distributed: collective; the tiles are gathered into rank 0's `a` (the other
     /// ranks' `a` and lda are not used), holding at most a few tiles besides `a` at a time.
     void to_lapack(T* a, int64_t lda) const;
@@ -115,12 +124,18 @@ private:
     TileMatrix() = default;
     void register_tiles();
     void release() noexcept;
+    void track();                          // enter the Runtime's list of live matrices
+    static void orphan(void* self) noexcept;  // the Runtime stops: release the tiles, refuse later use
+    void check_usable(const char* func) const { if (orphaned_) throw_orphaned(func); }
+    [[noreturn]] static void throw_orphaned(const char* func);
     int64_t m_ = 0, n_ = 0, nb_ = 1, mt_ = 0, nt_ = 0;
     int64_t lda_ = 0;  // a view's leading dimension; 0 for owned storage
     Distribution dist_;
     std::vector<T*> columns_;  // host storage: one block per tile column with local tiles (nb×nb each)
     std::vector<T*> tiles_;    // each tile's storage in those blocks, nullptr where another rank owns it
     std::vector<TileHandle> handles_;
+    uint64_t live_ = 0;      // id in the Runtime's list of live matrices; 0 when not in it
+    bool orphaned_ = false;  // the Runtime stopped before this matrix was destroyed
 };
 
 namespace detail {

@@ -1,0 +1,42 @@
+// StarPU's environment, checked before StarPU reads it: StarPU 1.3 aborts the process (an assertion,
+// exit 134) on a malformed number, a negative count or a home it cannot write. Internal: not installed.
+#pragma once
+
+#include <string>
+
+namespace tessera::detail {
+
+/// Check every StarPU 1.3 environment variable whose value StarPU parses and aborts on
+/// (docs/errors.md lists the rules): integer variables (STARPU_NCPU, STARPU_NOPENCL, STARPU_CALIBRATE,
+/// STARPU_LIMIT_*_MEM, ...) must be decimal integers in their range, float ones (STARPU_SCHED_BETA, ...)
+/// finite numbers, worker lists (STARPU_WORKERS_CPUID, ...) lists of non-negative integers.
+/// Throws tessera::Error("tessera::Runtime: STARPU_NCPU='-1' must be ...") naming the first bad one.
+/// Call before starpu_conf_init, which reads them.
+void validate_starpu_environment();
+
+/// StarPU's performance-model directory, prepared so that StarPU can neither fail to create it nor
+/// fail to write it at shutdown (both are assertions in StarPU 1.3). The directory is
+/// $STARPU_PERF_MODEL_DIR, else <home>/.starpu/sampling with <home> the first of XDG_CACHE_HOME,
+/// STARPU_HOME, HOME that is set (StarPU 1.3's order).
+///  - missing: created (with codelets/ and bus/); a failure throws tessera::Error naming the variable
+///    it comes from and why (STARPU_HOME=/proc, a regular file, ...);
+///  - present but not writable (a read-only calibrated home): copied to a fresh temporary directory
+///    and StarPU pointed at the copy through STARPU_PERF_MODEL_DIR; the copy, with whatever StarPU
+///    calibrated during the run, is removed by the destructor (docs/tuning.md).
+/// Restores STARPU_PERF_MODEL_DIR as it was on destruction.
+class StarpuModelDir {
+public:
+    StarpuModelDir();
+    ~StarpuModelDir();
+    StarpuModelDir(const StarpuModelDir&) = delete;
+    StarpuModelDir& operator=(const StarpuModelDir&) = delete;
+    /// The temporary copy StarPU uses instead of a read-only directory; empty when none was needed.
+    const std::string& copy() const { return copy_; }
+
+private:
+    std::string copy_;
+    bool had_dir_ = false;
+    std::string old_dir_;
+};
+
+}  // namespace tessera::detail

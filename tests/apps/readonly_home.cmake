@@ -1,0 +1,65 @@
+# A read-only StarPU home that holds calibrated models still runs (issue 38; docs/tuning.md):
+#   cmake -DTESTER=... -DHOME=... -P readonly_home.cmake
+# 1. calibrates a fresh home under dmdas (the scheduler that reads and writes the models);
+# 2. runs again with other tile sizes (StarPU "forces calibration" for them and writes the models at
+#    shutdown: an assertion, rc 134, on a home it cannot write) with the home read-only: a read-only
+#    bind mount in a mount namespace of our own (unshare -m; root ignores file modes), else as user
+#    nobody (setpriv) on a home whose files are not writable by it. Without either, the test says so
+#    and is skipped (SKIPPED: in its output, the test's SKIP_REGULAR_EXPRESSION).
+# 3. checks the temporary copy of the models was removed and the home is unchanged.
+function(run out_rc out_text)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  set(${out_rc} "${rc}" PARENT_SCOPE)
+  set(${out_text} "${out}${err}" PARENT_SCOPE)
+endfunction()
+
+set(TMP ${HOME}-tmp)
+file(REMOVE_RECURSE ${HOME} ${TMP})
+file(MAKE_DIRECTORY ${HOME} ${TMP})
+set(ENV_ARGS ${CMAKE_COMMAND} -E env --unset=XDG_CACHE_HOME --unset=STARPU_PERF_MODEL_DIR STARPU_HOME=${HOME}
+    TMPDIR=${TMP} STARPU_SCHED=dmdas STARPU_NOPENCL=0 STARPU_NCPU=2 STARPU_SILENT=1)
+run(rc text ${ENV_ARGS} ${TESTER} getrf --n 64 --nb 16 --check)
+message("calibrating run: rc ${rc}\n${text}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the calibrating run failed")
+endif()
+file(GLOB_RECURSE before RELATIVE ${HOME} ${HOME}/*)
+
+set(ARGS ${ENV_ARGS} ${TESTER} getrf --n 120 --nb 24 --check)
+string(REPLACE ";" " " args_text "${ARGS}")
+find_program(UNSHARE unshare)
+find_program(SETPRIV setpriv)
+set(how "")
+if(UNSHARE)
+  run(rc text ${UNSHARE} -m sh -c "mount --bind ${HOME} ${HOME} && mount -o remount,bind,ro ${HOME} && touch ${HOME}/probe")
+  file(REMOVE ${HOME}/probe)
+  if(text MATCHES "Read-only file system")
+    set(how "read-only bind mount")
+    run(rc text ${UNSHARE} -m sh -c "mount --bind ${HOME} ${HOME} && mount -o remount,bind,ro ${HOME} && exec ${args_text}")
+  endif()
+endif()
+if(how STREQUAL "" AND SETPRIV)
+  execute_process(COMMAND chmod -R a+rX,go-w ${HOME})
+  execute_process(COMMAND chmod a+rwx ${TMP})
+  run(rc text ${SETPRIV} --reuid=65534 --regid=65534 --clear-groups sh -c "touch ${HOME}/probe")
+  file(REMOVE ${HOME}/probe)
+  if(NOT rc EQUAL 0)
+    set(how "user nobody")
+    run(rc text ${SETPRIV} --reuid=65534 --regid=65534 --clear-groups ${ARGS})
+  endif()
+endif()
+if(how STREQUAL "")
+  message(FATAL_ERROR "SKIPPED: no way to make ${HOME} read-only for this user (unshare -m and setpriv both unavailable)")
+endif()
+message("read-only run (${how}): rc ${rc}\n${text}")
+if(NOT rc EQUAL 0 OR NOT text MATCHES "pass")
+  message(FATAL_ERROR "the run with a read-only calibrated STARPU_HOME failed (${how})")
+endif()
+file(GLOB left ${TMP}/*)
+if(left)
+  message(FATAL_ERROR "the temporary copy of the models was left behind: ${left}")
+endif()
+file(GLOB_RECURSE after RELATIVE ${HOME} ${HOME}/*)
+if(NOT before STREQUAL after)
+  message(FATAL_ERROR "the read-only home changed")
+endif()
