@@ -6,6 +6,7 @@
 #include <mpi.h>
 #include <starpu_mpi.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -176,21 +177,117 @@ void mpi_task_post_build(starpu_codelet& cl, std::vector<starpu_data_descr>& dat
                                STARPU_PRIORITY, priority, 0);
 }
 
+namespace {
+
+// The communicator of Tessera's own collectives: the running runtime's duplicate, else (before a
+// Runtime, MPI started by start_mpi_if_launched) MPI_COMM_WORLD; MPI_COMM_NULL without MPI.
+MPI_Comm agreement_comm() {
+    if (g_mpi.on) return g_mpi.comm;
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    return initialized && !finalized ? MPI_COMM_WORLD : MPI_COMM_NULL;
+}
+
+// The lowest rank of `comm` whose `mine` is true (INT_MAX when none), and how many are. Collective.
+std::pair<int, int> lowest_rank_where(bool mine, MPI_Comm comm, int rank) {
+    int lowest = mine ? rank : INT_MAX, count = mine ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, comm);
+    MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT, MPI_SUM, comm);
+    return {lowest, count};
+}
+
+// `text` of rank `root`, on every rank (at most `limit` bytes of it). Collective.
+std::string broadcast_text(const std::string& text, int root, MPI_Comm comm, int rank, size_t limit) {
+    int length = rank == root ? int(std::min(text.size(), limit)) : 0;
+    MPI_Bcast(&length, 1, MPI_INT, root, comm);
+    std::string out = rank == root ? text.substr(0, size_t(length)) : std::string(size_t(length), '\0');
+    MPI_Bcast(out.data(), length, MPI_CHAR, root, comm);
+    return out;
+}
+
+// FNV-1a, 64 bits: the digest ranks compare instead of whole texts.
+uint64_t digest(const std::string& text) {
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+    return h ^ text.size();
+}
+
+}  // namespace
+
 std::pair<std::string, int64_t> mpi_agree(const std::string& failure, int64_t info) {
     if (!g_mpi.on) return {failure, info};
     int64_t first_info = info > 0 ? info : std::numeric_limits<int64_t>::max();
     MPI_Allreduce(MPI_IN_PLACE, &first_info, 1, MPI_INT64_T, MPI_MIN, g_mpi.comm);
-    int failing = failure.empty() ? INT_MAX : g_mpi.rank;
-    MPI_Allreduce(MPI_IN_PLACE, &failing, 1, MPI_INT, MPI_MIN, g_mpi.comm);
+    const int failing = lowest_rank_where(!failure.empty(), g_mpi.comm, g_mpi.rank).first;
     std::string message;
     if (failing != INT_MAX) {
-        int length = failing == g_mpi.rank ? int(failure.size()) : 0;
-        MPI_Bcast(&length, 1, MPI_INT, failing, g_mpi.comm);
-        message = failing == g_mpi.rank ? failure : std::string(size_t(length), '\0');
-        MPI_Bcast(message.data(), length, MPI_CHAR, failing, g_mpi.comm);
+        message = broadcast_text(failure, failing, g_mpi.comm, g_mpi.rank, std::numeric_limits<int>::max());
         if (failing != g_mpi.rank) message = "tessera: on MPI rank " + std::to_string(failing) + ": " + message;
     }
     return {message, first_info == std::numeric_limits<int64_t>::max() ? 0 : first_info};
+}
+
+bool start_mpi_if_launched() {
+    if (!mpi_wanted(MpiMode::Auto)) return false;
+    init_mpi();
+    return true;
+}
+
+int world_rank() {
+    const MPI_Comm comm = agreement_comm();
+    int rank = 0;
+    if (comm != MPI_COMM_NULL) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
+int world_size() {
+    const MPI_Comm comm = agreement_comm();
+    int size = 1;
+    if (comm != MPI_COMM_NULL) MPI_Comm_size(MPI_COMM_WORLD, &size);
+    return size;
+}
+
+RankDifference compare_with_rank0(const std::string& text, size_t shown) {
+    RankDifference d;
+    const MPI_Comm comm = agreement_comm();
+    if (comm == MPI_COMM_NULL) return d;
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (size == 1) return d;
+    unsigned long long root_digest = digest(text);
+    MPI_Bcast(&root_digest, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+    const auto [lowest, count] = lowest_rank_where(root_digest != digest(text), comm, rank);
+    if (count == 0) return d;
+    d.rank = lowest;
+    d.ranks = count;
+    d.text = broadcast_text(text, lowest, comm, rank, shown);
+    d.root_text = broadcast_text(text, 0, comm, rank, shown);
+    return d;
+}
+
+std::pair<int, std::string> lowest_failure(const std::string& failure) {
+    const MPI_Comm comm = agreement_comm();
+    if (comm == MPI_COMM_NULL) return {failure.empty() ? -1 : 0, failure};
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    const int failing = lowest_rank_where(!failure.empty(), comm, rank).first;
+    if (failing == INT_MAX) return {-1, ""};
+    return {failing, broadcast_text(failure, failing, comm, rank, std::numeric_limits<int>::max())};
+}
+
+int broadcast_from_rank0(int value) {
+    const MPI_Comm comm = agreement_comm();
+    if (comm != MPI_COMM_NULL) MPI_Bcast(&value, 1, MPI_INT, 0, comm);
+    return value;
+}
+
+void abort_ranks(int code) noexcept {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    if (agreement_comm() != MPI_COMM_NULL) MPI_Abort(MPI_COMM_WORLD, code);
+    std::_Exit(code);
 }
 
 int max_over_ranks(int value) {

@@ -64,6 +64,38 @@ void mpi_task_post_build(starpu_codelet& cl, std::vector<starpu_data_descr>& dat
 /// returns its arguments.
 std::pair<std::string, int64_t> mpi_agree(const std::string& failure, int64_t info);
 
+/// Start MPI (MPI_THREAD_MULTIPLE, finalized at exit) when this process was launched as an MPI
+/// rank (mpi_wanted(MpiMode::Auto)), before any Runtime, so that the ranks can compare their
+/// requests (compare_with_rank0) before they decide whether to start one. Returns whether MPI is
+/// up. Throws Error when MPI lacks thread support (as a Runtime would).
+bool start_mpi_if_launched();
+/// This process's rank in MPI_COMM_WORLD and their number, with or without a Runtime, once MPI is
+/// up (0 and 1 without MPI).
+int world_rank();
+int world_size();
+
+/// How the ranks' texts differ from rank 0's: `rank` -1 when every rank has rank 0's text; else
+/// the lowest rank that differs, how many ranks differ, and the first `shown` bytes of that rank's
+/// text and of rank 0's.
+struct RankDifference {
+    int rank = -1, ranks = 0;
+    std::string text, root_text;
+};
+/// Compare `text` (a command line, a resolved parameter) with rank 0's by a 64-bit digest
+/// broadcast from rank 0. Collective over every rank (the Runtime's communicator when one runs,
+/// else MPI_COMM_WORLD); without MPI, or on one rank, every rank agrees.
+RankDifference compare_with_rank0(const std::string& text, size_t shown = 200);
+/// Agree on a failure before the work: every rank passes its own message ("" when none) and gets
+/// the lowest failing rank and its message, or {-1, ""} when no rank failed. Collective like
+/// compare_with_rank0; without MPI it returns {0, failure} or {-1, ""}.
+std::pair<int, std::string> lowest_failure(const std::string& failure);
+/// Rank 0's `value` on every rank (collective like compare_with_rank0; `value` without MPI).
+int broadcast_from_rank0(int value);
+/// End every rank with exit code `code` (MPI_Abort when MPI is up, else _Exit), after flushing
+/// stdout and stderr. For an exception that leaves one rank's work while the others may wait
+/// for its tiles.
+[[noreturn]] void abort_ranks(int code) noexcept;
+
 /// The largest `value` of all ranks (collective; `value` in one process).
 int max_over_ranks(int value);
 

@@ -21,6 +21,7 @@
 #include "examples/apps/predict_io.hpp"
 #include "examples/common/line_reader.hpp"
 #include "examples/common/progress_display.hpp"
+#include "examples/common/rank_agreement.hpp"
 #include "examples/common/tool_main.hpp"
 #include "examples/common/tool_trace.hpp"
 #include "runtime/host_memory.hpp"
@@ -94,7 +95,10 @@ inline PointData load_data(const CommonOptions& o) {
 
 /// Parse the command line; returns -1 to go on, else the exit code (0 for --help, tool::kRefused for
 /// an error, printed as one line).
+/// Under mpirun, first: every rank must run rank 0's command line (tool::agree_on_command; else
+/// kRefused on every rank).
 inline int parse_command_line(CLI::App& app, int argc, char** argv) {
+    if (auto rc = tool::agree_on_command(app.get_name().c_str(), argc, argv)) return *rc;
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -22,6 +22,8 @@
 // κ·ε ≥ 1 the bound accepts any answer: the check prints INCONCLUSIVE (exit 1 with --check), never pass.
 // --predict FILE --out FILE: the fit Σ cₖ·Yₖ at each location of FILE (predict_io.hpp; no standard
 // deviation).
+// Under mpirun (docs/distributed.md) every rank generates its tiles of the system and takes part in
+// gels; the solution is gathered to rank 0, which alone evaluates, checks, writes and reports.
 // Exit status (examples/common/tool_main.hpp): 0 success; 1 a prediction or RMSE that is not finite
 // (with or without --check), an output file that cannot be written after the work, a rank-deficient fit (info > 0), a failed
 // --check or a task failure; 2 refused: bad arguments, a malformed --data or --predict file, fewer
@@ -123,7 +125,7 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const PointData& dat
 
     Runtime rt(tool::runtime_config(opt.watch));
     print_setup(data, rt, opt);
-    std::printf("model      real spherical harmonics of degree <= %lld, damping lambda = %g: %lld x %lld least squares\n",
+    report("model      real spherical harmonics of degree <= %lld, damping lambda = %g: %lld x %lld least squares\n",
                 (long long)L, lambda, (long long)rows_total, (long long)n);
     TileMatrix<T> A(rows_total, n, opt.nb), B(rows_total, 1, opt.nb);
     clock.restart();
@@ -143,13 +145,14 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const PointData& dat
         // Undamped, harmonics that the points' positions cannot tell apart make A rank deficient;
         // damped, every column but the constant one has a damping row, so only a degree too high
         // for the precision is left.
-        std::printf("FAILED     tile gels: R(%lld,%lld) is exactly zero (info = %lld): the design matrix is rank "
+        report("FAILED     tile gels: R(%lld,%lld) is exactly zero (info = %lld): the design matrix is rank "
                     "deficient; no result (%s)\n", (long long)info, (long long)info, (long long)info,
                     lambda > 0 ? "try a smaller --L" : "try --lambda > 0 to damp the fit, or a smaller --L");
         return tool::kFailed;
     }
     std::vector<T> bx(static_cast<size_t>(rows_total));
     B.to_lapack(bx.data(), rows_total);
+    if (rt.rank() != 0) return tool::kOk;  // under mpirun the solution is gathered to rank 0, which alone reports
     std::vector<T> c(bx.begin(), bx.begin() + n);
     std::vector<double> cd(c.begin(), c.end());
 

@@ -419,6 +419,8 @@ int main(int argc, char** argv) {
         const std::vector<Location> where =
             opt.common.predict.empty() ? std::vector<Location>{} : read_locations(opt.common.predict, opt.common.columns);
         Runtime rt(tool::runtime_config(opt.common.watch));
-        return opt.common.prec == "s" ? run<float>(opt, data, rt, where) : run<double>(opt, data, rt, where);
+        return tool::run_in_runtime("gp_kriging", [&] {
+            return opt.common.prec == "s" ? run<float>(opt, data, rt, where) : run<double>(opt, data, rt, where);
+        });
     });
 }

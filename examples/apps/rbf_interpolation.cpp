@@ -26,7 +26,8 @@
 // Exit status (examples/common/tool_main.hpp): 0 success; 1 a prediction or RMSE that is not finite
 // (with or without --check), an output file that cannot be written after the work, an exactly singular matrix (info > 0), a
 // failed --check or a task failure; 2 refused: bad arguments, a malformed --data or --predict file,
-// fewer than 2 training points, or more memory than is available.
+// fewer than 2 training points, or more memory than is available; under mpirun, on every rank (its
+// solve, partial-pivoting LU, is not distributed yet).
 #include <lapacke.h>
 
 #include <algorithm>
@@ -254,6 +255,9 @@ int main(int argc, char** argv) {
     app.add_option("--c", c_km, "multiquadric shape parameter, km (default: median nearest-neighbour distance)")
         ->check(CLI::PositiveNumber);
     if (int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
+    if (auto rc = tool::refuse_distributed("rbf_interpolation", "its solve, LU with partial pivoting (gesv),",
+                                           "run rbf_interpolation as one process, without mpirun (docs/distributed.md)"))
+        return *rc;
     return guarded_app_main("rbf_interpolation", [&] {
         const PointData data = load_data(opt);
         if (data.train.size() < 2)

@@ -22,6 +22,9 @@
 // matrix (LAPACK's info is printed), an overflow, or a failed residual check; 2 a malformed or
 // unsupported file, bad arguments (a real --prec for a complex file) or more memory than could be
 // allocated (one line on stderr).
+// Under mpirun (docs/distributed.md#agreement) every rank reads the files and takes part in the
+// solve, and rank 0 alone prints; ranks given different command lines, and LU with partial pivoting
+// (not distributed yet), are refused before the work with exit 2 on every rank.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -34,6 +37,7 @@
 #include <vector>
 
 #include "examples/common/cli_parse.hpp"
+#include "examples/common/rank_agreement.hpp"
 #include "examples/common/tool_main.hpp"
 #include "examples/common/tool_trace.hpp"
 #include "examples/solve/matrix_market.hpp"
@@ -106,9 +110,17 @@ Attempt<T> attempt(Method method, int64_t m, int64_t n, int64_t nrhs, int64_t nb
 }
 
 template <class T>
+int solve_and_report(SolveOptions& opt, const MMMatrix& M, const MMMatrix* B, const ScaledSystem<T>& sys,
+                     Method method, std::string why, Runtime& rt);
+template <class T>
+int report(const ScaledSystem<T>& sys, Method method, const Attempt<T>& r, int64_t m,
+           int64_t n, int64_t nrhs, bool ones);
+
+/// Choose the method, refuse what cannot be solved (before the work; distributed, LU with partial
+/// pivoting), scale the system, start the Runtime and solve.
+template <class T>
 int run(SolveOptions opt, const MMMatrix& M, const MMMatrix* B) {
-    const int64_t m = M.m, n = M.n, nrhs = B ? B->n : 1;
-    const bool ones = B == nullptr;
+    const int64_t m = M.m, n = M.n;
     // Cholesky needs A = Aᴴ: a Hermitian file, or a real symmetric one (in any precision). A complex
     // symmetric matrix (A = Aᵀ ≠ Aᴴ) is solved by LU.
     const bool hermitian = M.symmetry == MMSymmetry::Hermitian || (M.symmetry == MMSymmetry::Symmetric && !M.is_complex());
@@ -126,28 +138,56 @@ int run(SolveOptions opt, const MMMatrix& M, const MMMatrix* B) {
                      opt.method.c_str(), opt.file.c_str(), (long long)m, (long long)n);
         return tool::kRefused;
     }
+    if (method == Method::Getrf)
+        if (auto rc = tool::refuse_distributed("tessera-solve", std::string(describe(method)) + " [" + why + "]",
+                                               "under mpirun use --method gels (QR, also for square systems) or, for a "
+                                               "symmetric positive definite matrix, --method potrf; or run one process"))
+            return *rc;
     if (method == Method::Potrf && !hermitian)
-        std::printf(is_complex_v<T> ? "note      the matrix is not declared hermitian: potrf uses its lower triangle only "
+        tool::print_root(is_complex_v<T> ? "note      the matrix is not declared hermitian: potrf uses its lower triangle only "
                                       "(as a hermitian one's)\n"
                                     : "note      the matrix is not declared symmetric: potrf uses its lower triangle only\n");
 
     const ScaledSystem<T> sys = scale_system<T>(M, B);
+    Runtime rt(tool::runtime_config(opt.watch));
+    return tool::run_in_runtime("tessera-solve", [&] { return solve_and_report<T>(opt, M, B, sys, method, why, rt); });
+}
+
+/// The solve on the running Runtime `rt` and its report, printed by MPI rank 0, whose exit code every
+/// rank returns (the solution is gathered to rank 0 alone).
+template <class T>
+int solve_and_report(SolveOptions& opt, const MMMatrix& M, const MMMatrix* B, const ScaledSystem<T>& sys,
+                     Method method, std::string why, Runtime& rt) {
+    const int64_t m = M.m, n = M.n, nrhs = B ? B->n : 1;
+    const bool ones = B == nullptr;
     const std::vector<T>& a = sys.a;
     const std::vector<T>& b = sys.b;
-    Runtime rt(tool::runtime_config(opt.watch));
-    if (opt.nb == 0)
-        opt.nb = tuned_tile(prec_letter<T>() + std::string(method == Method::Potrf ? "potrf" : method == Method::Getrf ? "getrf" : "geqrf")).nb;
-    std::printf("runtime   %d CPU + %d OpenCL workers, scheduler %s, precision %s, nb %lld\n", rt.cpu_workers(),
+    const auto refused = tool::prepare_together("tessera-solve", [&] {
+        if (opt.nb == 0)
+            opt.nb = tuned_tile(prec_letter<T>() + std::string(method == Method::Potrf ? "potrf" : method == Method::Getrf ? "getrf" : "geqrf")).nb;
+    });
+    if (refused) return *refused;
+    if (auto rc = tool::refuse_unless_ranks_agree("tessera-solve", "--nb " + std::to_string(opt.nb),
+                                                  "resolved different tile sizes", "resolved", "give --nb"))
+        return *rc;
+    tool::print_root("runtime   %d CPU + %d OpenCL workers, scheduler %s, precision %s, nb %lld\n", rt.cpu_workers(),
                 rt.opencl_workers(), rt.scheduler().c_str(), precision_name<T>(), (long long)opt.nb);
     if (m == 0 || n == 0 || nrhs == 0) {
-        std::printf("method    none: empty system, nothing to solve\n");
+        tool::print_root("method    none: empty system, nothing to solve\n");
         return tool::kOk;
     }
     std::optional<tool::ProgressDisplay> progress;
     progress.emplace(rt, "solve", opt.watch.quiet);
     Attempt<T> r = attempt<T>(method, m, n, nrhs, opt.nb, a, b);
+    if (method == Method::Potrf && r.info > 0 && opt.method == "auto" && rt.distributed()) {
+        progress.reset();
+        tool::print_root("FAILED    %s [%s]: not positive definite (LAPACK info = %lld); the fallback to LU with "
+                         "partial pivoting is not distributed yet: try --method gels, or run one process\n",
+                         describe(method), why.c_str(), (long long)r.info);
+        return tool::kFailed;
+    }
     if (method == Method::Potrf && r.info > 0 && opt.method == "auto") {
-        std::printf("method    %s [%s]: not positive definite (LAPACK info = %lld), falling back to LU\n",
+        tool::print_root("method    %s [%s]: not positive definite (LAPACK info = %lld), falling back to LU\n",
                     describe(method), why.c_str(), (long long)r.info);
         method = Method::Getrf;
         why = "auto: Cholesky failed";
@@ -156,26 +196,37 @@ int run(SolveOptions opt, const MMMatrix& M, const MMMatrix* B) {
         r.seconds += first;
     }
     progress.reset();
-    std::printf("method    %s [%s]\n", describe(method), why.c_str());
+    tool::print_root("method    %s [%s]\n", describe(method), why.c_str());
     if (!opt.watch.gantt.empty())
-        std::printf("gantt     %ld tasks drawn to %s\n",
-                    tool::writing_output([&] {
-                        return tool::draw_gantt_of_run(rt, opt.watch, "tessera-solve " + opt.file + ": tasks per worker");
-                    }),
-                    opt.watch.gantt.c_str());
+        tool::print_root("gantt     %ld tasks drawn to %s\n",
+                         tool::writing_output([&] {
+                             return tool::draw_gantt_of_run(rt, opt.watch, "tessera-solve " + opt.file + ": tasks per worker");
+                         }),
+                         opt.watch.gantt.c_str());
     tool::finish_trace(rt);  // a trace that cannot be written fails the run (exit 1)
+    const int rc = tool::root_rank() ? report<T>(sys, method, r, m, n, nrhs, ones) : tool::kOk;
+    return detail::broadcast_from_rank0(rc);
+}
+
+/// Rank 0's report of the solution `r` (gathered to it) of the scaled system `sys`: failure, time,
+/// residuals, forward error for b = A·1, the check. Returns the exit code.
+template <class T>
+int report(const ScaledSystem<T>& sys, Method method, const Attempt<T>& r, int64_t m,
+           int64_t n, int64_t nrhs, bool ones) {
+    const std::vector<T>& a = sys.a;
+    const std::vector<T>& b = sys.b;
     if (r.info > 0) {
         const char* what = method == Method::Potrf ? "the matrix is not positive definite: leading minor of order"
                            : method == Method::Getrf ? "the matrix is singular: U(i,i) is exactly zero for i ="
                                                       : "the matrix is rank deficient: R(i,i) is exactly zero for i =";
-        std::printf("FAILED    %s %lld (LAPACK info = %lld); no solution\n", what, (long long)r.info, (long long)r.info);
+        tool::print_root("FAILED    %s %lld (LAPACK info = %lld); no solution\n", what, (long long)r.info, (long long)r.info);
         return tool::kFailed;
     }
-    std::printf("time      %.4f s factorization + solve, %.2f GFLOP/s\n", r.seconds,
+    tool::print_root("time      %.4f s factorization + solve, %.2f GFLOP/s\n", r.seconds,
                 r.seconds > 0 ? r.flops / r.seconds * 1e-9 : 0.0);
     // A and b are finite and inside the safe range here, so a non-finite entry comes from the solve.
     if (!all_finite(r.x)) {
-        std::printf("FAILED    the %s overflowed: the solution has non-finite entries although A and b are finite "
+        tool::print_root("FAILED    the %s overflowed: the solution has non-finite entries although A and b are finite "
                     "(the matrix is numerically singular in %s precision)\n",
                     method == Method::Potrf ? "Cholesky solve" : method == Method::Getrf ? "LU solve" : "QR solve",
                     precision_name<T>());
@@ -184,27 +235,27 @@ int run(SolveOptions opt, const MMMatrix& M, const MMMatrix* B) {
     std::vector<wide_t<T>> x;
     std::string overflow;
     if (!unscale(r.x, n, sys.ea - sys.eb, x, overflow)) {
-        std::printf("FAILED    the solution of the original system overflows: %s\n", overflow.c_str());
+        tool::print_root("FAILED    the solution of the original system overflows: %s\n", overflow.c_str());
         return tool::kFailed;
     }
     const double berr = backward_error<T>(m, n, nrhs, a.data(), m, r.x.data(), n, b.data(), m);
     bool ok = check::passes(berr);
-    std::printf("residual  ||b - A x|| / ((||A|| ||x|| + ||b||) n eps) = %.3g%s\n", berr,
+    tool::print_root("residual  ||b - A x|| / ((||A|| ||x|| + ||b||) n eps) = %.3g%s\n", berr,
                 sys.ea != 0 || sys.eb != 0 ? " (on the scaled system: the same value)" : "");
     if (m > n && ones) {
-        std::printf("residual  (b = A*1 lies in the range of A: b - A x is rounding noise, so the line above is the check)\n");
+        tool::print_root("residual  (b = A*1 lies in the range of A: b - A x is rounding noise, so the line above is the check)\n");
     } else if (m > n) {
         const double orth = ls_orthogonality<T>(m, n, nrhs, a.data(), m, r.x.data(), n, b.data(), m);
-        std::printf("residual  ||A^%s (b - A x)|| / (||A|| ||b - A x|| n eps) = %.3g (least squares)\n",
+        tool::print_root("residual  ||A^%s (b - A x)|| / (||A|| ||b - A x|| n eps) = %.3g (least squares)\n",
                     is_complex_v<T> ? "H" : "T", orth);
         ok = ok || check::passes(orth);
     }
     if (ones && m >= n) {
         double err = 0;
         for (const wide_t<T>& v : x) err = std::max(err, double(std::abs(v - 1.0)));  // modulus for complex
-        std::printf("forward   ||x - 1||_inf / ||1||_inf = %.3g\n", err);
+        tool::print_root("forward   ||x - 1||_inf / ||1||_inf = %.3g\n", err);
     }
-    std::printf("check     %s (threshold %g)\n", ok ? "pass" : "FAILED", check::kThreshold);
+    tool::print_root("check     %s (threshold %g)\n", ok ? "pass" : "FAILED", check::kThreshold);
     return ok ? tool::kOk : tool::kFailed;
 }
 
@@ -220,6 +271,8 @@ bool precision_fits(const SolveOptions& opt, const MMMatrix& M, const std::strin
 /// Parse the command line, read A (and B), solve. Malformed files are refused (kRefused) with the
 /// reader's one line "FILE:LINE: what is wrong".
 int solve_main(int argc, char** argv) {
+    // Under mpirun: every rank must run rank 0's command line (checked before it is even parsed).
+    if (auto rc = tool::agree_on_command("tessera-solve", argc, argv)) return *rc;
     CLI::App app{"tessera-solve: solve A x = b for a Matrix Market matrix with Tessera's tile algorithms",
                  "tessera-solve"};
     SolveOptions opt;
@@ -234,9 +287,10 @@ int solve_main(int argc, char** argv) {
     tool::add_watch_options(app, opt.watch);
     if (auto rc = tool::parse_cli(app, argc, argv, "tessera-solve")) return *rc;
     if (!opt.watch.gantt.empty()) tool::check_picture_path("--gantt", opt.watch.gantt);
+    opt.watch.quiet = opt.watch.quiet || !tool::root_rank();  // under mpirun rank 0 alone shows progress
     try {
         const MMMatrix M = read_matrix_market_with_progress(opt.file, opt.watch.quiet);
-        std::printf("matrix    %s: %lld x %lld, %s %s %s, %lld stored entries\n", opt.file.c_str(), (long long)M.m,
+        tool::print_root("matrix    %s: %lld x %lld, %s %s %s, %lld stored entries\n", opt.file.c_str(), (long long)M.m,
                     (long long)M.n, to_string(M.format), to_string(M.field), to_string(M.symmetry), (long long)M.stored);
         if (!precision_fits(opt, M, opt.file)) return tool::kRefused;
         std::optional<MMMatrix> B;  // none for b = A·1, formed after A is scaled
@@ -248,7 +302,7 @@ int solve_main(int argc, char** argv) {
                 return tool::kRefused;
             }
             if (!precision_fits(opt, *B, opt.rhs)) return tool::kRefused;
-            std::printf("rhs       %s: %lld right-hand side(s)\n", opt.rhs.c_str(), (long long)B->n);
+            tool::print_root("rhs       %s: %lld right-hand side(s)\n", opt.rhs.c_str(), (long long)B->n);
         }
         if (opt.prec.empty()) opt.prec = M.is_complex() || (B && B->is_complex()) ? "z" : "d";
         const MMMatrix* b = B ? &*B : nullptr;

@@ -4,7 +4,9 @@
 // Prints one row per run (op prec m n k nb time_s gflops error status).
 // Exit status (examples/common/tool_main.hpp): 0 every run passed; 1 a run failed (a check, LAPACK
 // info > 0, a task or device failure); 2 refused before any run: an invalid argument, an option the
-// operation does not read, sizes too large to address, or more host memory than is available.
+// operation does not read, sizes too large to address, or more host memory than is available;
+// under mpirun also ranks given different command lines, or an operation not distributed yet
+// (examples/common/rank_agreement.hpp: every rank exits 2).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -21,6 +23,7 @@
 
 #include "examples/common/checks.hpp"
 #include "examples/common/cli_parse.hpp"
+#include "examples/common/rank_agreement.hpp"
 #include "examples/common/tool_main.hpp"
 #include "examples/tester/comm_model.hpp"
 #include "examples/tester/tester.hpp"
@@ -287,9 +290,6 @@ int run_rows(const Op& op, const Command& c, Runtime& rt) {
     // Distributed, every rank runs the operation and rank 0 alone prints the rows and the check.
     const bool root = rt.rank() == 0;
     if (c.describe) std::fprintf(stderr, "%s", rt.describe().c_str());
-    if (rt.distributed() && (p.check_random || c.profile || p.resident))
-        throw Error("--check-random, --profile and --resident are not available in a distributed run yet");
-    if (p.resident && rt.opencl_workers() == 0) throw Error("--resident needs an OpenCL device");
     const RunFn run = p.prec == 's' ? op.run_s : p.prec == 'd' ? op.run_d : p.prec == 'c' ? op.run_c : op.run_z;
     const char* fmt = c.csv ? "%s,%c,%lld,%lld,%lld,%lld,%.6f,%.2f,%.3g,%s\n"
                             : "%-8s %-4c %7lld %7lld %7lld %5lld %10.4f %9.2f %10.3g  %s\n";
@@ -335,25 +335,43 @@ std::string tuned_family(const std::string& op) {
     return "gemm";
 }
 
+/// Refuse what a run cannot do on this Runtime: an operation, or an option, not distributed yet,
+/// --resident without an OpenCL device.
+void refuse_unavailable(const Op& op, const Command& c, const Runtime& rt) {
+    if (rt.distributed() && !op.distributed)
+        throw Error(std::string(op.name) + " is not distributed yet (" + std::to_string(rt.ranks()) +
+                    " MPI ranks): LU with partial pivoting is not; under mpirun use getrf_incpiv, gesv_incpiv, "
+                    "getrf_nopiv or gesv_nopiv (docs/distributed.md), or run one process");
+    if (rt.distributed() && (c.p.check_random || c.profile || c.p.resident))
+        throw Error("--check-random, --profile and --resident are not available in a distributed run yet");
+    if (c.p.resident && rt.opencl_workers() == 0) throw Error("--resident needs an OpenCL device");
+}
+
 /// Start the Runtime (--grid, and --comm's statistics), resolve the tuned nb and ib where they were
-/// not given, refuse a run larger than the available memory, and run the rows.
+/// not given, refuse a run larger than the available memory, and run the rows. Distributed, the
+/// ranks refuse together (exit 2 on every rank) when any of them refuses, or when they resolved
+/// different tile sizes (each rank reads its own node's tuning), before any task.
 int run_op(const Op& op, Command c, const GivenFn& given) {
     if (c.comm) setenv("STARPU_COMM_STATS", "1", 1);  // read by StarPU-MPI when it starts
     Runtime rt(c.config);
-    try {
+    const auto refused = tool::prepare_together("tessera-tester", [&] {
+        refuse_unavailable(op, c, rt);
         const TileChoice tuned = tuned_tile(c.p.prec + tuned_family(op.name));
         if (c.p.nb == 0) c.p.nb = tuned.nb;
         if (c.p.ib == 0) c.p.ib = std::min(tuned.ib, c.p.nb);
         require_memory_for(op, c.p, given);
-        return run_rows(op, c, rt);
-    } catch (const std::exception& e) {
-        // Distributed, the Runtime unwound by this exception ends every rank (MPI_Abort): say why first.
-        if (rt.ranks() > 1) std::fprintf(stderr, "tessera-tester: MPI rank %d: %s\n", rt.rank(), e.what());
-        throw;
-    }
+    });
+    if (refused) return *refused;
+    const std::string tiles = "--nb " + std::to_string(c.p.nb) + " --ib " + std::to_string(c.p.ib);
+    if (auto rc = tool::refuse_unless_ranks_agree("tessera-tester", tiles, "resolved different tile sizes",
+                                                  "resolved", "give --nb and --ib"))
+        return *rc;
+    return tool::run_in_runtime("tessera-tester", [&] { return run_rows(op, c, rt); });
 }
 
 int tester_main(int argc, char** argv) {
+    // Under mpirun: every rank must run rank 0's command line (checked before it is even parsed).
+    if (auto rc = tool::agree_on_command("tessera-tester", argc, argv)) return *rc;
     CLI::App app{"tessera-tester: run, time and check one Tessera operation"};
     Command c;
     c.p.n = 1000;

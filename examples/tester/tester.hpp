@@ -73,6 +73,7 @@ struct Op {
     RunFn run_s, run_d, run_c, run_z;  ///< the four precisions (TESSERA_RUNS)
     uint32_t options;     ///< the OpOptions it reads
     OperandsFn operands;  ///< the matrices it allocates: the memory it needs is checked before the run
+    bool distributed = true;  ///< runs under mpirun; false: refused there before the run (not distributed yet)
 };
 /// The four precisions' instances of the run function template F, given its other template
 /// arguments: TESSERA_RUNS(run_solve, Solve::Getrs) is run_solve<float, Solve::Getrs>, ... for
