@@ -29,7 +29,14 @@ struct TaskRecord {
     int worker;
     std::string name;
     double exec_s, wait_s;
+    bool uncalibrated;
 };
+
+// Whether the scheduler placed `task` to calibrate its perfmodel. StarPU 1.3's performance-model
+// schedulers (dm, dmda, dmdar, dmdas, dmdasd) record their prediction in task->predicted, and
+// force a task whose model has no calibrated entry for a worker onto that worker with a prediction
+// of exactly 0 (a marker, not a computed time); other schedulers leave it NaN.
+bool placed_to_calibrate(const starpu_task* task) { return task->cl->model && task->predicted == 0.0; }
 struct SpanRecord {
     int worker;
     std::string name;
@@ -68,7 +75,7 @@ void record_task(void* arg) {
     if (task && task->profiling_info && task->cl) {
         const starpu_profiling_task_info& info = *task->profiling_info;
         TaskRecord rec{info.workerid, task->cl->name ? task->cl->name : "?", seconds(info.start_time, info.end_time),
-                       seconds(info.acquire_data_start_time, info.acquire_data_end_time)};
+                       seconds(info.acquire_data_start_time, info.acquire_data_end_time), placed_to_calibrate(task)};
         std::lock_guard<std::mutex> guard(recorder().lock);
         recorder().tasks.push_back(std::move(rec));
     }
@@ -242,6 +249,7 @@ Profile profile_stop(const std::vector<starpu_profiling_worker_info>& workers) {
         Profile::Codelet& c = codelets[{t.name, opencl}];
         c.name = t.name, c.opencl = opencl;
         c.tasks += 1;
+        c.uncalibrated += t.uncalibrated ? 1 : 0;
         if (!opencl) c.seconds += t.exec_s;
     }
     // Kernel time per OpenCL worker: the union of its spans (a span may start before the previous
@@ -327,10 +335,20 @@ std::string Profile::table() const {
             for (double x : w.idle_by_tenth) add(" %.1f", 1e3 * x);
             s += "\n";
         }
-    add("  %-12s %-6s %6s %9s %9s\n", "codelet", "on", "tasks", "seconds", "mean_ms");
-    for (const Codelet& c : codelets)
-        add("  %-12s %-6s %6ld %9.3f %9.3f\n", c.name.c_str(), c.opencl ? "OpenCL" : "CPU", c.tasks, c.seconds,
-            c.tasks ? 1e3 * c.seconds / double(c.tasks) : 0.0);
+    add("  %-12s %-6s %6s %9s %9s %7s\n", "codelet", "on", "tasks", "seconds", "mean_ms", "uncalib");
+    std::string uncalibrated;
+    for (const Codelet& c : codelets) {
+        add("  %-12s %-6s %6ld %9.3f %9.3f %7ld\n", c.name.c_str(), c.opencl ? "OpenCL" : "CPU", c.tasks, c.seconds,
+            c.tasks ? 1e3 * c.seconds / double(c.tasks) : 0.0, c.uncalibrated);
+        if (c.uncalibrated > 0)
+            uncalibrated += (uncalibrated.empty() ? "" : ", ") + c.name + " " + std::to_string(c.uncalibrated) + " of " +
+                            std::to_string(c.tasks) + " on " + (c.opencl ? "OpenCL" : "CPU");
+    }
+    if (!uncalibrated.empty())
+        s += "  uncalibrated: " + uncalibrated +
+             ": placed to time their perfmodel (fewer than STARPU_CALIBRATE_MINIMUM measurements of that tile size "
+             "on that kind of worker), not where they run fastest; this run is slower than a calibrated one: run "
+             "again (or use --warmup) until this line disappears (docs/tuning.md)\n";
     for (const Transfer& t : transfers)
         add("  transfer %-10s -> %-10s %9.3f GB in %6ld copies (%.2f GB/s over the wall time)\n", t.from.c_str(),
             t.to.c_str(), double(t.bytes) * 1e-9, t.count, wall_s > 0 ? double(t.bytes) * 1e-9 / wall_s : 0.0);

@@ -86,7 +86,8 @@ TEST_F(RuntimeBasics, TileCountsAndTheirBookkeepingAreCheckedBeforeAllocating) {
     const int64_t big = int64_t(1) << 30, huge = int64_t(1) << 40;
     for (auto [m, n, nb] : {std::tuple{big, big, int64_t(64)}, {huge, huge, int64_t(1)}, {int64_t(1), huge, int64_t(1)},
                             {huge, huge, int64_t(64)}, {huge, int64_t(1), int64_t(1)}}) {
-        const std::string what = message([&] { TileMatrix<double>(m, n, nb); });
+        // Copies: clang 14 does not capture structured bindings in a lambda.
+        const std::string what = message([m = m, n = n, nb = nb] { TileMatrix<double>(m, n, nb); });
         EXPECT_NE(what.find("tessera::TileMatrix: argument 'nb'"), std::string::npos) << m << " " << n << " " << nb << ": " << what;
     }
     // Few tiles of astronomic size: counted, and refused by the memory check.

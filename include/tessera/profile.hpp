@@ -39,6 +39,11 @@ struct Profile {
         bool opencl = false;     ///< ran on OpenCL workers (else CPU)
         long tasks = 0;
         double seconds = 0;      ///< CPU: sum of execution times; OpenCL: sum of kernel times
+        long uncalibrated = 0;   ///< of `tasks`, those a performance-model scheduler (dm, dmda,
+                                 ///< dmdas, ...) placed without a prediction: the codelet's
+                                 ///< history-based perfmodel had fewer than STARPU_CALIBRATE_MINIMUM
+                                 ///< (10) measurements of that tile size on that worker kind, so the
+                                 ///< task was sent there to measure it, not because it was fastest
     };
     std::vector<Codelet> codelets;
 
