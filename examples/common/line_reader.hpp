@@ -87,20 +87,27 @@ public:
         : in_(in), name_(std::move(name)), max_(max_bytes) {}
 
     /// The next line into `line` (without its '\n'); false at the end of the input. Throws InputError
-    /// for a line longer than the limit. (istream::getline into a buffer of the limit + 2 bytes: it
-    /// stops there, so that no more than that is ever stored.)
+    /// for a line longer than the limit. The line comes in chunks of kChunk bytes
+    /// (istream::getline into a buffer on the stack), so that at most max_bytes + kChunk bytes of
+    /// it are ever stored, and a short line costs no allocation of the limit's size.
     bool next(std::string& line) {
         line.clear();
-        if (!in_.good()) return false;
-        buffer_.resize(max_ + 2);
-        in_.getline(buffer_.data(), std::streamsize(buffer_.size()));
-        const std::streamsize got = in_.gcount();
-        if (got == 0) return false;  // the end: nothing extracted
-        const bool too_long_unended = in_.fail() && !in_.eof();  // max + 1 bytes stored, no '\n' yet
-        const size_t stored = size_t(got) - (in_.fail() || in_.eof() ? 0 : 1);  // the '\n' is counted
-        if (too_long_unended || stored > max_) throw InputError(line_too_long(name_, line_ + 1, max_));
+        bool extracted = false;
+        char chunk[kChunk];
+        while (in_.good()) {
+            in_.getline(chunk, std::streamsize(sizeof chunk));
+            const std::streamsize got = in_.gcount();
+            if (got == 0) break;  // the end (or a read error): nothing extracted
+            extracted = true;
+            const bool newline = !in_.fail() && !in_.eof();  // the '\n' was extracted (and counted)
+            const bool full = in_.fail() && !in_.eof();      // the chunk filled before a '\n'
+            line.append(chunk, size_t(got) - (newline ? 1 : 0));
+            if (line.size() > max_) throw InputError(line_too_long(name_, line_ + 1, max_));
+            if (!full) break;
+            in_.clear(in_.rdstate() & ~std::ios::failbit);
+        }
+        if (!extracted) return false;
         ++line_;
-        line.assign(buffer_.data(), stored);
         return true;
     }
     /// The number of the line last returned (1-based; 0 before the first).
@@ -112,7 +119,7 @@ private:
     std::string name_;
     size_t max_;
     int64_t line_ = 0;
-    std::string buffer_;
+    static constexpr size_t kChunk = 4096;
 };
 
 /// The whole content of `path` (a file or a stream), read through a LineReader so that every line is
