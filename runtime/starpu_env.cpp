@@ -150,19 +150,23 @@ bool ends_with(const std::string& s, const char* suffix) {
 // Whether StarPU can create and rewrite files in `dir` and rewrite the model files already there
 // (StarPU opens them "a+" at shutdown and asserts when it cannot). A real attempt, not access(2):
 // root passes access() on a read-only mount and on /proc.
+// Several processes may share the directory (the ranks of an MPI run on one node start together):
+// a file that vanishes between the listing and the open (another process's probe, a model file
+// StarPU rewrites) says nothing about the directory, and is skipped; only a refusal (EACCES, EPERM,
+// EROFS) makes it read-only.
 bool writable(const fs::path& dir) {
-    const std::string probe = (dir / ".tessera-write-probe-XXXXXX").string();
-    std::string tmpl = probe;
-    const int fd = mkstemp(tmpl.data());
+    std::string probe = (dir / ".tessera-write-probe-XXXXXX").string();
+    const int fd = mkstemp(probe.data());
     if (fd < 0) return false;
     close(fd);
-    unlink(tmpl.c_str());
+    unlink(probe.c_str());
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
-        if (!entry.is_regular_file(ec)) continue;
+        if (!entry.is_regular_file(ec) || entry.path().filename().string().rfind(".tessera-write-probe-", 0) == 0)
+            continue;
         const int f = open(entry.path().c_str(), O_WRONLY | O_APPEND);
-        if (f < 0) return false;
-        close(f);
+        if (f >= 0) close(f);
+        else if (errno == EACCES || errno == EPERM || errno == EROFS) return false;
     }
     return true;
 }
