@@ -23,7 +23,10 @@ struct LaswpArgs {
 // The pivots come from the caller (getrs takes any vector): one outside the column's rows would swap
 // memory outside the tiles. Checked when the task runs, as getrs may follow getrf_async, whose
 // tasks fill ipiv, without a wait; the failure fails the task's sequence (TaskError at its wait).
-void check_pivots(const LaswpArgs& a, int64_t total_rows) {
+// `rows`: the rows of each tile of the column.
+void check_pivots(const LaswpArgs& a, const std::vector<int64_t>& rows) {
+    int64_t total_rows = 0;
+    for (int64_t r : rows) total_rows += r;
     for (int64_t i = a.k1; i < a.k2; ++i) {
         const int64_t p = a.ipiv[i] - 1 - a.row0;
         if (p < 0 || p >= total_rows)
@@ -43,9 +46,7 @@ void laswp_cpu(void* buffers[], void* cl_arg) {
         auto A = codelets::cpu_tile<T>(buffers[t]);
         tiles[size_t(t)] = A.ptr, rows[size_t(t)] = A.m, ld[size_t(t)] = A.ld;
     }
-    int64_t total_rows = 0;
-    for (int64_t r : rows) total_rows += r;
-    check_pivots(a, total_rows);
+    check_pivots(a, rows);
     cpu::laswp_tiles<T>(codelets::tile_cols(buffers[0]), nt, tiles.data(), rows.data(), ld.data(), a.row0, a.ipiv, a.k1,
                         a.k2, a.forward != 0);
 }
@@ -60,9 +61,7 @@ void laswp_opencl(void* buffers[], void* cl_arg) {
         tiles.push_back(codelets::ocl_tile<T>(buffers[t]));
         rows.push_back(codelets::tile_rows(buffers[t]));
     }
-    int64_t total_rows = 0;
-    for (int64_t r : rows) total_rows += r;
-    check_pivots(a, total_rows);
+    check_pivots(a, rows);
     ocl::laswp<T>(w.kernels, w.queue, codelets::tile_cols(buffers[0]), tiles, rows, a.row0, a.ipiv, a.k1, a.k2,
                   a.forward != 0);
 }

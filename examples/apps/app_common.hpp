@@ -24,6 +24,7 @@
 #include "examples/common/rank_agreement.hpp"
 #include "examples/common/tool_main.hpp"
 #include "examples/common/tool_trace.hpp"
+#include "examples/solve/residuals.hpp"
 #include "runtime/host_memory.hpp"
 #include "tessera/tessera.hpp"
 
@@ -214,25 +215,35 @@ void require_values_fit(const PointData& d) {
                 (std::is_same_v<T, float> ? "; try --prec d" : "; rescale them (e.g. to other units)"));
 }
 
-/// Whether every entry of v is finite (no NaN, no ±Inf).
-inline bool all_finite(const std::vector<double>& v) {
-    for (double x : v)
-        if (!std::isfinite(x)) return false;
-    return true;
-}
+using solve::all_finite;  // every entry finite (no NaN, no ±Inf): examples/solve/residuals.hpp
 
-/// The result check of an application: "FAILED" (exit 1) when a prediction or the RMSE is not finite,
-/// whether or not --check was given; otherwise `ok`'s verdict, which fails the run with --check only.
-/// `conclusive` false: the comparison's bound is vacuous (κ·ε so large that the agreement test would
-/// accept any answer), so the check cannot say pass: "INCONCLUSIVE", exit 1 with --check.
+/// The result check of an application: "FAILED" (exit 1) when a prediction, the RMSE or the solution
+/// is not finite, whether or not --check was given; otherwise `ok`'s verdict, which fails the run
+/// with --check only. `conclusive` false: the comparison's bound is vacuous (κ·ε so large that the
+/// agreement test would accept any answer), so the check cannot say pass: "INCONCLUSIVE", exit 1
+/// with --check.
 struct AppCheck {
-    bool finite = true;      ///< every prediction, the RMSE and the solution are finite
+    std::string not_finite;  ///< what is not finite, e.g. "weights w are"; empty when everything is
     bool ok = true;          ///< the application's acceptance checks pass
     bool conclusive = true;  ///< the checks can tell a right answer from a wrong one
-    const char* status() const { return !finite || !ok ? "FAILED" : conclusive ? "pass" : "INCONCLUSIVE"; }
+    const char* status() const { return !not_finite.empty() || !ok ? "FAILED" : conclusive ? "pass" : "INCONCLUSIVE"; }
     int exit_code(bool check) const {
-        if (!finite) return tool::kFailed;
+        if (!not_finite.empty()) return tool::kFailed;
         return check && !(ok && conclusive) ? tool::kFailed : tool::kOk;
+    }
+    /// Print "check      WHAT: STATUS" and, when it is not pass for a reason other than `ok`, why:
+    /// "PROG: the NOT_FINITE not finite (NaN or Inf): no valid result" on stderr, or, for a vacuous
+    /// bound, "inconclusive: KAPPA_NAME ~ κ times eps >= 1, so the bound B accepts any answer: HINT".
+    /// Returns exit_code(check).
+    int report(const char* prog, const std::string& what, bool check, const char* kappa_name = "", double kappa = 0,
+               double bound = 0, const std::string& hint = "") const {
+        std::printf("check      %s: %s\n", what.c_str(), status());
+        if (!not_finite.empty())
+            std::fprintf(stderr, "%s: the %s not finite (NaN or Inf): no valid result\n", prog, not_finite.c_str());
+        else if (!conclusive)
+            std::printf("           inconclusive: %s ~ %.3g times eps >= 1, so the bound %.3g accepts any answer: %s\n",
+                        kappa_name, kappa, bound, hint.c_str());
+        return exit_code(check);
     }
 };
 

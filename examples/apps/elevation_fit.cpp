@@ -224,20 +224,17 @@ int run(const CommonOptions& opt, int64_t L, double lambda, const PointData& dat
     std::printf("           ||c - c_ref|| / ||c_ref|| = %.3g vs %s; bound %.3g (kappa_1(R) ~ %.3g)\n", diff, ref_name,
                 bound, kappa);
     AppCheck result;
-    result.finite = solve::all_finite(c) && all_finite(fit) && all_finite(pred) && std::isfinite(test_rmse);
+    result.not_finite = !all_finite(c)                                                       ? "coefficients c are"
+                        : !(all_finite(fit) && all_finite(pred) && std::isfinite(test_rmse)) ? "fitted values are"
+                                                                                             : "";
     result.ok = check::passes(orth) && diff <= bound;
     // κ·ε ≥ 1: R is singular to working precision, the bound accepts any coefficients, and the
     // comparison with LAPACKE can tell nothing.
     result.conclusive = kappa * eps < 1;
-    std::printf("check      least-squares residual and agreement with %s: %s\n", ref_name, result.status());
-    if (!result.finite)
-        std::fprintf(stderr, "elevation_fit: the %s not finite (NaN or Inf): no valid result\n",
-                     solve::all_finite(c) ? "fitted values are" : "coefficients c are");
-    else if (!result.conclusive)
-        std::printf("           inconclusive: kappa_1(R) ~ %.3g times eps >= 1, so the bound %.3g accepts any answer: the fit is "
-                    "singular to working precision (try a smaller --L or a larger --lambda%s)\n",
-                    kappa, bound, opt.prec == "s" ? ", or --prec d" : "");
-    return result.exit_code(opt.check);
+    return result.report("elevation_fit", std::string("least-squares residual and agreement with ") + ref_name, opt.check,
+                         "kappa_1(R)", kappa, bound,
+                         std::string("the fit is singular to working precision (try a smaller --L or a larger --lambda") +
+                             (opt.prec == "s" ? ", or --prec d" : "") + ")");
 }
 
 }  // namespace

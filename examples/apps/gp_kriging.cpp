@@ -378,12 +378,9 @@ int run(const GpOptions& opt, const PointData& data, Runtime& rt, const std::vec
     std::printf("  nearest training %-16s %8.4g\n", one.c_str(), base.nearest_rmse);
     std::printf("  training mean                     %8.4g\n", base.mean_rmse);
     AppCheck result;
-    result.finite = all_finite(pred) && std::isfinite(gp_rmse);
+    result.not_finite = all_finite(pred) && std::isfinite(gp_rmse) ? "" : "held-out predictions are";
     result.ok = gp_rmse < base.nearest_rmse && gp_rmse < base.mean_rmse;
-    std::printf("check      GP beats both baselines: %s\n", result.status());
-    if (!result.finite)
-        std::fprintf(stderr, "gp_kriging: the held-out predictions are not finite (NaN or Inf): no valid result\n");
-    return result.exit_code(opt.common.check);
+    return result.report("gp_kriging", "GP beats both baselines", opt.common.check);
 }
 
 }  // namespace

@@ -226,21 +226,18 @@ int run(const CommonOptions& opt, double c_opt, const PointData& data, const std
     std::printf("           ||w - w_ref|| / ||w_ref|| = %.3g vs %s; bound %.3g (kappa_1(A) ~ %.3g)\n", diff, ref_name,
                 bound, kappa);
     AppCheck result;
-    result.finite = solve::all_finite(w) && all_finite(pred) && std::isfinite(test_rmse);
+    result.not_finite = !all_finite(w)                                     ? "weights w are"
+                        : !(all_finite(pred) && std::isfinite(test_rmse)) ? "held-out predictions are"
+                                                                           : "";
     result.ok = check::passes(berr) && diff <= bound;
     // κ·ε ≥ 1: the system is singular to working precision, the bound (≥ 60·n) accepts any weights,
     // and the comparison with LAPACKE can tell nothing.
     result.conclusive = kappa * eps < 1;
-    std::printf("check      backward error and agreement with %s: %s\n", ref_name, result.status());
-    if (!result.finite)
-        std::fprintf(stderr, "rbf_interpolation: the %s not finite (NaN or Inf): no valid result\n",
-                     solve::all_finite(w) ? "held-out predictions are" : "weights w are");
-    else if (!result.conclusive)
-        std::printf("           inconclusive: kappa_1(A) ~ %.3g times eps >= 1, so the bound %.3g accepts any answer: the system is "
-                    "singular to working precision; points nearly at one place, or a --c %s, make A ill-conditioned "
-                    "(try a smaller --c%s)\n",
-                    kappa, bound, "well above their spacing", opt.prec == "s" ? " or --prec d" : "");
-    return result.exit_code(opt.check);
+    return result.report("rbf_interpolation", std::string("backward error and agreement with ") + ref_name, opt.check,
+                         "kappa_1(A)", kappa, bound,
+                         std::string("the system is singular to working precision; points nearly at one place, or a --c "
+                                     "well above their spacing, make A ill-conditioned (try a smaller --c") +
+                             (opt.prec == "s" ? " or --prec d" : "") + ")");
 }
 
 }  // namespace
