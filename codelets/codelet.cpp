@@ -11,6 +11,7 @@
 
 #include "codelets/fault_injection.hpp"
 #include "runtime/mpi_internal.hpp"
+#include "runtime/placement_prior.hpp"
 #include "runtime/sequence_internal.hpp"
 #include "runtime/task_flops.hpp"
 #include "runtime/trace_internal.hpp"
@@ -169,6 +170,7 @@ static void prepare_task(starpu_task* task, starpu_codelet& cl, const void* args
     task->priority = priority;
     const bool opencl_only = detail::placement() == Placement::OpenCLOnly || g_force_opencl.load();
     if (opencl_only && cl.opencl_funcs[0]) task->where = STARPU_OPENCL;
+    else if (detail::placement() == Placement::CPUOnly) task->where = STARPU_CPU;
 }
 
 starpu_task* new_task(starpu_codelet& cl, const void* args, size_t args_size, int priority,
@@ -204,6 +206,7 @@ void submit_task(starpu_task* task) {
         discard_task(task);
         throw;
     }
+    detail::apply_placement_prior(task, flops);  // where StarPU has no history of the task yet
     detail::TaskGroup& group = task_group(task);
     group.task_submitted();
     detail::progress_submitted(flops);

@@ -3,6 +3,7 @@
 #include <starpu.h>
 #include <starpu_profiling.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <exception>
@@ -10,6 +11,7 @@
 #include <mutex>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include "runtime/blas_threads.hpp"
 #include "runtime/host_memory.hpp"
@@ -20,6 +22,7 @@
 #include "runtime/sequence_internal.hpp"
 #include "runtime/starpu_env.hpp"
 #include "runtime/trace_internal.hpp"
+#include "runtime/worker_rates.hpp"
 #include "tessera/types.hpp"
 
 namespace tessera {
@@ -49,28 +52,52 @@ int env_int(const char* name, int fallback) {
     return v && *v ? std::atoi(v) : fallback;
 }
 
-// Whether some OpenCL platform has a device of one of `types`.
-bool opencl_platforms_have(cl_device_type types) {
+// Names of every device of one of `types` on every OpenCL platform.
+std::vector<std::string> opencl_device_names(cl_device_type types) {
+    std::vector<std::string> names;
     cl_uint nplat = 0;
-    if (clGetPlatformIDs(0, nullptr, &nplat) != CL_SUCCESS || nplat == 0) return false;
+    if (clGetPlatformIDs(0, nullptr, &nplat) != CL_SUCCESS || nplat == 0) return names;
     std::vector<cl_platform_id> plats(nplat);
     clGetPlatformIDs(nplat, plats.data(), nullptr);
     for (cl_platform_id p : plats) {
         cl_uint n = 0;
-        if (clGetDeviceIDs(p, types, 0, nullptr, &n) == CL_SUCCESS && n > 0) return true;
+        if (clGetDeviceIDs(p, types, 0, nullptr, &n) != CL_SUCCESS || n == 0) continue;
+        std::vector<cl_device_id> devs(n);
+        clGetDeviceIDs(p, types, n, devs.data(), nullptr);
+        for (cl_device_id d : devs) {
+            char name[256] = {};
+            clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof name - 1, name, nullptr);
+            names.emplace_back(name);
+        }
     }
-    return false;
+    return names;
 }
+bool opencl_platforms_have(cl_device_type types) { return !opencl_device_names(types).empty(); }
 
-// Whether StarPU will find an OpenCL device, decided before starpu_init so that the default
-// scheduler can depend on it: StarPU uses GPU and accelerator devices, and CPU devices only with
-// STARPU_OPENCL_ON_CPUS or STARPU_OPENCL_ONLY_ON_CPUS.
-bool opencl_device_expected() {
-    if (env_int("STARPU_NOPENCL", -1) == 0) return false;
+// The OpenCL device types StarPU will use (0: none): GPU and accelerator devices, and CPU devices
+// only with STARPU_OPENCL_ON_CPUS or STARPU_OPENCL_ONLY_ON_CPUS.
+cl_device_type starpu_opencl_types() {
+    if (env_int("STARPU_NOPENCL", -1) == 0) return 0;
     cl_device_type types = CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR;
     if (env_int("STARPU_OPENCL_ON_CPUS", 0) > 0) types |= CL_DEVICE_TYPE_CPU;
     if (env_int("STARPU_OPENCL_ONLY_ON_CPUS", 0) > 0) types = CL_DEVICE_TYPE_CPU;
-    return opencl_platforms_have(types);
+    return types;
+}
+
+// Whether StarPU will find an OpenCL device, decided before starpu_init so that the default
+// scheduler can depend on it.
+bool opencl_device_expected() {
+    const cl_device_type types = starpu_opencl_types();
+    return types != 0 && opencl_platforms_have(types);
+}
+
+// Whether every OpenCL device StarPU will use has the same name (identical GPUs): they can then
+// share one calibration (STARPU_PERF_MODEL_HOMOGENEOUS_OPENCL).
+bool opencl_devices_identical() {
+    const cl_device_type types = starpu_opencl_types();
+    if (types == 0) return false;
+    const std::vector<std::string> names = opencl_device_names(types);
+    return names.size() > 1 && std::all_of(names.begin(), names.end(), [&](const std::string& n) { return n == names[0]; });
 }
 
 // Whether StarPU will drive an OpenCL GPU or accelerator (the OpenCL pipeline depth depends on it).
@@ -126,6 +153,10 @@ Runtime::Runtime(const RuntimeConfig& config) {
     // those copies are wasted (dpotrf n = 32768: 7.9 GB home for a 4.3 GB triangle, 10% slower).
     if (!env_set("STARPU_MINIMUM_CLEAN_BUFFERS") && opencl_gpu_expected())
         setenv("STARPU_MINIMUM_CLEAN_BUFFERS", "0", 0);
+    // Identical OpenCL devices share their performance models: a second GPU starts calibrated by
+    // the first one's history instead of calibrating again (StarPU's default keeps one per device).
+    if (!env_set("STARPU_PERF_MODEL_HOMOGENEOUS_OPENCL") && opencl_devices_identical())
+        setenv("STARPU_PERF_MODEL_HOMOGENEOUS_OPENCL", "1", 0);
     // Workers call single-threaded BLAS: a threaded BLAS inside StarPU workers oversubscribes cores.
     state->saved_blas_threads = detail::blas_num_threads();
     detail::set_blas_num_threads(1);
@@ -154,6 +185,9 @@ Runtime::Runtime(const RuntimeConfig& config) {
         const bool pin = config.host_memory == HostMemory::Pinned ||
                          (config.host_memory == HostMemory::Auto && opencl_gpu_present());
         state->host_memory = std::make_unique<detail::HostMemoryPool>(pin);
+        // The placement prior's rates (runtime/placement_prior.hpp), before any task is submitted.
+        if (starpu_cpu_worker_get_count() > 0 && starpu_opencl_worker_get_count() > 0 && detail::placement_prior_enabled())
+            detail::load_worker_rates(*state->opencl);
     } catch (const Error&) {
         undo();
         throw;
@@ -175,6 +209,7 @@ Runtime::~Runtime() {
     detail::wait_for_all();
     detail::orphan_matrices();  // matrices that outlive the Runtime: tiles released now, later use refused
     detail::trace_end();  // writes the trace file when tracing
+    detail::clear_worker_rates();
     g_state->host_memory.reset();
     g_state->opencl.reset();
     detail::stop_starpu();
@@ -280,7 +315,9 @@ std::string Runtime::describe() const {
                                             : std::string("one process (not distributed)"))
       << "\n";
     s << "scheduler: " << g_state->scheduler << "\n";
-    s << "placement: " << (g_state->config.placement == Placement::OpenCLOnly ? "opencl-only" : "any") << "\n";
+    s << "placement: " << (g_state->config.placement == Placement::OpenCLOnly ? "opencl-only"
+                              : g_state->config.placement == Placement::CPUOnly  ? "cpu-only"
+                                                                                 : "any") << "\n";
     s << "workers: " << starpu_worker_get_count() << " (" << cpu_workers() << " CPU, " << opencl_workers()
       << " OpenCL)\n";
     for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {

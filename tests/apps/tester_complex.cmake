@@ -2,9 +2,10 @@
 # (--check-random) and device-resident runs (--resident) in c and z, conjugate transposes included.
 # Included by tests/apps/CMakeLists.txt (apps_test: exit code and output regex); one OpenCL worker
 # and one CPU worker, as the opencl mode of the unit tests, whose PoCL kernel cache they share (the
-# same programs: compiling the complex kernels again took minutes under the sanitizers).
+# same programs: compiling the complex kernels again took minutes under the sanitizers). The
+# placement prior is off, as in the mixed mode (tests/CMakeLists.txt): the tasks may run on PoCL.
 if(TARGET tessera-tester)
-  set(tester ${CMAKE_COMMAND} -E env STARPU_OPENCL_ON_CPUS=1 STARPU_NOPENCL=1 STARPU_NCPU=1
+  set(tester ${CMAKE_COMMAND} -E env STARPU_OPENCL_ON_CPUS=1 STARPU_NOPENCL=1 STARPU_NCPU=1 TESSERA_PLACEMENT_PRIOR=0
              POCL_CACHE_DIR=${CMAKE_BINARY_DIR}/test-home/pocl $<TARGET_FILE:tessera-tester>)
   set(row "[0-9.e+-]+  pass")  # the error column, then the status
   apps_test(tester.complex.zgemm_conj 0 "gemm +z .*${row}"

@@ -15,6 +15,8 @@
 // no OpenCL device, a device failure, or FILE unreadable as a table; 2 refused: an invalid argument,
 // or a --size whose matrices do not fit in host or device memory.
 //
+// tessera-tune --calibrate [...] fills StarPU's performance models instead (tools/tune/calibrate.hpp).
+//
 // tessera-tune --cpu [--prec d[,s,c,z]] [--size N] [--budget SECONDS] [--reps R] [--quick] [--out FILE]
 // measures instead the CPU tile sizes (nb, and geqrf's ib) of potrf, getrf, geqrf and gemm on this
 // CPU and merges them into a CPU tile table (runtime/cpu_tiles.hpp; default FILE: the user table
@@ -28,6 +30,7 @@
 #include "examples/common/tool_main.hpp"
 #include "kernels/opencl/params.hpp"
 #include "runtime/host_memory.hpp"
+#include "tools/tune/calibrate.hpp"
 #include "tools/tune/cl_harness.hpp"
 #include "tools/tune/cpu_tune.hpp"
 
@@ -192,9 +195,16 @@ constexpr const char* kHelp =
     "usage: tessera-tune --cpu [--prec d[,s,c,z]] [--size N] [--budget SECONDS] [--reps R] [--quick] [--out FILE]\n"
     "  measure the CPU tile sizes (nb, and geqrf's ib) of potrf, getrf, geqrf and gemm and merge them into a\n"
     "  CPU tile table (default FILE: the user table tessera::tuned_tile reads first, TESSERA_CPU_TILES)\n"
+    "usage: tessera-tune --calibrate [--prec d[,s,c,z]] [--nb LIST] [--tiles T] [--max-runs R]\n"
+    "  fill StarPU's performance models (STARPU_HOME) with checked runs of potrf, getrf, geqrf and gemm on\n"
+    "  (T*nb)x(T*nb) problems, on the OpenCL devices then the CPUs, until no task is placed to calibrate\n"
     "\n"
     "options:\n"
     "  --cpu             tune the CPU tile sizes instead of the OpenCL kernel\n"
+    "  --calibrate       calibrate StarPU's performance models of every routine instead\n"
+    "  --nb LIST         --calibrate: tile sizes, comma-separated (default: tessera::tuned_tile's per routine)\n"
+    "  --tiles T         --calibrate: tiles per side of each problem (default 4)\n"
+    "  --max-runs R      --calibrate: runs per routine and nb at most (default 12)\n"
     "  --prec LIST       precisions, comma-separated (OpenCL: d,s; --cpu: d,s,c,z)\n"
     "  --kernel K        OpenCL kernel: auto (NVIDIA path on compute capability >= 8.0), nv or portable\n"
     "  --size N          matrix order of the timing runs\n"
@@ -203,7 +213,7 @@ constexpr const char* kHelp =
     "  --quick           fewer candidates\n"
     "  --out FILE        merge the entries into FILE instead of printing them (--cpu: default the user table)\n"
     "  -h, --help        this help\n"
-    "exit status: 0 done; 1 no candidate passed or a device failed; 2 refused (bad arguments, too large --size)\n";
+    "exit status: 0 done; 1 no candidate passed, a device or check failed, or still calibrating; 2 refused (bad arguments, too large --size)\n";
 
 /// Parse argv; throws tessera::Error (exit code 2) naming the option for a missing or invalid value.
 Args parse_args(int argc, char** argv) {
@@ -322,8 +332,13 @@ int main(int argc, char** argv) {
             std::fputs(kHelp, stdout);
             return tool::kOk;
         }
-        if (a == "--prec" || a == "--kernel" || a == "--size" || a == "--reps" || a == "--budget" || a == "--out") ++i;
+        if (a == "--prec" || a == "--kernel" || a == "--size" || a == "--reps" || a == "--budget" || a == "--out" || a == "--nb" ||
+            a == "--tiles" || a == "--max-runs")
+            ++i;
     }
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) == "--calibrate")
+            return tool::guarded_main("tessera-tune", [&] { return tessera::tune::calibrate_main(argc, argv); });
     for (int i = 1; i < argc; ++i)
         if (std::string(argv[i]) == "--cpu")
             return tool::guarded_main("tessera-tune", [&] { return tessera::tune::cpu_tune_main(argc, argv); });

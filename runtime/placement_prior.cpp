@@ -1,0 +1,87 @@
+// Placement prior (see placement_prior.hpp).
+#include "runtime/placement_prior.hpp"
+
+#include <starpu.h>
+
+#include <cmath>
+#include <vector>
+
+#include "runtime/worker_rates.hpp"
+
+namespace tessera::detail {
+
+namespace {
+
+/// A kind of worker's best estimate (µs) over its devices, and whether one of them has no history.
+struct KindEstimate {
+    double us = INFINITY;
+    bool uncalibrated = false;
+};
+
+// Estimate of the task on worker w (µs), or NaN when neither history nor a rate is known.
+double estimate(starpu_task* task, starpu_perfmodel* model, unsigned w, double flops, bool* calibrated) {
+    starpu_perfmodel_arch* arch = starpu_worker_get_perf_archtype(int(w), STARPU_NMAX_SCHED_CTXS);
+    // StarPU loads a model's history when the model's first task is submitted; the first query
+    // through the task loads it here (and fixes that one task's footprint now).
+    if (!model->is_loaded) (void)starpu_task_expected_length(task, arch, 0);
+    double us = starpu_perfmodel_history_based_expected_perf(model, arch, model->footprint(task));
+    *calibrated = !std::isnan(us);
+    if (!*calibrated) {
+        const char prec = task->cl->name[0];
+        const double rate = starpu_worker_get_type(int(w)) == STARPU_CPU_WORKER
+                                ? cpu_worker_rate(prec)
+                                : opencl_worker_rate(starpu_worker_get_devid(int(w)), prec);
+        if (!(rate > 0)) return NAN;
+        us = flops / (rate * 1e3);  // flops / (GFLOP/s · 1e9) seconds
+    }
+    // Inputs not on the worker's memory node come from a node that holds them (none yet: a task
+    // submitted before this one produces them), at StarPU's calibrated bus speed.
+    const unsigned node = unsigned(starpu_worker_get_memory_node(int(w)));
+    const unsigned nodes = starpu_memory_nodes_get_count();
+    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
+        starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, i);
+        if (!(STARPU_TASK_GET_MODE(task, i) & STARPU_R) || starpu_data_is_on_node(h, node)) continue;
+        for (unsigned src = 0; src < nodes; ++src)
+            if (src != node && starpu_data_is_on_node(h, src)) {
+                const double t = starpu_transfer_predict(src, node, starpu_data_get_size(h));
+                if (t > 0 && std::isfinite(t)) us += t;
+                break;
+            }
+    }
+    return us;
+}
+
+}  // namespace
+
+void apply_placement_prior(starpu_task* task, double flops) noexcept {
+    starpu_codelet* cl = task->cl;
+    if (!(flops > 0) || !cl || !cl->model || cl->model->type != STARPU_HISTORY_BASED || !cl->model->footprint ||
+        !cl->cpu_funcs[0] || !cl->opencl_funcs[0] || task->where != -1)
+        return;
+    if (starpu_cpu_worker_get_count() == 0 || starpu_opencl_worker_get_count() == 0) return;
+    KindEstimate cpu, ocl;
+    bool cpu_done = false;
+    std::vector<bool> device_done(starpu_opencl_worker_get_count(), false);
+    for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
+        const starpu_worker_archtype type = starpu_worker_get_type(int(w));
+        KindEstimate* kind = nullptr;
+        if (type == STARPU_CPU_WORKER && !cpu_done) {  // CPU cores share one model (homogeneous)
+            cpu_done = true, kind = &cpu;
+        } else if (type == STARPU_OPENCL_WORKER) {
+            const int devid = starpu_worker_get_devid(int(w));
+            if (devid < 0 || size_t(devid) >= device_done.size() || device_done[size_t(devid)]) continue;
+            device_done[size_t(devid)] = true, kind = &ocl;
+        }
+        if (!kind) continue;
+        bool calibrated = false;
+        const double us = estimate(task, cl->model, w, flops, &calibrated);
+        if (std::isnan(us)) return;  // no rate for this precision: no prior
+        kind->us = std::fmin(kind->us, us);
+        kind->uncalibrated = kind->uncalibrated || !calibrated;
+    }
+    const double best = std::fmin(cpu.us, ocl.us);
+    if (cpu.uncalibrated && cpu.us > kRuleOutFactor * best) task->where = STARPU_OPENCL;
+    else if (ocl.uncalibrated && ocl.us > kRuleOutFactor * best) task->where = STARPU_CPU;
+}
+
+}  // namespace tessera::detail

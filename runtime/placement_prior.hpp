@@ -1,0 +1,33 @@
+// Placement prior: where a task may run before StarPU has a history of it. StarPU's
+// history-based models know nothing of a footprint (codelet, tile shapes, flags) until a kind of
+// worker has run it STARPU_CALIBRATE_MINIMUM (10) times; until then a performance-model scheduler
+// (dm, dmda, dmdas) sends the task to a worker of that kind to calibrate it, whatever it costs
+// there: on a GPU machine's first run a 4096 potrf tile went to a CPU core (0.86 s) while the GPU
+// waited. The prior estimates each kind from the task's flops over the worker rates of
+// runtime/worker_rates.hpp, plus StarPU's prediction of the transfers, and keeps the task off a kind
+// that has no history for it and that the estimates put more than kRuleOutFactor behind the best.
+// History takes over a footprint as soon as it is calibrated. Internal: not installed.
+#pragma once
+
+struct starpu_task;
+
+namespace tessera::detail {
+
+/// A kind of worker without history for a task is ruled out when its estimate exceeds this many
+/// times the best kind's: calibrating it there would cost at least this many times the task. Small
+/// tiles, where a CPU core and a device are within this factor, stay free for the scheduler to
+/// calibrate both.
+constexpr double kRuleOutFactor = 10;
+
+/// Called by codelets::submit_task for every task before it is submitted: when the Runtime has
+/// both CPU and OpenCL workers and worker rates (load_worker_rates), the task's codelet has both
+/// implementations and a history-based model, its placement is not already restricted
+/// (Placement::OpenCLOnly or CPUOnly) and `flops` (task_flops) > 0, sets task->where to the kind the prior
+/// leaves when the other kind has no calibrated history for the task's footprint and its estimate
+/// is more than kRuleOutFactor times the best. Estimates in µs: the history's mean where
+/// calibrated, else flops / rate; plus, for each input not on the worker's memory node, StarPU's
+/// prediction of its transfer from a node that holds it (starpu_transfer_predict); an OpenCL kind
+/// is its best device. Never throws.
+void apply_placement_prior(starpu_task* task, double flops) noexcept;
+
+}  // namespace tessera::detail

@@ -1,0 +1,228 @@
+// Worker rates of the placement prior: read from StarPU's home, measured where missing (see
+// worker_rates.hpp).
+#include "runtime/worker_rates.hpp"
+
+#include <cblas.h>
+#include <starpu.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/opencl/launch.hpp"
+#include "runtime/cpu_tiles.hpp"
+#include "runtime/opencl_registry.hpp"
+#include "runtime/warnings.hpp"
+#include "tessera/types.hpp"
+
+namespace tessera::detail {
+
+namespace {
+
+std::mutex g_lock;
+double g_cpu[2] = {0, 0};                 // by real precision: [0] s, [1] d
+std::vector<std::array<double, 2>> g_ocl;  // by StarPU OpenCL devid
+
+int real_index(char prec) { return prec == 's' || prec == 'c' ? 0 : 1; }
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Best of three timed calls after one warm-up.
+template <class F>
+double best_of_three(F&& run) {
+    run();
+    double best = 1e300;
+    for (int i = 0; i < 3; ++i) {
+        const auto t0 = Clock::now();
+        run();
+        best = std::min(best, seconds_since(t0));
+    }
+    return best;
+}
+
+template <class T>
+double measure_cpu(int n) {
+    std::vector<T> a(size_t(n) * n, T(0.5)), b(a), c(a);
+    const double s = best_of_three([&] {
+        if constexpr (std::is_same_v<T, float>)
+            cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+        else
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a.data(), n, b.data(), n, 0.0, c.data(), n);
+    });
+    return 2.0 * n * n * double(n) / s / 1e9;
+}
+
+template <class T>
+double measure_opencl(int devid, const ocl::DeviceKernels& dk) {
+    cl_device_id dev = nullptr;
+    starpu_opencl_get_device(devid, &dev);
+    const bool gpu = (dk.info().type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0;
+    const int n = gpu ? 2048 : 256;
+    const size_t bytes = size_t(n) * n * sizeof(T);
+    cl_int err = CL_SUCCESS;
+    cl_command_queue q = clCreateCommandQueue(dk.context(), dev, 0, &err);
+    if (err != CL_SUCCESS) return 0;
+    cl_mem buf[3] = {nullptr, nullptr, nullptr};
+    double rate = 0;
+    try {
+        const std::vector<T> host(size_t(n) * n, T(0.5));
+        for (cl_mem& m : buf) {
+            m = clCreateBuffer(dk.context(), CL_MEM_READ_WRITE, bytes, nullptr, &err);
+            ocl::check(err, "clCreateBuffer");
+            ocl::check(clEnqueueWriteBuffer(q, m, CL_TRUE, 0, bytes, host.data(), 0, nullptr, nullptr),
+                       "clEnqueueWriteBuffer");
+        }
+        const double s = best_of_three([&] {
+            ocl::gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, n, n, n, T(1), {buf[0], 0, n}, {buf[1], 0, n}, T(0),
+                         {buf[2], 0, n});
+            ocl::check(clFinish(q), "clFinish");
+        });
+        rate = 2.0 * n * n * double(n) / s / 1e9;
+    } catch (const std::exception&) {
+        rate = 0;
+    }
+    for (cl_mem m : buf)
+        if (m) clReleaseMemObject(m);
+    clReleaseCommandQueue(q);
+    return rate;
+}
+
+std::string cpu_device_name() { return "cpu: " + machine_cpu().model; }
+std::string opencl_device_name(const ocl::DeviceKernels& dk) { return "opencl: " + dk.info().name; }
+
+}  // namespace
+
+std::string worker_rates_path() {
+    if (const char* h = std::getenv("STARPU_HOME"); h && *h) return std::string(h) + "/.tessera/worker_rates.txt";
+    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.tessera/worker_rates.txt";
+    return {};
+}
+
+bool parse_worker_rate(std::string_view line, char* prec, double* gflops, std::string* device) {
+    const size_t hash = line.find('#');
+    if (hash != std::string_view::npos) line = line.substr(0, hash);
+    std::istringstream in{std::string(line)};
+    std::string p, rate;
+    if (!(in >> p)) return false;
+    if (p != "s" && p != "d") throw std::invalid_argument("precision '" + p + "' is not s or d");
+    if (!(in >> rate)) throw std::invalid_argument("no GFLOP/s after the precision");
+    char* end = nullptr;
+    const double v = std::strtod(rate.c_str(), &end);
+    if (end == rate.c_str() || *end || !(v > 0) || v > 1e9)
+        throw std::invalid_argument("GFLOP/s '" + rate + "' is not a positive number");
+    std::string name;
+    std::getline(in >> std::ws, name);
+    while (!name.empty() && (name.back() == ' ' || name.back() == '\t' || name.back() == '\r')) name.pop_back();
+    if (name.rfind("cpu: ", 0) != 0 && name.rfind("opencl: ", 0) != 0)
+        throw std::invalid_argument("the device must start with 'cpu: ' or 'opencl: '");
+    *prec = p[0], *gflops = v, *device = name;
+    return true;
+}
+
+void load_worker_rates(const OpenCLRegistry& opencl) {
+    std::lock_guard<std::mutex> guard(g_lock);
+    const std::string path = worker_rates_path();
+    std::map<std::pair<char, std::string>, double> known;
+    std::string text;
+    if (!path.empty()) {
+        std::ifstream in(path);
+        std::string line;
+        for (int lineno = 1; std::getline(in, line); ++lineno) {
+            text += line + "\n";
+            char p;
+            double v;
+            std::string device;
+            try {
+                if (parse_worker_rate(line, &p, &v, &device)) known[{p, device}] = v;
+            } catch (const std::invalid_argument& e) {
+                warn_once(path + ":" + std::to_string(lineno) + ": " + e.what() + "; line ignored");
+            }
+        }
+    }
+    std::string added;
+    auto rate_of = [&](char p, const std::string& device, auto&& measure) {
+        auto it = known.find({p, device});
+        if (it != known.end()) return it->second;
+        const double v = measure();
+        if (v > 0) {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%c %.4g ", p, v);
+            added += buf + device + "\n";
+            known[{p, device}] = v;
+        }
+        return v;
+    };
+    const std::string cpu = cpu_device_name();
+    g_cpu[0] = rate_of('s', cpu, [] { return measure_cpu<float>(256); });
+    g_cpu[1] = rate_of('d', cpu, [] { return measure_cpu<double>(256); });
+    g_ocl.assign(starpu_opencl_worker_get_count(), {0, 0});
+    for (size_t d = 0; d < g_ocl.size(); ++d)
+        for (char p : {'s', 'd'}) {
+            const ocl::DeviceKernels* dk = nullptr;
+            try {
+                dk = &opencl.kernels(int(d), p);
+            } catch (const std::exception&) {
+                continue;  // no fp64 on this device: its d rate stays unknown
+            }
+            g_ocl[d][real_index(p)] = rate_of(p, opencl_device_name(*dk), [&] {
+                return p == 's' ? measure_opencl<float>(int(d), *dk) : measure_opencl<double>(int(d), *dk);
+            });
+        }
+    if (added.empty() || path.empty()) return;
+    // The whole file is rewritten through a temporary file and a rename, so that a concurrent
+    // reader (another process on the same home) sees either the old file or the new one.
+    std::error_code ec;
+    const std::filesystem::path file(path);
+    std::filesystem::create_directories(file.parent_path(), ec);
+    const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+    {
+        std::ofstream out(tmp);
+        if (text.empty())
+            text = "# Tessera worker rates: GFLOP/s of one gemm on one worker of each kind, the placement prior\n"
+                   "# of tasks StarPU has no history of (docs/tuning.md). Measured at the first start; edit freely.\n";
+        out << text << added;
+        if (!out) {
+            std::filesystem::remove(tmp, ec);
+            return;
+        }
+    }
+    std::filesystem::rename(tmp, file, ec);
+    if (ec) std::filesystem::remove(tmp, ec);
+}
+
+bool placement_prior_enabled() {
+    const char* v = std::getenv("TESSERA_PLACEMENT_PRIOR");
+    if (!v || !*v || std::string(v) == "1") return true;
+    if (std::string(v) == "0") return false;
+    throw Error(std::string("TESSERA_PLACEMENT_PRIOR='") + v + "': expected 1 (the placement prior on, the default) or 0 (off)");
+}
+
+void clear_worker_rates() noexcept {
+    std::lock_guard<std::mutex> guard(g_lock);
+    g_cpu[0] = g_cpu[1] = 0;
+    g_ocl.clear();
+}
+
+double cpu_worker_rate(char prec) noexcept {
+    std::lock_guard<std::mutex> guard(g_lock);
+    return g_cpu[real_index(prec)];
+}
+
+double opencl_worker_rate(int devid, char prec) noexcept {
+    std::lock_guard<std::mutex> guard(g_lock);
+    return devid >= 0 && size_t(devid) < g_ocl.size() ? g_ocl[size_t(devid)][real_index(prec)] : 0.0;
+}
+
+}  // namespace tessera::detail

@@ -1,0 +1,95 @@
+# The placement prior and the calibration command (issue 39), in the mixed mode (one CPU worker,
+# PoCL's OpenCL device, dmdas) with a StarPU home of its own, fresh each run:
+#   cmake -DTESTER=path -DTUNE=path -DHOME_DIR=dir -P placement_prior.cmake
+# 1. The first start measures the worker rates into $STARPU_HOME/.tessera/worker_rates.txt: s and d
+#    of the CPU and of the OpenCL device.
+# 2. With no history (models removed), the first run's double tasks go where the rates put them:
+#    rates that make the OpenCL device 10^6 times faster than a core keep every task of a codelet
+#    with an OpenCL implementation off the CPU, and the reverse keeps them off OpenCL; the results
+#    pass their check either way. A malformed line is named in one warning and skipped.
+# 3. TESSERA_PLACEMENT_PRIOR accepts 0 and 1 only: another value is refused (exit 2) naming it.
+# 4. tessera-tune --calibrate (STARPU_CALIBRATE_MINIMUM=2: three measurements per footprint, the
+#    first dropped) ends calibrated on both kinds of worker, and then a run of each routine at the
+#    calibrated nb has no task placed to calibrate (no "uncalibrated:" line in its profile).
+#    STARPU_HISTORY_MAX_ERROR=1000000: no sample of these millisecond tasks is rejected, nor a model
+#    flushed, for deviating from the mean on a loaded machine.
+file(REMOVE_RECURSE "${HOME_DIR}")
+file(MAKE_DIRECTORY "${HOME_DIR}")
+set(ENV{STARPU_HOME} "${HOME_DIR}")
+set(ENV{STARPU_SCHED} dmdas)
+set(ENV{STARPU_OPENCL_ON_CPUS} 1)
+set(ENV{STARPU_NOPENCL} 1)
+set(ENV{STARPU_NCPU} 1)
+set(ENV{STARPU_SILENT} 1)
+set(rates_file "${HOME_DIR}/.tessera/worker_rates.txt")
+
+function(run var rc_expected)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(NOT rc EQUAL rc_expected)
+    message(FATAL_ERROR "exit code ${rc}, expected ${rc_expected}: ${ARGN}")
+  endif()
+  set(${var} "${out}${err}" PARENT_SCOPE)
+endfunction()
+
+set(potrf ${TESTER} potrf --prec d --n 256 --nb 64 --check --profile)
+
+# 1.
+run(out 0 ${potrf})
+file(STRINGS "${rates_file}" rates REGEX "^[sd] ")
+foreach(want "s [0-9.e+]+ cpu: " "d [0-9.e+]+ cpu: " "s [0-9.e+]+ opencl: " "d [0-9.e+]+ opencl: ")
+  if(NOT rates MATCHES "${want}")
+    message(FATAL_ERROR "worker_rates.txt has no line '${want}...': ${rates}")
+  endif()
+endforeach()
+string(REGEX MATCH "cpu: [^;]*" cpu_name "${rates}")
+string(REGEX MATCH "opencl: [^;]*" ocl_name "${rates}")
+
+# 2. Each codelet row of the profile: name, worker kind, tasks, ...
+function(first_run_on cpu_rate ocl_rate kept_off)
+  file(WRITE "${rates_file}" "d ${cpu_rate} ${cpu_name}\nd ${ocl_rate} ${ocl_name}\nd fast ${ocl_name}\n")
+  file(REMOVE_RECURSE "${HOME_DIR}/.starpu/sampling")
+  run(out 0 ${potrf})
+  if(NOT out MATCHES "potrf +d .* pass")
+    message(FATAL_ERROR "the run's check did not pass")
+  endif()
+  if(NOT out MATCHES "warning: [^\n]*worker_rates.txt:3: GFLOP/s 'fast' is not a positive number; line ignored")
+    message(FATAL_ERROR "no warning naming the malformed line 3 of worker_rates.txt")
+  endif()
+  string(REGEX MATCHALL "\n  d(gemm|syrk|trsm|trmm|trtri|potrf) +(CPU|OpenCL) +[0-9]+" rows "${out}")
+  if(NOT rows)
+    message(FATAL_ERROR "no codelet rows in the profile")
+  endif()
+  foreach(row IN LISTS rows)
+    if(row MATCHES " ${kept_off} ")
+      message(FATAL_ERROR "rates d ${cpu_rate} (CPU) / ${ocl_rate} (OpenCL), first run: a task ran on ${kept_off}: ${row}")
+    endif()
+  endforeach()
+endfunction()
+first_run_on(1 1000000 CPU)
+first_run_on(1000000 1 OpenCL)
+
+# 3.
+set(ENV{TESSERA_PLACEMENT_PRIOR} maybe)
+run(out 2 ${potrf})
+if(NOT out MATCHES "TESSERA_PLACEMENT_PRIOR='maybe': expected 1")
+  message(FATAL_ERROR "TESSERA_PLACEMENT_PRIOR=maybe was not refused naming the variable")
+endif()
+unset(ENV{TESSERA_PLACEMENT_PRIOR})
+
+# 4.
+file(REMOVE_RECURSE "${HOME_DIR}")
+set(ENV{STARPU_CALIBRATE_MINIMUM} 2)
+set(ENV{STARPU_HISTORY_MAX_ERROR} 1000000)
+run(out 0 ${TUNE} --calibrate --prec d --nb 64 --tiles 3)
+foreach(want "dpotrf nb 64 on OpenCL: run 1" "dgemm nb 64 on CPU: run 1" "calibrate: done")
+  if(NOT out MATCHES "${want}")
+    message(FATAL_ERROR "tessera-tune --calibrate printed no '${want}'")
+  endif()
+endforeach()
+foreach(op potrf getrf geqrf gemm)
+  run(out 0 ${TESTER} ${op} --prec d --n 192 --nb 64 --check --profile)
+  if(out MATCHES "uncalibrated:")
+    message(FATAL_ERROR "${op} after tessera-tune --calibrate still has tasks placed to calibrate")
+  endif()
+endforeach()

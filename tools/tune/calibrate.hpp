@@ -1,0 +1,33 @@
+// tessera-tune --calibrate: fill StarPU's performance models of this machine, so that the first run
+// of an application is placed from history rather than calibrating (docs/tuning.md).
+#pragma once
+
+namespace tessera::tune {
+
+/// The calibration mode of tessera-tune, argv as main received it (the "--calibrate" among them):
+///
+///   tessera-tune --calibrate [--prec d[,s,c,z]] [--nb LIST] [--tiles T] [--max-runs R]
+///
+/// For each precision, routine (potrf, getrf with partial pivoting, geqrf, gemm) and tile size
+/// (--nb, a comma-separated list; default: the nb tuned_tile picks for that routine; geqrf's ib
+/// tuned_tile's, at most nb, as tessera-tester's default), runs the
+/// routine on a (T·nb)×(T·nb) problem (T default 4), each run checked (check::solve_residual ≤ 60,
+/// info 0), until a run has no task that a performance-model scheduler placed to calibrate (at
+/// most R runs, default 12), printing one progress line per run. It does so on every kind of
+/// worker in turn, with STARPU_CALIBRATE=1 and the dmdas scheduler unless the user set
+/// STARPU_CALIBRATE or STARPU_SCHED:
+///  1. with OpenCL workers present, a Runtime whose codelets run on OpenCL wherever they can
+///     (Placement::OpenCLOnly; CPU-only codelets such as the LU and QR panels on the CPUs);
+///  2. a Runtime whose tasks all run on the CPUs (Placement::CPUOnly: the algorithms keep the
+///     formulations of the OpenCL devices present), for the precisions and tile sizes where
+///     the worker rates (runtime/worker_rates.hpp) do not put a CPU core more than
+///     kRuleOutFactor behind the best OpenCL device on a gemm tile: those the placement prior
+///     keeps off the CPUs anyway; each skipped one is named.
+/// Identical OpenCL devices share one calibration (STARPU_PERF_MODEL_HOMOGENEOUS_OPENCL, set by the
+/// Runtime). The models are StarPU's, in $STARPU_HOME/.starpu/sampling.
+/// Returns the exit code (examples/common/tool_main.hpp): 0 every pass ended calibrated; 1 a run
+/// failed its check or a task failed, or a pass still had tasks placed to calibrate after R runs.
+/// Throws tessera::Error (exit 2, refused) for an invalid argument.
+int calibrate_main(int argc, char** argv);
+
+}  // namespace tessera::tune
