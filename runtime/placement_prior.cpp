@@ -55,10 +55,14 @@ double estimate(starpu_task* task, starpu_perfmodel* model, unsigned w, double f
 
 void apply_placement_prior(starpu_task* task, double flops) noexcept {
     starpu_codelet* cl = task->cl;
-    if (!(flops > 0) || !cl || !cl->model || cl->model->type != STARPU_HISTORY_BASED || !cl->model->footprint ||
+    if (!cl || !cl->model || cl->model->type != STARPU_HISTORY_BASED || !cl->model->footprint ||
         !cl->cpu_funcs[0] || !cl->opencl_funcs[0] || task->where != -1)
         return;
     if (starpu_cpu_worker_get_count() == 0 || starpu_opencl_worker_get_count() == 0) return;
+    if (!(flops > 0))  // a data-movement task (laswp, lacpy): one operation per byte of its buffers
+        for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i)
+            flops += double(starpu_data_get_size(STARPU_TASK_GET_HANDLE(task, i)));
+    if (!(flops > 0)) return;
     KindEstimate cpu, ocl;
     bool cpu_done = false;
     std::vector<bool> device_done(starpu_opencl_worker_get_count(), false);

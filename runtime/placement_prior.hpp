@@ -22,12 +22,14 @@ constexpr double kRuleOutFactor = 10;
 /// Called by codelets::submit_task for every task before it is submitted: when the Runtime has
 /// both CPU and OpenCL workers and worker rates (load_worker_rates), the task's codelet has both
 /// implementations and a history-based model, its placement is not already restricted
-/// (Placement::OpenCLOnly or CPUOnly) and `flops` (task_flops) > 0, sets task->where to the kind the prior
+/// (Placement::OpenCLOnly or CPUOnly), sets task->where to the kind the prior
 /// leaves when the other kind has no calibrated history for the task's footprint and its estimate
 /// is more than kRuleOutFactor times the best. Estimates in µs: the history's mean where
 /// calibrated, else flops / rate; plus, for each input not on the worker's memory node, StarPU's
 /// prediction of its transfer from a node that holds it (starpu_transfer_predict); an OpenCL kind
-/// is its best device. Never throws.
+/// is its best device. `flops` is task_flops(task); a data-movement task (0 flops: laswp, lacpy)
+/// counts one operation per byte of its buffers, so that a GPU's pivoting of its own tiles is not
+/// sent to a CPU core to calibrate (the tiles would travel there and back). Never throws.
 void apply_placement_prior(starpu_task* task, double flops) noexcept;
 
 }  // namespace tessera::detail

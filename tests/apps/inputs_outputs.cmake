@@ -121,4 +121,10 @@ if(TARGET tessera_tune)
   apps_test(tune.help_short 0 "usage: tessera-tune --cpu" $<TARGET_FILE:tessera_tune> -h)
   apps_test(errors.tune.unknown_names_cpu 2 "^tessera-tune: unknown argument '--bogus'; ${line}tessera-tune --cpu${line}.?$"
             $<TARGET_FILE:tessera_tune> --bogus)
+  # --calibrate's arguments are refused before any Runtime starts.
+  apps_test(tune.help_calibrate 0 "usage: tessera-tune --calibrate .*--max-runs R" $<TARGET_FILE:tessera_tune> --help)
+  apps_test(errors.tune.calibrate_nb 2 "^tessera-tune: --nb: must be an integer from 1 to 2147483647, got 0.?$"
+            $<TARGET_FILE:tessera_tune> --calibrate --nb 256,0)
+  apps_test(errors.tune.calibrate_unknown 2 "^tessera-tune: unknown argument '--size' with --calibrate; usage: tessera-tune --calibrate"
+            $<TARGET_FILE:tessera_tune> --calibrate --size 100)
 endif()

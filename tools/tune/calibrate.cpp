@@ -10,8 +10,6 @@
 #include <vector>
 
 #include "examples/common/tool_main.hpp"
-#include "runtime/placement_prior.hpp"
-#include "runtime/worker_rates.hpp"
 #include "tools/tune/cl_harness.hpp"  // parse_int_option, parse_prec_list
 #include "tools/tune/routine_runs.hpp"
 
@@ -22,7 +20,7 @@ namespace {
 struct Args {
     std::vector<char> precs = {'d'};
     std::vector<int> nbs;  // empty: tuned_tile's per routine
-    int tiles = 4, max_runs = 12;
+    int tiles = 4, max_runs = 20;
 };
 
 constexpr const char* kUsage = "usage: tessera-tune --calibrate [--prec d[,s,c,z]] [--nb LIST] [--tiles T] [--max-runs R]";
@@ -101,36 +99,22 @@ std::vector<int64_t> tile_sizes(const Args& args, char prec, Routine r) {
 }
 
 template <class T>
-bool calibrate_precision(Runtime& runtime, const Args& args, const char* kind, bool (*skip)(char, int64_t)) {
+bool calibrate_precision(Runtime& runtime, const Args& args, const char* kind) {
     bool ok = true;
     for (Routine r : kRoutines)
-        for (int64_t nb : tile_sizes(args, prec_letter<T>(), r)) {
-            if (skip && skip(prec_letter<T>(), nb)) continue;
-            ok = calibrate_routine<T>(runtime, r, nb, args, kind) && ok;
-        }
+        for (int64_t nb : tile_sizes(args, prec_letter<T>(), r)) ok = calibrate_routine<T>(runtime, r, nb, args, kind) && ok;
     return ok;
 }
 
-bool calibrate_all(Runtime& runtime, const Args& args, const char* kind, bool (*skip)(char, int64_t) = nullptr) {
+bool calibrate_all(Runtime& runtime, const Args& args, const char* kind) {
     bool ok = true;
     for (char p : args.precs) {
-        if (p == 's') ok = calibrate_precision<float>(runtime, args, kind, skip) && ok;
-        else if (p == 'd') ok = calibrate_precision<double>(runtime, args, kind, skip) && ok;
-        else if (p == 'c') ok = calibrate_precision<std::complex<float>>(runtime, args, kind, skip) && ok;
-        else ok = calibrate_precision<std::complex<double>>(runtime, args, kind, skip) && ok;
+        if (p == 's') ok = calibrate_precision<float>(runtime, args, kind) && ok;
+        else if (p == 'd') ok = calibrate_precision<double>(runtime, args, kind) && ok;
+        else if (p == 'c') ok = calibrate_precision<std::complex<float>>(runtime, args, kind) && ok;
+        else ok = calibrate_precision<std::complex<double>>(runtime, args, kind) && ok;
     }
     return ok;
-}
-
-// Rates seen in the OpenCL pass: the CPU pass skips what the placement prior keeps off the CPUs.
-double g_cpu_rate[2] = {0, 0}, g_ocl_rate[2] = {0, 0};
-bool ruled_out_on_cpu(char prec, int64_t nb) {
-    const int i = prec == 's' || prec == 'c' ? 0 : 1;
-    if (!(g_cpu_rate[i] > 0) || !(g_ocl_rate[i] > 0) || g_cpu_rate[i] * detail::kRuleOutFactor >= g_ocl_rate[i]) return false;
-    std::printf("calibrate: %c nb %lld on CPU: skipped (worker rates: a CPU core %.3g GFLOP/s, OpenCL %.3g: the placement "
-                "prior keeps these tasks off the CPUs)\n",
-                prec, (long long)nb, g_cpu_rate[i], g_ocl_rate[i]);
-    return true;
 }
 
 }  // namespace
@@ -146,21 +130,13 @@ int calibrate_main(int argc, char** argv) {
         config.placement = Placement::OpenCLOnly;
         Runtime runtime(config);
         opencl = runtime.opencl_workers() > 0;
-        if (opencl) {
-            for (int i = 0; i < 2; ++i) {
-                g_cpu_rate[i] = detail::cpu_worker_rate(i ? 'd' : 's');
-                for (int d = 0; d < runtime.opencl_workers(); ++d)
-                    g_ocl_rate[i] = std::max(g_ocl_rate[i], detail::opencl_worker_rate(d, i ? 'd' : 's'));
-            }
-            ok = calibrate_all(runtime, args, "OpenCL");
-        }
+        if (opencl) ok = calibrate_all(runtime, args, "OpenCL");
     }
-    // The CPU pass: the same formulations as a run with these OpenCL devices (potrf's trtri and
-    // trmm, say), every task on the CPUs.
-    RuntimeConfig config;
-    config.placement = opencl ? Placement::CPUOnly : Placement::Any;
-    Runtime runtime(config);
-    ok = calibrate_all(runtime, args, "CPU", opencl ? ruled_out_on_cpu : nullptr) && ok;
+    // Then runs as an application's: the placement prior keeps off the CPUs what it rules out, and
+    // the scheduler calibrates the CPUs for the rest (with OpenCL workers, what it would otherwise
+    // calibrate in a user's first runs).
+    Runtime runtime;
+    ok = calibrate_all(runtime, args, opencl ? "CPU+OpenCL" : "CPU") && ok;
     std::printf("calibrate: %s; StarPU's models are in %s/.starpu/sampling\n", ok ? "done" : "INCOMPLETE",
                 std::getenv("STARPU_HOME") ? std::getenv("STARPU_HOME") : std::getenv("HOME") ? std::getenv("HOME") : ".");
     return ok ? tool::kOk : tool::kFailed;

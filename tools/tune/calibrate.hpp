@@ -13,16 +13,17 @@ namespace tessera::tune {
 /// tuned_tile's, at most nb, as tessera-tester's default), runs the
 /// routine on a (T·nb)×(T·nb) problem (T default 4), each run checked (check::solve_residual ≤ 60,
 /// info 0), until a run has no task that a performance-model scheduler placed to calibrate (at
-/// most R runs, default 12), printing one progress line per run. It does so on every kind of
+/// most R runs, default 20), printing one progress line per run. It does so on every kind of
 /// worker in turn, with STARPU_CALIBRATE=1 and the dmdas scheduler unless the user set
 /// STARPU_CALIBRATE or STARPU_SCHED:
 ///  1. with OpenCL workers present, a Runtime whose codelets run on OpenCL wherever they can
 ///     (Placement::OpenCLOnly; CPU-only codelets such as the LU and QR panels on the CPUs);
-///  2. a Runtime whose tasks all run on the CPUs (Placement::CPUOnly: the algorithms keep the
-///     formulations of the OpenCL devices present), for the precisions and tile sizes where
-///     the worker rates (runtime/worker_rates.hpp) do not put a CPU core more than
-///     kRuleOutFactor behind the best OpenCL device on a gemm tile: those the placement prior
-///     keeps off the CPUs anyway; each skipped one is named.
+///  2. a Runtime as an application's (Placement::Any): the placement prior (runtime/
+///     placement_prior.hpp) keeps off the CPUs the tasks it rules out, and the scheduler calibrates
+///     the CPUs for the others, which a user's first runs would otherwise do.
+/// The footprints of a (T·nb)-sized problem are calibrated: codelets whose buffers depend on the
+/// matrix (the LU panel and row interchanges over a whole tile column) calibrate again at other
+/// sizes; the prior places them meanwhile.
 /// Identical OpenCL devices share one calibration (STARPU_PERF_MODEL_HOMOGENEOUS_OPENCL, set by the
 /// Runtime). The models are StarPU's, in $STARPU_HOME/.starpu/sampling.
 /// Returns the exit code (examples/common/tool_main.hpp): 0 every pass ended calibrated; 1 a run
