@@ -34,20 +34,6 @@ double estimate(starpu_task* task, starpu_perfmodel* model, unsigned w, double f
         if (!(rate > 0)) return NAN;
         us = flops / (rate * 1e3);  // flops / (GFLOP/s · 1e9) seconds
     }
-    // Inputs not on the worker's memory node come from a node that holds them (none yet: a task
-    // submitted before this one produces them), at StarPU's calibrated bus speed.
-    const unsigned node = unsigned(starpu_worker_get_memory_node(int(w)));
-    const unsigned nodes = starpu_memory_nodes_get_count();
-    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i) {
-        starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, i);
-        if (!(STARPU_TASK_GET_MODE(task, i) & STARPU_R) || starpu_data_is_on_node(h, node)) continue;
-        for (unsigned src = 0; src < nodes; ++src)
-            if (src != node && starpu_data_is_on_node(h, src)) {
-                const double t = starpu_transfer_predict(src, node, starpu_data_get_size(h));
-                if (t > 0 && std::isfinite(t)) us += t;
-                break;
-            }
-    }
     return us;
 }
 

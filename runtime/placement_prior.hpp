@@ -4,8 +4,12 @@
 // (dm, dmda, dmdas) sends the task to a worker of that kind to calibrate it, whatever it costs
 // there: on a GPU machine's first run a 4096 potrf tile went to a CPU core (0.86 s) while the GPU
 // waited. The prior estimates each kind from the task's flops over the worker rates of
-// runtime/worker_rates.hpp, plus StarPU's prediction of the transfers, and keeps the task off a kind
-// that has no history for it and that the estimates put more than kRuleOutFactor behind the best.
+// runtime/worker_rates.hpp, and keeps the task off a kind that has no history for it and that the
+// estimates put more than kRuleOutFactor behind the best. Transfers are left out: the prior only
+// asks whether a kind computes the task hopelessly slower. StarPU's bus model times its own
+// pageable buffers (H100: 8–13 GB/s against the 54 of Tessera's pinned tiles), and with it the
+// first dgetrf n = 16384, nb = 1024 on an H200 still sent 151 gemm tiles to CPU cores (1.42×
+// its calibrated time); in a DAG most inputs of a tile task are produced or reused on the device.
 // History takes over a footprint as soon as it is calibrated. Internal: not installed.
 #pragma once
 
@@ -25,9 +29,7 @@ constexpr double kRuleOutFactor = 10;
 /// (Placement::OpenCLOnly or CPUOnly), sets task->where to the kind the prior
 /// leaves when the other kind has no calibrated history for the task's footprint and its estimate
 /// is more than kRuleOutFactor times the best. Estimates in µs: the history's mean where
-/// calibrated, else flops / rate; plus, for each input not on the worker's memory node, StarPU's
-/// prediction of its transfer from a node that holds it (starpu_transfer_predict); an OpenCL kind
-/// is its best device. `flops` is task_flops(task); a data-movement task (0 flops: laswp, lacpy)
+/// calibrated, else flops / rate (no transfers); an OpenCL kind is its best device. `flops` is task_flops(task); a data-movement task (0 flops: laswp, lacpy)
 /// counts one operation per byte of its buffers, so that a GPU's pivoting of its own tiles is not
 /// sent to a CPU core to calibrate (the tiles would travel there and back). Never throws.
 void apply_placement_prior(starpu_task* task, double flops) noexcept;

@@ -50,11 +50,17 @@ Args parse_args(int argc, char** argv) {
     return args;
 }
 
-/// Tasks of a profile that a performance-model scheduler placed without a prediction.
-long uncalibrated_tasks(const Profile& p, long* tasks) {
+/// Tasks of a profile that a performance-model scheduler placed without a prediction, and which
+/// ("dtrsm 4 on CPU, ...").
+long uncalibrated_tasks(const Profile& p, long* tasks, std::string* which) {
     long n = 0;
     *tasks = 0;
-    for (const Profile::Codelet& c : p.codelets) n += c.uncalibrated, *tasks += c.tasks;
+    for (const Profile::Codelet& c : p.codelets) {
+        n += c.uncalibrated, *tasks += c.tasks;
+        if (c.uncalibrated > 0)
+            *which += (which->empty() ? "" : ", ") + c.name + " " + std::to_string(c.uncalibrated) + " on " +
+                      (c.opencl ? "OpenCL" : "CPU");
+    }
     return n;
 }
 
@@ -82,9 +88,11 @@ bool calibrate_routine(Runtime& runtime, Routine r, int64_t nb, const Args& args
             return false;
         }
         long tasks = 0;
-        const long uncalibrated = uncalibrated_tasks(p, &tasks);
-        std::printf("calibrate: %c%s nb %lld on %s: run %d, %.3f s, %ld of %ld tasks placed to calibrate\n", prec, name(r),
-                    (long long)nb, kind, run, runs[0].seconds, uncalibrated, tasks);
+        std::string which;
+        const long uncalibrated = uncalibrated_tasks(p, &tasks, &which);
+        std::printf("calibrate: %c%s nb %lld on %s: run %d, %.3f s, %ld of %ld tasks placed to calibrate%s%s%s\n", prec,
+                    name(r), (long long)nb, kind, run, runs[0].seconds, uncalibrated, tasks, which.empty() ? "" : " (",
+                    which.c_str(), which.empty() ? "" : ")");
         std::fflush(stdout);
         if (uncalibrated == 0) return true;
     }
