@@ -72,6 +72,8 @@ bool calibrate_routine(Runtime& runtime, Routine r, int64_t nb, const Args& args
     const int64_t n = nb * args.tiles;
     const Problem<T> problem = make_problem<T>(r, n);
     const int64_t ib = std::min(tuned_tile(std::string(1, prec) + name(r)).ib, nb);  // as tessera-tester's default
+    long fewest = -1;  // fewest tasks placed to calibrate in a run so far
+    int runs_without_progress = 0;
     for (int run = 1; run <= args.max_runs; ++run) {
         std::string failure;
         runtime.profile_begin();
@@ -95,6 +97,17 @@ bool calibrate_routine(Runtime& runtime, Routine r, int64_t nb, const Args& args
                     which.c_str(), which.empty() ? "" : ")");
         std::fflush(stdout);
         if (uncalibrated == 0) return true;
+        // Tasks whose footprint recurs rarely (a panel or row interchanges spanning a tile column:
+        // one of each height per run) or whose times scatter past STARPU_HISTORY_MAX_ERROR (the
+        // entry is flushed) can stay uncalibrated run after run; three runs without progress
+        // settle the pass, and the placement prior places those tasks.
+        runs_without_progress = fewest >= 0 && uncalibrated >= fewest ? runs_without_progress + 1 : 0;
+        fewest = fewest < 0 ? uncalibrated : std::min(fewest, uncalibrated);
+        if (runs_without_progress == 3) {
+            std::printf("calibrate: %c%s nb %lld on %s: settled after %d runs; still placed to calibrate in each run: %s\n",
+                        prec, name(r), (long long)nb, kind, run, which.c_str());
+            return true;
+        }
     }
     std::printf("calibrate: %c%s nb %lld on %s: still calibrating after %d runs (raise --max-runs)\n", prec, name(r),
                 (long long)nb, kind, args.max_runs);
