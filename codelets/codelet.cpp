@@ -170,7 +170,6 @@ static void prepare_task(starpu_task* task, starpu_codelet& cl, const void* args
     task->priority = priority;
     const bool opencl_only = detail::placement() == Placement::OpenCLOnly || g_force_opencl.load();
     if (opencl_only && cl.opencl_funcs[0]) task->where = STARPU_OPENCL;
-    else if (detail::placement() == Placement::CPUOnly) task->where = STARPU_CPU;
 }
 
 starpu_task* new_task(starpu_codelet& cl, const void* args, size_t args_size, int priority,

@@ -107,7 +107,7 @@ starpu_codelet make_codelet(const char* name, std::initializer_list<starpu_data_
 }
 
 /// A new task of `cl` with a copy of `args` as its argument, the priority, the placement of
-/// Placement::OpenCLOnly or CPUOnly, and a reference to the sequence being submitted (current_group()),
+/// Placement::OpenCLOnly, and a reference to the sequence being submitted (current_group()),
 /// plus `keep` held until the task has completed. Its buffers are the caller's to set; then
 /// submit_task() it, or discard_task() it. Throws std::bad_alloc when memory runs out.
 starpu_task* new_task(starpu_codelet& cl, const void* args, size_t args_size, int priority,
@@ -122,8 +122,7 @@ void discard_task(starpu_task* task) noexcept;
 using Buffer = std::pair<TileHandle, starpu_data_access_mode>;
 
 /// Submit one task of `cl` on `handles` with a copy of `args` (trivially copyable) as its argument.
-/// Under Placement::OpenCLOnly, a codelet with an OpenCL implementation runs on OpenCL workers only;
-/// under Placement::CPUOnly, every task runs on CPU workers.
+/// Under Placement::OpenCLOnly, a codelet with an OpenCL implementation runs on OpenCL workers only.
 /// `keep` (e.g. a user's function the task calls) is held until the task has completed.
 /// Distributed, through submit_distributed().
 void submit(starpu_codelet& cl, const void* args, size_t args_size, std::initializer_list<TileHandle> handles,

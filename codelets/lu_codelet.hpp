@@ -22,7 +22,7 @@ starpu_codelet make_var_codelet(const char* name, starpu_perfmodel* model) {
 }
 
 /// Submit one task of `cl` (fixed or variable number of buffers) on `buffers` with a copy of
-/// `args` (trivially copyable, starting with `uint32_t flags`). Honours Placement::OpenCLOnly and CPUOnly.
+/// `args` (trivially copyable, starting with `uint32_t flags`). Honours Placement::OpenCLOnly.
 /// Throws std::bad_alloc when memory runs out, tessera::Error as submit_task().
 void submit_buffers(starpu_codelet& cl, const void* args, size_t args_size, const std::vector<Buffer>& buffers,
                     int priority);

@@ -26,7 +26,7 @@ constexpr double kRuleOutFactor = 10;
 /// Called by codelets::submit_task for every task before it is submitted: when the Runtime has
 /// both CPU and OpenCL workers and worker rates (load_worker_rates), the task's codelet has both
 /// implementations and a history-based model, its placement is not already restricted
-/// (Placement::OpenCLOnly or CPUOnly), sets task->where to the kind the prior
+/// (Placement::OpenCLOnly), sets task->where to the kind the prior
 /// leaves when the other kind has no calibrated history for the task's footprint and its estimate
 /// is more than kRuleOutFactor times the best. Estimates in µs: the history's mean where
 /// calibrated, else flops / rate (no transfers); an OpenCL kind is its best device. `flops` is task_flops(task); a data-movement task (0 flops: laswp, lacpy)

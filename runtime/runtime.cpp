@@ -315,9 +315,7 @@ std::string Runtime::describe() const {
                                             : std::string("one process (not distributed)"))
       << "\n";
     s << "scheduler: " << g_state->scheduler << "\n";
-    s << "placement: " << (g_state->config.placement == Placement::OpenCLOnly ? "opencl-only"
-                              : g_state->config.placement == Placement::CPUOnly  ? "cpu-only"
-                                                                                 : "any") << "\n";
+    s << "placement: " << (g_state->config.placement == Placement::OpenCLOnly ? "opencl-only" : "any") << "\n";
     s << "workers: " << starpu_worker_get_count() << " (" << cpu_workers() << " CPU, " << opencl_workers()
       << " OpenCL)\n";
     for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {

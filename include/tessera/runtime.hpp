@@ -15,8 +15,6 @@ namespace tessera {
 enum class Placement {
     Any,         ///< StarPU's scheduler chooses among every worker able to run the task
     OpenCLOnly,  ///< a task whose codelet has an OpenCL implementation runs on an OpenCL worker
-    CPUOnly,     ///< every task runs on a CPU worker, with the algorithms' formulations for the
-                 ///< devices present (tessera-tune --calibrate times the CPU side of a mixed run)
 };
 
 /// Where tile storage (TileMatrix) lives in host memory.
