@@ -29,10 +29,7 @@ Args parse_args(int argc, char** argv) {
     Args args;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) throw Error(a + " needs a value; " + kUsage);
-            return argv[++i];
-        };
+        auto value = [&] { return harness::option_value(argc, argv, i, kUsage); };
         if (a == "--calibrate") continue;
         if (a == "--prec") args.precs = harness::parse_prec_list(value(), "dscz");
         else if (a == "--tiles") args.tiles = harness::parse_int_option("--tiles", value(), 1);

@@ -49,6 +49,13 @@ inline int parse_int_option(const std::string& name, const std::string& text, in
     return value;
 }
 
+/// The value of the option argv[i], advancing i past it. Throws tessera::Error "<option> needs a
+/// value; <usage>" when the option is the last argument.
+inline std::string option_value(int argc, char** argv, int& i, const char* usage) {
+    if (i + 1 >= argc) throw Error(std::string(argv[i]) + " needs a value; " + usage);
+    return argv[++i];
+}
+
 /// --prec's value: precision letters among `allowed` (e.g. "sd"), separated by commas, each kept
 /// once in the order given. Throws tessera::Error naming the option otherwise.
 inline std::vector<char> parse_prec_list(const std::string& text, const std::string& allowed) {

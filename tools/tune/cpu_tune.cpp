@@ -43,10 +43,7 @@ Args parse_args(int argc, char** argv) {
     Args args;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) throw Error(a + " needs a value; " + kUsage);
-            return argv[++i];
-        };
+        auto value = [&] { return harness::option_value(argc, argv, i, kUsage); };
         if (a == "--cpu") continue;
         if (a == "--prec") args.precs = harness::parse_prec_list(value(), "dscz");
         else if (a == "--size") args.size = harness::parse_int_option("--size", value(), 1);

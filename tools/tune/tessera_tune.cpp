@@ -220,10 +220,7 @@ Args parse_args(int argc, char** argv) {
     Args args;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) throw Error(a + " needs a value; " + kUsage);
-            return argv[++i];
-        };
+        auto value = [&] { return option_value(argc, argv, i, kUsage); };
         if (a == "--prec") args.precs = parse_prec_list(value(), "ds");
         else if (a == "--kernel") {
             args.kernel = value();
