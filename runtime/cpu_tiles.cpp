@@ -226,11 +226,15 @@ const MachineCpu& machine_cpu() {
     return cpu;
 }
 
+std::string user_tessera_file(const char* name) {
+    if (const char* h = std::getenv("STARPU_HOME"); h && *h) return std::string(h) + "/.tessera/" + name;
+    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.tessera/" + name;
+    return {};
+}
+
 std::string user_cpu_tiles_path() {
     if (const char* p = std::getenv("TESSERA_CPU_TILES"); p && *p) return p;
-    if (const char* h = std::getenv("STARPU_HOME"); h && *h) return std::string(h) + "/.tessera/cpu_tiles.txt";
-    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.tessera/cpu_tiles.txt";
-    return {};
+    return user_tessera_file("cpu_tiles.txt");
 }
 
 TileChoice resolve_tile(const std::string& routine, int cores, const MachineCpu& cpu, const CpuTileTable* user,

@@ -108,6 +108,10 @@ struct MachineCpu {
 /// topology hwloc cannot load gives {"unknown CPU", 0}.
 const MachineCpu& machine_cpu();
 
+/// A per-user Tessera file: $STARPU_HOME/.tessera/<name> when STARPU_HOME is set, else
+/// $HOME/.tessera/<name> ("" when neither is set). The CPU tile table and the worker rates live there.
+std::string user_tessera_file(const char* name);
+
 /// Rule (1) of tuned_tile: $TESSERA_CPU_TILES if set and not empty, else
 /// $STARPU_HOME/.tessera/cpu_tiles.txt, else $HOME/.tessera/cpu_tiles.txt ("" when none is set).
 std::string user_cpu_tiles_path();

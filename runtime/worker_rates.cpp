@@ -104,11 +104,7 @@ std::string opencl_device_name(const ocl::DeviceKernels& dk) { return "opencl: "
 
 }  // namespace
 
-std::string worker_rates_path() {
-    if (const char* h = std::getenv("STARPU_HOME"); h && *h) return std::string(h) + "/.tessera/worker_rates.txt";
-    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.tessera/worker_rates.txt";
-    return {};
-}
+std::string worker_rates_path() { return user_tessera_file("worker_rates.txt"); }
 
 bool parse_worker_rate(std::string_view line, char* prec, double* gflops, std::string* device) {
     const size_t hash = line.find('#');
