@@ -13,14 +13,7 @@
 #    calibrated nb has no task placed to calibrate (no "uncalibrated:" line in its profile).
 #    STARPU_HISTORY_MAX_ERROR=1000000: no sample of these millisecond tasks is rejected, nor a model
 #    flushed, for deviating from the mean on a loaded machine.
-file(REMOVE_RECURSE "${HOME_DIR}")
-file(MAKE_DIRECTORY "${HOME_DIR}")
-set(ENV{STARPU_HOME} "${HOME_DIR}")
-set(ENV{STARPU_SCHED} dmdas)
-set(ENV{STARPU_OPENCL_ON_CPUS} 1)
-set(ENV{STARPU_NOPENCL} 1)
-set(ENV{STARPU_NCPU} 1)
-set(ENV{STARPU_SILENT} 1)
+include(${CMAKE_CURRENT_LIST_DIR}/fresh_mixed_home.cmake)
 set(rates_file "${HOME_DIR}/.tessera/worker_rates.txt")
 
 function(run var rc_expected)

@@ -9,14 +9,7 @@
 #    microsecond tasks is rejected, nor a model flushed, for deviating from the mean on a loaded
 #    machine): every task was placed by its model, so the profile has no such line and its uncalib
 #    column holds zeros only.
-file(REMOVE_RECURSE "${HOME_DIR}")
-file(MAKE_DIRECTORY "${HOME_DIR}")
-set(ENV{STARPU_HOME} "${HOME_DIR}")
-set(ENV{STARPU_SCHED} dmdas)
-set(ENV{STARPU_OPENCL_ON_CPUS} 1)
-set(ENV{STARPU_NOPENCL} 1)
-set(ENV{STARPU_NCPU} 1)
-set(ENV{STARPU_SILENT} 1)
+include(${CMAKE_CURRENT_LIST_DIR}/fresh_mixed_home.cmake)
 
 function(run_profiled var)
   execute_process(COMMAND ${TESTER} potrf --n 128 --nb 32 --check --profile ${ARGN}
