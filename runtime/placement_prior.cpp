@@ -4,7 +4,7 @@
 #include <starpu.h>
 
 #include <cmath>
-#include <vector>
+#include <cstdint>
 
 #include "runtime/worker_rates.hpp"
 
@@ -18,13 +18,15 @@ struct KindEstimate {
     bool uncalibrated = false;
 };
 
-// Estimate of the task on worker w (µs), or NaN when neither history nor a rate is known.
-double estimate(starpu_task* task, starpu_perfmodel* model, unsigned w, double flops, bool* calibrated) {
+// Estimate of the task, of footprint `footprint`, on worker w (µs), or NaN when neither history nor
+// a rate is known.
+double estimate(starpu_task* task, starpu_perfmodel* model, uint32_t footprint, unsigned w, double flops,
+                bool* calibrated) {
     starpu_perfmodel_arch* arch = starpu_worker_get_perf_archtype(int(w), STARPU_NMAX_SCHED_CTXS);
     // StarPU loads a model's history when the model's first task is submitted; the first query
     // through the task loads it here (and fixes that one task's footprint now).
     if (!model->is_loaded) (void)starpu_task_expected_length(task, arch, 0);
-    double us = starpu_perfmodel_history_based_expected_perf(model, arch, model->footprint(task));
+    double us = starpu_perfmodel_history_based_expected_perf(model, arch, footprint);
     *calibrated = !std::isnan(us);
     if (!*calibrated) {
         const char prec = task->cl->name[0];
@@ -44,14 +46,15 @@ void apply_placement_prior(starpu_task* task, double flops) noexcept {
     if (!cl || !cl->model || cl->model->type != STARPU_HISTORY_BASED || !cl->model->footprint ||
         !cl->cpu_funcs[0] || !cl->opencl_funcs[0] || task->where != -1)
         return;
-    if (starpu_cpu_worker_get_count() == 0 || starpu_opencl_worker_get_count() == 0) return;
+    if (!worker_rates_loaded()) return;  // CPUs or OpenCL devices only, or the prior turned off
     if (!(flops > 0))  // a data-movement task (laswp, lacpy): one operation per byte of its buffers
         for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i)
             flops += double(starpu_data_get_size(STARPU_TASK_GET_HANDLE(task, i)));
     if (!(flops > 0)) return;
+    const uint32_t footprint = cl->model->footprint(task);
     KindEstimate cpu, ocl;
     bool cpu_done = false;
-    std::vector<bool> device_done(starpu_opencl_worker_get_count(), false);
+    bool device_done[STARPU_MAXOPENCLDEVS] = {};
     for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
         const starpu_worker_archtype type = starpu_worker_get_type(int(w));
         KindEstimate* kind = nullptr;
@@ -59,12 +62,12 @@ void apply_placement_prior(starpu_task* task, double flops) noexcept {
             cpu_done = true, kind = &cpu;
         } else if (type == STARPU_OPENCL_WORKER) {
             const int devid = starpu_worker_get_devid(int(w));
-            if (devid < 0 || size_t(devid) >= device_done.size() || device_done[size_t(devid)]) continue;
-            device_done[size_t(devid)] = true, kind = &ocl;
+            if (devid < 0 || devid >= STARPU_MAXOPENCLDEVS || device_done[devid]) continue;
+            device_done[devid] = true, kind = &ocl;
         }
         if (!kind) continue;
         bool calibrated = false;
-        const double us = estimate(task, cl->model, w, flops, &calibrated);
+        const double us = estimate(task, cl->model, footprint, w, flops, &calibrated);
         if (std::isnan(us)) return;  // no rate for this precision: no prior
         kind->us = std::fmin(kind->us, us);
         kind->uncalibrated = kind->uncalibrated || !calibrated;

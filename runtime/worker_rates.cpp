@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +34,7 @@ namespace {
 std::mutex g_lock;
 double g_cpu[2] = {0, 0};                 // by real precision: [0] s, [1] d
 std::vector<std::array<double, 2>> g_ocl;  // by StarPU OpenCL devid
+std::atomic<bool> g_loaded{false};
 
 int real_index(char prec) { return prec == 's' || prec == 'c' ? 0 : 1; }
 
@@ -164,6 +166,7 @@ void load_worker_rates(const OpenCLRegistry& opencl) {
     g_cpu[0] = rate_of('s', cpu, [] { return measure_cpu<float>(256); });
     g_cpu[1] = rate_of('d', cpu, [] { return measure_cpu<double>(256); });
     g_ocl.assign(starpu_opencl_worker_get_count(), {0, 0});
+    g_loaded.store(true);
     for (size_t d = 0; d < g_ocl.size(); ++d)
         for (char p : {'s', 'd'}) {
             const ocl::DeviceKernels* dk = nullptr;
@@ -209,7 +212,10 @@ void clear_worker_rates() noexcept {
     std::lock_guard<std::mutex> guard(g_lock);
     g_cpu[0] = g_cpu[1] = 0;
     g_ocl.clear();
+    g_loaded.store(false);
 }
+
+bool worker_rates_loaded() noexcept { return g_loaded.load(std::memory_order_relaxed); }
 
 double cpu_worker_rate(char prec) noexcept {
     std::lock_guard<std::mutex> guard(g_lock);

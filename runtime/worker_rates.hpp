@@ -35,6 +35,9 @@ bool placement_prior_enabled();
 /// Forget the rates (Runtime shut down).
 void clear_worker_rates() noexcept;
 
+/// Whether load_worker_rates ran for the running Runtime (both kinds of worker, the prior on).
+bool worker_rates_loaded() noexcept;
+
 /// GFLOP/s of one CPU worker (one core) in precision `prec` (s, d, c or z: c and z use s and d,
 /// since flop counts are real flops); 0 when unknown (no load_worker_rates, or it failed).
 double cpu_worker_rate(char prec) noexcept;
