@@ -1,7 +1,6 @@
 // Tile BLAS-3 algorithms: gemm, trsm, syrk (loops of Chameleon's pzgemm, pztrsm, pzsyrk).
 #include "tessera/blas3.hpp"
 
-#include <unordered_set>
 #include <vector>
 
 #include "algorithms/common.hpp"
@@ -37,18 +36,14 @@ void gemm_async(Trans ta, Trans tb, T alpha, const TileMatrix<T>& A, const TileM
     };
     auto a_tile = [&](int64_t i, int64_t l) { return ta == Trans::NoTrans ? A.handle(i, l) : A.handle(l, i); };
     auto b_tile = [&](int64_t l, int64_t j) { return tb == Trans::NoTrans ? B.handle(l, j) : B.handle(j, l); };
-    // A single device gets every operand streamed in that order (each tile once).
-    const size_t bytes = size_t(A.m() * A.n() + B.m() * B.n() + m * n) * sizeof(T);
-    tasks::DevicePrefetch prefetch(bytes);
-    std::unordered_set<TileHandle> sent;
-    auto once = [&](TileHandle h) {
-        if (sent.insert(h).second) prefetch(h);
-    };
+    // The devices get every operand streamed in that order, each to the device of the C tile it
+    // updates (the only device, or C(i, j)'s owner among several).
+    tasks::DevicePrefetch prefetch;
     for_each_c_tile([&](int64_t i, int64_t j) {
-        once(C.handle(i, j));
+        prefetch(C.handle(i, j));
         for (int64_t l = 0; l < kt; ++l) {
-            once(a_tile(i, l));
-            once(b_tile(l, j));
+            prefetch(a_tile(i, l), C.handle(i, j));
+            prefetch(b_tile(l, j), C.handle(i, j));
         }
     });
     int rank = 0;

@@ -25,9 +25,10 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
     // trsm is a chain of small diagonal-block solves, several times slower than its GEMM.
     const bool invert = detail::opencl_devices() > 0;
     const Side side = uplo == Uplo::Lower ? Side::Right : Side::Left;
-    // A single device gets the uplo triangle streamed in the order of first use, column by column.
+    // The devices get the uplo triangle streamed in the order of first use, column by column, each
+    // tile to the device that owns it.
     auto tile = [&](int64_t i, int64_t j) { return uplo == Uplo::Lower ? A.handle(i, j) : A.handle(j, i); };
-    tasks::DevicePrefetch prefetch(size_t(nt * (nt + 1) / 2) * size_t(A.nb() * A.nb()) * sizeof(T));
+    tasks::DevicePrefetch prefetch;
     for (int64_t k = 0; k < nt; ++k)
         for (int64_t m = k; m < nt; ++m) prefetch(tile(m, k));
     for (int64_t k = 0; k < nt; ++k) {

@@ -11,6 +11,7 @@
 
 #include "codelets/fault_injection.hpp"
 #include "runtime/mpi_internal.hpp"
+#include "runtime/device_map.hpp"
 #include "runtime/placement_prior.hpp"
 #include "runtime/sequence_internal.hpp"
 #include "runtime/task_flops.hpp"
@@ -206,6 +207,7 @@ void submit_task(starpu_task* task) {
         throw;
     }
     detail::apply_placement_prior(task, flops);  // where StarPU has no history of the task yet
+    detail::apply_device_map(task);                // on the device owning its tile, or a CPU core
     detail::TaskGroup& group = task_group(task);
     group.task_submitted();
     detail::progress_submitted(flops);

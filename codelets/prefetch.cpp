@@ -1,11 +1,13 @@
-// DevicePrefetch: operands streamed to the only OpenCL device in the order the tasks will use them.
+// DevicePrefetch: operands streamed to the OpenCL devices in the order the tasks will use them.
 #include <starpu.h>
 
 #include <atomic>
 #include <climits>
+#include <cstdint>
 #include <memory>
 
 #include "codelets/tasks.hpp"
+#include "runtime/device_map.hpp"
 #include "runtime/mpi_internal.hpp"
 #include "runtime/sequence_internal.hpp"
 
@@ -16,39 +18,66 @@ namespace {
 // prefetches at the task's priority) go first; decreasing, so that the plan keeps its order.
 constexpr int kFirstPriority = INT_MIN / 2;
 
-// Operand bytes of the plans whose sequences may still run. Several application threads may run
-// algorithms at once on the one device: together, their plans stay within half its memory (a plan
-// that does not fit is off), so that concurrent plans cannot start an eviction storm either.
-std::atomic<size_t> g_planned{0};
+// Bytes prefetched to each device by the plans whose sequences may still run. Several application
+// threads may run algorithms at once: together, their plans stay within half of each device's
+// memory, so that prefetches never start an eviction storm (StarPU fetches the rest on demand).
+std::atomic<size_t> g_planned[STARPU_MAXOPENCLDEVS];
 
-bool reserve(size_t bytes, size_t budget) {
-    size_t planned = g_planned.load();
+bool reserve(int device, size_t bytes, size_t budget) {
+    size_t planned = g_planned[device].load();
     do {
         if (planned > budget || bytes > budget - planned) return false;
-    } while (!g_planned.compare_exchange_weak(planned, planned + bytes));
+    } while (!g_planned[device].compare_exchange_weak(planned, planned + bytes));
     return true;
 }
 }  // namespace
 
-DevicePrefetch::DevicePrefetch(size_t bytes) : priority_(kFirstPriority + (1 << 24)) {
+DevicePrefetch::DevicePrefetch() : priority_(kFirstPriority + (1 << 24)) {
     // Distributed, a rank's device gets its tiles from StarPU-MPI's transfers, not from home.
-    if (starpu_opencl_worker_get_count() != 1 || detail::distributed()) return;
-    const int worker = starpu_worker_get_by_type(STARPU_OPENCL_WORKER, 0);
-    const unsigned node = starpu_worker_get_memory_node(unsigned(worker));
-    const starpu_ssize_t total = starpu_memory_get_total(node);
-    if (total > 0) {  // leave room: no eviction storm for big problems
-        if (!reserve(bytes, size_t(total) / 2)) return;
-        // The reservation lasts while the submitting sequence's tasks may run: its group holds it
-        // until the sequence next drains (wait) or goes.
-        detail::current_group()->hold(std::shared_ptr<void>(nullptr, [bytes](void*) { g_planned -= bytes; }));
+    if (detail::distributed()) return;
+    const int devices = detail::mapped_devices() > 0 ? detail::mapped_devices() : int(starpu_opencl_worker_get_count() == 1);
+    for (int d = 0; d < devices && d < STARPU_MAXOPENCLDEVS; ++d) {
+        const int worker = starpu_worker_get_by_devid(STARPU_OPENCL_WORKER, d);
+        if (worker < 0) continue;
+        const unsigned node = starpu_worker_get_memory_node(unsigned(worker));
+        const starpu_ssize_t total = starpu_memory_get_total(node);
+        devices_.push_back({int(node), total > 0 ? size_t(total) / 2 : SIZE_MAX, 0, false});
     }
-    node_ = int(node);
 }
 
-void DevicePrefetch::operator()(TileHandle h) {
-    if (node_ < 0) return;
-    starpu_data_prefetch_on_node_prio(h, unsigned(node_), 1, priority_);
+DevicePrefetch::~DevicePrefetch() {
+    // The reservations last while the submitting sequence's tasks may run: its group holds them
+    // until the sequence next drains (wait) or goes.
+    for (size_t d = 0; d < devices_.size(); ++d) {
+        const size_t bytes = devices_[d].reserved;
+        if (bytes == 0) continue;
+        auto release = [d, bytes](void*) { g_planned[d] -= bytes; };
+        try {
+            detail::current_group()->hold(std::shared_ptr<void>(nullptr, release));
+        } catch (...) {
+            release(nullptr);  // out of memory: give the reservation back now
+        }
+    }
+}
+
+void DevicePrefetch::to_device(TileHandle h, int device) {
+    if (device < 0 || size_t(device) >= devices_.size()) return;
+    Device& dev = devices_[size_t(device)];
+    if (dev.full || !sent_.insert({h, device}).second) return;
+    const size_t bytes = starpu_data_get_size(h);
+    if (dev.budget != SIZE_MAX && !reserve(device, bytes, dev.budget)) {
+        dev.full = true;  // the rest of the plan is fetched on demand
+        return;
+    }
+    dev.reserved += dev.budget != SIZE_MAX ? bytes : 0;
+    starpu_data_prefetch_on_node_prio(h, unsigned(dev.node), 1, priority_);
     if (priority_ > kFirstPriority) --priority_;
+}
+
+void DevicePrefetch::operator()(TileHandle h) { to_device(h, devices_.size() == 1 ? 0 : detail::tile_device(h)); }
+
+void DevicePrefetch::operator()(TileHandle h, TileHandle written) {
+    to_device(h, devices_.size() == 1 ? 0 : detail::tile_device(written));
 }
 
 }  // namespace tessera::tasks

@@ -4,6 +4,9 @@
 
 #include <functional>
 #include <memory>
+#include <set>
+#include <utility>
+#include <vector>
 
 #include "tessera/tile_matrix.hpp"
 
@@ -45,20 +48,34 @@ void generate(std::shared_ptr<const TileFunction<T>> f, int64_t i0, int64_t j0, 
 template <class T>
 void scale(T alpha, TileHandle A, Uplo uplo = Uplo::General, int prio = 0);
 
-/// Prefetch plan of an algorithm for the only OpenCL device: when the Runtime drives exactly one
-/// OpenCL device and `bytes` (the operands' size) fit in half its memory together with the plans
-/// of the sequences still running (other application threads'; the submitting sequence keeps its
-/// reservation until it drains), each call starts an
-/// asynchronous copy of a tile to it (StarPU's prefetch, below the priority of every task, and in
-/// the order of the calls), so that transfers stream from the start instead of when each task
-/// becomes ready. Otherwise it does nothing. Call it before submitting the tasks that use the tiles.
+/// Prefetch plan of an algorithm for the OpenCL devices: each call starts an asynchronous copy of
+/// a tile to a device (StarPU's prefetch, below the priority of every task, in the order of the
+/// calls), so that transfers stream from the start instead of when each task becomes ready. The
+/// device is the only one, or with several (runtime/device_map.hpp) the one owning the tile, or
+/// the one owning `written` (the tile a task reading h writes). Each tile goes to a device once
+/// per plan; a device's plan stops at half its memory, counting the plans of the sequences still
+/// running (other application threads'; the submitting sequence keeps its reservation until it
+/// drains). Nothing is prefetched without an OpenCL device, or distributed (StarPU-MPI's transfers
+/// bring a rank its tiles). Call it before submitting the tasks that use the tiles.
 class DevicePrefetch {
 public:
-    explicit DevicePrefetch(size_t bytes);
+    DevicePrefetch();
+    ~DevicePrefetch();
+    DevicePrefetch(const DevicePrefetch&) = delete;
+    DevicePrefetch& operator=(const DevicePrefetch&) = delete;
     void operator()(TileHandle h);
+    void operator()(TileHandle h, TileHandle written);
 
 private:
-    int node_ = -1;  // StarPU memory node of the device, -1 when the plan is off
+    struct Device {
+        int node;         // StarPU memory node
+        size_t budget;    // bytes: half the device's memory (SIZE_MAX: unknown, no limit)
+        size_t reserved;  // bytes this plan reserved on it
+        bool full;        // the budget ran out: the plan stopped for this device
+    };
+    void to_device(TileHandle h, int device);
+    std::vector<Device> devices_;
+    std::set<std::pair<TileHandle, int>> sent_;
     int priority_;
 };
 

@@ -22,6 +22,7 @@
 #include "runtime/sequence_internal.hpp"
 #include "runtime/starpu_env.hpp"
 #include "runtime/trace_internal.hpp"
+#include "runtime/device_map.hpp"
 #include "runtime/worker_rates.hpp"
 #include "tessera/types.hpp"
 
@@ -175,6 +176,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
     // pool release their OpenCL objects before StarPU's contexts go), StarPU is shut down, and the
     // caller gets a tessera::Error naming what failed.
     auto undo = [&] {
+        detail::stop_device_map();
         state->host_memory.reset();
         state->opencl.reset();
         detail::stop_starpu();
@@ -188,6 +190,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
         // The placement prior's rates (runtime/placement_prior.hpp), before any task is submitted.
         if (starpu_cpu_worker_get_count() > 0 && starpu_opencl_worker_get_count() > 0 && detail::placement_prior_enabled())
             detail::load_worker_rates(*state->opencl);
+        detail::start_device_map();  // tiles spread over two or more OpenCL devices
     } catch (const Error&) {
         undo();
         throw;
@@ -210,6 +213,7 @@ Runtime::~Runtime() {
     detail::orphan_matrices();  // matrices that outlive the Runtime: tiles released now, later use refused
     detail::trace_end();  // writes the trace file when tracing
     detail::clear_worker_rates();
+    detail::stop_device_map();
     g_state->host_memory.reset();
     g_state->opencl.reset();
     detail::stop_starpu();
@@ -324,6 +328,7 @@ std::string Runtime::describe() const {
         s << "  worker " << w << ": " << name << "\n";
     }
     s << g_state->opencl->describe();
+    s << "device map: " << detail::describe_device_map() << "\n";
     s << "tile storage: " << (g_state->host_memory->pinned() ? "pinned (OpenCL-mapped)" : "pageable") << "\n";
     s << "BLAS threads inside workers: 1 (caller's setting " << g_state->saved_blas_threads << " restored at exit)\n";
     return s.str();

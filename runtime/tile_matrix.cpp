@@ -8,6 +8,7 @@
 #include <new>
 #include <string>
 
+#include "runtime/device_map.hpp"
 #include "runtime/host_memory.hpp"
 #include "runtime/mpi_internal.hpp"
 #include "runtime/runtime_internal.hpp"
@@ -129,6 +130,7 @@ void TileMatrix<T>::register_tiles() {
                                         uint32_t(tile_ld(i)), rows, cols, sizeof(T));
             starpu_data_set_coordinates(h, 2, int(i), int(j));  // the tile's indices, for traces (runtime/trace.cpp)
             detail::mpi_register(h, owner(i, j));
+            detail::set_tile_device(h, i / dist_.p, j / dist_.q);  // the rank's own block indices
         }
 }
 

@@ -1,0 +1,121 @@
+// Device map (see device_map.hpp).
+#include "runtime/device_map.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "tessera/types.hpp"
+
+namespace tessera::detail {
+
+namespace {
+
+struct DeviceMap {
+    int devices = 0;  // 0: off
+    int p = 1, q = 1;
+    // For each device, the bit set (StarPU's starpu_task::workerids) of its OpenCL workers and of
+    // every CPU worker. Built at start, read-only while tasks are submitted.
+    std::vector<std::vector<uint32_t>> workers;
+};
+DeviceMap g_map;
+std::atomic<int> g_devices{0};
+
+constexpr unsigned kBits = 32;
+
+void set_bit(std::vector<uint32_t>& set, unsigned w) { set[w / kBits] |= uint32_t(1) << (w % kBits); }
+
+// The most square p×q grid with p·q = n and p <= q (1×2, 1×3, 2×2, 2×3, 2×4, ...).
+void grid_of(int n, int* p, int* q) {
+    *p = 1;
+    for (int d = 1; d * d <= n; ++d)
+        if (n % d == 0) *p = d;
+    *q = n / *p;
+}
+
+}  // namespace
+
+bool device_map_enabled() {
+    const char* v = std::getenv("TESSERA_DEVICE_MAP");
+    if (!v || !*v || std::string(v) == "1") return true;
+    if (std::string(v) == "0") return false;
+    throw Error(std::string("TESSERA_DEVICE_MAP='") + v +
+                "': expected 1 (tiles spread over the OpenCL devices, the default) or 0 (off)");
+}
+
+void start_device_map() {
+    stop_device_map();
+    // Devices, not workers (StarPU 1.3 has one OpenCL worker per device; count the ids anyway).
+    int max_devid = -1;
+    for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
+        if (starpu_worker_get_type(int(w)) == STARPU_OPENCL_WORKER)
+            max_devid = std::max(max_devid, starpu_worker_get_devid(int(w)));
+    const int n = max_devid + 1;
+    if (n < 2 || !device_map_enabled()) return;
+    g_map.devices = n;
+    grid_of(n, &g_map.p, &g_map.q);
+    const unsigned words = (starpu_worker_get_count() + kBits - 1) / kBits;
+    g_map.workers.assign(size_t(n), std::vector<uint32_t>(words, 0));
+    for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
+        const starpu_worker_archtype type = starpu_worker_get_type(int(w));
+        for (int d = 0; d < n; ++d)
+            if (type != STARPU_OPENCL_WORKER || starpu_worker_get_devid(int(w)) == d) set_bit(g_map.workers[size_t(d)], w);
+    }
+    g_devices.store(n, std::memory_order_release);
+}
+
+void stop_device_map() noexcept {
+    g_devices.store(0, std::memory_order_release);
+    g_map = DeviceMap{};
+}
+
+int mapped_devices() noexcept { return g_devices.load(std::memory_order_acquire); }
+
+std::string describe_device_map() {
+    if (mapped_devices() == 0) {
+        const char* v = std::getenv("TESSERA_DEVICE_MAP");
+        return starpu_opencl_worker_get_count() < 2 ? "off (fewer than 2 OpenCL devices)"
+               : v && std::string(v) == "0"        ? "off (TESSERA_DEVICE_MAP=0)"
+                                                   : "off";
+    }
+    return std::to_string(g_map.p) + "x" + std::to_string(g_map.q) + " grid over " + std::to_string(g_map.devices) +
+           " OpenCL devices (tile (i, j) on device (i mod " + std::to_string(g_map.p) + ")*" + std::to_string(g_map.q) +
+           " + j mod " + std::to_string(g_map.q) + "; TESSERA_DEVICE_MAP=0 turns it off)";
+}
+
+void set_tile_device(TileHandle h, int64_t i, int64_t j) {
+    if (mapped_devices() == 0) return;
+    const int64_t d = (i % g_map.p) * g_map.q + j % g_map.q;
+    starpu_data_set_user_data(h, reinterpret_cast<void*>(uintptr_t(d + 1)));
+}
+
+int tile_device(TileHandle h) noexcept {
+    if (mapped_devices() == 0) return -1;
+    return int(reinterpret_cast<uintptr_t>(starpu_data_get_user_data(h))) - 1;
+}
+
+void apply_device_map(starpu_task* task) noexcept {
+    // CPU-only tasks (no OpenCL implementation, or the placement prior ruled the devices out) keep
+    // every CPU worker: a process whose cores all drive devices has none, and StarPU refuses them.
+    if (mapped_devices() == 0 || task->execute_on_a_specific_worker || !task->cl || !task->cl->opencl_funcs[0] ||
+        !(task->where & STARPU_OPENCL))
+        return;
+    int device = -1, first = -1;
+    const unsigned n = STARPU_TASK_GET_NBUFFERS(task);
+    for (unsigned b = 0; b < n && device < 0; ++b) {
+        const int d = tile_device(STARPU_TASK_GET_HANDLE(task, b));
+        if (d < 0) continue;
+        if (first < 0) first = d;
+        if (STARPU_TASK_GET_MODE(task, b) & STARPU_W) device = d;
+    }
+    if (device < 0) device = first;
+    if (device < 0 || device >= g_map.devices) return;
+    std::vector<uint32_t>& set = g_map.workers[size_t(device)];
+    task->workerids = set.data();
+    task->workerids_len = unsigned(set.size());
+}
+
+}  // namespace tessera::detail

@@ -1,0 +1,48 @@
+// Device map: which of a process's OpenCL devices owns each tile, when the process drives two or
+// more. Tiles are spread 2D block-cyclically over a p×q grid of the devices (as Chameleon and
+// SLATE spread tiles over GPUs), and a task runs on the device owning the tile it writes, or on a
+// CPU worker: StarPU still chooses among those (dmdas: by its performance models), so a panel may
+// run on a CPU core, but a device never takes another device's tile away from it. Without a map,
+// every dmda-family scheduler kept every task on the first GPU (the second had no data, so every
+// estimate included transfers), and eager/lws moved tiles between the GPUs through the host
+// (bench/multi_gpu.sh). Internal: not installed.
+#pragma once
+
+#include <starpu.h>
+
+#include <cstdint>
+#include <string>
+
+#include "tessera/tile_matrix.hpp"
+
+namespace tessera::detail {
+
+/// Whether the map is wanted: TESSERA_DEVICE_MAP unset, empty or 1; 0 turns it off (StarPU's
+/// scheduler then places every task on any device). Any other value throws tessera::Error naming
+/// the variable.
+bool device_map_enabled();
+
+/// Called by the Runtime once its workers exist: builds the device grid and, for each device, the
+/// set of workers a task owned by it may run on (the device's OpenCL workers and every CPU worker).
+/// The map is on when the process has at least two OpenCL devices and device_map_enabled().
+void start_device_map();
+/// Called by the Runtime when it stops (no task may be pending).
+void stop_device_map() noexcept;
+
+/// The number of devices the map spreads tiles over: 0 when it is off.
+int mapped_devices() noexcept;
+/// "p×q grid over N OpenCL devices (tile (i, j) on device (i mod p)·q + j mod q)", or why it is off.
+std::string describe_device_map();
+
+/// Record the owning device of a tile whose block indices are (i, j) among the tiles of its process
+/// (in a distributed matrix: the rank's local block indices). Does nothing while the map is off.
+void set_tile_device(TileHandle h, int64_t i, int64_t j);
+/// The device owning a tile: -1 for a tile with none (the map is off, or a temporary tile).
+int tile_device(TileHandle h) noexcept;
+
+/// Restrict a task to the workers of the device owning its first written tile that has an owner
+/// (else its first tile that has one), plus the CPU workers. Does nothing while the map is off, for
+/// a task with no owned tile, a task bound to one worker, or a task that cannot run on OpenCL.
+void apply_device_map(starpu_task* task) noexcept;
+
+}  // namespace tessera::detail

@@ -1,0 +1,124 @@
+// Several OpenCL devices in one process (runtime/device_map.hpp): PoCL exposes two devices
+// (POCL_DEVICES="pthread pthread"); potrf, gemm and getrf in s, d, c and z spread their tasks over
+// both and pass the residual checks of docs/architecture.md#numerical-checks, and the map gives
+// tiles to devices 2D block-cyclically. Run by tests/multi_device/CMakeLists.txt as
+// multi_device.opencl (tasks on the devices only), multi_device.mixed (dmdas, CPU worker too) and
+// multi_device.capped_memory (STARPU_LIMIT_OPENCL_MEM below the matrix: StarPU evicts and writes
+// back tiles, and the factorization stays correct).
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "examples/common/checks.hpp"
+#include "examples/common/checks_lu.hpp"
+#include "runtime/device_map.hpp"
+#include "tests/test_env.hpp"
+
+namespace tessera {
+namespace {
+
+template <class T>
+class MultiDevice : public test::RuntimeTest {
+protected:
+    void SetUp() override {
+        test::RuntimeTest::SetUp();
+        ASSERT_GE(test::RuntimeEnvironment::runtime().opencl_workers(), 2)
+            << "needs two OpenCL devices (POCL_DEVICES=\"pthread pthread\")";
+        if (test::mode() == "mixed") allow_cpu_tasks();
+    }
+    // Every OpenCL device ran some of the tasks since the test started.
+    static void expect_every_device_used(const char* what) {
+        Runtime::wait_all();
+        for (const WorkerStats& w : test::RuntimeEnvironment::runtime().worker_stats())
+            if (w.opencl) EXPECT_GT(w.executed_tasks, 0) << what << ": " << w.name << " ran no task";
+    }
+};
+using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;  // s, d, c, z
+TYPED_TEST_SUITE(MultiDevice, Precisions);
+
+// The map: 2 devices → a 1×2 grid (tile column j on device j mod 2), in the order tiles register.
+TYPED_TEST(MultiDevice, TilesSpreadBlockCyclically) {
+    this->expect_no_tasks();
+    const int devices = detail::mapped_devices();
+    ASSERT_GE(devices, 2) << "the device map is off: " << detail::describe_device_map();
+    int p = 1;
+    for (int d = 1; d * d <= devices; ++d)
+        if (devices % d == 0) p = d;
+    const int q = devices / p;
+    TileMatrix<TypeParam> A(5 * 16, 7 * 16, 16);
+    std::vector<int> tiles_per_device(size_t(devices), 0);
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) {
+            const int d = detail::tile_device(A.handle(i, j));
+            EXPECT_EQ(d, int((i % p) * q + j % q)) << "tile (" << i << ", " << j << ")";
+            if (d >= 0 && d < devices) ++tiles_per_device[size_t(d)];
+        }
+    for (int d = 0; d < devices; ++d) EXPECT_GT(tiles_per_device[size_t(d)], 0) << "device " << d;
+}
+
+TYPED_TEST(MultiDevice, PotrfSpreadsAndChecks) {
+    using T = TypeParam;
+    const int64_t n = 256, nb = 32, lda = n;
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+        auto a = check::random_spd<T>(n, lda, 17), f = a;
+        TileMatrix<T> A(n, n, nb);
+        A.fill_from_lapack(a.data(), lda);
+        ASSERT_EQ(potrf(uplo, A), 0);
+        A.to_lapack(f.data(), lda);
+        EXPECT_LE(check::potrf_residual(uplo, n, a.data(), lda, f.data(), lda), check::kThreshold) << char(uplo);
+    }
+    this->expect_every_device_used("potrf");
+}
+
+TYPED_TEST(MultiDevice, GemmSpreadsAndChecks) {
+    using T = TypeParam;
+    const int64_t m = 200, n = 256, k = 160, nb = 32;
+    auto a = check::random_matrix<T>(m, k, m, 3), b = check::random_matrix<T>(k, n, k, 4);
+    auto c0 = check::random_matrix<T>(m, n, m, 5), c = c0;
+    TileMatrix<T> A(m, k, nb), B(k, n, nb), C(m, n, nb);
+    A.fill_from_lapack(a.data(), m);
+    B.fill_from_lapack(b.data(), k);
+    C.fill_from_lapack(c.data(), m);
+    const T alpha(0.5), beta(-1);
+    gemm(Trans::NoTrans, Trans::NoTrans, alpha, A, B, beta, C);
+    C.to_lapack(c.data(), m);
+    EXPECT_LE(check::gemm_residual(Trans::NoTrans, Trans::NoTrans, m, n, k, alpha, a.data(), m, b.data(), k, beta,
+                                   c0.data(), c.data(), m),
+              check::kThreshold);
+    this->expect_every_device_used("gemm");
+}
+
+TYPED_TEST(MultiDevice, GetrfSpreadsAndChecks) {
+    using T = TypeParam;
+    this->allow_cpu_tasks();  // the partial-pivoting panel runs on a CPU worker
+    const int64_t n = 192, nb = 32;
+    auto a = check::random_matrix<T>(n, n, n, 9), f = a;
+    TileMatrix<T> A(n, n, nb);
+    A.fill_from_lapack(a.data(), n);
+    std::vector<int64_t> ipiv;
+    ASSERT_EQ(getrf(A, ipiv), 0);
+    A.to_lapack(f.data(), n);
+    EXPECT_LE(check::getrf_residual(n, n, a.data(), n, f.data(), n, ipiv.data()), check::kThreshold);
+    this->expect_every_device_used("getrf");
+}
+
+// STARPU_LIMIT_OPENCL_MEM (MiB per device) below the matrix: each device holds part of it at a
+// time, StarPU evicts tiles (writing modified ones home) to make room, and the result is correct.
+TYPED_TEST(MultiDevice, PotrfLargerThanDeviceMemory) {
+    using T = TypeParam;
+    const char* limit = std::getenv("STARPU_LIMIT_OPENCL_MEM");
+    ASSERT_TRUE(limit && *limit) << "run with STARPU_LIMIT_OPENCL_MEM set (tests/multi_device/CMakeLists.txt)";
+    const int64_t nb = 64;
+    int64_t n = nb;  // the smallest multiple of nb whose matrix is 2.5× the per-device limit
+    while (double(n) * double(n) * sizeof(T) < 2.5 * std::atof(limit) * 1024 * 1024) n += nb;
+    auto a = check::random_spd<T>(n, n, 23), f = a;
+    TileMatrix<T> A(n, n, nb);
+    A.fill_from_lapack(a.data(), n);
+    ASSERT_EQ(potrf(Uplo::Lower, A), 0);
+    A.to_lapack(f.data(), n);
+    EXPECT_LE(check::potrf_residual(Uplo::Lower, n, a.data(), n, f.data(), n), check::kThreshold) << "n " << n;
+    this->expect_every_device_used("potrf larger than device memory");
+}
+
+}  // namespace
+}  // namespace tessera
