@@ -1,89 +1,150 @@
 #!/usr/bin/env bash
-# multi_gpu.sh — Tessera on two GPUs of one host (issue: two GPUs), in one run, checked:
-#   1. one process driving 1 and then 2 OpenCL GPUs (STARPU_NOPENCL), dgemm and dpotrf end to end
-#      (tiles in host memory before and after), --check-random, with the profile of the 2-GPU runs;
-#   2. dpotrf on 2 MPI ranks with one GPU each (StarPU-MPI, grid 1x2, STARPU_WORKERS_OPENCLID set per
-#      rank), --check (the O(n^3) residual on rank 0) and --comm, next to 1 rank with 1 GPU;
-#   3. the reference: cuSOLVER dpotrf and cuBLAS dgemm on one GPU (torch), device-resident, same sizes.
-# Prints one table: TFLOP/s (medians of REPS runs after a warm-up that also calibrates the
-# perfmodels), the speed-up over one GPU of the same run, and the check.
+# multi_gpu.sh — Tessera on several GPUs of one host (issue 40), in one run, every run checked:
+#   1. scaling: one process driving 1, 2, ... OpenCL GPUs (STARPU_NOPENCL=g), dpotrf and dgemm end
+#      to end (tiles in host memory before and after), --check-random; from the profile of the last
+#      run, the time each GPU's worker spends per task beyond the kernels (ms/task);
+#   2. overhead (OVERHEAD=1): dpotrf on 1 GPU under StarPU settings that change what a worker does
+#      between kernels (binding, pipeline, CPU workers), with the same ms/task;
+#   3. capped memory (CAP_MB > 0): dpotrf on 1 GPU with STARPU_LIMIT_OPENCL_MEM=CAP_MB, the largest
+#      matrix that fits the cap next to ones 1.27x and 1.9x larger (their triangle too, for the last);
+#   4. distributed (MPI=1): dpotrf on 2 MPI ranks with one GPU each, as bench/multi_gpu.sh did before;
+#   5. the reference: cuSOLVER dpotrf at each size and cuBLAS dgemm (at most n = 32768, which fits
+#      one GPU), device-resident, torch.
+# Prints one table: TFLOP/s (median of REPS runs after one warm-up run that also calibrates the
+# perfmodels), speed-up over one GPU of the same run, ms/task beyond the kernel, check.
 #
 # Run on the GPU machine from the repository root with .gpu-kit and .gpu-build carried
 # (tessera-tester, libtessera.so.0; ../shared/device/README.md): bash bench/multi_gpu.sh
-# Environment: N (32768), NB (4096), REPS (3), OUTDIR ($OUT or /tmp/multi_gpu).
-# Status: run here on CPUs only (N=1000: the table, the per-rank wrapper and the checks work); not
-# yet run on nvidia-h200-x2.
+# Environment: GPUS ("1 2"; "1 2 4" on nvidia-h100-x4), SIZES ("32768 65536"), OPS ("potrf gemm"),
+# NB (4096), REPS (3), OVERHEAD (0), CAP_MB (0), MPI (0), PEER (1), OUTDIR ($OUT or /tmp/multi_gpu).
 default_outdir=/tmp/multi_gpu
 source "$(dirname "$0")/gpu_env.sh"
-n=${N:-32768} nb=${NB:-4096} reps=${REPS:-3}
+gpus=${GPUS:-1 2} sizes=${SIZES:-32768 65536} ops=${OPS:-potrf gemm} nb=${NB:-4096} reps=${REPS:-3}
 tester=.gpu-build/tessera-tester
 nvidia-smi --query-gpu=index,name,driver_version,clocks.sm --format=csv 2>/dev/null | tee "$outdir/gpu.txt"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-flops() { awk -v op="$1" -v n="$n" 'BEGIN {print (op == "gemm" ? 2 * n * n * n : n * n * n / 3)}'; }
-# median TFLOP/s and check status of the tester's csv rows in file $1 (op $2)
+flops() { awk -v op="$1" -v n="$2" 'BEGIN {print (op == "gemm" ? 2 * n * n * n : n * n * n / 3)}'; }
+# median TFLOP/s and check status of the tester's csv rows in file $1 (op $2, order $3)
 summary() {
     local med st
     med=$(awk -F, -v op="$2" '$1 == op {print $7}' "$1" | sort -g | awk '{t[NR] = $1} END {if (NR) print t[int((NR + 1) / 2)]}')
     st=$(awk -F, -v op="$2" '$1 == op {k++; if ($10 != "pass") bad = 1} END {print (k && !bad ? "pass" : "FAILED")}' "$1")
-    if [ -z "$med" ]; then echo "- FAILED"; else awk -v f="$(flops "$2")" -v m="$med" -v s="$st" 'BEGIN {printf "%.2f %s\n", f / m * 1e-12, s}'; fi
+    if [ -z "$med" ]; then echo "- FAILED"; else awk -v f="$(flops "$2" "$3")" -v m="$med" -v s="$st" 'BEGIN {printf "%.2f %s\n", f / m * 1e-12, s}'; fi
 }
-printf '%-34s %9s %8s %s\n' case TFLOP/s speedup check | tee "$outdir/table.txt"
-row() { printf '%-34s %9s %8s %s\n' "$1" "$2" "$3" "$4" | tee -a "$outdir/table.txt"; }
-for op in potrf gemm; do
-    one=""
-    for g in 1 2; do
-        log="$outdir/${op}_${g}gpu"
-        STARPU_NOPENCL=$g timeout 400 "$tester" "$op" --n "$n" --nb "$nb" --warmup 1 --repeat "$reps" --csv \
-            --check-random $([ "$g" = 2 ] && echo --profile) >"$log.csv" 2>"$log.err"
-        read -r tf st < <(summary "$log.csv" "$op")
-        [ "$g" = 1 ] && one=$tf
-        row "d$op n=$n nb=$nb, 1 process, $g GPU" "$tf" "$(awk -v a="$tf" -v b="$one" 'BEGIN {print (b > 0 ? sprintf("%.2f", a / b) : "-")}')" "$st"
+# ms per task beyond the kernels over the OpenCL workers of the last profile in file $1
+overhead() {
+    awk '/^profile/ {n = 0; t = 0; e = 0; k = 0}
+         /^  OpenCL [0-9]/ && NF >= 7 {t += $(NF-4); e += $(NF-3); k += $(NF-2)}
+         END {print (t > 0 ? sprintf("%.2f", (e - k) / t * 1e3) : "-")}' "$1"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {print (b > 0 && a > 0 ? sprintf("%.2f", a / b) : "-")}'; }
+printf '%-52s %9s %8s %8s %s\n' case TFLOP/s speedup ms/task check | tee "$outdir/table.txt"
+row() { printf '%-52s %9s %8s %8s %s\n' "$@" | tee -a "$outdir/table.txt"; }
+# run LOG OP N [tester options...]: one tester process (environment from the caller)
+run() {
+    local log=$1 op=$2 n=$3
+    shift 3
+    timeout 590 "$tester" "$op" --n "$n" --nb "$nb" --warmup 1 --repeat "$reps" --csv --check-random --profile "$@" \
+        >"$log.csv" 2>"$log.err"
+}
+
+for n in $sizes; do
+    for op in $ops; do
+        one=""
+        for g in $gpus; do
+            log="$outdir/${op}_${n}_${g}gpu"
+            STARPU_NOPENCL=$g run "$log" "$op" "$n"
+            read -r tf st < <(summary "$log.csv" "$op" "$n")
+            [ "$g" = 1 ] && one=$tf
+            row "d$op n=$n nb=$nb, 1 process, $g GPU" "$tf" "$(ratio "$tf" "$one")" "$(overhead "$log.err")" "$st"
+        done
     done
 done
-# Two ranks, one GPU each: every rank sees both GPUs and keeps the one of its rank.
-cat >"$outdir/one_gpu_per_rank.sh" <<'SH'
+
+if [ "${OVERHEAD:-0}" = 1 ]; then
+    n=$(echo "$sizes" | awk '{print $1}')
+    for v in default STARPU_OPENCL_PIPELINE=1 STARPU_WORKERS_NOBIND=1 STARPU_NCPU=1; do
+        log="$outdir/overhead_${v//=/_}"
+        ([ "$v" = default ] || export "${v?}"; STARPU_NOPENCL=1 reps=2 run "$log" potrf "$n")
+        read -r tf st < <(summary "$log.csv" potrf "$n")
+        row "dpotrf n=$n, 1 GPU, $v" "$tf" "" "$(overhead "$log.err")" "$st"
+    done
+fi
+
+if [ "${CAP_MB:-0}" -gt 0 ]; then
+    # the largest multiple of nb whose matrix fits the cap, and matrices about 1.27x and 1.9x larger
+    fit=$(awk -v c="$CAP_MB" -v b="$nb" 'BEGIN {n = int(sqrt(c * 1048576 / 8) / b) * b; print n}')
+    one=""
+    for n in $fit $(((fit * 9 / 8 + nb - 1) / nb * nb)) $(((fit * 11 / 8 + nb - 1) / nb * nb)); do
+        log="$outdir/potrf_${n}_cap${CAP_MB}"
+        STARPU_NOPENCL=1 STARPU_LIMIT_OPENCL_MEM=$CAP_MB run "$log" potrf "$n"
+        read -r tf st < <(summary "$log.csv" potrf "$n")
+        [ -z "$one" ] && one=$tf
+        size=$(awk -v n="$n" -v b="$nb" -v c="$CAP_MB" 'BEGIN {t = int((n + b - 1) / b); printf "matrix %.2fx, triangle %.2fx", n * n * 8 / (c * 1048576), t * (t + 1) / 2 * b * b * 8 / (c * 1048576)}')
+        row "dpotrf n=$n, 1 GPU capped at $CAP_MB MiB ($size)" "$tf" "$(ratio "$tf" "$one")" "$(overhead "$log.err")" "$st"
+        grep -E '^  transfer' "$log.err" | tail -n 2 | sed 's/^/    /' | tee -a "$outdir/table.txt"
+    done
+fi
+
+if [ "${MPI:-0}" = 1 ]; then
+    # Two ranks, one GPU each: every rank sees both GPUs and keeps the one of its rank.
+    n=$(echo "$sizes" | awk '{print $1}')
+    cat >"$outdir/one_gpu_per_rank.sh" <<'SH'
 #!/usr/bin/env bash
 export STARPU_NOPENCL=1 STARPU_WORKERS_OPENCLID=${OMPI_COMM_WORLD_RANK:-0}
 export STARPU_HOME=$STARPU_HOME/rank$OMPI_COMM_WORLD_RANK
 mkdir -p "$STARPU_HOME/.starpu" && cp -rn "$(dirname "$STARPU_HOME")/.starpu/." "$STARPU_HOME/.starpu/" 2>/dev/null
 exec "$@"
 SH
-chmod +x "$outdir/one_gpu_per_rank.sh"
-one=""
-for r in 1 2; do
-    log="$outdir/potrf_${r}rank"
-    grid=$([ "$r" = 1 ] && echo 1x1 || echo 1x2)
-    timeout 500 mpirun -np "$r" --oversubscribe --bind-to none -x LD_LIBRARY_PATH -x STARPU_HOME -x STARPU_SILENT \
-        -x STARPU_HOSTNAME -x TESSERA_CACHE_DIR "$outdir/one_gpu_per_rank.sh" "$tester" potrf --n "$n" --nb "$nb" \
-        --grid "$grid" --warmup 1 --repeat "$reps" --csv --comm >"$log.csv" 2>"$log.err"
-    timeout 500 mpirun -np "$r" --oversubscribe --bind-to none -x LD_LIBRARY_PATH -x STARPU_HOME -x STARPU_SILENT \
-        -x STARPU_HOSTNAME -x TESSERA_CACHE_DIR "$outdir/one_gpu_per_rank.sh" "$tester" potrf --n "$n" --nb "$nb" \
-        --grid "$grid" --check --csv >"$log.check.csv" 2>>"$log.err"
-    read -r tf _ < <(summary "$log.csv" potrf)
-    read -r _ st < <(summary "$log.check.csv" potrf)
-    [ "$r" = 1 ] && one=$tf
-    row "dpotrf n=$n nb=$nb, $r rank(s) x 1 GPU" "$tf" "$(awk -v a="$tf" -v b="$one" 'BEGIN {print (b > 0 ? sprintf("%.2f", a / b) : "-")}')" "$st"
-    grep '^comm' "$log.err" | tail -n 3 | sed 's/^/    /' | tee -a "$outdir/table.txt"
-done
-PYTHONUNBUFFERED=1 python3 - "$n" "$reps" <<'PY' 2>&1 | tee -a "$outdir/table.txt"
+    chmod +x "$outdir/one_gpu_per_rank.sh"
+    one=""
+    for r in 1 2; do
+        log="$outdir/potrf_${r}rank"
+        grid=$([ "$r" = 1 ] && echo 1x1 || echo 1x2)
+        timeout 300 mpirun -np "$r" --oversubscribe --bind-to none -x LD_LIBRARY_PATH -x STARPU_HOME -x STARPU_SILENT \
+            -x STARPU_HOSTNAME -x TESSERA_CACHE_DIR "$outdir/one_gpu_per_rank.sh" "$tester" potrf --n "$n" --nb "$nb" \
+            --grid "$grid" --warmup 1 --repeat "$reps" --csv --check --comm >"$log.csv" 2>"$log.err"
+        read -r tf st < <(summary "$log.csv" potrf "$n")
+        [ "$r" = 1 ] && one=$tf
+        row "dpotrf n=$n nb=$nb, $r rank(s) x 1 GPU" "$tf" "$(ratio "$tf" "$one")" "" "$st"
+        grep '^comm' "$log.err" | tail -n 3 | sed 's/^/    /' | tee -a "$outdir/table.txt"
+    done
+fi
+
+[ "${PEER:-1}" = 1 ] && PYTHONUNBUFFERED=1 python3 - $sizes <<'PY' 2>&1 | tee -a "$outdir/table.txt"
 import sys, time, torch
-n, reps = int(sys.argv[1]), int(sys.argv[2])
 torch.backends.cuda.matmul.allow_tf32 = False
-def median(f):
+def median(f, reps=3):
     ts = []
     for _ in range(reps + 1):
         torch.cuda.synchronize(); t = time.perf_counter(); f(); torch.cuda.synchronize(); ts.append(time.perf_counter() - t)
     ts = sorted(ts[1:]); return ts[len(ts) // 2]
-a = torch.rand(n, n, dtype=torch.float64, device="cuda")
-b = torch.rand(n, n, dtype=torch.float64, device="cuda")
-t = median(lambda: a @ b)
-print(f"{'cuBLAS dgemm n=%d (1 GPU, resident)' % n:34s} {2 * n**3 / t * 1e-12:9.2f}")
-del b
-s = a @ a.T / n + torch.eye(n, dtype=torch.float64, device="cuda"); del a
-l = torch.linalg.cholesky(s)
-x = torch.rand(n, 1, dtype=torch.float64, device="cuda")
-res = (s @ x - l @ (l.T @ x)).norm() / (n * s.norm() * x.norm() * 2.2e-16)
-t = median(lambda: torch.linalg.cholesky(s))
-print(f"{'cuSOLVER dpotrf n=%d (1 GPU, resident)' % n:34s} {n**3 / 3 / t * 1e-12:9.2f}          residual {res.item():.2g}")
+def symv_lower(a, x, bs=8192):  # y = A·x with A symmetric, stored in its lower triangle (no n×n temporary)
+    n = a.shape[0]; y = torch.zeros_like(x)
+    for i in range(0, n, bs):
+        for j in range(0, i + bs, bs):
+            blk = a[i:i + bs, j:j + bs]
+            if i == j: y[i:i + bs] += (torch.tril(blk) + torch.tril(blk, -1).T) @ x[j:j + bs]
+            elif j < i: y[i:i + bs] += blk @ x[j:j + bs]; y[j:j + bs] += blk.T @ x[i:i + bs]
+    return y
+done_gemm = set()
+for n in map(int, sys.argv[1:]):
+    g = min(n, 32768)
+    if g not in done_gemm:
+        done_gemm.add(g)
+        a = torch.rand(g, g, dtype=torch.float64, device="cuda"); b = torch.rand(g, g, dtype=torch.float64, device="cuda")
+        t = median(lambda: a @ b)
+        print(f"{'cuBLAS dgemm n=%d (1 GPU, resident)' % g:52s} {2 * g**3 / t * 1e-12:9.2f}", flush=True)
+        del a, b
+    # lower triangle random in [0, 1), diagonal + n: symmetric diagonally dominant, so SPD
+    s = torch.rand(n, n, dtype=torch.float64, device="cuda"); s.diagonal().add_(n)
+    l = torch.linalg.cholesky(s)
+    t = median(lambda: torch.linalg.cholesky(s, out=l))
+    x = torch.rand(n, 1, dtype=torch.float64, device="cuda")
+    ax = symv_lower(s, x)
+    res = (ax - l @ (l.T @ x)).norm() / (n * ax.norm() * 2.2e-16)
+    print(f"{'cuSOLVER dpotrf n=%d (1 GPU, resident)' % n:52s} {n**3 / 3 / t * 1e-12:9.2f}          residual {res.item():.2g}", flush=True)
+    del s, l, x
+    torch.cuda.empty_cache()
 PY
 tar czf "$outdir/models.tgz" -C "$STARPU_HOME/.starpu" sampling 2>/dev/null
