@@ -3,8 +3,8 @@
 #   1. scaling: one process driving 1, 2, ... OpenCL GPUs (STARPU_NOPENCL=g), dpotrf and dgemm end
 #      to end (tiles in host memory before and after), --check-random; from the profile of the last
 #      run, the time each GPU's worker spends per task beyond the kernels (ms/task);
-#   2. overhead (OVERHEAD=1): dpotrf on 1 GPU under StarPU settings that change what a worker does
-#      between kernels (binding, pipeline, CPU workers), with the same ms/task;
+#   2. overhead (OVERHEAD=1): dgemm n=16384 on each GPU count under StarPU settings that change what
+#      a worker does between kernels (binding, pipeline, CPU workers, scheduler), with the ms/task;
 #   3. capped memory (CAP_MB > 0): dpotrf on 1 GPU with STARPU_LIMIT_OPENCL_MEM=CAP_MB, the largest
 #      matrix that fits the cap next to ones 1.27x and 1.9x larger (their triangle too, for the last);
 #   4. distributed (MPI=1): dpotrf on 2 MPI ranks with one GPU each, as bench/multi_gpu.sh did before;
@@ -34,7 +34,7 @@ summary() {
 # ms per task beyond the kernels over the OpenCL workers of the last profile in file $1
 overhead() {
     awk '/^profile/ {n = 0; t = 0; e = 0; k = 0}
-         /^  OpenCL [0-9]/ && NF >= 7 {t += $(NF-4); e += $(NF-3); k += $(NF-2)}
+         /^  OpenCL [0-9]+ \(/ && NF >= 7 {t += $(NF-4); e += $(NF-3); k += $(NF-2)}
          END {print (t > 0 ? sprintf("%.2f", (e - k) / t * 1e3) : "-")}' "$1"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {print (b > 0 && a > 0 ? sprintf("%.2f", a / b) : "-")}'; }
@@ -62,12 +62,14 @@ for n in $sizes; do
 done
 
 if [ "${OVERHEAD:-0}" = 1 ]; then
-    n=$(echo "$sizes" | awk '{print $1}')
-    for v in default STARPU_OPENCL_PIPELINE=1 STARPU_WORKERS_NOBIND=1 STARPU_NCPU=1; do
-        log="$outdir/overhead_${v//=/_}"
-        ([ "$v" = default ] || export "${v?}"; STARPU_NOPENCL=1 reps=2 run "$log" potrf "$n")
-        read -r tf st < <(summary "$log.csv" potrf "$n")
-        row "dpotrf n=$n, 1 GPU, $v" "$tf" "" "$(overhead "$log.err")" "$st"
+    # dgemm at n = 16384 (64 tasks of nb = 4096, a few seconds of set-up) on each GPU count
+    for g in $gpus; do
+        for v in default STARPU_WORKERS_NOBIND=1 STARPU_OPENCL_PIPELINE=1 STARPU_NCPU=1 STARPU_SCHED=dmda; do
+            log="$outdir/overhead_${g}gpu_${v//=/_}"
+            ([ "$v" = default ] || export "${v?}"; STARPU_NOPENCL=$g reps=2 run "$log" gemm 16384)
+            read -r tf st < <(summary "$log.csv" gemm 16384)
+            row "dgemm n=16384, $g GPU, $v" "$tf" "" "$(overhead "$log.err")" "$st"
+        done
     done
 fi
 

@@ -149,6 +149,11 @@ Runtime::Runtime(const RuntimeConfig& config) {
     // its operands, while the current kernel runs; on a GPU that left it idle for most of the first
     // transfers of an end-to-end run (bench/gpu_notes.md). StarPU has no starpu_conf field for it.
     if (!env_set("STARPU_OPENCL_PIPELINE") && opencl_gpu_expected()) setenv("STARPU_OPENCL_PIPELINE", "0", 0);
+    // StarPU binds each worker thread to a core, and the OpenCL driver's own threads, created from
+    // the worker thread, inherit that one core: on a 32-core host with two H100s each task then
+    // spent 3 ms (one GPU) to 7 ms (two) outside its kernels, against 0.3–0.6 ms unbound (dgemm
+    // n = 16384 nb = 4096: 32 → 47 TFLOP/s on one GPU, 41 → 81 on two; bench/multi_gpu.sh OVERHEAD=1).
+    if (!env_set("STARPU_WORKERS_NOBIND") && opencl_gpu_expected()) setenv("STARPU_WORKERS_NOBIND", "1", 0);
     // StarPU's memory tidying writes modified buffers home whenever fewer than 5% of a device's are
     // clean; every trailing update dirties its tile again, so on a GPU that holds the whole matrix
     // those copies are wasted (dpotrf n = 32768: 7.9 GB home for a 4.3 GB triangle, 10% slower).
