@@ -54,7 +54,7 @@ void start_device_map() {
         if (starpu_worker_get_type(int(w)) == STARPU_OPENCL_WORKER)
             max_devid = std::max(max_devid, starpu_worker_get_devid(int(w)));
     const int n = max_devid + 1;
-    if (n < 2 || !device_map_enabled()) return;
+    if (!device_map_enabled() || n < 2) return;  // a malformed TESSERA_DEVICE_MAP is refused on any machine
     g_map.devices = n;
     grid_of(n, &g_map.p, &g_map.q);
     const unsigned words = (starpu_worker_get_count() + kBits - 1) / kBits;

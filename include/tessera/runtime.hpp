@@ -72,7 +72,13 @@ struct WorkerStats {
 /// STARPU_MINIMUM_CLEAN_BUFFERS if set, else 0 with an OpenCL GPU or accelerator (StarPU 1.3 writes
 /// modified tiles back to the host whenever fewer than 5% of a device's buffers are clean, and
 /// every trailing update dirties its tile again: dpotrf n = 32768 copied 7.9 GB home for a 4.3 GB
-/// triangle, and ran 10% faster without it on an H100). Inside workers the BLAS library runs
+/// triangle, and ran 10% faster without it on an H100). Binding: STARPU_WORKERS_NOBIND if set, else
+/// 1 (workers unbound) with an OpenCL GPU or accelerator (bound, the OpenCL driver's threads shared
+/// their worker's core: 3–7 ms per task outside the kernels on a 32-core 2×H100 host, 0.03–0.6 ms
+/// unbound; bench/multi_gpu.sh). Several OpenCL devices: tiles get an owner device 2D
+/// block-cyclically and tasks run on their written tile's device or a CPU worker, unless
+/// TESSERA_DEVICE_MAP=0 (any value but 0 and 1 throws tessera::Error naming it; docs/tuning.md).
+/// Inside workers the BLAS library runs
 /// single-threaded (OpenBLAS, BLIS or MKL, detected at run time); the caller's BLAS thread count is
 /// restored on destruction.
 /// At start every embedded OpenCL source is built for every OpenCL device, per precision; built

@@ -32,6 +32,9 @@ if(TARGET tessera-tester)
             ${tester} potrf --m 50 --n 100)
   apps_test(errors.tester.resident_not_read 2 "^tessera-tester: --resident does not apply to posv [ -~]*.?$"
             ${tester} posv --n 100 --resident)
+  # A malformed TESSERA_DEVICE_MAP is refused naming it, on a machine with any number of devices.
+  apps_test(errors.tester.device_map_value 2 "^tessera-tester: [ -~]*TESSERA_DEVICE_MAP='maybe': expected 1[ -~]*.?$"
+            ${CMAKE_COMMAND} -E env TESSERA_DEVICE_MAP=maybe ${tester} potrf --n 10)
 endif()
 
 if(TARGET tessera_tune)

@@ -36,9 +36,19 @@ protected:
 using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;  // s, d, c, z
 TYPED_TEST_SUITE(MultiDevice, Precisions);
 
-// The map: 2 devices → a 1×2 grid (tile column j on device j mod 2), in the order tiles register.
+// The map: 2 devices → a 1×2 grid (tile column j on device j mod 2), in the order tiles register;
+// with TESSERA_DEVICE_MAP=0 (multi_device.map_off) no tile has an owner device.
 TYPED_TEST(MultiDevice, TilesSpreadBlockCyclically) {
     this->expect_no_tasks();
+    const char* env = std::getenv("TESSERA_DEVICE_MAP");
+    if (env && std::string(env) == "0") {
+        EXPECT_EQ(detail::mapped_devices(), 0);
+        EXPECT_NE(detail::describe_device_map().find("TESSERA_DEVICE_MAP=0"), std::string::npos);
+        TileMatrix<TypeParam> A(64, 64, 16);
+        for (int64_t j = 0; j < A.nt(); ++j)
+            for (int64_t i = 0; i < A.mt(); ++i) EXPECT_EQ(detail::tile_device(A.handle(i, j)), -1);
+        return;
+    }
     const int devices = detail::mapped_devices();
     ASSERT_GE(devices, 2) << "the device map is off: " << detail::describe_device_map();
     int p = 1;
