@@ -9,6 +9,7 @@
 #include "codelets/tasks.hpp"
 #include "runtime/device_map.hpp"
 #include "runtime/mpi_internal.hpp"
+#include "runtime/opencl_registry.hpp"
 #include "runtime/sequence_internal.hpp"
 
 namespace tessera::tasks {
@@ -35,10 +36,16 @@ bool reserve(int device, size_t bytes, size_t budget) {
 DevicePrefetch::DevicePrefetch() : priority_(kFirstPriority + (1 << 24)) {
     // Distributed, a rank's device gets its tiles from StarPU-MPI's transfers, not from home.
     if (detail::distributed()) return;
-    const int devices = detail::mapped_devices() > 0 ? detail::mapped_devices() : int(starpu_opencl_worker_get_count() == 1);
-    for (int d = 0; d < devices && d < STARPU_MAXOPENCLDEVS; ++d) {
-        const int worker = starpu_worker_get_by_devid(STARPU_OPENCL_WORKER, d);
-        if (worker < 0) continue;
+    // The map's devices in its order, or the only device.
+    std::vector<int> devids;
+    for (int d = 0; d < detail::mapped_devices(); ++d) devids.push_back(detail::mapped_devid(d));
+    if (devids.empty() && starpu_opencl_worker_get_count() == 1) devids = detail::opencl_devids();
+    for (size_t d = 0; d < devids.size() && d < STARPU_MAXOPENCLDEVS; ++d) {
+        const int worker = starpu_worker_get_by_devid(STARPU_OPENCL_WORKER, devids[d]);
+        if (worker < 0) {  // keeps the map's device numbering: nothing is prefetched there
+            devices_.push_back({0, 0, 0, true});
+            continue;
+        }
         const unsigned node = starpu_worker_get_memory_node(unsigned(worker));
         const starpu_ssize_t total = starpu_memory_get_total(node);
         devices_.push_back({int(node), total > 0 ? size_t(total) / 2 : SIZE_MAX, 0, false});

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/opencl_registry.hpp"
 #include "tessera/types.hpp"
 
 namespace tessera::detail {
@@ -17,6 +18,7 @@ namespace {
 struct DeviceMap {
     int devices = 0;  // 0: off
     int p = 1, q = 1;
+    std::vector<int> devids;  // StarPU device id of each mapped device (map index → devid)
     // For each device, the bit set (StarPU's starpu_task::workerids) of its OpenCL workers and of
     // every CPU worker. Built at start, read-only while tasks are submitted.
     std::vector<std::vector<uint32_t>> workers;
@@ -48,21 +50,21 @@ bool device_map_enabled() {
 
 void start_device_map() {
     stop_device_map();
-    // Devices, not workers (StarPU 1.3 has one OpenCL worker per device; count the ids anyway).
-    int max_devid = -1;
-    for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
-        if (starpu_worker_get_type(int(w)) == STARPU_OPENCL_WORKER)
-            max_devid = std::max(max_devid, starpu_worker_get_devid(int(w)));
-    const int n = max_devid + 1;
+    // Devices, not workers: the map's device k is StarPU's OpenCL device devids[k] (a rank may drive
+    // devices 2 and 3 of its node).
+    std::vector<int> devids = opencl_devids();
+    const int n = int(devids.size());
     if (!device_map_enabled() || n < 2) return;  // a malformed TESSERA_DEVICE_MAP is refused on any machine
     g_map.devices = n;
+    g_map.devids = std::move(devids);
     grid_of(n, &g_map.p, &g_map.q);
     const unsigned words = (starpu_worker_get_count() + kBits - 1) / kBits;
     g_map.workers.assign(size_t(n), std::vector<uint32_t>(words, 0));
     for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
         const starpu_worker_archtype type = starpu_worker_get_type(int(w));
         for (int d = 0; d < n; ++d)
-            if (type != STARPU_OPENCL_WORKER || starpu_worker_get_devid(int(w)) == d) set_bit(g_map.workers[size_t(d)], w);
+            if (type != STARPU_OPENCL_WORKER || starpu_worker_get_devid(int(w)) == g_map.devids[size_t(d)])
+                set_bit(g_map.workers[size_t(d)], w);
     }
     g_devices.store(n, std::memory_order_release);
 }
@@ -73,6 +75,10 @@ void stop_device_map() noexcept {
 }
 
 int mapped_devices() noexcept { return g_devices.load(std::memory_order_acquire); }
+
+int mapped_devid(int device) noexcept {
+    return device >= 0 && device < mapped_devices() ? g_map.devids[size_t(device)] : -1;
+}
 
 std::string describe_device_map() {
     if (mapped_devices() == 0) {

@@ -31,6 +31,8 @@ void stop_device_map() noexcept;
 
 /// The number of devices the map spreads tiles over: 0 when it is off.
 int mapped_devices() noexcept;
+/// StarPU's OpenCL device id of the map's device `device` (0 … mapped_devices()−1), -1 if none.
+int mapped_devid(int device) noexcept;
 /// "p×q grid over N OpenCL devices (tile (i, j) on device (i mod p)·q + j mod q)", or why it is off.
 std::string describe_device_map();
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "runtime/opencl_registry.hpp"
 #include "tessera/types.hpp"
 
 namespace tessera::detail {
@@ -68,10 +69,11 @@ bool tile_storage_bytes(uint64_t tiles, uint64_t stored, uint64_t tile_elems, ui
 }
 
 HostMemoryPool::HostMemoryPool(bool pinned) {
-    if (starpu_opencl_worker_get_count() == 0) return;
-    cl_device_id dev = nullptr;
-    starpu_opencl_get_context(0, &context_);
-    starpu_opencl_get_device(0, &dev);
+    const std::vector<int> devids = opencl_devids();
+    if (devids.empty()) return;
+    cl_device_id dev = nullptr;  // StarPU's context of the first device the Runtime drives
+    starpu_opencl_get_context(devids[0], &context_);
+    starpu_opencl_get_device(devids[0], &dev);
     cl_ulong max_alloc = 0;
     clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, nullptr);
     max_alloc_ = size_t(max_alloc);

@@ -2,6 +2,8 @@
 // keyed by device name, driver version, build options and source hash.
 #include "runtime/opencl_registry.hpp"
 
+#include <algorithm>
+
 #include <starpu.h>
 
 #include <cstdio>
@@ -125,10 +127,19 @@ static void build_device(int devid, ocl::DeviceInfo& info, std::string& summary,
               cache + ")";
 }
 
+std::vector<int> opencl_devids() {
+    std::vector<int> ids;
+    for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
+        if (starpu_worker_get_type(int(w)) == STARPU_OPENCL_WORKER) ids.push_back(starpu_worker_get_devid(int(w)));
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+}
+
 OpenCLRegistry::OpenCLRegistry() {
-    const int ndev = int(starpu_opencl_worker_get_count());
-    devices_.resize(size_t(ndev));
-    for (int devid = 0; devid < ndev; ++devid) {
+    const std::vector<int> ids = opencl_devids();
+    devices_.resize(ids.empty() ? 0 : size_t(ids.back()) + 1);
+    for (int devid : ids) {
         Device& d = devices_[size_t(devid)];
         ocl::DeviceInfo info;
         try {
@@ -153,7 +164,8 @@ const ocl::DeviceKernels& OpenCLRegistry::kernels(int devid, char prec) const {
 
 std::string OpenCLRegistry::describe() const {
     std::string s;
-    for (const Device& d : devices_) s += d.summary + "\n";
+    for (const Device& d : devices_)
+        if (!d.summary.empty()) s += d.summary + "\n";
     return s;
 }
 

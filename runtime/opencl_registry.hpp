@@ -10,6 +10,10 @@
 
 namespace tessera::detail {
 
+/// The StarPU device ids of the OpenCL workers, ascending (0 … n−1 unless STARPU_WORKERS_OPENCLID
+/// or a rank's share of its node's devices picked others, e.g. {1} for the second rank of a node).
+std::vector<int> opencl_devids();
+
 class OpenCLRegistry {
 public:
     /// Build (or load from the binary cache) the program of each precision for every OpenCL device

@@ -17,6 +17,7 @@
 #include <string>
 #include <thread>
 
+#include "runtime/opencl_registry.hpp"
 #include "runtime/profile_internal.hpp"
 #include "tessera/types.hpp"
 
@@ -120,7 +121,7 @@ cl_ulong device_now(cl_command_queue q) {
 /// unprofile_queues().
 bool profile_queues(std::vector<cl_command_queue>& done, std::map<int, cl_ulong>& origin) {
     bool all = true;
-    for (int dev = 0; dev < int(starpu_opencl_worker_get_count()); ++dev) {
+    for (int dev : opencl_devids()) {
         cl_command_queue q = nullptr;
         starpu_opencl_get_queue(dev, &q);
         cl_command_queue_properties old = 0;

@@ -23,6 +23,7 @@
 #include "runtime/starpu_env.hpp"
 #include "runtime/trace_internal.hpp"
 #include "runtime/device_map.hpp"
+#include "runtime/rank_devices.hpp"
 #include "runtime/worker_rates.hpp"
 #include "tessera/types.hpp"
 
@@ -38,6 +39,7 @@ struct State {
     std::unique_ptr<detail::OpenCLRegistry> opencl;
     std::unique_ptr<detail::HostMemoryPool> host_memory;
     int opencl_devices = 0;  // detail::opencl_devices(): the most of any rank
+    std::string rank_devices;  // which OpenCL devices this rank drives, and why (describe)
     bool profiling = false;  // between profile_begin and profile_end
     std::vector<long> executed;  // accumulated per worker: StarPU resets its counters on each read
     std::mutex stats_lock;       // guards `executed`: any application thread may ask for the stats
@@ -109,9 +111,9 @@ bool opencl_gpu_expected() {
 
 // Whether StarPU drives an OpenCL GPU or accelerator (pinned host memory pays off).
 bool opencl_gpu_present() {
-    for (unsigned d = 0; d < starpu_opencl_worker_get_count(); ++d) {
+    for (int d : detail::opencl_devids()) {
         cl_device_id dev = nullptr;
-        starpu_opencl_get_device(int(d), &dev);
+        starpu_opencl_get_device(d, &dev);
         cl_device_type type = 0;
         if (dev && clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS &&
             (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)))
@@ -163,6 +165,9 @@ Runtime::Runtime(const RuntimeConfig& config) {
     // the first one's history instead of calibrating again (StarPU's default keeps one per device).
     if (!env_set("STARPU_PERF_MODEL_HOMOGENEOUS_OPENCL") && opencl_devices_identical())
         setenv("STARPU_PERF_MODEL_HOMOGENEOUS_OPENCL", "1", 0);
+    // Ranks sharing a node take their share of its OpenCL devices by node-local rank.
+    state->rank_devices = detail::assign_rank_devices(conf, detail::mpi_wanted(config.mpi),
+                                                      int(opencl_device_names(starpu_opencl_types()).size()));
     // Workers call single-threaded BLAS: a threaded BLAS inside StarPU workers oversubscribes cores.
     state->saved_blas_threads = detail::blas_num_threads();
     detail::set_blas_num_threads(1);
@@ -187,6 +192,17 @@ Runtime::Runtime(const RuntimeConfig& config) {
         detail::stop_starpu();
         detail::set_blas_num_threads(state->saved_blas_threads);
     };
+    // Distributed, the ranks agree on whether each step started everywhere: a rank that failed
+    // alone used to wait in StarPU-MPI's shutdown barrier (undo) for ranks already in their first
+    // collective, and every rank hung (a rank driving OpenCL device 1 only, issue 41).
+    auto agree = [&](const std::string& failure) {
+        if (detail::max_over_ranks(failure.empty() ? 0 : 1) == 0) return;
+        undo();
+        throw Error(!failure.empty() ? failure
+                                     : "tessera::Runtime: another MPI rank failed to start its Runtime (its message is "
+                                       "on its standard error); this rank stopped too");
+    };
+    std::string failure;
     try {
         state->opencl = std::make_unique<detail::OpenCLRegistry>();
         const bool pin = config.host_memory == HostMemory::Pinned ||
@@ -196,19 +212,18 @@ Runtime::Runtime(const RuntimeConfig& config) {
         if (starpu_cpu_worker_get_count() > 0 && starpu_opencl_worker_get_count() > 0 && detail::placement_prior_enabled())
             detail::load_worker_rates(*state->opencl);
         detail::start_device_map();  // tiles spread over two or more OpenCL devices
-    } catch (const Error&) {
-        undo();
-        throw;
+    } catch (const Error& e) {
+        failure = e.what();
     } catch (const std::exception& e) {
-        undo();
-        throw Error(std::string("tessera::Runtime: ") + e.what());
+        failure = std::string("tessera::Runtime: ") + e.what();
     }
+    agree(failure);
     try {
         detail::trace_begin(config.trace_path, config.record_trace);  // progress counters from here; tracing if asked
-    } catch (...) {
-        undo();
-        throw;
+    } catch (const std::exception& e) {
+        failure = e.what();
     }
+    agree(failure);
     g_state = state.release();
 }
 
@@ -333,6 +348,7 @@ std::string Runtime::describe() const {
         s << "  worker " << w << ": " << name << "\n";
     }
     s << g_state->opencl->describe();
+    s << "OpenCL devices of this rank: " << g_state->rank_devices << "\n";
     s << "device map: " << detail::describe_device_map() << "\n";
     s << "tile storage: " << (g_state->host_memory->pinned() ? "pinned (OpenCL-mapped)" : "pageable") << "\n";
     s << "BLAS threads inside workers: 1 (caller's setting " << g_state->saved_blas_threads << " restored at exit)\n";

@@ -165,10 +165,12 @@ void load_worker_rates(const OpenCLRegistry& opencl) {
     const std::string cpu = cpu_device_name();
     g_cpu[0] = rate_of('s', cpu, [] { return measure_cpu<float>(256); });
     g_cpu[1] = rate_of('d', cpu, [] { return measure_cpu<double>(256); });
-    g_ocl.assign(starpu_opencl_worker_get_count(), {0, 0});
+    const std::vector<int> devids = opencl_devids();
+    g_ocl.assign(devids.empty() ? 0 : size_t(devids.back()) + 1, {0, 0});
     g_loaded.store(true);
-    for (size_t d = 0; d < g_ocl.size(); ++d)
+    for (const int devid : devids)
         for (char p : {'s', 'd'}) {
+            const size_t d = size_t(devid);
             const ocl::DeviceKernels* dk = nullptr;
             try {
                 dk = &opencl.kernels(int(d), p);
