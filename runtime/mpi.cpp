@@ -300,6 +300,20 @@ std::vector<double> sum_over_ranks(std::vector<double> values) {
     return values;
 }
 
+std::vector<std::string> gather_to_rank0(const std::string& text) {
+    if (!g_mpi.on) return {text};
+    const bool root = g_mpi.rank == 0;
+    int length = int(std::min(text.size(), size_t(std::numeric_limits<int>::max() / g_mpi.size)));
+    std::vector<int> lengths(root ? size_t(g_mpi.size) : 0), offsets(lengths.size(), 0);
+    MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, g_mpi.comm);
+    for (size_t r = 1; r < offsets.size(); ++r) offsets[r] = offsets[r - 1] + lengths[r - 1];
+    std::string all(root ? size_t(offsets.back() + lengths.back()) : 0, '\0');
+    MPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, g_mpi.comm);
+    std::vector<std::string> texts;
+    for (size_t r = 0; r < lengths.size(); ++r) texts.push_back(all.substr(size_t(offsets[r]), size_t(lengths[r])));
+    return texts;
+}
+
 std::vector<size_t> mpi_bytes_sent() {
     if (!g_mpi.on) return {0};
     std::vector<unsigned long long> by_rank(size_t(g_mpi.size), 0);

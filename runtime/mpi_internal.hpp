@@ -102,6 +102,12 @@ int max_over_ranks(int value);
 /// The element-wise sums of `values` over all ranks (collective; `values` in one process).
 std::vector<double> sum_over_ranks(std::vector<double> values);
 
+/// Every rank's `text`, in rank order, on rank 0 (MPI_Gather of the lengths, then MPI_Gatherv, on
+/// the runtime's communicator); the other ranks get an empty vector. For reports each rank makes of
+/// itself that rank 0 alone prints (tessera-tester --profile). Each text is cut to INT_MAX / ranks
+/// bytes (MPI counts are ints). Collective; {text} in one process.
+std::vector<std::string> gather_to_rank0(const std::string& text);
+
 /// Bytes each rank has sent so far, indexed by rank (StarPU-MPI's statistics; zeros without
 /// STARPU_COMM_STATS=1). Collective.
 std::vector<size_t> mpi_bytes_sent();

@@ -8,6 +8,7 @@
 
 #include "examples/common/checks.hpp"
 #include "kernels/cpu/blas.hpp"
+#include "runtime/mpi_internal.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera::check {
@@ -23,11 +24,30 @@ std::vector<T> random_vectors(int64_t n) {
     return x;
 }
 
+/// Distributed: replace each rank's partial `v` (the contributions of its own tiles) by the sum over
+/// every rank, the same on each (detail::sum_over_ranks, in double: a complex entry is two). Collective;
+/// nothing in one process.
+template <class T>
+void sum_over_ranks(std::vector<T>& v) {
+    if (!detail::distributed()) return;
+    constexpr size_t parts = is_complex_v<T> ? 2 : 1;
+    std::vector<double> d(v.size() * parts);
+    for (size_t i = 0; i < v.size(); ++i) {
+        d[i * parts] = double(std::real(v[i]));
+        if constexpr (parts == 2) d[i * parts + 1] = double(std::imag(v[i]));
+    }
+    d = detail::sum_over_ranks(std::move(d));
+    for (size_t i = 0; i < v.size(); ++i)
+        if constexpr (parts == 2) v[i] = T(real_t<T>(d[i * 2]), real_t<T>(d[i * 2 + 1]));
+        else v[i] = T(d[i]);
+}
+
 /// Y = op(P)·X, P the leading rows×cols block of A (uplo General) or that block's uplo triangle
 /// (with a unit diagonal for Diag::Unit). X is (op(P)'s columns)×kVectors and Y (op(P)'s
 /// rows)×kVectors, column-major with leading dimension their rows. A's tiles must be in host memory.
 /// One gemm per tile: an off-diagonal tile in place, a diagonal tile of a triangle through a copy
-/// with the other triangle zeroed.
+/// with the other triangle zeroed. Distributed: each rank multiplies the tiles it owns and the partial
+/// products are summed over the ranks (collective), so that every rank gets the whole Y.
 template <class T>
 std::vector<T> times(const TileMatrix<T>& A, int64_t rows, int64_t cols, Uplo uplo, Diag diag, Trans trans,
                      const std::vector<T>& x) {
@@ -40,6 +60,7 @@ std::vector<T> times(const TileMatrix<T>& A, int64_t rows, int64_t cols, Uplo up
             if ((uplo == Uplo::Lower && i < j) || (uplo == Uplo::Upper && i > j)) continue;
             const int64_t r = std::min(A.tile_rows(i), rows - i * nb), c = std::min(A.tile_cols(j), cols - j * nb);
             const T* t = A.tile_data(i, j);
+            if (!t) continue;  // distributed: another rank's tile, in its partial product
             int64_t ld = A.tile_ld(i);
             if (uplo != Uplo::General && i == j) {  // the diagonal tile's triangle (same local diagonal)
                 tri.assign(size_t(r * c), T(0));
@@ -57,6 +78,7 @@ std::vector<T> times(const TileMatrix<T>& A, int64_t rows, int64_t cols, Uplo up
                 cpu::gemm<T>(trans, Trans::NoTrans, c, kVectors, r, T(1), t, ld, x.data() + i * nb, xld, T(1),
                              y.data() + j * nb, yld);
         }
+    sum_over_ranks(y);
     return y;
 }
 
@@ -67,7 +89,8 @@ std::vector<T> times(const TileMatrix<T>& A, Trans trans, const std::vector<T>& 
 }
 
 /// ‖A‖∞ ('I': largest row sum of |a_ij|) or ‖A‖₁ ('1': largest column sum) over A's tiles in host
-/// memory, summed in double; 0 for an empty A, NaN when an entry is NaN (as xLANGE).
+/// memory, summed in double; 0 for an empty A, NaN when an entry is NaN (as xLANGE). Distributed:
+/// each rank sums its own tiles and the row (column) sums are summed over the ranks (collective).
 template <class T>
 double norm(char which, const TileMatrix<T>& A) {
     const bool rows = which == 'I';
@@ -76,10 +99,12 @@ double norm(char which, const TileMatrix<T>& A) {
     for (int64_t j = 0; j < A.nt(); ++j)
         for (int64_t i = 0; i < A.mt(); ++i) {
             const T* t = A.tile_data(i, j);
+            if (!t) continue;  // distributed: another rank's tile
             const int64_t r = A.tile_rows(i), c = A.tile_cols(j), ld = A.tile_ld(i);
             for (int64_t q = 0; q < c; ++q)
                 for (int64_t p = 0; p < r; ++p) sums[size_t(rows ? i * nb + p : j * nb + q)] += std::abs(t[p + q * ld]);
         }
+    sum_over_ranks(sums);
     double best = 0;
     for (double s : sums)
         if (!(s <= best)) best = s;  // keeps a NaN
@@ -88,7 +113,8 @@ double norm(char which, const TileMatrix<T>& A) {
 
 /// ‖Y − Z‖∞ / (scale · ‖X‖∞ · eps), Y and Z rows × kVectors, X xrows × kVectors. The ∞-norm keeps an
 /// error confined to a few entries of the factors visible: ‖E·X‖∞ ≈ ‖E‖∞·‖X‖∞ for X with entries of
-/// one size.
+/// one size. Distributed: rank 0's value on every rank (collective), so that the ranks agree on
+/// pass or fail even if their sums of the same partial products rounded differently.
 template <class T>
 double scaled(const std::vector<T>& y, const std::vector<T>& z, int64_t rows, const std::vector<T>& x, int64_t xrows,
               double scale) {
@@ -96,7 +122,9 @@ double scaled(const std::vector<T>& y, const std::vector<T>& z, int64_t rows, co
     for (size_t i = 0; i < y.size(); ++i) d[i] = y[i] - z[i];
     const double num = lange('I', rows, kVectors, d.data(), std::max<int64_t>(rows, 1));
     const double den = scale * lange('I', xrows, kVectors, x.data(), std::max<int64_t>(xrows, 1)) * eps<T>();
-    return ratio(num, den);
+    const double mine = ratio(num, den);
+    if (!detail::distributed()) return mine;
+    return detail::sum_over_ranks({detail::rank() == 0 ? mine : 0.0})[0];  // x + 0 + ... = x, NaN and Inf kept
 }
 
 /// Throws tessera::Error unless M is rows×cols.

@@ -17,6 +17,13 @@
 // (unit diagonal for getrf's L). Neither waits inside a tessera::CallerBlasThreads scope on tasks
 // that still run: acquire_host() the matrix (or wait) before opening one around the check.
 // Throws tessera::Error for inconsistent shapes.
+//
+// Distributed (docs/distributed.md): the constructors and residual() are collective, called on
+// every rank in the same order. Each rank multiplies and sums only the tiles it owns (acquire_host()
+// brings those to its host memory); the n×4 partial products and the row or column sums of the
+// norms are summed over the ranks (MPI_Allreduce through detail::sum_over_ranks, 32·n bytes per
+// product in double, 64·n in complex), so no rank gathers a matrix, and residual() returns rank 0's
+// value on every rank: the ranks agree on pass or fail.
 #pragma once
 
 #include <cstdint>

@@ -6,7 +6,8 @@
 // info > 0, a task or device failure); 2 refused before any run: an invalid argument, an option the
 // operation does not read, sizes too large to address, or more host memory than is available;
 // under mpirun also ranks given different command lines, or an operation not distributed yet
-// (examples/common/rank_agreement.hpp: every rank exits 2).
+// (examples/common/rank_agreement.hpp: every rank exits 2). Distributed, rank 0 alone prints the rows
+// (and --profile's blocks of every rank), and every rank exits with the same status.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -21,6 +22,8 @@
 #include <string>
 #include <string_view>
 
+#include <unistd.h>
+
 #include "examples/common/checks.hpp"
 #include "examples/common/cli_parse.hpp"
 #include "examples/common/rank_agreement.hpp"
@@ -28,6 +31,7 @@
 #include "examples/tester/comm_model.hpp"
 #include "examples/tester/tester.hpp"
 #include "runtime/host_memory.hpp"
+#include "runtime/mpi_internal.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera::tester {
@@ -213,7 +217,8 @@ void add_options(CLI::App& app, Command& c) {
     app.add_flag("--check", p.check, "check each result against the scaled residuals of docs/architecture.md");
     app.add_flag("--check-random", p.check_random,
                  "check gemm, potrf, getrf (square) and geqrf with O(n^2) randomized residuals (Freivalds) instead "
-                 "of the full O(n^3) ones, for large n; other operations get the full check");
+                 "of the full O(n^3) ones, for large n; other operations get the full check. Distributed: every "
+                 "rank multiplies its own tiles and the O(n) products are summed over the ranks");
     app.add_flag("--csv", c.csv, "print comma-separated rows");
     app.add_option("--host-memory", c.config.host_memory,
                    "tile storage: auto (pinned when an OpenCL GPU is used), pinned or pageable")
@@ -248,21 +253,35 @@ void add_options(CLI::App& app, Command& c) {
         "process grid PxQ of a distributed run under mpirun (P*Q = ranks; default: the most square)");
     app.add_flag("--profile", c.profile,
                  "after each run, print to stderr where the time went: per worker tasks, execution, OpenCL kernel "
-                 "and data-wait time; per codelet; bytes moved over each bus; host-device copy rate");
+                 "and data-wait time; per codelet; bytes moved over each bus; host-device copy rate. Distributed: "
+                 "each rank profiles its own workers and rank 0 prints every rank's table, headed 'rank R of N'");
     app.add_flag("--resident", p.resident,
                  "time with the operands already on OpenCL device 0 and results left there (default: from host "
-                 "memory to host memory)");
+                 "memory to host memory; not distributed yet)");
 }
 
-/// Print the phases and the profile of the run that started at `start` and ended at `stop` (--profile).
+/// Print (stderr) the phases and the profile of the run that started at `start` and ended at `stop`
+/// (--profile). Distributed: collective; each rank profiled its own workers, and rank 0 gathers
+/// every rank's block and prints them in rank order, each headed "rank R of N on HOST".
 void print_profile(const Result& r, std::chrono::steady_clock::time_point start,
-                   std::chrono::steady_clock::time_point stop) {
+                   std::chrono::steady_clock::time_point stop, const Runtime& rt) {
     const Phases& ph = last_phases();
     auto sec = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
     const auto staging = ph.staging < start ? ph.begin : ph.staging;  // operations without time_op
-    std::fprintf(stderr, "run       setup %.2f s, staging %.2f s, operation %.3f s, check %.2f s\n",
-                 sec(start, staging), sec(staging, ph.begin), r.seconds, sec(ph.done, stop));
-    std::fprintf(stderr, "%s", last_profile().table().c_str());
+    char line[160];
+    std::snprintf(line, sizeof line, "run       setup %.2f s, staging %.2f s, operation %.3f s, check %.2f s\n",
+                  sec(start, staging), sec(staging, ph.begin), r.seconds, sec(ph.done, stop));
+    const std::string block = line + last_profile().table();
+    if (!rt.distributed()) {
+        std::fprintf(stderr, "%s", block.c_str());
+        return;
+    }
+    char host[256] = "?";
+    gethostname(host, sizeof host - 1);
+    const std::string header = "rank " + std::to_string(rt.rank()) + " of " + std::to_string(rt.ranks()) +
+                               " on " + host + "\n";
+    const std::vector<std::string> blocks = detail::gather_to_rank0(header + block);
+    for (const std::string& b : blocks) std::fprintf(stderr, "%s", b.c_str());
 }
 
 /// Print (rank 0, stderr) the bytes each rank sent during the run that started with `before`, their
@@ -320,11 +339,13 @@ int run_rows(const Op& op, const Command& c, Runtime& rt) {
             std::printf(fmt, op.name, p.prec, size(r.m, p.m), size(r.n, p.n), size(r.k, p.k), (long long)p.nb,
                         r.seconds, gflops, r.checked ? r.error : NAN, status.c_str());
         std::fflush(stdout);
-        if (c.profile) print_profile(r, start, stop);
+        if (c.profile) print_profile(r, start, stop, rt);
         if (c.comm) print_comm(op, p, rt, sent_before);
         all_ok = all_ok && r.ok();
     }
-    return all_ok ? tool::kOk : tool::kFailed;
+    // Distributed: the ranks agree on the exit code (the full check's residuals are rank 0's alone;
+    // the randomized ones are the same on every rank).
+    return detail::max_over_ranks(all_ok ? tool::kOk : tool::kFailed);
 }
 
 /// The routine family whose tuned tile size an operation uses when --nb/--ib are not given (tuned_tile).
@@ -335,15 +356,16 @@ std::string tuned_family(const std::string& op) {
     return "gemm";
 }
 
-/// Refuse what a run cannot do on this Runtime: an operation, or an option, not distributed yet,
-/// --resident without an OpenCL device.
+/// Refuse what a run cannot do on this Runtime: an operation not distributed yet, --resident when
+/// distributed or without an OpenCL device.
 void refuse_unavailable(const Op& op, const Command& c, const Runtime& rt) {
     if (rt.distributed() && !op.distributed)
         throw Error(std::string(op.name) + " is not distributed yet (" + std::to_string(rt.ranks()) +
                     " MPI ranks): LU with partial pivoting is not; under mpirun use getrf_incpiv, gesv_incpiv, "
                     "getrf_nopiv or gesv_nopiv (docs/distributed.md), or run one process");
-    if (rt.distributed() && (c.p.check_random || c.profile || c.p.resident))
-        throw Error("--check-random, --profile and --resident are not available in a distributed run yet");
+    if (rt.distributed() && c.p.resident)
+        throw Error("--resident is not available in a distributed run yet (" + std::to_string(rt.ranks()) +
+                    " MPI ranks): run without it, or run one process");
     if (c.p.resident && rt.opencl_workers() == 0) throw Error("--resident needs an OpenCL device");
 }
 

@@ -2,7 +2,7 @@
 // docs/architecture.md#numerical-checks.
 // Run by ctest under mpirun (tests/mpi/CMakeLists.txt): every rank runs every test (SPMD); rank 0
 // holds the LAPACK arrays, scatters them (fill_from_lapack), gathers the results (to_lapack) and
-// checks them. TESSERA_TEST_GRID=PxQ picks the process grid (default: the Runtime's).
+// checks them; the randomized checks run on every rank's own tiles. TESSERA_TEST_GRID=PxQ picks the process grid (default: the Runtime's).
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -17,6 +17,8 @@
 
 #include "examples/common/checks.hpp"
 #include "examples/common/checks_qr.hpp"
+#include "examples/common/checks_random.hpp"
+#include "runtime/mpi_internal.hpp"
 #include "tessera/tessera.hpp"
 
 namespace tessera {
@@ -57,6 +59,49 @@ TEST(DistributedRuntime, RanksAndGrid) {
     for (int64_t j = 0; j < A.nt(); ++j)
         for (int64_t i = 0; i < A.mt(); ++i) EXPECT_EQ(A.is_local(i, j), A.owner(i, j) == rank);
     EXPECT_THROW(TileMatrix<double>(10, 10, 5, Distribution{size + 1, 1}), Error);
+}
+
+// Rank 0 gets every rank's text in rank order (tessera-tester --profile), an empty one included.
+TEST(DistributedRuntime, GatherToRank0) {
+    const int rank = g_runtime->rank(), size = g_runtime->ranks();
+    auto text_of = [](int r) { return r == 1 ? std::string() : std::string(size_t(r + 1), char('a' + r)) + "\n"; };
+    const std::vector<std::string> all = detail::gather_to_rank0(text_of(rank));
+    if (rank != 0) {
+        EXPECT_TRUE(all.empty());
+        return;
+    }
+    ASSERT_EQ(all.size(), size_t(size));
+    for (int r = 0; r < size; ++r) EXPECT_EQ(all[size_t(r)], text_of(r)) << "rank " << r;
+}
+
+// The randomized residuals (checks_random.hpp) on distributed tiles: each rank multiplies its own
+// tiles, every rank gets the same residual, and a wrong entry in a tile of the last rank fails the
+// check on every rank.
+TYPED_TEST(Distributed, RandomizedCheckAgrees) {
+    using T = TypeParam;
+    const int64_t n = 130, nb = 20;  // 7×7 tiles, the last partial
+    TileMatrix<T> A(n, n, nb);
+    check::generate_random_spd(A, 5);
+    const check::PotrfCheckRandom<T> random(Uplo::Lower, A);
+    ASSERT_EQ(potrf(Uplo::Lower, A), 0);
+    auto on_every_rank = [](double residual) {
+        double lo = residual, hi = residual;
+        MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        return lo == hi;
+    };
+    const double good = random.residual(A);
+    EXPECT_TRUE(check::passes(good)) << good;
+    EXPECT_TRUE(on_every_rank(good)) << good;
+    int64_t ti = -1, tj = -1;  // the last tile of L that the last rank owns
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = j; i < A.mt(); ++i)
+            if (A.owner(i, j) == g_runtime->ranks() - 1) ti = i, tj = j;
+    ASSERT_GE(ti, 0);
+    if (A.is_local(ti, tj)) A.tile_data(ti, tj)[0] += T(1);  // its host copy is current after residual()
+    const double bad = random.residual(A);
+    EXPECT_FALSE(check::passes(bad)) << bad << " with a wrong entry in tile (" << ti << ", " << tj << ")";
+    EXPECT_TRUE(on_every_rank(bad)) << bad;
 }
 
 TYPED_TEST(Distributed, Gemm) {
