@@ -7,7 +7,8 @@
 #      a worker does between kernels (binding, pipeline, CPU workers, scheduler), with the ms/task;
 #   3. capped memory (CAP_MB > 0): dpotrf on 1 GPU with STARPU_LIMIT_OPENCL_MEM=CAP_MB, the largest
 #      matrix that fits the cap next to ones 1.27x and 1.9x larger (their triangle too, for the last);
-#   4. distributed (MPI=1): dpotrf on 2 MPI ranks with one GPU each, as bench/multi_gpu.sh did before;
+#   4. distributed (MPI=1): dpotrf on 1 and 2 MPI ranks with one GPU each (each rank takes the GPU of
+#      its node-local rank), --check-random, with the bytes each rank sent;
 #   5. the reference: cuSOLVER dpotrf at each size and cuBLAS dgemm (at most n = 32768, which fits
 #      one GPU), device-resident, torch.
 # Prints one table: TFLOP/s (median of REPS runs after one warm-up run that also calibrates the
@@ -89,23 +90,24 @@ if [ "${CAP_MB:-0}" -gt 0 ]; then
 fi
 
 if [ "${MPI:-0}" = 1 ]; then
-    # Two ranks, one GPU each: every rank sees both GPUs and keeps the one of its rank.
-    n=$(echo "$sizes" | awk '{print $1}')
-    cat >"$outdir/one_gpu_per_rank.sh" <<'SH'
+    # Two ranks, one GPU each: each rank takes the GPU of its node-local rank by itself
+    # (runtime/rank_devices.hpp); each keeps its own StarPU home (bus calibration per device set).
+    cat >"$outdir/one_home_per_rank.sh" <<'SH'
 #!/usr/bin/env bash
-export STARPU_NOPENCL=1 STARPU_WORKERS_OPENCLID=${OMPI_COMM_WORLD_RANK:-0}
 export STARPU_HOME=$STARPU_HOME/rank$OMPI_COMM_WORLD_RANK
 mkdir -p "$STARPU_HOME/.starpu" && cp -rn "$(dirname "$STARPU_HOME")/.starpu/." "$STARPU_HOME/.starpu/" 2>/dev/null
 exec "$@"
 SH
-    chmod +x "$outdir/one_gpu_per_rank.sh"
+    chmod +x "$outdir/one_home_per_rank.sh"
     one=""
     for r in 1 2; do
         log="$outdir/potrf_${r}rank"
         grid=$([ "$r" = 1 ] && echo 1x1 || echo 1x2)
+        # one rank alone would take every GPU of the node: the baseline keeps one
         timeout 300 mpirun -np "$r" --oversubscribe --bind-to none -x LD_LIBRARY_PATH -x STARPU_HOME -x STARPU_SILENT \
-            -x STARPU_HOSTNAME -x TESSERA_CACHE_DIR "$outdir/one_gpu_per_rank.sh" "$tester" potrf --n "$n" --nb "$nb" \
-            --grid "$grid" --warmup 1 --repeat "$reps" --csv --check --comm >"$log.csv" 2>"$log.err"
+            $([ "$r" = 1 ] && echo "-x STARPU_NOPENCL=1") \
+            -x STARPU_HOSTNAME -x TESSERA_CACHE_DIR "$outdir/one_home_per_rank.sh" "$tester" potrf --n "$n" --nb "$nb" \
+            --grid "$grid" --warmup 1 --repeat "$reps" --csv --check-random --comm --describe >"$log.csv" 2>"$log.err"
         read -r tf st < <(summary "$log.csv" potrf "$n")
         [ "$r" = 1 ] && one=$tf
         row "dpotrf n=$n nb=$nb, $r rank(s) x 1 GPU" "$tf" "$(ratio "$tf" "$one")" "" "$st"
