@@ -1,6 +1,6 @@
 // Several OpenCL devices in one process (runtime/device_map.hpp): PoCL exposes two devices
-// (POCL_DEVICES="pthread pthread"); potrf, gemm and getrf in s, d, c and z spread their tasks over
-// both and pass the residual checks of docs/architecture.md#numerical-checks, and the map gives
+// (POCL_DEVICES="pthread pthread"); potrf, gemm and getrf in s, d, c and z pass the residual checks
+// of docs/architecture.md#numerical-checks and (opencl mode) spread their tasks over both; the map gives
 // tiles to devices 2D block-cyclically. Run by tests/multi_device/CMakeLists.txt as
 // multi_device.opencl (tasks on the devices only), multi_device.mixed (dmdas, CPU worker too) and
 // multi_device.capped_memory (STARPU_LIMIT_OPENCL_MEM below the matrix: StarPU evicts and writes
@@ -26,8 +26,11 @@ protected:
             << "needs two OpenCL devices (POCL_DEVICES=\"pthread pthread\")";
         if (test::mode() == "mixed") allow_cpu_tasks();
     }
-    // Every OpenCL device ran some of the tasks since the test started.
+    // Every OpenCL device ran some of the tasks since the test started. In opencl mode only: in mixed
+    // mode dmdas may rightly give every task to the CPU worker once its models say PoCL is slower
+    // (it did after a few runs in one StarPU home), so there only the results are checked.
     static void expect_every_device_used(const char* what) {
+        if (test::mode() != "opencl") return;
         Runtime::wait_all();
         for (const WorkerStats& w : test::RuntimeEnvironment::runtime().worker_stats())
             if (w.opencl) EXPECT_GT(w.executed_tasks, 0) << what << ": " << w.name << " ran no task";
