@@ -41,13 +41,9 @@ DevicePrefetch::DevicePrefetch() : priority_(kFirstPriority + (1 << 24)) {
     for (int d = 0; d < detail::mapped_devices(); ++d) devids.push_back(detail::mapped_devid(d));
     if (devids.empty() && starpu_opencl_worker_get_count() == 1) devids = detail::opencl_devids();
     for (size_t d = 0; d < devids.size() && d < STARPU_MAXOPENCLDEVS; ++d) {
-        const int worker = starpu_worker_get_by_devid(STARPU_OPENCL_WORKER, devids[d]);
-        if (worker < 0) {  // keeps the map's device numbering: nothing is prefetched there
-            devices_.push_back({0, 0, 0, true});
-            continue;
-        }
+        const int worker = starpu_worker_get_by_devid(STARPU_OPENCL_WORKER, devids[d]);  // devids are workers'
         const unsigned node = starpu_worker_get_memory_node(unsigned(worker));
-        const starpu_ssize_t total = starpu_memory_get_total(node);
+        const starpu_ssize_t total = starpu_memory_get_total(node);  // -1 when unknown: no limit
         devices_.push_back({int(node), total > 0 ? size_t(total) / 2 : SIZE_MAX, 0, false});
     }
 }
@@ -72,11 +68,11 @@ void DevicePrefetch::to_device(TileHandle h, int device) {
     Device& dev = devices_[size_t(device)];
     if (dev.full || !sent_.insert({h, device}).second) return;
     const size_t bytes = starpu_data_get_size(h);
-    if (dev.budget != SIZE_MAX && !reserve(device, bytes, dev.budget)) {
+    if (!reserve(device, bytes, dev.budget)) {
         dev.full = true;  // the rest of the plan is fetched on demand
         return;
     }
-    dev.reserved += dev.budget != SIZE_MAX ? bytes : 0;
+    dev.reserved += bytes;
     starpu_data_prefetch_on_node_prio(h, unsigned(dev.node), 1, priority_);
     if (priority_ > kFirstPriority) --priority_;
 }

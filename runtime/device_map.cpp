@@ -1,7 +1,6 @@
 // Device map (see device_map.hpp).
 #include "runtime/device_map.hpp"
 
-#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -9,7 +8,7 @@
 #include <vector>
 
 #include "runtime/opencl_registry.hpp"
-#include "tessera/types.hpp"
+#include "runtime/starpu_env.hpp"
 
 namespace tessera::detail {
 
@@ -40,21 +39,14 @@ void grid_of(int n, int* p, int* q) {
 
 }  // namespace
 
-bool device_map_enabled() {
-    const char* v = std::getenv("TESSERA_DEVICE_MAP");
-    if (!v || !*v || std::string(v) == "1") return true;
-    if (std::string(v) == "0") return false;
-    throw Error(std::string("TESSERA_DEVICE_MAP='") + v +
-                "': expected 1 (tiles spread over the OpenCL devices, the default) or 0 (off)");
-}
-
 void start_device_map() {
     stop_device_map();
     // Devices, not workers: the map's device k is StarPU's OpenCL device devids[k] (a rank may drive
     // devices 2 and 3 of its node).
     std::vector<int> devids = opencl_devids();
     const int n = int(devids.size());
-    if (!device_map_enabled() || n < 2) return;  // a malformed TESSERA_DEVICE_MAP is refused on any machine
+    // A malformed TESSERA_DEVICE_MAP is refused on any machine, whatever its devices.
+    if (!env_switch("TESSERA_DEVICE_MAP", "tiles spread over the OpenCL devices") || n < 2) return;
     g_map.devices = n;
     g_map.devids = std::move(devids);
     grid_of(n, &g_map.p, &g_map.q);
@@ -81,12 +73,8 @@ int mapped_devid(int device) noexcept {
 }
 
 std::string describe_device_map() {
-    if (mapped_devices() == 0) {
-        const char* v = std::getenv("TESSERA_DEVICE_MAP");
-        return starpu_opencl_worker_get_count() < 2 ? "off (fewer than 2 OpenCL devices)"
-               : v && std::string(v) == "0"        ? "off (TESSERA_DEVICE_MAP=0)"
-                                                   : "off";
-    }
+    if (mapped_devices() == 0)  // with two devices or more, only TESSERA_DEVICE_MAP=0 turns it off
+        return starpu_opencl_worker_get_count() < 2 ? "off (fewer than 2 OpenCL devices)" : "off (TESSERA_DEVICE_MAP=0)";
     return std::to_string(g_map.p) + "x" + std::to_string(g_map.q) + " grid over " + std::to_string(g_map.devices) +
            " OpenCL devices (tile (i, j) on device (i mod " + std::to_string(g_map.p) + ")*" + std::to_string(g_map.q) +
            " + j mod " + std::to_string(g_map.q) + "; TESSERA_DEVICE_MAP=0 turns it off)";

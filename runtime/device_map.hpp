@@ -17,14 +17,11 @@
 
 namespace tessera::detail {
 
-/// Whether the map is wanted: TESSERA_DEVICE_MAP unset, empty or 1; 0 turns it off (StarPU's
-/// scheduler then places every task on any device). Any other value throws tessera::Error naming
-/// the variable.
-bool device_map_enabled();
-
 /// Called by the Runtime once its workers exist: builds the device grid and, for each device, the
 /// set of workers a task owned by it may run on (the device's OpenCL workers and every CPU worker).
-/// The map is on when the process has at least two OpenCL devices and device_map_enabled().
+/// The map is on when the process has at least two OpenCL devices, unless TESSERA_DEVICE_MAP=0
+/// (StarPU's scheduler then places every task on any device); any value of TESSERA_DEVICE_MAP but
+/// 0 and 1 throws tessera::Error naming it.
 void start_device_map();
 /// Called by the Runtime when it stops (no task may be pending).
 void stop_device_map() noexcept;

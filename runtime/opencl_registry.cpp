@@ -2,10 +2,9 @@
 // keyed by device name, driver version, build options and source hash.
 #include "runtime/opencl_registry.hpp"
 
-#include <algorithm>
-
 #include <starpu.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "tessera/types.hpp"
+#include "runtime/starpu_env.hpp"
 
 namespace tessera::detail {
 
@@ -39,12 +39,9 @@ std::vector<int> rank_devices(int r, int s, int g) {
 }
 
 std::string assign_rank_devices(starpu_conf& conf, bool distributed, int devices) {
-    const char* setting = env("TESSERA_RANK_DEVICES");
-    if (setting && std::string(setting) != "0" && std::string(setting) != "1")
-        throw Error(std::string("TESSERA_RANK_DEVICES='") + setting +
-                    "': expected 1 (each MPI rank drives its share of its node's OpenCL devices, the default) or 0 (off)");
+    const bool on = env_switch("TESSERA_RANK_DEVICES", "each MPI rank drives its share of its node's OpenCL devices");
     if (!distributed) return "every OpenCL device StarPU finds (one process)";
-    if (setting && std::string(setting) == "0") return "as StarPU assigns them (TESSERA_RANK_DEVICES=0)";
+    if (!on) return "as StarPU assigns them (TESSERA_RANK_DEVICES=0)";
     if (env("STARPU_WORKERS_OPENCLID")) return "STARPU_WORKERS_OPENCLID's";
     if (env("STARPU_NOPENCL")) return "as StarPU assigns them (STARPU_NOPENCL is set)";
     const LocalRank local = local_rank_from_environment();

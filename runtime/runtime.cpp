@@ -87,19 +87,16 @@ cl_device_type starpu_opencl_types() {
     return types;
 }
 
-// Whether StarPU will find an OpenCL device, decided before starpu_init so that the default
-// scheduler can depend on it.
-bool opencl_device_expected() {
+// Names of the OpenCL devices StarPU will find, in its order, listed before starpu_init so that
+// the default scheduler, the shared calibration and each rank's devices can depend on them.
+std::vector<std::string> starpu_opencl_device_names() {
     const cl_device_type types = starpu_opencl_types();
-    return types != 0 && opencl_platforms_have(types);
+    return types != 0 ? opencl_device_names(types) : std::vector<std::string>{};
 }
 
-// Whether every OpenCL device StarPU will use has the same name (identical GPUs): they can then
-// share one calibration (STARPU_PERF_MODEL_HOMOGENEOUS_OPENCL).
-bool opencl_devices_identical() {
-    const cl_device_type types = starpu_opencl_types();
-    if (types == 0) return false;
-    const std::vector<std::string> names = opencl_device_names(types);
+// Whether several devices all have the same name (identical GPUs): they can then share one
+// calibration (STARPU_PERF_MODEL_HOMOGENEOUS_OPENCL).
+bool identical(const std::vector<std::string>& names) {
     return names.size() > 1 && std::all_of(names.begin(), names.end(), [&](const std::string& n) { return n == names[0]; });
 }
 
@@ -146,28 +143,28 @@ Runtime::Runtime(const RuntimeConfig& config) {
 
     starpu_conf conf;
     starpu_conf_init(&conf);
-    if (!env_set("STARPU_SCHED")) conf.sched_policy_name = opencl_device_expected() ? "dmdas" : "lws";
+    const std::vector<std::string> devices = starpu_opencl_device_names();  // the platforms enumerated once
+    if (!env_set("STARPU_SCHED")) conf.sched_policy_name = !devices.empty() ? "dmdas" : "lws";
     // With StarPU's default pipeline (2) the OpenCL worker takes the next task, and starts fetching
     // its operands, while the current kernel runs; on a GPU that left it idle for most of the first
     // transfers of an end-to-end run (bench/gpu_notes.md). StarPU has no starpu_conf field for it.
-    if (!env_set("STARPU_OPENCL_PIPELINE") && opencl_gpu_expected()) setenv("STARPU_OPENCL_PIPELINE", "0", 0);
+    const bool gpu = opencl_gpu_expected();
+    if (!env_set("STARPU_OPENCL_PIPELINE") && gpu) setenv("STARPU_OPENCL_PIPELINE", "0", 0);
     // StarPU binds each worker thread to a core, and the OpenCL driver's own threads, created from
     // the worker thread, inherit that one core: on a 32-core host with two H100s each task then
     // spent 3 ms (one GPU) to 7 ms (two) outside its kernels, against 0.3–0.6 ms unbound (dgemm
     // n = 16384 nb = 4096: 32 → 47 TFLOP/s on one GPU, 41 → 81 on two; bench/multi_gpu.sh OVERHEAD=1).
-    if (!env_set("STARPU_WORKERS_NOBIND") && opencl_gpu_expected()) setenv("STARPU_WORKERS_NOBIND", "1", 0);
+    if (!env_set("STARPU_WORKERS_NOBIND") && gpu) setenv("STARPU_WORKERS_NOBIND", "1", 0);
     // StarPU's memory tidying writes modified buffers home whenever fewer than 5% of a device's are
     // clean; every trailing update dirties its tile again, so on a GPU that holds the whole matrix
     // those copies are wasted (dpotrf n = 32768: 7.9 GB home for a 4.3 GB triangle, 10% slower).
-    if (!env_set("STARPU_MINIMUM_CLEAN_BUFFERS") && opencl_gpu_expected())
-        setenv("STARPU_MINIMUM_CLEAN_BUFFERS", "0", 0);
+    if (!env_set("STARPU_MINIMUM_CLEAN_BUFFERS") && gpu) setenv("STARPU_MINIMUM_CLEAN_BUFFERS", "0", 0);
     // Identical OpenCL devices share their performance models: a second GPU starts calibrated by
     // the first one's history instead of calibrating again (StarPU's default keeps one per device).
-    if (!env_set("STARPU_PERF_MODEL_HOMOGENEOUS_OPENCL") && opencl_devices_identical())
+    if (!env_set("STARPU_PERF_MODEL_HOMOGENEOUS_OPENCL") && identical(devices))
         setenv("STARPU_PERF_MODEL_HOMOGENEOUS_OPENCL", "1", 0);
     // Ranks sharing a node take their share of its OpenCL devices by node-local rank.
-    state->rank_devices = detail::assign_rank_devices(conf, detail::mpi_wanted(config.mpi),
-                                                      int(opencl_device_names(starpu_opencl_types()).size()));
+    state->rank_devices = detail::assign_rank_devices(conf, detail::mpi_wanted(config.mpi), int(devices.size()));
     // Workers call single-threaded BLAS: a threaded BLAS inside StarPU workers oversubscribes cores.
     state->saved_blas_threads = detail::blas_num_threads();
     detail::set_blas_num_threads(1);
@@ -196,11 +193,12 @@ Runtime::Runtime(const RuntimeConfig& config) {
     // alone used to wait in StarPU-MPI's shutdown barrier (undo) for ranks already in their first
     // collective, and every rank hung (a rank driving OpenCL device 1 only, issue 41).
     auto agree = [&](const std::string& failure) {
-        if (detail::max_over_ranks(failure.empty() ? 0 : 1) == 0) return;
+        const std::string first = detail::mpi_agree(failure, 0).first;  // the lowest failing rank's, named
+        if (first.empty()) return;
         undo();
         throw Error(!failure.empty() ? failure
-                                     : "tessera::Runtime: another MPI rank failed to start its Runtime (its message is "
-                                       "on its standard error); this rank stopped too");
+                                     : "tessera::Runtime: another MPI rank failed to start its Runtime; this rank "
+                                       "stopped too (" + first + ")");
     };
     std::string failure;
     try {

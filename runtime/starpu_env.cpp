@@ -25,6 +25,13 @@ namespace tessera::detail {
 
 namespace fs = std::filesystem;
 
+bool env_switch(const char* name, const char* on) {
+    const char* v = std::getenv(name);
+    if (!v || !*v || std::string(v) == "1") return true;
+    if (std::string(v) == "0") return false;
+    throw Error(std::string(name) + "='" + v + "': expected 1 (" + on + ", the default) or 0 (off)");
+}
+
 namespace {
 
 // Every variable StarPU 1.3 (and StarPU-MPI) reads with starpu_get_env_number[_default]: a decimal

@@ -14,6 +14,11 @@ namespace tessera::detail {
 /// Call before starpu_conf_init, which reads them.
 void validate_starpu_environment();
 
+/// Tessera's own on/off variables (TESSERA_PLACEMENT_PRIOR, TESSERA_DEVICE_MAP, TESSERA_RANK_DEVICES):
+/// true when `name` is unset, empty or 1, false for 0. Any other value throws tessera::Error
+/// "NAME='value': expected 1 (<on>, the default) or 0 (off)".
+bool env_switch(const char* name, const char* on);
+
 /// StarPU's performance-model directory, prepared so that StarPU can neither fail to create it nor
 /// fail to write it at shutdown (both are assertions in StarPU 1.3). The directory is
 /// $STARPU_PERF_MODEL_DIR, else <home>/.starpu/sampling with <home> the first of XDG_CACHE_HOME,

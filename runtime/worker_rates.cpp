@@ -24,6 +24,7 @@
 #include "kernels/opencl/launch.hpp"
 #include "runtime/cpu_tiles.hpp"
 #include "runtime/opencl_registry.hpp"
+#include "runtime/starpu_env.hpp"
 #include "runtime/warnings.hpp"
 #include "tessera/types.hpp"
 
@@ -203,12 +204,7 @@ void load_worker_rates(const OpenCLRegistry& opencl) {
     if (ec) std::filesystem::remove(tmp, ec);
 }
 
-bool placement_prior_enabled() {
-    const char* v = std::getenv("TESSERA_PLACEMENT_PRIOR");
-    if (!v || !*v || std::string(v) == "1") return true;
-    if (std::string(v) == "0") return false;
-    throw Error(std::string("TESSERA_PLACEMENT_PRIOR='") + v + "': expected 1 (the placement prior on, the default) or 0 (off)");
-}
+bool placement_prior_enabled() { return env_switch("TESSERA_PLACEMENT_PRIOR", "the placement prior on"); }
 
 void clear_worker_rates() noexcept {
     std::lock_guard<std::mutex> guard(g_lock);
