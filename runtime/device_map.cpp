@@ -5,10 +5,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/opencl_registry.hpp"
 #include "runtime/starpu_env.hpp"
+#include "tessera/types.hpp"
 
 namespace tessera::detail {
 
@@ -29,8 +31,34 @@ constexpr unsigned kBits = 32;
 
 void set_bit(std::vector<uint32_t>& set, unsigned w) { set[w / kBits] |= uint32_t(1) << (w % kBits); }
 
-// The most square p×q grid with p·q = n and p <= q (1×2, 1×3, 2×2, 2×3, 2×4, ...).
-void grid_of(int n, int* p, int* q) {
+// TESSERA_DEVICE_GRID=PxQ: {P, Q}, or {0, 0} when unset or empty. A malformed value throws on any
+// machine, whatever its devices; whether P·Q matches the devices is checked when the map starts.
+std::pair<int, int> grid_variable() {
+    const char* v = std::getenv("TESSERA_DEVICE_GRID");
+    if (!v || !*v) return {0, 0};
+    const std::string s(v);
+    const size_t x = s.find_first_of("xX");
+    auto whole = [](const std::string& t) {  // a positive decimal of at most 4 digits, else 0
+        if (t.empty() || t.size() > 4 || t.find_first_not_of("0123456789") != std::string::npos) return 0;
+        return std::stoi(t);
+    };
+    const int p = x == std::string::npos ? 0 : whole(s.substr(0, x));
+    const int q = x == std::string::npos ? 0 : whole(s.substr(x + 1));
+    if (p < 1 || q < 1) throw Error("TESSERA_DEVICE_GRID='" + s + "': expected PxQ (P, Q from 1 to 9999), e.g. 2x1");
+    return {p, q};
+}
+
+// The device grid of n devices: TESSERA_DEVICE_GRID when set (P·Q must be n), else the most square
+// p×q grid with p·q = n and p <= q (1×2, 1×3, 2×2, 2×3, 2×4, ...).
+void grid_of(int n, std::pair<int, int> asked, int* p, int* q) {
+    if (asked.first > 0) {
+        if (asked.first * asked.second != n)
+            throw Error("TESSERA_DEVICE_GRID='" + std::to_string(asked.first) + "x" + std::to_string(asked.second) +
+                        "': P*Q must be " + std::to_string(n) + ", the OpenCL devices of this process");
+        *p = asked.first;
+        *q = asked.second;
+        return;
+    }
     *p = 1;
     for (int d = 1; d * d <= n; ++d)
         if (n % d == 0) *p = d;
@@ -46,10 +74,11 @@ void start_device_map() {
     std::vector<int> devids = opencl_devids();
     const int n = int(devids.size());
     // A malformed TESSERA_DEVICE_MAP is refused on any machine, whatever its devices.
+    const std::pair<int, int> asked = grid_variable();
     if (!env_switch("TESSERA_DEVICE_MAP", "tiles spread over the OpenCL devices") || n < 2) return;
     g_map.devices = n;
     g_map.devids = std::move(devids);
-    grid_of(n, &g_map.p, &g_map.q);
+    grid_of(n, asked, &g_map.p, &g_map.q);
     const unsigned words = (starpu_worker_get_count() + kBits - 1) / kBits;
     g_map.workers.assign(size_t(n), std::vector<uint32_t>(words, 0));
     for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
@@ -77,7 +106,8 @@ std::string describe_device_map() {
         return starpu_opencl_worker_get_count() < 2 ? "off (fewer than 2 OpenCL devices)" : "off (TESSERA_DEVICE_MAP=0)";
     return std::to_string(g_map.p) + "x" + std::to_string(g_map.q) + " grid over " + std::to_string(g_map.devices) +
            " OpenCL devices (tile (i, j) on device (i mod " + std::to_string(g_map.p) + ")*" + std::to_string(g_map.q) +
-           " + j mod " + std::to_string(g_map.q) + "; TESSERA_DEVICE_MAP=0 turns it off)";
+           " + j mod " + std::to_string(g_map.q) +
+           "; TESSERA_DEVICE_GRID=PxQ sets the grid, TESSERA_DEVICE_MAP=0 turns the map off)";
 }
 
 void set_tile_device(TileHandle h, int64_t i, int64_t j) {

@@ -21,7 +21,9 @@ namespace tessera::detail {
 /// set of workers a task owned by it may run on (the device's OpenCL workers and every CPU worker).
 /// The map is on when the process has at least two OpenCL devices, unless TESSERA_DEVICE_MAP=0
 /// (StarPU's scheduler then places every task on any device); any value of TESSERA_DEVICE_MAP but
-/// 0 and 1 throws tessera::Error naming it.
+/// 0 and 1 throws tessera::Error naming it. The grid is the most square p×q with p <= q, or
+/// TESSERA_DEVICE_GRID=PxQ (a malformed value, or P·Q other than the devices, throws tessera::Error
+/// naming it).
 void start_device_map();
 /// Called by the Runtime when it stops (no task may be pending).
 void stop_device_map() noexcept;

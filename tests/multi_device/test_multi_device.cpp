@@ -39,8 +39,9 @@ protected:
 using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;  // s, d, c, z
 TYPED_TEST_SUITE(MultiDevice, Precisions);
 
-// The map: 2 devices → a 1×2 grid (tile column j on device j mod 2), in the order tiles register;
-// with TESSERA_DEVICE_MAP=0 (multi_device.map_off) no tile has an owner device.
+// The map: 2 devices → a 1×2 grid (tile column j on device j mod 2), in the order tiles register, or
+// the 2×1 grid TESSERA_DEVICE_GRID asks for (multi_device.grid_2x1); with TESSERA_DEVICE_MAP=0
+// (multi_device.map_off) no tile has an owner device.
 TYPED_TEST(MultiDevice, TilesSpreadBlockCyclically) {
     this->expect_no_tasks();
     const char* env = std::getenv("TESSERA_DEVICE_MAP");
@@ -57,7 +58,11 @@ TYPED_TEST(MultiDevice, TilesSpreadBlockCyclically) {
     int p = 1;
     for (int d = 1; d * d <= devices; ++d)
         if (devices % d == 0) p = d;
+    const char* grid = std::getenv("TESSERA_DEVICE_GRID");  // multi_device.grid_2x1
+    if (grid && std::string(grid) == "2x1" && devices == 2) p = 2;
     const int q = devices / p;
+    EXPECT_EQ(detail::describe_device_map().rfind(std::to_string(p) + "x" + std::to_string(q) + " grid", 0), 0u)
+        << detail::describe_device_map();
     TileMatrix<TypeParam> A(5 * 16, 7 * 16, 16);
     std::vector<int> tiles_per_device(size_t(devices), 0);
     for (int64_t j = 0; j < A.nt(); ++j)
