@@ -5,8 +5,9 @@
 #      run, the time each GPU's worker spends per task beyond the kernels (ms/task);
 #   2. overhead (OVERHEAD=1): dgemm n=16384 on each GPU count under StarPU settings that change what
 #      a worker does between kernels (binding, pipeline, CPU workers, scheduler), with the ms/task;
-#   3. capped memory (CAP_MB > 0): dpotrf on 1 GPU with STARPU_LIMIT_OPENCL_MEM=CAP_MB, the largest
-#      matrix that fits the cap next to ones 1.27x and 1.9x larger (their triangle too, for the last);
+#   3. capped memory (CAP_RATIO, e.g. 1.3): dpotrf on 1 GPU whose memory is capped by
+#      STARPU_LIMIT_OPENCL_MEM so that the triangle it factors is CAP_RATIO times the memory, against
+#      the same size uncapped (part 1's 1-GPU row: keep 1 in GPUS);
 #   4. distributed (MPI=1): dpotrf on 1 and 2 MPI ranks with one GPU each (each rank takes the GPU of
 #      its node-local rank), --check-random, with the bytes each rank sent;
 #   5. the reference: cuSOLVER dpotrf at each size and cuBLAS dgemm (at most n = 32768, which fits
@@ -15,9 +16,11 @@
 # perfmodels), speed-up over one GPU of the same run, ms/task beyond the kernel, check.
 #
 # Run on the GPU machine from the repository root with .gpu-kit and .gpu-build carried
-# (tessera-tester, libtessera.so.0; ../shared/device/README.md): bash bench/multi_gpu.sh
+# (tessera-tester, libtessera.so.0, and for MPI=1 bench's mpi_bandwidth; ../shared/device/README.md):
+# bash bench/multi_gpu.sh
 # Environment: GPUS ("1 2"; "1 2 4" on nvidia-h100-x4), SIZES ("32768 65536"), OPS ("potrf gemm"),
-# NB (4096), REPS (3), OVERHEAD (0), CAP_MB (0), MPI (0), PEER (1), OUTDIR ($OUT or /tmp/multi_gpu).
+# NB (4096), REPS (3), GRIDS (device grids to compare on several GPUs, e.g. "1x2 2x1"; default: the
+# map's own), OVERHEAD (0), CAP_RATIO (0), MPI (0), PEER (1), OUTDIR ($OUT or /tmp/multi_gpu).
 default_outdir=/tmp/multi_gpu
 source "$(dirname "$0")/gpu_env.sh"
 gpus=${GPUS:-1 2} sizes=${SIZES:-32768 65536} ops=${OPS:-potrf gemm} nb=${NB:-4096} reps=${REPS:-3}
@@ -53,11 +56,17 @@ for n in $sizes; do
     for op in $ops; do
         one=""
         for g in $gpus; do
-            log="$outdir/${op}_${n}_${g}gpu"
-            STARPU_NOPENCL=$g run "$log" "$op" "$n"
-            read -r tf st < <(summary "$log.csv" "$op" "$n")
-            [ "$g" = 1 ] && one=$tf
-            row "d$op n=$n nb=$nb, 1 process, $g GPU" "$tf" "$(ratio "$tf" "$one")" "$(overhead "$log.err")" "$st"
+            # the device grids to compare (GRIDS="1x2 2x1"), on g GPUs only where P*Q = g
+            grids=""
+            for pq in ${GRIDS:-}; do [ $((${pq%x*} * ${pq#*x})) = "$g" ] && grids="$grids $pq"; done
+            for grid in ${grids:-default}; do
+                log="$outdir/${op}_${n}_${g}gpu$([ "$grid" = default ] || echo "_$grid")"
+                STARPU_NOPENCL=$g TESSERA_DEVICE_GRID=$([ "$grid" = default ] || echo "$grid") run "$log" "$op" "$n"
+                read -r tf st < <(summary "$log.csv" "$op" "$n")
+                [ "$g" = 1 ] && one=$tf
+                row "d$op n=$n nb=$nb, 1 process, $g GPU$([ "$grid" = default ] || echo ", grid $grid")" "$tf" \
+                    "$(ratio "$tf" "$one")" "$(overhead "$log.err")" "$st"
+            done
         done
     done
 done
@@ -74,17 +83,17 @@ if [ "${OVERHEAD:-0}" = 1 ]; then
     done
 fi
 
-if [ "${CAP_MB:-0}" -gt 0 ]; then
-    # the largest multiple of nb whose matrix fits the cap, and matrices about 1.27x and 1.9x larger
-    fit=$(awk -v c="$CAP_MB" -v b="$nb" 'BEGIN {n = int(sqrt(c * 1048576 / 8) / b) * b; print n}')
-    one=""
-    for n in $fit $(((fit * 9 / 8 + nb - 1) / nb * nb)) $(((fit * 11 / 8 + nb - 1) / nb * nb)); do
-        log="$outdir/potrf_${n}_cap${CAP_MB}"
-        STARPU_NOPENCL=1 STARPU_LIMIT_OPENCL_MEM=$CAP_MB run "$log" potrf "$n"
+if [ "${CAP_RATIO:-0}" != 0 ]; then
+    # One GPU whose memory is capped (STARPU_LIMIT_OPENCL_MEM) so that the tiles dpotrf touches
+    # (its triangle) are CAP_RATIO times the memory, at each size, against the same size uncapped.
+    for n in $sizes; do
+        cap=$(awk -v n="$n" -v b="$nb" -v r="$CAP_RATIO" 'BEGIN {t = int((n + b - 1) / b); printf "%d", t * (t + 1) / 2 * b * b * 8 / 1048576 / r}')
+        log="$outdir/potrf_${n}_cap${cap}"
+        STARPU_NOPENCL=1 STARPU_LIMIT_OPENCL_MEM=$cap run "$log" potrf "$n"
         read -r tf st < <(summary "$log.csv" potrf "$n")
-        [ -z "$one" ] && one=$tf
-        size=$(awk -v n="$n" -v b="$nb" -v c="$CAP_MB" 'BEGIN {t = int((n + b - 1) / b); printf "matrix %.2fx, triangle %.2fx", n * n * 8 / (c * 1048576), t * (t + 1) / 2 * b * b * 8 / (c * 1048576)}')
-        row "dpotrf n=$n, 1 GPU capped at $CAP_MB MiB ($size)" "$tf" "$(ratio "$tf" "$one")" "$(overhead "$log.err")" "$st"
+        one=$(awk -v n="$n" '$1 == "dpotrf" && $2 == "n=" n && / 1 GPU / {print $(NF-3)}' "$outdir/table.txt" | head -n 1)
+        row "dpotrf n=$n nb=$nb, 1 GPU capped at $cap MiB (triangle ${CAP_RATIO}x)" "$tf" "$(ratio "$tf" "$one")" \
+            "$(overhead "$log.err")" "$st"
         grep -E '^  transfer' "$log.err" | tail -n 2 | sed 's/^/    /' | tee -a "$outdir/table.txt"
     done
 fi
@@ -99,6 +108,9 @@ mkdir -p "$STARPU_HOME/.starpu" && cp -rn "$(dirname "$STARPU_HOME")/.starpu/." 
 exec "$@"
 SH
     chmod +x "$outdir/one_home_per_rank.sh"
+    # what MPI itself moves between two ranks of this host (bench/mpi_bandwidth.cpp)
+    [ -x .gpu-build/mpi_bandwidth ] && timeout 60 mpirun -np 2 --oversubscribe --bind-to none .gpu-build/mpi_bandwidth 2>&1 |
+        sed 's/^/    /' | tee -a "$outdir/table.txt"
     one=""
     for r in 1 2; do
         log="$outdir/potrf_${r}rank"
