@@ -4,6 +4,7 @@
 #include "tessera/cholesky.hpp"
 
 #include "algorithms/common.hpp"
+#include "codelets/handles.hpp"
 #include "codelets/tasks.hpp"
 #include "tessera/blas3.hpp"
 #include "runtime/precisions.hpp"

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "codelets/handles.hpp"
 #include "codelets/tasks.hpp"
 #include "runtime/mpi_internal.hpp"
 #include "runtime/runtime_internal.hpp"

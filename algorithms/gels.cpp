@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "algorithms/common.hpp"
+#include "codelets/handles.hpp"
 #include "codelets/tasks.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "runtime/precisions.hpp"

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "algorithms/common.hpp"
+#include "codelets/handles.hpp"
 #include "codelets/tasks.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "runtime/precisions.hpp"

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "algorithms/common.hpp"
+#include "codelets/handles.hpp"
 #include "codelets/tasks.hpp"
 #include "codelets/tasks_lu.hpp"
 #include "tessera/lu.hpp"
@@ -53,7 +54,7 @@ void getrf_async(TileMatrix<T>& A, std::vector<int64_t>& ipiv, Sequence& seq) {
         // LAPACK's L carries every later interchange: apply step k's to the columns already factored.
         for (int64_t j = 0; j < k; ++j)
             tasks::laswp<T>(column_from(A, k, j), row0, ipiv.data(), row0, row0 + kb, true, {done}, prio_left);
-        tasks::release_token(done);
+        tasks::release_temp_tile(done);
     }
 }
 

@@ -75,18 +75,6 @@ starpu_codelet& panel_codelet() {
 
 }  // namespace
 
-TileHandle tasks::make_token() {
-    starpu_data_handle_t h;
-    starpu_void_data_register(&h);
-    detail::track_temporary(h);  // unregistered by the scope if the algorithm is interrupted
-    return h;
-}
-
-void tasks::release_token(TileHandle token) {
-    detail::untrack_temporary(token);
-    starpu_data_unregister_submit(token);
-}
-
 template <class T>
 void tasks::getrf_panel(const std::vector<TileHandle>& column, int64_t row0, int64_t* ipiv, int* info,
                         TileHandle done, int prio) {

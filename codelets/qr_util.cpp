@@ -1,13 +1,10 @@
-// Helper codelets of the QR algorithms (region copy, transpose, zero-diagonal check) and the
-// handle management they need (temporary tiles, registered host tiles).
+// Helper codelets of the QR algorithms: region copy, transpose, zero-diagonal check (the handles
+// they work on: codelets/handles.hpp).
 #include <starpu.h>
 
 #include "codelets/codelet.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/blas.hpp"
-#include "runtime/host_memory.hpp"
-#include "runtime/mpi_internal.hpp"
-#include "runtime/sequence_internal.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera {
@@ -104,43 +101,10 @@ void tasks::zero_diagonal(int64_t k, TileHandle A, int* info, int prio) {
     codelets::submit(zero_diagonal_codelet<T>(), args, {A}, prio);
 }
 
-template <class T>
-TileHandle tasks::temp_tile(int64_t rows, int64_t cols, int owner) {
-    TileHandle h = register_tile(nullptr, rows, cols, rows, sizeof(T), owner);
-    detail::track_temporary(h);  // unregistered by the scope if the algorithm is interrupted
-    return h;
-}
-
-void tasks::release_temp_tile(TileHandle h) {
-    detail::untrack_temporary(h);
-    starpu_data_unregister_submit(h);
-}
-
-TileHandle tasks::register_tile(const void* ptr, int64_t rows, int64_t cols, int64_t ld, size_t elem_size, int owner) {
-    starpu_data_handle_t h;
-    starpu_matrix_data_register(&h, ptr ? STARPU_MAIN_RAM : -1, reinterpret_cast<uintptr_t>(ptr),
-                                uint32_t(ptr ? ld : rows), uint32_t(rows), uint32_t(cols), elem_size);
-    detail::mpi_register(h, owner);
-    return h;
-}
-
-void tasks::unregister_tile(TileHandle h) { starpu_data_unregister_no_coherency(h); }
-
-void* tasks::alloc_tiles(size_t bytes, const char* who) {
-    if (bytes == 0) return nullptr;
-    detail::require_host_memory(who, bytes);
-    return detail::host_memory().allocate(bytes);
-}
-
-void tasks::free_tiles(void* ptr) {
-    if (ptr) detail::host_memory().release(ptr);  // nothing to free needs no Runtime (factors released when it stopped)
-}
-
 #define TESSERA_INSTANTIATE(T)                                                                      \
     template void tasks::lacpy_region<T>(Uplo, int64_t, int64_t, TileHandle, TileHandle, int);     \
     template void tasks::conj_transpose<T>(TileHandle, TileHandle, int);                                \
-    template void tasks::zero_diagonal<T>(int64_t, TileHandle, int*, int);                         \
-    template TileHandle tasks::temp_tile<T>(int64_t, int64_t, int);
+    template void tasks::zero_diagonal<T>(int64_t, TileHandle, int*, int);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

@@ -79,20 +79,4 @@ private:
     int priority_;
 };
 
-/// Register host memory (rows×cols of elem_size bytes, column-major, leading dimension ld) as a
-/// tile owned by MPI rank `owner` (ignored in one process); ptr = nullptr registers a tile with no
-/// home storage (another rank's, or one StarPU allocates where it is first written).
-/// unregister_tile() waits for its tasks and drops it without bringing device copies home (as
-/// TileMatrix does).
-TileHandle register_tile(const void* ptr, int64_t rows, int64_t cols, int64_t ld, size_t elem_size, int owner);
-void unregister_tile(TileHandle h);
-
-/// A rows×cols tile of T owned by MPI rank `owner` (ignored in one process) with no home storage:
-/// StarPU allocates it where a task first writes it (its first access must be a write). Give it back with release_temp_tile(); if the submitting
-/// algorithm is interrupted by an exception first, its SubmitScope unregisters it.
-template <class T>
-TileHandle temp_tile(int64_t rows, int64_t cols, int owner);
-/// Unregister a handle once the tasks submitted on it have run, without waiting.
-void release_temp_tile(TileHandle h);
-
 }  // namespace tessera::tasks

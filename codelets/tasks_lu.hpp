@@ -9,11 +9,6 @@
 
 namespace tessera::tasks {
 
-/// A void handle that only orders tasks (no data, no transfers). Give it back with release_token().
-TileHandle make_token();
-/// Unregister a token (or any handle without home storage) once its submitted tasks have run.
-void release_token(TileHandle token);
-
 /// Partial-pivoting panel (CPU): LU with partial pivoting of the column of tiles `column` (stacked
 /// top to bottom, all but the last nb rows; RW), gathered into a contiguous buffer and factored
 /// with LAPACK xGETRF. ipiv[0..kb) receives 1-based *global* rows (local + row0), kb = min(rows,

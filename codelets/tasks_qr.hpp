@@ -56,10 +56,4 @@ void conj_transpose(TileHandle A, TileHandle B, int prio = 0);
 template <class T>
 void zero_diagonal(int64_t k, TileHandle A, int* info, int prio = 0);
 
-/// `bytes` of host memory for tiles, from the pool TileMatrix uses (pinned when the runtime pins);
-/// nullptr for 0. Throws tessera::Error naming `who` when more than the available memory is asked
-/// for, or when the allocation fails.
-void* alloc_tiles(size_t bytes, const char* who);
-void free_tiles(void* ptr);
-
 }  // namespace tessera::tasks

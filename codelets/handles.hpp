@@ -1,0 +1,40 @@
+// Handles that algorithms create besides a TileMatrix's tiles, in one place: tiles registered over
+// existing memory, temporary tiles and order-only tokens, and the host storage of tile sets
+// (QRFactors' T factors). Every handle made here is MPI-registered with its owner rank where it
+// holds data; temporaries are tracked by the submitting SubmitScope, which unregisters them if the
+// algorithm is interrupted by an exception.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tessera/tile_matrix.hpp"
+
+namespace tessera::tasks {
+
+/// Register host memory (rows×cols of elem_size bytes, column-major, leading dimension ld) as a
+/// tile owned by MPI rank `owner` (ignored in one process); ptr = nullptr registers a tile with no
+/// home storage (another rank's, or one StarPU allocates where it is first written).
+/// unregister_tile() waits for its tasks and drops it without bringing device copies home (as
+/// TileMatrix does).
+TileHandle register_tile(const void* ptr, int64_t rows, int64_t cols, int64_t ld, size_t elem_size, int owner);
+void unregister_tile(TileHandle h);
+
+/// A rows×cols tile of T owned by MPI rank `owner` (ignored in one process) with no home storage:
+/// StarPU allocates it where a task first writes it (its first access must be a write). Give it
+/// back with release_temp_tile().
+template <class T>
+TileHandle temp_tile(int64_t rows, int64_t cols, int owner);
+/// A void handle that only orders tasks (no data, no transfers; one process only). Give it back
+/// with release_temp_tile().
+TileHandle make_token();
+/// Unregister a temporary tile or a token once the tasks submitted on it have run, without waiting.
+void release_temp_tile(TileHandle h);
+
+/// `bytes` of host memory for tiles, from the pool TileMatrix uses (pinned when the runtime pins);
+/// nullptr for 0. Throws tessera::Error naming `who` when more than the available memory is asked
+/// for, or when the allocation fails. Give it back with free_tiles() (nullptr: nothing to do).
+void* alloc_tiles(size_t bytes, const char* who);
+void free_tiles(void* ptr);
+
+}  // namespace tessera::tasks
