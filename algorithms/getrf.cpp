@@ -1,6 +1,8 @@
 // Tile LU with partial pivoting (LAPACK xGETRF semantics): one CPU panel task per column of tiles,
 // laswp tasks for the interchanges on the other columns, trsm + gemm trailing updates; look-ahead
-// from priorities and the DAG.
+// from priorities and the DAG. Each panel's pivots are a handle (written by the panel, read by the
+// interchanges), so that distributed, StarPU-MPI brings them to the ranks that apply them, and a
+// panel whose tiles several ranks own runs on one of them, its tiles sent there and back.
 #include <algorithm>
 #include <vector>
 
@@ -30,7 +32,6 @@ template <class T>
 void getrf_async(TileMatrix<T>& A, std::vector<int64_t>& ipiv, Sequence& seq) {
     detail::SubmitScope scope(seq);
     detail::require_runtime("getrf");
-    detail::require_one_process("getrf");
     const int64_t m = A.m(), n = A.n(), nb = A.nb(), mt = A.mt(), nt = A.nt(), kt = std::min(mt, nt);
     ipiv.assign(size_t(std::min(m, n)), 0);
     // Priorities (higher first): panel k, then the update of column k+1 (the next panel), then
@@ -41,11 +42,12 @@ void getrf_async(TileMatrix<T>& A, std::vector<int64_t>& ipiv, Sequence& seq) {
     const int prio_left = -1;
     for (int64_t k = 0; k < kt; ++k) {
         const int64_t row0 = k * nb, kb = std::min(m - row0, A.tile_cols(k));
-        TileHandle done = tasks::make_token();
-        tasks::getrf_panel<T>(column_from(A, k, k), row0, ipiv.data() + row0, seq.info_slot(row0), done, prio_panel(k));
+        TileHandle pivots = tasks::pivot_handle(ipiv.data() + row0, kb, A.owner(k, k));
+        tasks::getrf_panel<T>(column_from(A, k, k), row0, ipiv.data() + row0, seq.info_slot(row0), pivots,
+                              prio_panel(k));
         for (int64_t j = k + 1; j < nt; ++j) {
             const int prio = prio_update(k, j);
-            tasks::laswp<T>(column_from(A, k, j), row0, ipiv.data(), row0, row0 + kb, true, {done}, prio);
+            tasks::laswp<T>(column_from(A, k, j), row0, ipiv.data(), row0, row0 + kb, true, {pivots}, prio);
             tasks::trsm<T>(Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, T(1), A.handle(k, k), A.handle(k, j), prio);
             for (int64_t i = k + 1; i < mt; ++i)
                 tasks::gemm<T>(Trans::NoTrans, Trans::NoTrans, T(-1), A.handle(i, k), A.handle(k, j), T(1), A.handle(i, j),
@@ -53,8 +55,9 @@ void getrf_async(TileMatrix<T>& A, std::vector<int64_t>& ipiv, Sequence& seq) {
         }
         // LAPACK's L carries every later interchange: apply step k's to the columns already factored.
         for (int64_t j = 0; j < k; ++j)
-            tasks::laswp<T>(column_from(A, k, j), row0, ipiv.data(), row0, row0 + kb, true, {done}, prio_left);
-        tasks::release_temp_tile(done);
+            tasks::laswp<T>(column_from(A, k, j), row0, ipiv.data(), row0, row0 + kb, true, {pivots}, prio_left);
+        detail::mpi_copy_to_every_rank(pivots);  // every rank returns the whole ipiv
+        tasks::release_temp_tile(pivots);
     }
 }
 

@@ -77,12 +77,12 @@ starpu_codelet& panel_codelet() {
 
 template <class T>
 void tasks::getrf_panel(const std::vector<TileHandle>& column, int64_t row0, int64_t* ipiv, int* info,
-                        TileHandle done, int prio) {
+                        TileHandle pivots, int prio) {
     PanelArgs args{0, int32_t(column.size()), row0, ipiv, info};
     std::vector<codelets::Buffer> buffers;
     buffers.reserve(column.size() + 1);
     for (TileHandle h : column) buffers.emplace_back(h, STARPU_RW);
-    buffers.emplace_back(done, STARPU_W);
+    buffers.emplace_back(pivots, STARPU_W);
     codelets::submit_buffers(panel_codelet<T>(), args, buffers, prio);
 }
 

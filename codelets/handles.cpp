@@ -28,6 +28,12 @@ TileHandle tasks::temp_tile(int64_t rows, int64_t cols, int owner) {
     return h;
 }
 
+TileHandle tasks::pivot_handle(int64_t* ipiv, int64_t count, int owner) {
+    TileHandle h = register_tile(ipiv, count, 1, count, sizeof(int64_t), owner);
+    detail::track_temporary(h);  // unregistered by the scope if the algorithm is interrupted
+    return h;
+}
+
 TileHandle tasks::make_token() {
     starpu_data_handle_t h;
     starpu_void_data_register(&h);

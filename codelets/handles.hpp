@@ -25,6 +25,11 @@ void unregister_tile(TileHandle h);
 /// back with release_temp_tile().
 template <class T>
 TileHandle temp_tile(int64_t rows, int64_t cols, int owner);
+/// The pivots ipiv[0..count) (int64_t) as a handle owned by MPI rank `owner` (ignored in one
+/// process): the partial-pivoting panel writes it, the interchanges read it, and StarPU-MPI brings
+/// it to the ranks whose interchanges need it. Give it back with release_temp_tile() (its home
+/// memory, ipiv, then holds this rank's copy).
+TileHandle pivot_handle(int64_t* ipiv, int64_t count, int owner);
 /// A void handle that only orders tasks (no data, no transfers; one process only). Give it back
 /// with release_temp_tile().
 TileHandle make_token();

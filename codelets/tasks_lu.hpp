@@ -12,10 +12,11 @@ namespace tessera::tasks {
 /// Partial-pivoting panel (CPU): LU with partial pivoting of the column of tiles `column` (stacked
 /// top to bottom, all but the last nb rows; RW), gathered into a contiguous buffer and factored
 /// with LAPACK xGETRF. ipiv[0..kb) receives 1-based *global* rows (local + row0), kb = min(rows,
-/// cols); *info the local LAPACK info. `done` (W) is the token the laswp tasks of this step wait on.
+/// cols); *info the local LAPACK info. `pivots` (W) is ipiv[0..kb)'s handle (tasks::pivot_handle), which
+/// the laswp tasks of this step read.
 /// ipiv and info must stay valid until the task has run.
 template <class T>
-void getrf_panel(const std::vector<TileHandle>& column, int64_t row0, int64_t* ipiv, int* info, TileHandle done,
+void getrf_panel(const std::vector<TileHandle>& column, int64_t row0, int64_t* ipiv, int* info, TileHandle pivots,
                  int prio = 0);
 
 /// Row interchanges on a column of tiles (RW; CPU and OpenCL): for i = k1..k2−1 (forward) or

@@ -163,6 +163,10 @@ void mpi_register(TileHandle h, int owner) {
     starpu_mpi_data_register(h, g_mpi.next_tag++, owner);
 }
 
+void mpi_copy_to_every_rank(TileHandle h) {
+    if (g_mpi.on) starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, h);
+}
+
 void mpi_flush(TileHandle h) {
     if (g_mpi.on) starpu_mpi_cache_flush(MPI_COMM_WORLD, h);
 }

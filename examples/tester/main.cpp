@@ -361,8 +361,8 @@ std::string tuned_family(const std::string& op) {
 void refuse_unavailable(const Op& op, const Command& c, const Runtime& rt) {
     if (rt.distributed() && !op.distributed)
         throw Error(std::string(op.name) + " is not distributed yet (" + std::to_string(rt.ranks()) +
-                    " MPI ranks): LU with partial pivoting is not; under mpirun use getrf_incpiv, gesv_incpiv, "
-                    "getrf_nopiv or gesv_nopiv (docs/distributed.md), or run one process");
+                    " MPI ranks): the solves with LU's partial pivots (getrs, gesv) are not; under mpirun use "
+                    "gesv_incpiv or gesv_nopiv (docs/distributed.md), or run one process");
     if (rt.distributed() && c.p.resident)
         throw Error("--resident is not available in a distributed run yet (" + std::to_string(rt.ranks()) +
                     " MPI ranks): run without it, or run one process");

@@ -113,9 +113,9 @@ std::vector<Operand> incpiv_operands(const Params& p) {
     return ops;
 }
 
-// LU with partial pivoting (getrf, getrs, gesv) is not distributed yet (docs/distributed.md).
+// LU with partial pivoting is distributed; its solves (getrs, gesv) not yet (docs/distributed.md).
 const Register reg_getrf{{"getrf", TESSERA_RUNS(run_getrf, Variant::Partial),
-                          kM | kResident, getrf_operands, false}};
+                          kM | kResident, getrf_operands}};
 const Register reg_getrf_nopiv{{"getrf_nopiv", TESSERA_RUNS(run_getrf, Variant::NoPiv),
                                 kM | kResident, getrf_operands}};
 // getrf_incpiv's --nrhs: the right-hand sides of the check's solve.

@@ -25,6 +25,9 @@ namespace tessera {
 /// into a contiguous panel, LAPACK xGETRF on it), applies its interchanges to every other column of
 /// tiles as laswp tasks, then updates the trailing matrix with trsm and gemm tasks. Priorities
 /// favour the panel path, so panel k+1 starts as soon as its column is updated (look-ahead).
+/// Distributed (A block-cyclic over P×Q ranks): the same graph; panel k runs on the rank owning
+/// tile (k, k), the column's tiles of other ranks (P > 1) sent to it and back, and its pivots go to
+/// the ranks whose interchanges need them; every rank's ipiv receives all the pivots.
 /// Returns info: 0, or i > 0 when U(i, i) (1-based) is exactly zero; the factorization is completed
 /// anyway, as LAPACK does.
 template <class T>
