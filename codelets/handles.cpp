@@ -34,13 +34,6 @@ TileHandle tasks::pivot_handle(int64_t* ipiv, int64_t count, int owner) {
     return h;
 }
 
-TileHandle tasks::make_token() {
-    starpu_data_handle_t h;
-    starpu_void_data_register(&h);
-    detail::track_temporary(h);  // unregistered by the scope if the algorithm is interrupted
-    return h;
-}
-
 void tasks::release_temp_tile(TileHandle h) {
     detail::untrack_temporary(h);
     starpu_data_unregister_submit(h);

@@ -1,5 +1,5 @@
 // Handles that algorithms create besides a TileMatrix's tiles, in one place: tiles registered over
-// existing memory, temporary tiles and order-only tokens, and the host storage of tile sets
+// existing memory, temporary tiles, LU's pivots, and the host storage of tile sets
 // (QRFactors' T factors). Every handle made here is MPI-registered with its owner rank where it
 // holds data; temporaries are tracked by the submitting SubmitScope, which unregisters them if the
 // algorithm is interrupted by an exception.
@@ -30,10 +30,7 @@ TileHandle temp_tile(int64_t rows, int64_t cols, int owner);
 /// it to the ranks whose interchanges need it. Give it back with release_temp_tile() (its home
 /// memory, ipiv, then holds this rank's copy).
 TileHandle pivot_handle(int64_t* ipiv, int64_t count, int owner);
-/// A void handle that only orders tasks (no data, no transfers; one process only). Give it back
-/// with release_temp_tile().
-TileHandle make_token();
-/// Unregister a temporary tile or a token once the tasks submitted on it have run, without waiting.
+/// Unregister a temporary tile or pivots once the tasks submitted on it have run, without waiting.
 void release_temp_tile(TileHandle h);
 
 /// `bytes` of host memory for tiles, from the pool TileMatrix uses (pinned when the runtime pins);
