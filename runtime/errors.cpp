@@ -16,6 +16,11 @@ void check_arg(bool ok, const char* func, const char* arg, long long value, cons
                 requirement);
 }
 
+void check_char_arg(bool ok, const char* func, const char* arg, char value, const char* requirement) {
+    if (ok) return;
+    throw Error(std::string("tessera::") + func + ": argument '" + arg + "' = '" + value + "' " + requirement);
+}
+
 [[noreturn]] static void bad_char(const char* arg, char c, const char* allowed) {
     throw Error(std::string("tessera: argument '") + arg + "' = '" + c + "' must be one of " + allowed);
 }

@@ -123,6 +123,10 @@ TYPED_TEST(Cholesky, EmptyMatrixAndBadArguments) {
     EXPECT_NE(message([&] { TileMatrix<T>(-4, 4, 2); }).find("'m'"), std::string::npos);
     TileMatrix<T> R(4, 3, 2);
     EXPECT_NE(message([&] { potrf(Uplo::Lower, R); }).find("'A'"), std::string::npos);
+    // A character argument is quoted as a character, not printed as its code (71).
+    TileMatrix<T> S(4, 4, 2);
+    EXPECT_NE(message([&] { potrf(Uplo::General, S); }).find("argument 'uplo' = 'G' must be Lower or Upper"),
+              std::string::npos);
 }
 
 }  // namespace

@@ -72,6 +72,13 @@ public:
 
 /// Throw Error("tessera::<func>: argument '<arg>' = <value> <requirement>") unless `ok`.
 void check_arg(bool ok, const char* func, const char* arg, long long value, const char* requirement);
+/// The same for a character argument (uplo, trans, side, diag), quoted: "argument 'uplo' = 'G' ...".
+void check_char_arg(bool ok, const char* func, const char* arg, char value, const char* requirement);
+/// check_arg with a char value (exactly char: integers keep the overload above) is check_char_arg.
+template <class C, std::enable_if_t<std::is_same_v<C, char>, int> = 0>
+void check_arg(bool ok, const char* func, const char* arg, C value, const char* requirement) {
+    check_char_arg(ok, func, arg, value, requirement);
+}
 
 /// The real type underneath a scalar type (float for std::complex<float>).
 template <class T> struct real_of { using type = T; };
