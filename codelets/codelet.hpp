@@ -6,6 +6,7 @@
 
 #include <starpu.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -63,7 +64,7 @@ OpenCLWorker opencl_worker() {
 }
 
 /// Flags that change a kernel's cost (uplo, trans, side, diag), packed for the perfmodel footprint.
-/// Every argument struct starts with a `uint32_t flags` member.
+/// Every argument struct starts with a `uint32_t flags` member (starts_with_flags, asserted by submit).
 inline uint32_t pack_flags(char a, char b = 0, char c = 0, char d = 0) {
     return uint32_t(uint8_t(a)) | uint32_t(uint8_t(b)) << 8 | uint32_t(uint8_t(c)) << 16 | uint32_t(uint8_t(d)) << 24;
 }
@@ -118,6 +119,15 @@ void submit_task(starpu_task* task);
 /// Destroy a task from new_task() that was not submitted, with its arguments and its reference.
 void discard_task(starpu_task* task) noexcept;
 
+/// Whether a task argument type starts with the `uint32_t flags` word that history_model's footprint
+/// reads: the word itself, or a standard-layout struct whose first member is `uint32_t flags`.
+template <class Args>
+constexpr bool starts_with_flags() {
+    if constexpr (std::is_same_v<Args, uint32_t>) return true;
+    else return std::is_standard_layout_v<Args> && std::is_same_v<decltype(Args::flags), uint32_t> &&
+                offsetof(Args, flags) == 0;
+}
+
 /// One buffer of a task: handle and access mode.
 using Buffer = std::pair<TileHandle, starpu_data_access_mode>;
 
@@ -131,6 +141,7 @@ template <class Args>
 void submit(starpu_codelet& cl, const Args& args, std::initializer_list<TileHandle> handles, int priority,
             std::shared_ptr<const void> keep = {}) {
     static_assert(std::is_trivially_copyable_v<Args>);
+    static_assert(starts_with_flags<Args>(), "a codelet's arguments start with uint32_t flags (history_model)");
     submit(cl, &args, sizeof(Args), handles, priority, std::move(keep));
 }
 

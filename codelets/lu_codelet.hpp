@@ -29,6 +29,7 @@ void submit_buffers(starpu_codelet& cl, const void* args, size_t args_size, cons
 template <class Args>
 void submit_buffers(starpu_codelet& cl, const Args& args, const std::vector<Buffer>& buffers, int priority) {
     static_assert(std::is_trivially_copyable_v<Args>);
+    static_assert(starts_with_flags<Args>(), "a codelet's arguments start with uint32_t flags (history_model)");
     submit_buffers(cl, &args, sizeof(Args), buffers, priority);
 }
 
