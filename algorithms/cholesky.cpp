@@ -80,6 +80,7 @@ void potrs_async(Uplo uplo, const TileMatrix<T>& A, TileMatrix<T>& B, Sequence& 
     check_arg(uplo != Uplo::General, "potrs", "uplo", 'G', "must be Lower or Upper");
     check_arg(A.m() == A.n(), "potrs", "A", A.m(), "rows must equal columns");
     check_arg(B.m() == A.n(), "potrs", "B", B.m(), "rows must equal the order of A");
+    check_arg(A.nb() == B.nb(), "potrs", "nb", B.nb(), "must be the same for A and B");
     // A = L·Lᴴ: solve L·Y = B then Lᴴ·X = Y; A = Uᴴ·U: Uᴴ·Y = B then U·X = Y.
     const Trans first = uplo == Uplo::Lower ? Trans::NoTrans : Trans::ConjTrans;
     const Trans second = uplo == Uplo::Lower ? Trans::ConjTrans : Trans::NoTrans;

@@ -15,8 +15,9 @@ namespace tessera {
 /// StarPU data handle of one tile (starpu_data_handle_t).
 using TileHandle = _starpu_data_state*;
 
-/// An m×n matrix of scalars T (float, double; complex ready) split into mt×nt tiles of nb×nb,
-/// the last row and column of tiles possibly partial (m − (mt−1)·nb rows, n − (nt−1)·nb columns).
+/// An m×n matrix of scalars T (float, double, std::complex<float>, std::complex<double>) split into
+/// mt×nt tiles of nb×nb, the last row and column of tiles possibly partial (m − (mt−1)·nb rows,
+/// n − (nt−1)·nb columns).
 /// Storage is tile-major and owned by the matrix: tile (i, j) is contiguous and column-major with
 /// leading dimension tile_rows(i); each tile column is one block of host memory, page-locked when
 /// the Runtime pins (RuntimeConfig::host_memory). Each tile is registered with StarPU as one matrix handle.
