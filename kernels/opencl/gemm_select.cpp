@@ -30,9 +30,9 @@ Geometry geometry(const DeviceKernels& dk, const char* name, const char* geometr
         const std::array<size_t, 3>& w = dk.compiled_local(geometry_kernel);
         g.bm = 64 * int64_t(w[0]), g.bn = 32 * int64_t(w[1]);
         if (threads != 32 * w[0] * w[1])
-            throw std::runtime_error("tessera::ocl::nv_gemm: tessera_nvgemm work-group size disagrees with its geometry");
+            throw Error("tessera::ocl::nv_gemm: tessera_nvgemm work-group size disagrees with its geometry");
     } else {
-        if (threads != 256) throw std::runtime_error("tessera::ocl::nv_gemm: unexpected work-group size of tessera_nvgemm");
+        if (threads != 256) throw Error("tessera::ocl::nv_gemm: unexpected work-group size of tessera_nvgemm");
         g.bm = g.bn = 128;
     }
     return g;
@@ -40,7 +40,7 @@ Geometry geometry(const DeviceKernels& dk, const char* name, const char* geometr
 
 cl_int arg_int(int64_t v, const char* arg) {
     if (v < 0 || v > INT_MAX)
-        throw std::invalid_argument(std::string("tessera::ocl::nv_gemm: argument '") + arg + "' = " +
+        throw Error(std::string("tessera::ocl::nv_gemm: argument '") + arg + "' = " +
                                     std::to_string(v) + " out of range");
     return cl_int(v);
 }
@@ -102,12 +102,7 @@ void reduce(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, i
 
 bool nv_gemm_available(const DeviceKernels& dk) {
     if (dk.info().cc_major < 8) return false;
-    try {
-        (void)dk.get("tessera_nvgemm_nn");
-        return true;
-    } catch (const std::runtime_error&) {
-        return false;  // program built without -DTESSERA_NV_SM
-    }
+    return dk.has("tessera_nvgemm_nn");  // false for a program built without -DTESSERA_NV_SM
 }
 
 template <class T>
@@ -115,9 +110,9 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
              int64_t k, T alpha, Mat A, Mat B, T beta, Mat C, int tri) {
     static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "real precisions only");
     if (real_prec(dk.prec()) != (std::is_same_v<T, float> ? 's' : 'd'))
-        throw std::invalid_argument("tessera::ocl::nv_gemm: kernels built for another precision");
+        throw Error("tessera::ocl::nv_gemm: kernels built for another precision");
     if (!nv_gemm_available(dk)) return false;
-    if (tri < 0 || tri > 2) throw std::invalid_argument("tessera::ocl::nv_gemm: tri must be 0, 1 or 2");
+    if (tri < 0 || tri > 2) throw Error("tessera::ocl::nv_gemm: tri must be 0, 1 or 2");
     if (m == 0 || n == 0) return true;
     const bool ta = transA != Trans::NoTrans, tb = transB != Trans::NoTrans;
     // tessera_nvgemm_XY copies 16 bytes at a time from the sources it can, which needs their

@@ -20,7 +20,7 @@ bool nv_gemm_available(const DeviceKernels& dk);
 /// dk.scratch(S·m·n·sizeof(T), Workspace::SplitK) and a second launch adds them to beta·C, in a
 /// fixed order (results do not depend on scheduling).
 /// Returns false, enqueuing nothing, when !nv_gemm_available(dk): the caller then uses the portable
-/// kernel. Throws std::invalid_argument on a bad argument, as launch.hpp's functions do.
+/// kernel. Throws tessera::Error on a bad argument, as launch.hpp's functions do.
 /// T is real; dk may be the program of T's precision or of the complex one above it (c, z), which
 /// holds the same real kernels.
 template <class T>

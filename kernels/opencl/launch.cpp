@@ -35,7 +35,7 @@ void check_local(const DeviceKernels& dk, const char* name, const size_t* expect
     const std::array<size_t, 3>& got = dk.compiled_local(name);
     for (int d = 0; d < dims; ++d)
         if (got[d] != expect[d])
-            throw std::runtime_error(std::string("tessera::ocl: kernel ") + name +
+            throw Error(std::string("tessera::ocl: kernel ") + name +
                                      " was built for another work-group size than build_options() describes");
 }
 
@@ -184,7 +184,7 @@ void syrk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, i
           Mat A, T beta, Mat C) {
     check_prec<T>(dk, "syrk");
     if (n == 0) return;
-    if (uplo == Uplo::General) throw std::invalid_argument("tessera::ocl::syrk: uplo must be Lower or Upper");
+    if (uplo == Uplo::General) throw Error("tessera::ocl::syrk: uplo must be Lower or Upper");
     // NoTrans: C = A·Aᵀ (A n×k); Trans: C = Aᵀ·A (A k×n).
     const bool t = is_trans(trans);
     const Trans ta = t ? Trans::Trans : Trans::NoTrans, tb = t ? Trans::NoTrans : Trans::Trans;
@@ -201,8 +201,8 @@ void herk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, i
     } else {
         check_prec<T>(dk, "herk");
         if (n == 0) return;
-        if (uplo == Uplo::General) throw std::invalid_argument("tessera::ocl::herk: uplo must be Lower or Upper");
-        if (trans == Trans::Trans) throw std::invalid_argument("tessera::ocl::herk: trans must be NoTrans or ConjTrans");
+        if (uplo == Uplo::General) throw Error("tessera::ocl::herk: uplo must be Lower or Upper");
+        if (trans == Trans::Trans) throw Error("tessera::ocl::herk: trans must be NoTrans or ConjTrans");
         // NoTrans: C = A·Aᴴ (A n×k); ConjTrans: C = Aᴴ·A (A k×n). The diagonal stays real (tri | 4).
         const bool t = trans == Trans::ConjTrans;
         const Trans ta = t ? Trans::ConjTrans : Trans::NoTrans, tb = t ? Trans::NoTrans : Trans::ConjTrans;
@@ -217,7 +217,7 @@ void trsm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Tra
           int64_t n, T alpha, Mat A, Mat B) {
     check_prec<T>(dk, "trsm");
     if (m == 0 || n == 0) return;
-    if (uplo == Uplo::General) throw std::invalid_argument("tessera::ocl::trsm: uplo must be Lower or Upper");
+    if (uplo == Uplo::General) throw Error("tessera::ocl::trsm: uplo must be Lower or Upper");
     if (alpha == T(0)) {  // B = 0, reading neither A nor B (BLAS): a GEMM with k = 0 and beta = 0
         gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, m, n, 0, T(0), B, B, T(0), B);
         return;

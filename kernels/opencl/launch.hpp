@@ -19,7 +19,7 @@ struct Mat {
 
 /// C = alpha·op(A)·op(B) + beta·C; C m×n, op(A) m×k, op(B) k×n (BLAS xGEMM; op may be ConjTrans).
 /// Every launcher here takes T = float, double, std::complex<float> or std::complex<double>, and
-/// throws std::invalid_argument when dk was built for another precision.
+/// throws tessera::Error when dk was built for another precision.
 template <class T>
 void gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
           int64_t k, T alpha, Mat A, Mat B, T beta, Mat C);
@@ -33,7 +33,7 @@ void syrk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, i
 /// C = alpha·op(A)·op(A)ᴴ + beta·C on the uplo triangle of the n×n Hermitian C, op(A) n×k, alpha
 /// and beta real (BLAS xHERK: the imaginary parts of C's diagonal are not read, and set to 0); syrk
 /// for real T.
-/// Throws std::invalid_argument if uplo is General, or for complex T if trans is Trans.
+/// Throws tessera::Error if uplo is General, or for complex T if trans is Trans.
 template <class T>
 void herk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, int64_t n, int64_t k,
           real_t<T> alpha, Mat A, real_t<T> beta, Mat C);
@@ -45,7 +45,7 @@ void herk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, i
 /// xTRTI2-style; each leaf of TESSERA_TRSM_LEAF rows is solved in one launch with those inverses,
 /// and the updates between leaves are GEMMs through gemm()'s dispatch (MAGMA's trsm); the
 /// inverses live in dk.scratch().
-/// Throws std::invalid_argument if uplo is General or a size is out of range.
+/// Throws tessera::Error if uplo is General or a size is out of range.
 template <class T>
 void trsm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Trans trans, Diag diag,
           int64_t m, int64_t n, T alpha, Mat A, Mat B);
@@ -65,7 +65,7 @@ void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Ma
 /// 4 row (Left) or column (Right) blocks of at least 1024, each over the k-range where op(A) is
 /// nonzero (from twice xTRMM's m·n·k flops with one block down to 1.25× with four, at the GEMM
 /// kernel's speed). alpha = 0 sets B = 0 reading neither.
-/// Throws std::invalid_argument if uplo is General or a size is out of range.
+/// Throws tessera::Error if uplo is General or a size is out of range.
 template <class T>
 void trmm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Trans trans, Diag diag,
           int64_t m, int64_t n, T alpha, Mat A, Mat B);
@@ -81,7 +81,7 @@ void gemm_triangular(const DeviceKernels& dk, cl_command_queue q, Side side, Upl
 /// overlap A. Recursive on halves: the diagonal blocks of TESSERA_TRSM_BS inverted in one launch,
 /// then W21 = −W22·A21·W11 by GEMMs (launch_potrf.cpp; scratch: dk.scratch(), about n²/2
 /// elements). A singular A is not
-/// detected (Inf/NaN in W). Throws std::invalid_argument if uplo is General or n is out of range.
+/// detected (Inf/NaN in W). Throws tessera::Error if uplo is General or n is out of range.
 template <class T>
 void trtri(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Diag diag, int64_t n, Mat A, Mat W);
 /// B(i, j) = beta for i = j, alpha otherwise, on the m×n B (LAPACK xLASET, uplo General).

@@ -58,7 +58,7 @@ void laswp(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, const std
     for (int64_t s = 0; s < k2 - k1; ++s) {
         const int64_t i = forward ? k1 + s : k2 - 1 - s;
         const int64_t r = i - row0, p = ipiv[i] - 1 - row0;
-        if (r < 0 || r >= total || p < 0 || p >= total) throw std::invalid_argument("tessera::ocl::laswp: pivot out of range");
+        if (r < 0 || r >= total || p < 0 || p >= total) throw Error("tessera::ocl::laswp: pivot out of range");
         std::swap(src[size_t(r)], src[size_t(p)]);
     }
     auto tile_of = [&](int64_t r) { return std::min(r / nb, ntiles - 1); };

@@ -133,7 +133,7 @@ size_t tmp_elems(Uplo uplo, int64_t n, int64_t bs) {
 template <class T>
 void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Mat A, int* host_info) {
     check_prec<T>(dk, "potrf");
-    if (uplo == Uplo::General) throw std::invalid_argument("tessera::ocl::potrf: uplo must be Lower or Upper");
+    if (uplo == Uplo::General) throw Error("tessera::ocl::potrf: uplo must be Lower or Upper");
     to_int(n, "potrf", "n");
     if (n == 0) {  // nothing enqueued; LAPACK's info for n = 0
         if (host_info) *host_info = 0;
@@ -155,7 +155,7 @@ void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Ma
 template <class T>
 void trtri(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Diag diag, int64_t n, Mat A, Mat W) {
     check_prec<T>(dk, "trtri");
-    if (uplo == Uplo::General) throw std::invalid_argument("tessera::ocl::trtri: uplo must be Lower or Upper");
+    if (uplo == Uplo::General) throw Error("tessera::ocl::trtri: uplo must be Lower or Upper");
     to_int(n, "trtri", "n");
     if (n == 0) return;
     const int64_t bs = dk.params().trsm_bs;

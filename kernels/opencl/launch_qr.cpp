@@ -90,7 +90,7 @@ void merge_t(const DeviceKernels& dk, cl_command_queue q, const char* func, int6
 template <class T>
 void apply(const DeviceKernels& dk, cl_command_queue q, const char* func, bool left, Trans trans, int64_t mv,
            int64_t nc, int64_t k, int64_t ib, Mat V, Mat Tf, Mat C, const Mat* A) {
-    if (ib < 1) throw std::invalid_argument(std::string("tessera::ocl::") + func + ": ib must be >= 1");
+    if (ib < 1) throw Error(std::string("tessera::ocl::") + func + ": ib must be >= 1");
     to_int(mv, func, "m"), to_int(nc, func, "n"), to_int(k, func, "k");
     ib = std::min(ib, k);  // LAPACK's layout for ib > k (see kernels/cpu/qr.hpp)
     // Reflectors per super-block (the kernel parameter TESSERA_QR_SB, rounded down to whole inner
@@ -162,7 +162,7 @@ void gemqrt(const DeviceKernels& dk, cl_command_queue q, Side side, Trans trans,
     if (m == 0 || n == 0 || k == 0) return;
     const bool left = side == Side::Left;
     const int64_t mv = left ? m : n;
-    if (k > mv) throw std::invalid_argument("tessera::ocl::gemqrt: k must be <= the rows of V");
+    if (k > mv) throw Error("tessera::ocl::gemqrt: k must be <= the rows of V");
     apply<T>(dk, q, "gemqrt", left, trans, mv, left ? n : m, k, ib, V, Tf, C, nullptr);
 }
 
@@ -188,9 +188,9 @@ template <class T>
 void larft(const DeviceKernels& dk, cl_command_queue q, bool below_identity, int64_t mv, int64_t k, int64_t ib,
            Mat V, Mat Tf, Mat Tk) {
     check_prec<T>(dk, "larft");
-    if (ib < 1) throw std::invalid_argument("tessera::ocl::larft: ib must be >= 1");
+    if (ib < 1) throw Error("tessera::ocl::larft: ib must be >= 1");
     to_int(mv, "larft", "m"), to_int(k, "larft", "k");
-    if (!below_identity && k > mv) throw std::invalid_argument("tessera::ocl::larft: k must be <= the rows of V");
+    if (!below_identity && k > mv) throw Error("tessera::ocl::larft: k must be <= the rows of V");
     if (k == 0) return;
     ib = std::min(ib, k);
     const int64_t gdim = k > ib ? k : 0;

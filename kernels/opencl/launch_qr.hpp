@@ -19,7 +19,7 @@ void gemqrt(const DeviceKernels& dk, cl_command_queue q, Side side, Trans trans,
 /// Q = op(H(1)·…·H(k)), gemqrt's Q of V (mv×k, k ≤ mv) as an explicit mv×mv matrix (ld ≥ mv): xGEMQRT
 /// (Left) applied to the identity. geqrf, with an OpenCL device, forms Qᴴ of each diagonal tile once
 /// (T merged by larft, ib = k) so that each update of its tile row is one GEMM. Throws
-/// std::invalid_argument as gemqrt does (ib < 1, k > mv, sizes beyond int).
+/// tessera::Error as gemqrt does (ib < 1, k > mv, sizes beyond int).
 template <class T>
 void form_q(const DeviceKernels& dk, cl_command_queue q, Trans trans, int64_t mv, int64_t k, int64_t ib, Mat V,
             Mat Tf, Mat Q);

@@ -71,7 +71,7 @@ template <class T>
 void trmm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Trans trans, Diag diag, int64_t m,
           int64_t n, T alpha, Mat A, Mat B) {
     check_prec<T>(dk, "trmm");
-    if (uplo == Uplo::General) throw std::invalid_argument("tessera::ocl::trmm: uplo must be Lower or Upper");
+    if (uplo == Uplo::General) throw Error("tessera::ocl::trmm: uplo must be Lower or Upper");
     to_int(m, "trmm", "m");
     to_int(n, "trmm", "n");
     if (m == 0 || n == 0) return;

@@ -12,12 +12,12 @@
 
 namespace tessera::ocl {
 
-/// Throw std::invalid_argument unless dk was built for T's precision.
+/// Throw tessera::Error unless dk was built for T's precision.
 template <class T>
 void check_prec(const DeviceKernels& dk, const char* func) {
     const char want = prec_letter<T>();
     if (dk.prec() != want)
-        throw std::invalid_argument(std::string("tessera::ocl::") + func + ": kernels built for precision '" +
+        throw Error(std::string("tessera::ocl::") + func + ": kernels built for precision '" +
                                     dk.prec() + "', called with '" + want + "'");
 }
 
@@ -31,11 +31,11 @@ void set_args(cl_kernel kernel, const char* what, const Args&... args) {
 /// x rounded up to a multiple of `to` (global work sizes).
 inline size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 
-/// v as a kernel's int argument; throws std::invalid_argument naming func and arg when v < 0 or
+/// v as a kernel's int argument; throws tessera::Error naming func and arg when v < 0 or
 /// v > INT_MAX.
 inline cl_int to_int(int64_t v, const char* func, const char* arg) {
     if (v < 0 || v > INT_MAX)
-        throw std::invalid_argument(std::string("tessera::ocl::") + func + ": argument '" + arg + "' = " +
+        throw Error(std::string("tessera::ocl::") + func + ": argument '" + arg + "' = " +
                                     std::to_string(v) + " out of range");
     return cl_int(v);
 }
@@ -56,7 +56,7 @@ inline void enqueue(cl_command_queue q, cl_kernel kernel, cl_uint dims, const si
 }
 
 /// The local size the kernel was compiled for (reqd_work_group_size) must be `expect`: throws
-/// std::runtime_error naming the kernel otherwise, instead of computing garbage.
+/// tessera::Error naming the kernel otherwise, instead of computing garbage.
 void check_local(const DeviceKernels& dk, const char* name, const size_t* expect, int dims);
 
 /// One launch of tessera_trtri_blocks (trsm.cl): W(K) = M(K,K)⁻¹, dense kn×kn (kn ≤ trsm_bs, zeros
