@@ -107,6 +107,16 @@ starpu_codelet make_codelet(const char* name, std::initializer_list<starpu_data_
     return codelet_of_guarded(name, guarded<Cpu>, ocl, modes, model);
 }
 
+/// The codelet `<letter><op>` of precision T (e.g. "dgemm") with perfmodel history_model(
+/// "tessera_<letter><op>"), made by make_codelet on first use and kept: one per instantiation, so
+/// each codelet function reads `return named_codelet<T, cpu<T>, opencl<T>>("gemm", {modes});`.
+template <class T, starpu_cpu_func_t Cpu, starpu_opencl_func_t Ocl = nullptr>
+starpu_codelet& named_codelet(const char* op, std::initializer_list<starpu_data_access_mode> modes) {
+    static const std::string name = prec_letter<T>() + std::string(op);
+    static starpu_codelet cl = make_codelet<T, Cpu, Ocl>(name.c_str(), modes, history_model("tessera_" + name));
+    return cl;
+}
+
 /// A new task of `cl` with a copy of `args` as its argument, the priority, the placement of
 /// Placement::OpenCLOnly, and a reference to the sequence being submitted (current_group()),
 /// plus `keep` held until the task has completed. Its buffers are the caller's to set; then

@@ -22,10 +22,7 @@ void generate_cpu(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& generate_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("generate");
-    static starpu_codelet cl = codelets::make_codelet<T, generate_cpu<T>>(name.c_str(), {STARPU_W},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, generate_cpu<T>>("generate", {STARPU_W});
 }
 
 template <class T>
@@ -52,10 +49,7 @@ void scale_cpu(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& scale_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("scale");
-    static starpu_codelet cl = codelets::make_codelet<T, scale_cpu<T>>(name.c_str(), {STARPU_RW},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, scale_cpu<T>>("scale", {STARPU_RW});
 }
 
 }  // namespace

@@ -34,11 +34,7 @@ void gemm_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& gemm_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("gemm");
-    static starpu_codelet cl = codelets::make_codelet<T, gemm_cpu<T>, gemm_opencl<T>>(
-        name.c_str(), {STARPU_R, STARPU_R, STARPU_RW},
-        codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, gemm_cpu<T>, gemm_opencl<T>>("gemm", {STARPU_R, STARPU_R, STARPU_RW});
 }
 
 }  // namespace

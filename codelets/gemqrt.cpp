@@ -38,11 +38,7 @@ void gemqrt_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& gemqrt_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("gemqrt");
-    static starpu_codelet cl = codelets::make_codelet<T, gemqrt_cpu<T>, gemqrt_opencl<T>>(name.c_str(),
-                                                      {STARPU_R, STARPU_R, STARPU_RW},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, gemqrt_cpu<T>, gemqrt_opencl<T>>("gemqrt", {STARPU_R, STARPU_R, STARPU_RW});
 }
 
 template <class T>
@@ -69,11 +65,7 @@ void form_q_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& form_q_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("form_q");
-    static starpu_codelet cl = codelets::make_codelet<T, form_q_cpu<T>, form_q_opencl<T>>(name.c_str(),
-                                                      {STARPU_R, STARPU_R, STARPU_W},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, form_q_cpu<T>, form_q_opencl<T>>("form_q", {STARPU_R, STARPU_R, STARPU_W});
 }
 
 }  // namespace

@@ -22,10 +22,7 @@ void geqrt_cpu(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& geqrt_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("geqrt");
-    static starpu_codelet cl = codelets::make_codelet<T, geqrt_cpu<T>>(name.c_str(), {STARPU_RW, STARPU_W},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, geqrt_cpu<T>>("geqrt", {STARPU_RW, STARPU_W});
 }
 
 }  // namespace

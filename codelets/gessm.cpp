@@ -36,11 +36,7 @@ void gessm_opencl(void* buffers[], void*) {
 
 template <class T>
 starpu_codelet& gessm_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("gessm");
-    static starpu_codelet cl = codelets::make_codelet<T, gessm_cpu<T>, gessm_opencl<T>>(name.c_str(),
-                                                      {STARPU_R, STARPU_R, STARPU_RW},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, gessm_cpu<T>, gessm_opencl<T>>("gessm", {STARPU_R, STARPU_R, STARPU_RW});
 }
 
 }  // namespace

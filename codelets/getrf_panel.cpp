@@ -67,10 +67,7 @@ void panel_cpu(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& panel_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("getrf_panel");
-    static starpu_codelet cl =
-        codelets::make_var_codelet<T, panel_cpu<T>>(name.c_str(), codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_var_codelet<T, panel_cpu<T>>("getrf_panel");
 }
 
 }  // namespace

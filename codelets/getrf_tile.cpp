@@ -31,18 +31,12 @@ void incpiv_cpu(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& nopiv_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("getrf_nopiv");
-    static starpu_codelet cl = codelets::make_codelet<T, nopiv_cpu<T>>(name.c_str(), {STARPU_RW},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, nopiv_cpu<T>>("getrf_nopiv", {STARPU_RW});
 }
 
 template <class T>
 starpu_codelet& incpiv_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("getrf_incpiv");
-    static starpu_codelet cl = codelets::make_codelet<T, incpiv_cpu<T>>(name.c_str(), {STARPU_RW, STARPU_W},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, incpiv_cpu<T>>("getrf_incpiv", {STARPU_RW, STARPU_W});
 }
 
 }  // namespace

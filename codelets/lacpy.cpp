@@ -29,10 +29,7 @@ void lacpy_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& lacpy_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("lacpy");
-    static starpu_codelet cl = codelets::make_codelet<T, lacpy_cpu<T>, lacpy_opencl<T>>(name.c_str(), {STARPU_R, STARPU_W},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, lacpy_cpu<T>, lacpy_opencl<T>>("lacpy", {STARPU_R, STARPU_W});
 }
 
 }  // namespace

@@ -35,10 +35,7 @@ void larft_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& larft_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("larft");
-    static starpu_codelet cl = codelets::make_codelet<T, larft_cpu<T>, larft_opencl<T>>(
-        name.c_str(), {STARPU_R, STARPU_R, STARPU_W}, codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, larft_cpu<T>, larft_opencl<T>>("larft", {STARPU_R, STARPU_R, STARPU_W});
 }
 
 }  // namespace

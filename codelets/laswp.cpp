@@ -68,11 +68,7 @@ void laswp_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& laswp_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("laswp");
-    static starpu_codelet cl =
-        codelets::make_var_codelet<T, laswp_cpu<T>, laswp_opencl<T>>(name.c_str(),
-                                                                   codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_var_codelet<T, laswp_cpu<T>, laswp_opencl<T>>("laswp");
 }
 
 }  // namespace

@@ -21,6 +21,14 @@ starpu_codelet make_var_codelet(const char* name, starpu_perfmodel* model) {
     return cl;
 }
 
+/// named_codelet's form for make_var_codelet (buffers and modes given per task).
+template <class T, starpu_cpu_func_t Cpu, starpu_opencl_func_t Ocl = nullptr>
+starpu_codelet& named_var_codelet(const char* op) {
+    static const std::string name = prec_letter<T>() + std::string(op);
+    static starpu_codelet cl = make_var_codelet<T, Cpu, Ocl>(name.c_str(), history_model("tessera_" + name));
+    return cl;
+}
+
 /// Submit one task of `cl` (fixed or variable number of buffers) on `buffers` with a copy of
 /// `args` (trivially copyable, starting with `uint32_t flags`). Honours Placement::OpenCLOnly.
 /// Throws std::bad_alloc when memory runs out, tessera::Error as submit_task().

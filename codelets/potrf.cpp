@@ -29,10 +29,7 @@ void potrf_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& potrf_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("potrf");
-    static starpu_codelet cl = codelets::make_codelet<T, potrf_cpu<T>, potrf_opencl<T>>(name.c_str(), {STARPU_RW},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, potrf_cpu<T>, potrf_opencl<T>>("potrf", {STARPU_RW});
 }
 
 }  // namespace

@@ -33,10 +33,7 @@ void region_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& region_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("lacpy_region");
-    static starpu_codelet cl = codelets::make_codelet<T, region_cpu<T>, region_opencl<T>>(name.c_str(),
-                                                      {STARPU_R, STARPU_RW}, codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, region_cpu<T>, region_opencl<T>>("lacpy_region", {STARPU_R, STARPU_RW});
 }
 
 template <class T>
@@ -48,10 +45,7 @@ void conj_transpose_cpu(void* buffers[], void*) {
 
 template <class T>
 starpu_codelet& conj_transpose_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("conj_transpose");
-    static starpu_codelet cl = codelets::make_codelet<T, conj_transpose_cpu<T>>(name.c_str(), {STARPU_R, STARPU_W},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, conj_transpose_cpu<T>>("conj_transpose", {STARPU_R, STARPU_W});
 }
 
 struct DiagArgs {
@@ -74,10 +68,7 @@ void zero_diagonal_cpu(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& zero_diagonal_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("zero_diagonal");
-    static starpu_codelet cl = codelets::make_codelet<T, zero_diagonal_cpu<T>>(name.c_str(), {STARPU_R},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, zero_diagonal_cpu<T>>("zero_diagonal", {STARPU_R});
 }
 
 }  // namespace

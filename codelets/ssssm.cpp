@@ -36,11 +36,7 @@ void ssssm_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& ssssm_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("ssssm");
-    static starpu_codelet cl = codelets::make_codelet<T, ssssm_cpu<T>, ssssm_opencl<T>>(name.c_str(),
-                                                      {STARPU_RW, STARPU_RW, STARPU_R, STARPU_R, STARPU_R},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, ssssm_cpu<T>, ssssm_opencl<T>>("ssssm", {STARPU_RW, STARPU_RW, STARPU_R, STARPU_R, STARPU_R});
 }
 
 }  // namespace

@@ -35,10 +35,7 @@ void syrk_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& syrk_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("syrk");
-    static starpu_codelet cl = codelets::make_codelet<T, syrk_cpu<T>, syrk_opencl<T>>(name.c_str(), {STARPU_R, STARPU_RW},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, syrk_cpu<T>, syrk_opencl<T>>("syrk", {STARPU_R, STARPU_RW});
 }
 
 template <class T>
@@ -68,10 +65,7 @@ void herk_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& herk_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("herk");
-    static starpu_codelet cl = codelets::make_codelet<T, herk_cpu<T>, herk_opencl<T>>(
-        name.c_str(), {STARPU_R, STARPU_RW}, codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, herk_cpu<T>, herk_opencl<T>>("herk", {STARPU_R, STARPU_RW});
 }
 
 }  // namespace

@@ -38,11 +38,7 @@ void tpmqrt_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& tpmqrt_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("tpmqrt");
-    static starpu_codelet cl = codelets::make_codelet<T, tpmqrt_cpu<T>, tpmqrt_opencl<T>>(name.c_str(),
-                                                      {STARPU_R, STARPU_R, STARPU_RW, STARPU_RW},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, tpmqrt_cpu<T>, tpmqrt_opencl<T>>("tpmqrt", {STARPU_R, STARPU_R, STARPU_RW, STARPU_RW});
 }
 
 }  // namespace

@@ -24,11 +24,7 @@ void tpqrt_cpu(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& tpqrt_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("tpqrt");
-    static starpu_codelet cl = codelets::make_codelet<T, tpqrt_cpu<T>>(name.c_str(),
-                                                      {STARPU_RW, STARPU_RW, STARPU_W},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, tpqrt_cpu<T>>("tpqrt", {STARPU_RW, STARPU_RW, STARPU_W});
 }
 
 }  // namespace

@@ -52,18 +52,12 @@ void trmm_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& trsm_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("trsm");
-    static starpu_codelet cl = codelets::make_codelet<T, trsm_cpu<T>, trsm_opencl<T>>(name.c_str(), {STARPU_R, STARPU_RW},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, trsm_cpu<T>, trsm_opencl<T>>("trsm", {STARPU_R, STARPU_RW});
 }
 
 template <class T>
 starpu_codelet& trmm_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("trmm");
-    static starpu_codelet cl = codelets::make_codelet<T, trmm_cpu<T>, trmm_opencl<T>>(name.c_str(), {STARPU_R, STARPU_RW},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, trmm_cpu<T>, trmm_opencl<T>>("trmm", {STARPU_R, STARPU_RW});
 }
 
 template <class T>

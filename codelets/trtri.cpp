@@ -31,10 +31,7 @@ void trtri_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& trtri_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("trtri");
-    static starpu_codelet cl = codelets::make_codelet<T, trtri_cpu<T>, trtri_opencl<T>>(name.c_str(), {STARPU_R, STARPU_W},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, trtri_cpu<T>, trtri_opencl<T>>("trtri", {STARPU_R, STARPU_W});
 }
 
 }  // namespace

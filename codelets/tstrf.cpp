@@ -30,11 +30,7 @@ void tstrf_cpu(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& tstrf_codelet() {
-    static const std::string name = prec_letter<T>() + std::string("tstrf");
-    static starpu_codelet cl = codelets::make_codelet<T, tstrf_cpu<T>>(name.c_str(),
-                                                      {STARPU_RW, STARPU_RW, STARPU_W, STARPU_W},
-                                                      codelets::history_model("tessera_" + name));
-    return cl;
+    return codelets::named_codelet<T, tstrf_cpu<T>>("tstrf", {STARPU_RW, STARPU_RW, STARPU_W, STARPU_W});
 }
 
 }  // namespace
