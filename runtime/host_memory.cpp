@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "runtime/opencl_registry.hpp"
@@ -68,6 +70,30 @@ bool tile_storage_bytes(uint64_t tiles, uint64_t stored, uint64_t tile_elems, ui
            !__builtin_add_overflow(data, overhead, &bytes);
 }
 
+namespace {
+// The pool that serves StarPU's host allocations while its hooks are set (serve_starpu_allocations).
+std::atomic<HostMemoryPool*> g_starpu_pool{nullptr};
+
+void* aligned_host(size_t bytes) {
+    void* ptr = nullptr;
+    return posix_memalign(&ptr, 4096, std::max<size_t>(bytes, 1)) == 0 ? ptr : nullptr;
+}
+
+int starpu_malloc_hook(unsigned /*node*/, void** ptr, size_t bytes, int flags) {
+    HostMemoryPool* pool = g_starpu_pool.load();
+    *ptr = pool ? pool->allocate_for_starpu(bytes, (flags & STARPU_MALLOC_PINNED) != 0) : aligned_host(bytes);
+    return *ptr ? 0 : -ENOMEM;
+}
+
+int starpu_free_hook(unsigned /*node*/, void* ptr, size_t bytes, int /*flags*/) {
+    HostMemoryPool* pool = g_starpu_pool.load();
+    if (pool) pool->release_from_starpu(ptr, bytes);
+    else std::free(ptr);  // StarPU's own default: posix_memalign without CUDA
+    return 0;
+}
+
+}  // namespace
+
 HostMemoryPool::HostMemoryPool(bool pinned) {
     const std::vector<int> devids = opencl_devids();
     if (devids.empty()) return;
@@ -87,6 +113,10 @@ HostMemoryPool::HostMemoryPool(bool pinned) {
 }
 
 HostMemoryPool::~HostMemoryPool() {
+    if (serving_starpu_) {  // StarPU's default allocator again (posix_memalign and free without CUDA)
+        starpu_malloc_set_hooks(nullptr, nullptr);
+        g_starpu_pool.store(nullptr);
+    }
     for (auto& [ptr, mem] : mapped_) {
         clEnqueueUnmapMemObject(probe_queue_, mem, ptr, 0, nullptr, nullptr);
         clFinish(probe_queue_);
@@ -95,28 +125,76 @@ HostMemoryPool::~HostMemoryPool() {
     if (probe_queue_) clReleaseCommandQueue(probe_queue_);
 }
 
+void* HostMemoryPool::pin(size_t bytes) noexcept {
+    if (!queue_ || bytes > max_alloc_) return nullptr;
+    cl_int err = CL_SUCCESS;
+    cl_mem mem = clCreateBuffer(context_, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes, nullptr, &err);
+    if (err != CL_SUCCESS) return nullptr;
+    void* ptr = clEnqueueMapBuffer(queue_, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &err);
+    if (err != CL_SUCCESS || !ptr) {
+        clReleaseMemObject(mem);  // not mapped (a driver that maps to nullptr has nothing to unmap)
+        return nullptr;
+    }
+    try {
+        std::lock_guard<std::mutex> guard(lock_);
+        mapped_.emplace(ptr, mem);
+    } catch (...) {  // no memory for the map's node: nothing pinned
+        clEnqueueUnmapMemObject(queue_, mem, ptr, 0, nullptr, nullptr);
+        clFinish(queue_);
+        clReleaseMemObject(mem);
+        return nullptr;
+    }
+    return ptr;
+}
+
 void* HostMemoryPool::allocate(size_t bytes) {
     bytes = std::max<size_t>(bytes, 1);
-    if (queue_ && bytes <= max_alloc_) {
-        cl_int err = CL_SUCCESS;
-        cl_mem mem = clCreateBuffer(context_, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes, nullptr, &err);
-        if (err == CL_SUCCESS) {
-            void* ptr = clEnqueueMapBuffer(queue_, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr,
-                                           nullptr, &err);
-            if (err == CL_SUCCESS && ptr) {
-                std::lock_guard<std::mutex> guard(lock_);
-                mapped_.emplace(ptr, mem);
-                return ptr;
-            }
-            clReleaseMemObject(mem);  // not mapped (a driver that maps to nullptr has nothing to unmap)
-        }
-        // The driver could not pin this much: fall through to pageable memory.
-    }
-    void* ptr = nullptr;
-    if (starpu_malloc(&ptr, bytes) != 0 || !ptr)
+    void* ptr = pin(bytes);  // when the driver cannot pin this much: pageable memory
+    if (!ptr) ptr = aligned_host(bytes);
+    if (!ptr)
         throw Error("tessera: cannot allocate " + format_gb(double(bytes)) + " of host memory (" +
                     std::to_string(bytes) + " bytes)");
     return ptr;
+}
+
+void* HostMemoryPool::allocate_for_starpu(size_t bytes, bool pin_asked) noexcept {
+    if (bytes >= kPinStarpuFrom) ++starpu_blocks_;
+    if (!pin_asked || bytes < kPinStarpuFrom || !queue_) return aligned_host(bytes);
+    {
+        std::lock_guard<std::mutex> guard(lock_);
+        auto it = kept_.find(bytes);
+        if (it != kept_.end()) {
+            void* ptr = it->second;
+            kept_.erase(it);
+            kept_bytes_ -= bytes;
+            return ptr;
+        }
+    }
+    void* ptr = pin(bytes);
+    if (ptr) ++starpu_new_pins_;
+    return ptr ? ptr : aligned_host(bytes);
+}
+
+void HostMemoryPool::release_from_starpu(void* ptr, size_t bytes) noexcept {
+    if (ptr && bytes >= kPinStarpuFrom) {
+        std::lock_guard<std::mutex> guard(lock_);
+        if (mapped_.count(ptr) && kept_bytes_ + bytes <= kept_cap_) {
+            try {
+                kept_.emplace(bytes, ptr);
+                kept_bytes_ += bytes;
+                return;
+            } catch (...) {  // no memory for the node: released below
+            }
+        }
+    }
+    release(ptr);
+}
+
+void HostMemoryPool::serve_starpu_allocations() {
+    kept_cap_ = size_t(available_host_memory() / 16);
+    serving_starpu_ = true;
+    g_starpu_pool.store(this);
+    starpu_malloc_set_hooks(starpu_malloc_hook, starpu_free_hook);
 }
 
 void HostMemoryPool::release(void* ptr) noexcept {
@@ -131,7 +209,7 @@ void HostMemoryPool::release(void* ptr) noexcept {
         }
     }
     if (!mem) {
-        starpu_free(ptr);
+        std::free(ptr);
         return;
     }
     clEnqueueUnmapMemObject(probe_queue_, mem, ptr, 0, nullptr, nullptr);

@@ -4,6 +4,7 @@
 
 #include <CL/cl.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -67,6 +68,23 @@ public:
     void release(void* ptr) noexcept;
     bool pinned() const { return queue_ != nullptr; }
 
+    /// Serve StarPU's own host allocations (starpu_malloc_set_hooks) from this pool until it goes:
+    /// the host copies StarPU makes of tiles that have no home there (temporary tiles that cross
+    /// devices, tiles received from other MPI ranks) are then pinned too. StarPU 1.3 pins only for
+    /// CUDA: with OpenCL these copies were pageable, each transfer staged by the driver and
+    /// holding StarPU's driver thread. StarPU frees such a copy when its tile goes, and pinning is
+    /// slow (~80 ms for 128 MiB on an H100 host): a freed pinned block is kept for the next
+    /// request of its size, up to 1/16 of the host memory available when the pool started. Blocks
+    /// of at least kPinStarpuFrom bytes are pinned; smaller ones, and every allocation when the
+    /// pool is pageable, are plain aligned host memory. StarPU must be shut down before the pool
+    /// goes (it frees its blocks at shutdown).
+    void serve_starpu_allocations();
+    /// StarPU's host blocks of at least kPinStarpuFrom bytes served since the pool started, and
+    /// how many of them had to be pinned anew (the others were kept blocks); the profile shows them.
+    size_t starpu_blocks() const { return starpu_blocks_; }
+    size_t starpu_new_pins() const { return starpu_new_pins_; }
+    static constexpr size_t kPinStarpuFrom = size_t(64) << 10;
+
     /// Rate in GB/s of copying 64 MiB between a block of this pool and a buffer on OpenCL device 0
     /// (best of 3 blocking copies), host→device if `to_device`; 0 without a device. Measured at the
     /// first call for each direction and remembered: the rate belongs to the storage, not to a run.
@@ -77,8 +95,17 @@ public:
     /// which issues the transfers, cannot launch kernels meanwhile). Measured with copy_rate.
     double copy_enqueue_share(bool to_device);
 
+    /// The malloc hook's allocation (serve_starpu_allocations): `bytes` pinned when `pin_asked`
+    /// (StarPU's STARPU_MALLOC_PINNED) and at least kPinStarpuFrom, else aligned host memory;
+    /// nullptr when the host has none. Never throws.
+    void* allocate_for_starpu(size_t bytes, bool pin_asked) noexcept;
+    /// The free hook's release of a `bytes` block: a pinned block is kept for reuse while the kept
+    /// blocks stay under their cap, else released.
+    void release_from_starpu(void* ptr, size_t bytes) noexcept;
+
 private:
     void probe(size_t bytes, bool to_device);
+    void* pin(size_t bytes) noexcept;  // a mapped CL_MEM_ALLOC_HOST_PTR block, or nullptr
 
     std::mutex lock_;
     double rate_[2] = {-1, -1};  // copy_rate: device→host, host→device; < 0 until measured
@@ -88,6 +115,10 @@ private:
     cl_command_queue probe_queue_ = nullptr;  // our own queue in StarPU's context (unmap, probes)
     size_t max_alloc_ = 0;
     std::map<void*, cl_mem> mapped_;  // pinned blocks and their buffers
+    bool serving_starpu_ = false;
+    std::atomic<size_t> starpu_blocks_{0}, starpu_new_pins_{0};
+    std::multimap<size_t, void*> kept_;  // pinned blocks StarPU freed, by size (still in mapped_)
+    size_t kept_bytes_ = 0, kept_cap_ = 0;
 };
 
 }  // namespace tessera::detail

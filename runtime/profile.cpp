@@ -315,6 +315,7 @@ std::string Profile::table() const {
     };
     add("profile   wall %.3f s; tile storage %s; kernel times from the %s", wall_s, pinned ? "pinned" : "pageable",
         device_clock ? "device clock (OpenCL event profiling)" : "host clock (marker callbacks, approximate)");
+    add("; StarPU's own host blocks since start: %ld (%ld pinned anew)", starpu_host_blocks, starpu_new_pins);
     if (probe_h2d_gbps > 0)
         add("; copy probe host->device %.1f GB/s, device->host %.1f GB/s (a non-blocking copy holds its caller "
             "%.0f%% / %.0f%% of its time)",

@@ -179,14 +179,15 @@ Runtime::Runtime(const RuntimeConfig& config) {
     if (config.profiling) starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
     state->executed.assign(starpu_worker_get_count(), 0);
     state->opencl_devices = detail::max_over_ranks(int(starpu_opencl_worker_get_count()));
-    // A failure from here on leaves no Runtime: what was built is released (the registry and the
-    // pool release their OpenCL objects before StarPU's contexts go), StarPU is shut down, and the
-    // caller gets a tessera::Error naming what failed.
+    // A failure from here on leaves no Runtime: what was built is released (the registry releases
+    // its OpenCL objects before StarPU's contexts go; the pool, which serves StarPU's own host
+    // blocks, after StarPU has freed them at shutdown: its queue and buffers hold the context),
+    // StarPU is shut down, and the caller gets a tessera::Error naming what failed.
     auto undo = [&] {
         detail::stop_device_map();
-        state->host_memory.reset();
         state->opencl.reset();
         detail::stop_starpu();
+        state->host_memory.reset();
         detail::set_blas_num_threads(state->saved_blas_threads);
     };
     // Distributed, the ranks agree on whether each step started everywhere: a rank that failed
@@ -206,6 +207,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
         const bool pin = config.host_memory == HostMemory::Pinned ||
                          (config.host_memory == HostMemory::Auto && opencl_gpu_present());
         state->host_memory = std::make_unique<detail::HostMemoryPool>(pin);
+        state->host_memory->serve_starpu_allocations();  // StarPU's host copies of temporary tiles pinned too
         // The placement prior's rates (runtime/placement_prior.hpp), before any task is submitted.
         if (starpu_cpu_worker_get_count() > 0 && starpu_opencl_worker_get_count() > 0 && detail::placement_prior_enabled())
             detail::load_worker_rates(*state->opencl);
@@ -232,9 +234,9 @@ Runtime::~Runtime() {
     detail::trace_end();  // writes the trace file when tracing
     detail::clear_worker_rates();
     detail::stop_device_map();
-    g_state->host_memory.reset();
     g_state->opencl.reset();
-    detail::stop_starpu();
+    detail::stop_starpu();  // frees StarPU's host blocks through the pool's hooks
+    g_state->host_memory.reset();
     detail::set_blas_num_threads(g_state->saved_blas_threads);
     delete g_state;
     g_state = nullptr;
@@ -292,6 +294,8 @@ Profile Runtime::profile_end() {
     g_state->profiling = false;
     if (!g_state->config.profiling && !detail::tracing()) starpu_profiling_status_set(STARPU_PROFILING_DISABLE);
     p.pinned = g_state->host_memory->pinned();
+    p.starpu_host_blocks = long(g_state->host_memory->starpu_blocks());
+    p.starpu_new_pins = long(g_state->host_memory->starpu_new_pins());
     p.probe_h2d_gbps = g_state->host_memory->copy_rate(true);
     p.probe_d2h_gbps = g_state->host_memory->copy_rate(false);
     p.probe_h2d_enqueue = g_state->host_memory->copy_enqueue_share(true);

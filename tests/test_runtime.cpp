@@ -7,7 +7,10 @@
 #include <tuple>
 #include <vector>
 
+#include "codelets/handles.hpp"
 #include "examples/common/checks.hpp"
+#include "runtime/host_memory.hpp"
+#include "runtime/runtime_internal.hpp"
 #include "tests/test_env.hpp"
 
 namespace tessera {
@@ -174,6 +177,29 @@ TEST_F(RuntimeBasics, TileStoragePinnedAsConfigured) {
 }
 
 // gemm on 3×3 tiles with k = 2 tiles: 18 tile gemm tasks, every one of them in the profile.
+// StarPU's own host blocks (a tile with no home in host memory, brought there) come from the
+// Runtime's pool (HostMemoryPool::serve_starpu_allocations): pinned when the tile storage is, and
+// a block StarPU freed is reused for the next one of its size instead of being pinned anew.
+TEST_F(RuntimeBasics, StarpuHostBlocksComeFromThePool) {
+    expect_no_tasks();
+    auto& pool = detail::host_memory();
+    const int64_t rows = 256;  // 512 KiB of doubles, above HostMemoryPool::kPinStarpuFrom
+    static_assert(256 * 256 * sizeof(double) >= detail::HostMemoryPool::kPinStarpuFrom);
+    const size_t blocks = pool.starpu_blocks(), pins = pool.starpu_new_pins();
+    for (int round = 0; round < 3; ++round) {
+        TileHandle h = tasks::register_tile(nullptr, rows, rows, rows, sizeof(double), 0);
+        ASSERT_EQ(starpu_data_acquire(h, STARPU_W), 0);  // StarPU allocates its host copy now
+        auto* p = reinterpret_cast<double*>(starpu_matrix_get_local_ptr(h));
+        ASSERT_NE(p, nullptr);
+        p[0] = p[rows * rows - 1] = 1;  // the whole block is writable
+        starpu_data_release(h);
+        tasks::unregister_tile(h);  // StarPU frees its host copy
+    }
+    EXPECT_EQ(pool.starpu_blocks(), blocks + 3);
+    // Pinned storage: one pin, then the kept block twice (pageable storage pins nothing).
+    EXPECT_EQ(pool.starpu_new_pins(), pins + (pool.pinned() ? 1 : 0));
+}
+
 TEST_F(RuntimeBasics, ProfileAccountsForEveryTask) {
     Runtime& rt = RuntimeEnvironment::runtime();
     const int64_t n = 30, k = 20, nb = 10;

@@ -58,6 +58,11 @@ struct Profile {
     bool device_clock = false;   ///< kernel times come from OpenCL event profiling (exact); false:
                                  ///< from completion callbacks, which may fire late (approximate)
     bool pinned = false;         ///< tile storage is page-locked (see RuntimeConfig::host_memory)
+    long starpu_host_blocks = 0;  ///< host blocks of at least 64 KiB that StarPU allocated for itself
+                                  ///< since the Runtime started (host copies of temporary tiles that
+                                  ///< crossed devices, of tiles received from other MPI ranks)
+    long starpu_new_pins = 0;     ///< how many of them the Runtime pinned anew (pinned storage only;
+                                  ///< the others reused a pinned block StarPU had freed)
     double probe_h2d_gbps = 0;   ///< host→device rate of a 64 MiB copy from storage allocated like
                                  ///< the tiles, on the first OpenCL device (0 without one);
                                  ///< measured at the Runtime's first profile, then reused
