@@ -3,13 +3,74 @@
 // real T.
 #include "tessera/cholesky.hpp"
 
+#include <vector>
+
 #include "algorithms/common.hpp"
 #include "codelets/handles.hpp"
 #include "codelets/tasks.hpp"
 #include "tessera/blas3.hpp"
+#include "runtime/device_map.hpp"
+#include "runtime/mpi_internal.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera {
+
+namespace {
+
+// The triangular solves of Cholesky's panel k with the factored diagonal tile: a trsm per tile; or,
+// with an OpenCL device (`invert`), the diagonal tile inverted once (trtri) and each tile multiplied
+// by the inverse (trmm, a GEMM on the device), as MAGMA's panels do: a device trsm is a chain of
+// small diagonal-block solves, several times slower than its GEMM. Over several devices of one
+// process, each device that owns tiles of the panel inverts its own copy: an inverse that crossed
+// devices went through host memory StarPU allocated for it each step, ~90 ms on the critical path
+// of every step (dpotrf n=65536 nb=4096 on 4 H100s, 2×2 device grid: bench/multi_gpu.sh trace),
+// where the diagonal tile itself travels through its home.
+template <class T>
+class PanelSolve {
+public:
+    PanelSolve(Uplo uplo, const TileMatrix<T>& A, int64_t k, bool invert, int prio)
+        : uplo_(uplo), A_(A), k_(k), invert_(invert && k + 1 < A.nt()), prio_(prio),
+          per_device_(detail::mapped_devices() > 1 && !detail::distributed()),
+          inverses_(per_device_ ? size_t(detail::mapped_devices()) : 1, nullptr) {}
+    ~PanelSolve() {
+        for (TileHandle h : inverses_)
+            if (h) tasks::release_temp_tile(h);
+    }
+    PanelSolve(const PanelSolve&) = delete;
+    PanelSolve& operator=(const PanelSolve&) = delete;
+
+    /// Solve panel tile t (below the diagonal for Lower, right of it for Upper) at priority prio.
+    void operator()(TileHandle t, int prio) {
+        const Side side = uplo_ == Uplo::Lower ? Side::Right : Side::Left;
+        if (!invert_) {
+            tasks::trsm<T>(side, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), A_.handle(k_, k_), t, prio);
+            return;
+        }
+        tasks::trmm<T>(side, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), inverse_for(t), t, prio);
+    }
+
+private:
+    TileHandle inverse_for(TileHandle t) {
+        const int device = per_device_ ? detail::tile_device(t) : -1;
+        TileHandle& h = inverses_[device < 0 || size_t(device) >= inverses_.size() ? 0 : size_t(device)];
+        if (!h) {
+            h = tasks::temp_tile<T>(A_.tile_rows(k_), A_.tile_cols(k_), A_.owner(k_, k_));
+            if (device >= 0) detail::share_tile_device(h, t);  // trtri runs on t's device
+            tasks::trtri<T>(uplo_, Diag::NonUnit, A_.handle(k_, k_), h, prio_);
+        }
+        return h;
+    }
+
+    const Uplo uplo_;
+    const TileMatrix<T>& A_;
+    const int64_t k_;
+    const bool invert_;
+    const int prio_;
+    const bool per_device_;
+    std::vector<TileHandle> inverses_;  // one per device of the map, or one
+};
+
+}  // namespace
 
 template <class T>
 void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
@@ -21,11 +82,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
     // Priorities along the critical path: step k's panel before its updates, and the update of the
     // next panel column before the rest of the trailing matrix.
     auto prio = [nt](int64_t k, int64_t dist) { return int(3 * (nt - k) - dist); };
-    // With an OpenCL device the panel inverts the diagonal tile once (trtri) and multiplies each
-    // tile below it by the inverse (trmm, a GEMM on the device), as MAGMA's panels do: a device
-    // trsm is a chain of small diagonal-block solves, several times slower than its GEMM.
     const bool invert = detail::opencl_devices() > 0;
-    const Side side = uplo == Uplo::Lower ? Side::Right : Side::Left;
     // The devices get the uplo triangle streamed in the order of first use, column by column, each
     // tile to the device that owns it.
     auto tile = [&](int64_t i, int64_t j) { return uplo == Uplo::Lower ? A.handle(i, j) : A.handle(j, i); };
@@ -34,19 +91,10 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
         for (int64_t m = k; m < nt; ++m) prefetch(tile(m, k));
     for (int64_t k = 0; k < nt; ++k) {
         tasks::potrf<T>(uplo, A.handle(k, k), seq.info_slot(k * A.nb()), prio(k, 0));
-        // L(m,k) = A(m,k)·L(k,k)⁻ᴴ (Lower) or U(k,n) = U(k,k)⁻ᴴ·A(k,n) (Upper), for every tile t below
-        // (right of) the diagonal; r is its distance from the diagonal.
-        TileHandle inverse = nullptr;
-        if (invert && k + 1 < nt) {
-            inverse = tasks::temp_tile<T>(A.tile_rows(k), A.tile_cols(k), A.owner(k, k));
-            tasks::trtri<T>(uplo, Diag::NonUnit, A.handle(k, k), inverse, prio(k, 0));
-        }
-        auto solve = [&](TileHandle t, int64_t r) {
-            if (inverse) tasks::trmm<T>(side, uplo, Trans::ConjTrans, Diag::NonUnit, T(1), inverse, t, prio(k, r));
-            else tasks::trsm<T>(side, uplo, Trans::ConjTrans, Diag::NonUnit, T(1), A.handle(k, k), t, prio(k, r));
-        };
+        // L(m,k) = A(m,k)·L(k,k)⁻ᴴ (Lower) or U(k,n) = U(k,k)⁻ᴴ·A(k,n) (Upper) below (right of) the diagonal.
+        PanelSolve<T> solve(uplo, A, k, invert, prio(k, 0));
         if (uplo == Uplo::Lower) {
-            for (int64_t m = k + 1; m < nt; ++m) solve(A.handle(m, k), m - k);
+            for (int64_t m = k + 1; m < nt; ++m) solve(A.handle(m, k), prio(k, m - k));
             for (int64_t n = k + 1; n < nt; ++n) {
                 tasks::herk<T>(Uplo::Lower, Trans::NoTrans, -1, A.handle(n, k), 1, A.handle(n, n), prio(k, n - k + 1));
                 for (int64_t m = n + 1; m < nt; ++m)
@@ -54,7 +102,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
                                    A.handle(m, n), prio(k, n - k + m - n + 1));
             }
         } else {
-            for (int64_t n = k + 1; n < nt; ++n) solve(A.handle(k, n), n - k);
+            for (int64_t n = k + 1; n < nt; ++n) solve(A.handle(k, n), prio(k, n - k));
             for (int64_t m = k + 1; m < nt; ++m) {
                 tasks::herk<T>(Uplo::Upper, Trans::ConjTrans, -1, A.handle(k, m), 1, A.handle(m, m), prio(k, m - k + 1));
                 for (int64_t n = m + 1; n < nt; ++n)
@@ -62,7 +110,6 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
                                    A.handle(m, n), prio(k, m - k + n - m + 1));
             }
         }
-        if (inverse) tasks::release_temp_tile(inverse);
         for (int64_t m = k; m < nt; ++m) detail::mpi_flush(tile(m, k));  // step k's panel is used no more
     }
 }

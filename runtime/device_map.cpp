@@ -121,6 +121,11 @@ int tile_device(TileHandle h) noexcept {
     return int(reinterpret_cast<uintptr_t>(starpu_data_get_user_data(h))) - 1;
 }
 
+void share_tile_device(TileHandle h, TileHandle like) noexcept {
+    if (mapped_devices() == 0) return;
+    starpu_data_set_user_data(h, starpu_data_get_user_data(like));
+}
+
 void apply_device_map(starpu_task* task) noexcept {
     // CPU-only tasks (no OpenCL implementation, or the placement prior ruled the devices out) keep
     // every CPU worker: a process whose cores all drive devices has none, and StarPU refuses them.

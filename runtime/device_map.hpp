@@ -40,6 +40,9 @@ std::string describe_device_map();
 void set_tile_device(TileHandle h, int64_t i, int64_t j);
 /// The device owning a tile: -1 for a tile with none (the map is off, or a temporary tile).
 int tile_device(TileHandle h) noexcept;
+/// Give tile `h` (a temporary one) the owning device of tile `like`, so that the tasks writing it
+/// run there too. Does nothing while the map is off.
+void share_tile_device(TileHandle h, TileHandle like) noexcept;
 
 /// Restrict a task to the workers of the device owning its first written tile that has an owner
 /// (else its first tile that has one), plus the CPU workers. Does nothing while the map is off, for

@@ -12,6 +12,8 @@
 #include "examples/common/checks.hpp"
 #include "examples/common/checks_lu.hpp"
 #include "runtime/device_map.hpp"
+#include "runtime/host_memory.hpp"
+#include "runtime/runtime_internal.hpp"
 #include "tests/test_env.hpp"
 
 namespace tessera {
@@ -85,6 +87,28 @@ TYPED_TEST(MultiDevice, PotrfSpreadsAndChecks) {
         A.to_lapack(f.data(), lda);
         EXPECT_LE(check::potrf_residual(uplo, n, a.data(), lda, f.data(), lda), check::kThreshold) << char(uplo);
     }
+    this->expect_every_device_used("potrf");
+}
+
+// Cholesky's panel inverts its diagonal tile on each device that solves with it: no temporary tile
+// crosses devices, so StarPU allocates no host copy of one (an inverse that crossed cost ~90 ms a
+// step on 4 H100s, algorithms/cholesky.cpp), with the 2×1 grid (Lower crosses) and 1×2 (Upper).
+TYPED_TEST(MultiDevice, PotrfInverseStaysOnItsDevice) {
+    using T = TypeParam;
+    if (test::mode() != "opencl") GTEST_SKIP() << "the CPU worker may solve a panel tile and need the inverse at home";
+    const int64_t nb = 128, n = 4 * nb, lda = n;  // tiles above HostMemoryPool::kPinStarpuFrom
+    static_assert(128 * 128 * sizeof(float) >= detail::HostMemoryPool::kPinStarpuFrom);
+    const size_t before = detail::host_memory().starpu_blocks();
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+        auto a = check::random_spd<T>(n, lda, 23), f = a;
+        TileMatrix<T> A(n, n, nb);
+        A.fill_from_lapack(a.data(), lda);
+        ASSERT_EQ(potrf(uplo, A), 0);
+        A.to_lapack(f.data(), lda);
+        EXPECT_LE(check::potrf_residual(uplo, n, a.data(), lda, f.data(), lda), check::kThreshold) << char(uplo);
+    }
+    EXPECT_EQ(detail::host_memory().starpu_blocks(), before)
+        << "a temporary tile went through host memory (" << detail::describe_device_map() << ")";
     this->expect_every_device_used("potrf");
 }
 
