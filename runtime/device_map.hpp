@@ -21,7 +21,7 @@ namespace tessera::detail {
 /// set of workers a task owned by it may run on (the device's OpenCL workers and every CPU worker).
 /// The map is on when the process has at least two OpenCL devices, unless TESSERA_DEVICE_MAP=0
 /// (StarPU's scheduler then places every task on any device); any value of TESSERA_DEVICE_MAP but
-/// 0 and 1 throws tessera::Error naming it. The grid is the most square p×q with p <= q, or
+/// 0 and 1 throws tessera::Error naming it. The grid is 1×n (tile column j on device j mod n), or
 /// TESSERA_DEVICE_GRID=PxQ (a malformed value, or P·Q other than the devices, throws tessera::Error
 /// naming it).
 void start_device_map();

@@ -76,8 +76,8 @@ struct WorkerStats {
 /// 1 (workers unbound) with an OpenCL GPU or accelerator (bound, the OpenCL driver's threads shared
 /// their worker's core: 3–7 ms per task outside the kernels on a 32-core 2×H100 host, 0.03–0.6 ms
 /// unbound; bench/multi_gpu.sh). Several OpenCL devices: tiles get an owner device 2D
-/// block-cyclically over a p×q grid (the most square with p ≤ q, or TESSERA_DEVICE_GRID=PxQ with P·Q
-/// the devices) and tasks run on their written tile's device or a CPU worker, unless
+/// block-cyclically over a p×q grid (1×n for n devices, or TESSERA_DEVICE_GRID=PxQ with P·Q the
+/// devices) and tasks run on their written tile's device or a CPU worker, unless
 /// TESSERA_DEVICE_MAP=0 (a malformed value of either throws tessera::Error naming it; docs/tuning.md).
 /// Inside workers the BLAS library runs
 /// single-threaded (OpenBLAS, BLIS or MKL, detected at run time); the caller's BLAS thread count is
