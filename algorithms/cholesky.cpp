@@ -83,31 +83,32 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
     // next panel column before the rest of the trailing matrix.
     auto prio = [nt](int64_t k, int64_t dist) { return int(3 * (nt - k) - dist); };
     const bool invert = detail::opencl_devices() > 0;
+    // One loop for both triangles (as SLATE's potrf after its flip): tile(i, j) is the Lower
+    // triangle's tile (i, j), i ≥ j, which for Upper is stored at (j, i).
+    const bool lower = uplo == Uplo::Lower;
+    auto tile = [&](int64_t i, int64_t j) { return lower ? A.handle(i, j) : A.handle(j, i); };
     // The devices get the uplo triangle streamed in the order of first use, column by column, each
     // tile to the device that owns it.
-    auto tile = [&](int64_t i, int64_t j) { return uplo == Uplo::Lower ? A.handle(i, j) : A.handle(j, i); };
     tasks::DevicePrefetch prefetch;
     for (int64_t k = 0; k < nt; ++k)
         for (int64_t m = k; m < nt; ++m) prefetch(tile(m, k));
     for (int64_t k = 0; k < nt; ++k) {
         tasks::potrf<T>(uplo, A.handle(k, k), seq.info_slot(k * A.nb()), prio(k, 0));
-        // L(m,k) = A(m,k)·L(k,k)⁻ᴴ (Lower) or U(k,n) = U(k,k)⁻ᴴ·A(k,n) (Upper) below (right of) the diagonal.
+        // L(m,k) = A(m,k)·L(k,k)⁻ᴴ (Upper: U(k,m) = U(k,k)⁻ᴴ·A(k,m)) for every tile below the diagonal.
         PanelSolve<T> solve(uplo, A, k, invert, prio(k, 0));
-        if (uplo == Uplo::Lower) {
-            for (int64_t m = k + 1; m < nt; ++m) solve(A.handle(m, k), prio(k, m - k));
-            for (int64_t n = k + 1; n < nt; ++n) {
-                tasks::herk<T>(Uplo::Lower, Trans::NoTrans, -1, A.handle(n, k), 1, A.handle(n, n), prio(k, n - k + 1));
-                for (int64_t m = n + 1; m < nt; ++m)
-                    tasks::gemm<T>(Trans::NoTrans, Trans::ConjTrans, T(-1), A.handle(m, k), A.handle(n, k), T(1),
-                                   A.handle(m, n), prio(k, n - k + m - n + 1));
-            }
-        } else {
-            for (int64_t n = k + 1; n < nt; ++n) solve(A.handle(k, n), prio(k, n - k));
-            for (int64_t m = k + 1; m < nt; ++m) {
-                tasks::herk<T>(Uplo::Upper, Trans::ConjTrans, -1, A.handle(k, m), 1, A.handle(m, m), prio(k, m - k + 1));
-                for (int64_t n = m + 1; n < nt; ++n)
-                    tasks::gemm<T>(Trans::ConjTrans, Trans::NoTrans, T(-1), A.handle(k, m), A.handle(k, n), T(1),
-                                   A.handle(m, n), prio(k, m - k + n - m + 1));
+        for (int64_t m = k + 1; m < nt; ++m) solve(tile(m, k), prio(k, m - k));
+        // The trailing update, in the Lower triangle's coordinates: A(n,n) -= L(n,k)·L(n,k)ᴴ and
+        // A(m,n) -= L(m,k)·L(n,k)ᴴ (Upper: the same tiles transposed, U(k,n)ᴴ·U(k,n) and U(k,n)ᴴ·U(k,m)).
+        for (int64_t n = k + 1; n < nt; ++n) {
+            tasks::herk<T>(uplo, lower ? Trans::NoTrans : Trans::ConjTrans, -1, tile(n, k), 1, tile(n, n),
+                           prio(k, n - k + 1));
+            for (int64_t m = n + 1; m < nt; ++m) {
+                if (lower)
+                    tasks::gemm<T>(Trans::NoTrans, Trans::ConjTrans, T(-1), tile(m, k), tile(n, k), T(1), tile(m, n),
+                                   prio(k, m - k + 1));
+                else
+                    tasks::gemm<T>(Trans::ConjTrans, Trans::NoTrans, T(-1), tile(n, k), tile(m, k), T(1), tile(m, n),
+                                   prio(k, m - k + 1));
             }
         }
         for (int64_t m = k; m < nt; ++m) detail::mpi_flush(tile(m, k));  // step k's panel is used no more
