@@ -8,7 +8,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export LD_LIBRARY_PATH="$PWD/.gpu-build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 outdir=${OUTDIR:-${OUT:-$default_outdir}}
 mkdir -p "$outdir"
-export STARPU_HOME=${STARPU_HOME:-/tmp/tessera-gpu-home} TESSERA_CACHE_DIR=${TESSERA_CACHE_DIR:-/tmp/tessera-gpu-home/cl}
+# OpenCL program binaries: a carried .gpu-cl/cl (the cache an earlier call returned as cl.tgz,
+# untarred into .gpu-cl) spares a fresh machine its ~60 s build of the programs.
+default_cl=/tmp/tessera-gpu-home/cl
+[ -d .gpu-cl/cl ] && default_cl=$PWD/.gpu-cl/cl
+export STARPU_HOME=${STARPU_HOME:-/tmp/tessera-gpu-home} TESSERA_CACHE_DIR=${TESSERA_CACHE_DIR:-$default_cl}
 export STARPU_SILENT=1
 # Identical GPUs share one perfmodel history (StarPU 1.3 keeps one per OpenCL device otherwise), so
 # models calibrated on one GPU serve every GPU of a multi-GPU machine (bench/gpu_notes.md).

@@ -164,3 +164,5 @@ for n in map(int, sys.argv[1:]):
     torch.cuda.empty_cache()
 PY
 tar czf "$outdir/models.tgz" -C "$STARPU_HOME/.starpu" sampling 2>/dev/null
+# the OpenCL program cache, to carry as .gpu-cl (tar xzf cl.tgz -C .gpu-cl)
+tar czf "$outdir/cl.tgz" -C "$(dirname "$TESSERA_CACHE_DIR")" "$(basename "$TESSERA_CACHE_DIR")" 2>/dev/null
