@@ -28,8 +28,8 @@
 //
 // NN and NT on sm_90 (gemm_nv_d_mbar.cl): tessera_nvgemm_nn_mbar and _nt_mbar, 128×128 blocks whose
 // slabs are tracked by mbarriers instead of work-group barriers, for whole blocks and slabs; NN
-// +14..20 % over tessera_nvgemm_nn_big, NT +13..18 % over tessera_nvgemm_nt (bench/gpu_notes.md,
-// session 16).
+// +14..20 % over tessera_nvgemm_nn_big, NT +13..18 % over tessera_nvgemm_nt at n = 2048..8192
+// (bench/gpu_gemm.sh, dgemm NN and NT, H100).
 //
 // Block shapes: the body takes WM (and the stages) as arguments, so kernels of one program may
 // differ. The eight tessera_nvgemm_XY[_u] use TESSERA_NVD_WM/STAGES; tessera_nvgemm_nn_big
@@ -49,10 +49,10 @@
 // work-groups share A and B in L2. `tri`: 0 = all of C, 1 = lower triangle only (i ≥ j), 2 =
 // upper (i ≤ j); serves xSYRK.
 //
-// Defaults = the fastest measured on an H100 (bench/gpu_notes.md, run 4): double 64×128 blocks
+// Defaults = the fastest measured on an H100 (bench/gpu_gemm.sh, dgemm and sgemm NN): double 64×128 blocks
 // (two work-groups per SM), m16n8k8, 4 stages, staggered copies; float BK 16 with 8×4 warps. Large
 // NN products: tessera_nvgemm_nn_big, +4 % at n = 2048 and 4096, +6 % at 8192 against the 64×128
-// kernel in the same run (bench/gpu_notes.md, sixth session, run 13).
+// kernel in the same run (bench/gpu_gemm.sh, dgemm NN n = 2048, 4096, 8192).
 
 #if defined(TESSERA_NV_SM) && TESSERA_NV_SM >= 80
 

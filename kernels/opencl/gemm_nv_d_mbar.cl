@@ -10,8 +10,8 @@
 // (cp.async.mbarrier.arrive.noinc), and `empty`, on which every work-item arrives once it has loaded
 // its fragments. A work-item waits on `full` before its fragment loads and on `empty` before copying
 // into a buffer again, TESSERA_NVD_MBAR_LAG steps after the one that read it, so warps drift apart
-// by up to LAG + 1 slabs and ST − LAG slabs are in flight. Measured on an H100 (bench/gpu_notes.md,
-// session 16), against the cp.async kernels with barriers (tessera_nvgemm_nn_big, tessera_nvgemm_nt):
+// by up to LAG + 1 slabs and ST − LAG slabs are in flight. Measured on an H100 (bench/gpu_gemm.sh,
+// dgemm NN and NT), against the cp.async kernels with barriers (tessera_nvgemm_nn_big, tessera_nvgemm_nt):
 // NN +14..20 %, NT +13..18 % at n = 2048..8192 (two comparisons, each within one run, chained).
 // (Sessions 15–16 copied the slabs with the TMA engine, cp.async.bulk, instead: 2–6 % slower.)
 //
@@ -21,7 +21,7 @@
 // gemm_nv_d.cl), slabs of 8 k in TESSERA_NVD_MBAR_ST buffers, the next slab's fragments loaded
 // amid the current slab's mma (two register sets, as tessera_nvgemm_nn_big).
 //
-// Prepared, not yet measured (bench/gpu_notes.md, session 17), each off by default:
+// Prepared, not yet measured (bench/gpu_gemm.sh with VARIANTS_D measures them), each off by default:
 // TESSERA_NVD_MBAR_TRI (xSYRK's triangles), TESSERA_NVD_MBAR_FEW (gemm_select.cpp: fewer blocks
 // than units, split k), TESSERA_NVD_MBAR_PTR and TESSERA_NVD_MBAR_B8 (fewer registers: NT spills),
 // TESSERA_NVD_MBAR_TN (tessera_nvgemm_tn_mbar: NN's loop, Aᵀ's slabs copied 8 bytes at a time

@@ -17,7 +17,7 @@
 // zero-filled.
 //
 // TESSERA_NVS_MBAR=1 (a variant for sm_90, compiled offline only — clang: 121-127 registers for nn
-// and nt — and not yet run on a GPU; bench/gpu_notes.md, session 16): the loop of gemm_nv_d_mbar.cl
+// and nt — and not yet run on a GPU; bench/gpu_gemm.sh with VARIANTS_S measures it): the loop of gemm_nv_d_mbar.cl
 // instead of the barrier per slab, TESSERA_NVS_MBAR_ST buffers, each with a `full` and an `empty`
 // mbarrier, refilled LAG slabs late.
 

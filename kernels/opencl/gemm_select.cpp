@@ -127,7 +127,7 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     if (!(vec_a && vec_b)) name += "_u";
     // Large NN products with 16-byte copies: tessera_nvgemm_nn_big (128×128 blocks with the fragment
     // prefetch; gemm_nv.cl) where the program has it and its blocks fill every compute unit at least
-    // once (bench/gpu_notes.md, sixth session: +4..6 % at 2048..8192; smaller products lose).
+    // once (bench/gpu_gemm.sh, dgemm NN: +4..6 % at n = 2048..8192 on an H100; smaller products lose).
     // (A program built with TESSERA_NVD_BIG=0, as tessera-tune's candidates, has no such kernel.)
     const char* geometry_kernel = "tessera_nvgemm_geometry";
     const int64_t units = int64_t(std::max(1u, dk.info().compute_units));
@@ -139,9 +139,9 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     // NN and NT products of whole 128×128 blocks and 8-deep slabs with 16-byte aligned sources,
     // enough blocks for every compute unit: tessera_nvgemm_nn_mbar / _nt_mbar (slabs tracked by
     // mbarriers, no work-group barrier; gemm_nv_d_mbar.cl; NN +14..20 %, NT +13..18 % at 2048..8192,
-    // bench/gpu_notes.md, session 16) where the program has them. Built with TESSERA_NVD_MBAR_TRI,
+    // bench/gpu_gemm.sh, dgemm NN and NT on an H100) where the program has them. Built with TESSERA_NVD_MBAR_TRI,
     // also xSYRK's triangles; with TESSERA_NVD_MBAR_FEW, also fewer blocks than units (split k
-    // then fills the units; both still to be measured, bench/gpu_notes.md, session 17); built with
+    // then fills the units; both still to be measured: bench/gpu_gemm.sh with VARIANTS_D); built with
     // TESSERA_NVD_MBAR_TN, TN products too (tessera_nvgemm_tn_mbar, whose Aᵀ copies take any A).
     const bool nt = name == "tessera_nvgemm_nt", tn = name == "tessera_nvgemm_tn",
                nn = name == "tessera_nvgemm_nn" || name == "tessera_nvgemm_nn_big";
