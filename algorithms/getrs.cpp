@@ -6,6 +6,7 @@
 #include "codelets/tasks_lu.hpp"
 #include "tessera/blas3.hpp"
 #include "tessera/lu.hpp"
+#include "runtime/mpi_internal.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera {
@@ -13,12 +14,16 @@ namespace tessera {
 namespace {
 
 // B = P·B (forward) or Pᵀ·B (backward) with getrf's pivots, one laswp task per column of B's tiles.
-// Each task also reads A's diagonal tiles: panel k writes tile (k, k) last, so the task runs only
-// once every pivot is known (getrs may follow getrf_async without a wait).
+// In one process each task also reads A's diagonal tiles: panel k writes tile (k, k) last, so the
+// task runs only once every pivot is known (getrs may follow getrf_async without a wait).
+// Distributed, a rank's ipiv is complete once getrf's sequence has been waited (its pivots come
+// from the ranks that factored each panel, apart from the tiles): getrs needs that wait, and the
+// tasks read no diagonal tile (each would travel to the rank of every column of B).
 template <class T>
 void permute_rows(const TileMatrix<T>& A, const std::vector<int64_t>& ipiv, TileMatrix<T>& B, bool forward, int prio) {
     std::vector<TileHandle> diag;
-    for (int64_t k = 0; k < std::min(A.mt(), A.nt()); ++k) diag.push_back(A.handle(k, k));
+    if (!detail::distributed())
+        for (int64_t k = 0; k < std::min(A.mt(), A.nt()); ++k) diag.push_back(A.handle(k, k));
     for (int64_t j = 0; j < B.nt(); ++j) {
         std::vector<TileHandle> column;
         for (int64_t i = 0; i < B.mt(); ++i) column.push_back(B.handle(i, j));
@@ -41,7 +46,6 @@ void getrs_async(Trans trans, const TileMatrix<T>& A, const std::vector<int64_t>
                  Sequence& seq) {
     detail::SubmitScope scope(seq);
     detail::require_runtime("getrs");
-    detail::require_one_process("getrs");
     check_getrs("getrs", A, ipiv, B);
     if (A.n() == 0 || B.n() == 0) return;
     if (trans == Trans::NoTrans) {  // A = P·L·U: X = U⁻¹·L⁻¹·P·B (P applied as LAPACK's sequential interchanges)
@@ -65,6 +69,8 @@ void getrs(Trans trans, const TileMatrix<T>& A, const std::vector<int64_t>& ipiv
 template <class T>
 void gesv_async(TileMatrix<T>& A, std::vector<int64_t>& ipiv, TileMatrix<T>& B, Sequence& seq) {
     detail::SubmitScope scope(seq);
+    // Distributed, getrs needs getrf's sequence waited first (permute_rows): call gesv.
+    detail::require_one_process("gesv_async");
     check_arg(A.m() == A.n(), "gesv", "A", A.m(), "rows must equal columns");
     check_arg(B.m() == A.n(), "gesv", "B", B.m(), "rows must equal the order of A");
     check_arg(A.nb() == B.nb(), "gesv", "nb", B.nb(), "must be the same for A and B");

@@ -13,6 +13,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <memory>
+
+#include "runtime/sequence_internal.hpp"
 
 namespace tessera::detail {
 
@@ -155,7 +158,8 @@ void require_one_process(const char* func) {
     if (g_mpi.on)
         throw Error(std::string("tessera::") + func + ": not available on a distributed runtime yet (" +
                     std::to_string(g_mpi.size) + " MPI ranks); distributed are gemm, trsm, trmm, syrk, potrf, potrs, "
-                    "posv, getrf_nopiv, getrf_incpiv and their solves, geqrf, unmqr, ungqr and gels (docs/distributed.md)");
+                    "posv, getrf, getrs, gesv, getrf_nopiv, getrf_incpiv and their solves, geqrf, unmqr, ungqr and gels "
+                    "(docs/distributed.md)");
 }
 
 void mpi_register(TileHandle h, int owner) {
@@ -163,8 +167,34 @@ void mpi_register(TileHandle h, int owner) {
     starpu_mpi_data_register(h, g_mpi.next_tag++, owner);
 }
 
+namespace {
+// A copy's arrival on this rank, counted as one of its sequence's tasks.
+struct Arrival {
+    TileHandle h;
+    std::shared_ptr<TaskGroup> group;
+};
+void arrived(void* arg) {
+    std::unique_ptr<Arrival> a(static_cast<Arrival*>(arg));
+    starpu_data_release(a->h);
+    a->group->task_finished();
+}
+}  // namespace
+
 void mpi_copy_to_every_rank(TileHandle h) {
-    if (g_mpi.on) starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, h);
+    if (!g_mpi.on) return;
+    starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, h);
+    // The submitting sequence's wait also waits for the copy to reach this rank: an acquire of h
+    // follows the detached receive (StarPU orders accesses to a handle) and counts as a task of the
+    // sequence until it is granted. Without it a rank could leave getrf's wait with some pivots
+    // still in flight.
+    auto a = std::make_unique<Arrival>(Arrival{h, current_group()});
+    a->group->task_submitted();
+    Arrival* raw = a.release();
+    if (starpu_data_acquire_cb(h, STARPU_R, arrived, raw) != 0) {
+        raw->group->task_finished();
+        delete raw;
+        throw Error("tessera: starpu_data_acquire_cb refused a copy to every rank");
+    }
 }
 
 void mpi_flush(TileHandle h) {

@@ -40,7 +40,7 @@ Distribution grid();  ///< the runtime's grid (1×1 in one process)
 Distribution resolve(Distribution dist, const char* func);
 
 /// Throw Error naming `func` when the runtime is distributed: for the operations not distributed
-/// yet (the solves with partial pivots, getrs and gesv), which must never give a wrong answer.
+/// yet (gesv_async), which must never give a wrong answer.
 void require_one_process(const char* func);
 
 /// Register `h` with StarPU-MPI as owned by rank `owner`, under a new tag; in one process nothing.
@@ -48,7 +48,8 @@ void require_one_process(const char* func);
 void mpi_register(TileHandle h, int owner);
 /// Send `h` from its owner to every other rank (starpu_mpi_get_data_on_all_nodes_detached), once
 /// the tasks submitted on it before have run: each rank's copy (its home memory, for a handle
-/// registered over memory) then holds the owner's value. Collective; in one process nothing.
+/// registered over memory) then holds the owner's value, and the calling thread's sequence waits
+/// for it (Sequence::wait returns once it is there). Collective; in one process nothing.
 void mpi_copy_to_every_rank(TileHandle h);
 /// Forget the copies of `h` other ranks received (starpu_mpi_cache_flush): the memory goes once
 /// the tasks submitted on them have run. Collective; in one process nothing.

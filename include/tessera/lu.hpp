@@ -27,7 +27,8 @@ namespace tessera {
 /// favour the panel path, so panel k+1 starts as soon as its column is updated (look-ahead).
 /// Distributed (A block-cyclic over P×Q ranks): the same graph; panel k runs on the rank owning
 /// tile (k, k), the column's tiles of other ranks (P > 1) sent to it and back, and its pivots go to
-/// the ranks whose interchanges need them; every rank's ipiv receives all the pivots.
+/// the ranks whose interchanges need them; every rank's ipiv holds all the pivots once getrf (or
+/// getrf_async's seq.wait()) returns.
 /// Returns info: 0, or i > 0 when U(i, i) (1-based) is exactly zero; the factorization is completed
 /// anyway, as LAPACK does.
 template <class T>
@@ -39,11 +40,13 @@ void getrf_async(TileMatrix<T>& A, std::vector<int64_t>& ipiv, Sequence& seq);
 
 /// Solve op(A)·X = B (trans NoTrans, Trans or ConjTrans) with the n×n A factored by getrf and its
 /// ipiv; B is n×nrhs, overwritten by X. Throws Error if A is not square, B's rows differ from n, the
-/// tile sizes differ or ipiv's length is not n.
+/// tile sizes differ or ipiv's length is not n. Distributed (A and B block-cyclic over the same
+/// P×Q ranks), every rank passes its ipiv from a getrf that has returned (or been waited).
 template <class T>
 void getrs(Trans trans, const TileMatrix<T>& A, const std::vector<int64_t>& ipiv, TileMatrix<T>& B);
-/// Submit-only form; A, ipiv and B must stay alive until seq.wait() returns. It may follow
-/// getrf_async on the same matrices without waiting in between.
+/// Submit-only form; A, ipiv and B must stay alive until seq.wait() returns. In one process it may
+/// follow getrf_async on the same matrices without waiting in between; distributed, getrf's
+/// sequence must have been waited first (until then a rank's ipiv may lack pivots in flight).
 template <class T>
 void getrs_async(Trans trans, const TileMatrix<T>& A, const std::vector<int64_t>& ipiv, TileMatrix<T>& B,
                  Sequence& seq);
@@ -53,7 +56,8 @@ void getrs_async(Trans trans, const TileMatrix<T>& A, const std::vector<int64_t>
 template <class T>
 int64_t gesv(TileMatrix<T>& A, std::vector<int64_t>& ipiv, TileMatrix<T>& B);
 /// Submit-only form; the solve is submitted regardless of the factorization's outcome: when
-/// seq.wait() returns info > 0, B holds no solution.
+/// seq.wait() returns info > 0, B holds no solution. One process only (it submits getrs before
+/// getrf's pivots have reached every rank): distributed it throws Error; call gesv there.
 template <class T>
 void gesv_async(TileMatrix<T>& A, std::vector<int64_t>& ipiv, TileMatrix<T>& B, Sequence& seq);
 

@@ -227,6 +227,36 @@ TYPED_TEST(Distributed, GetrfWithPartialPivoting) {
     EXPECT_EQ(getrf(A, ipiv), 24);
 }
 
+// gesv, and getrs after getrf with each op(A), block-cyclic over the ranks: the residual of
+// docs/architecture.md#numerical-checks on every rank; gesv_async is refused (it would submit getrs
+// before getrf's pivots reached every rank).
+TYPED_TEST(Distributed, SolvesWithPartialPivoting) {
+    using T = TypeParam;
+    const int64_t n = 70, nrhs = 13, nb = 16;
+    const auto a = check::random_matrix<T>(n, n, n, 41), b = check::random_matrix<T>(n, nrhs, n, 42);
+    for (int form = 0; form < 4; ++form) {  // gesv, then getrs with NoTrans, Trans, ConjTrans
+        const Trans trans = form == 2 ? Trans::Trans : form == 3 ? Trans::ConjTrans : Trans::NoTrans;
+        TileMatrix<T> A(n, n, nb), B(n, nrhs, nb);
+        A.fill_from_lapack(a.data(), n);
+        B.fill_from_lapack(b.data(), n);
+        std::vector<int64_t> ipiv;
+        if (form == 0) {
+            EXPECT_EQ(gesv(A, ipiv, B), 0);
+        } else {
+            EXPECT_EQ(getrf(A, ipiv), 0);
+            getrs(trans, A, ipiv, B);
+        }
+        std::vector<T> x(size_t(n * nrhs));
+        B.to_lapack(x.data(), n);
+        EXPECT_LE(check::solve_residual(trans, n, n, nrhs, a.data(), n, x.data(), n, b.data(), n), check::kThreshold)
+            << "form " << form;
+    }
+    TileMatrix<T> A(n, n, nb), B(n, nrhs, nb);
+    std::vector<int64_t> ipiv;
+    Sequence seq;
+    EXPECT_THROW(gesv_async(A, ipiv, B, seq), Error);
+}
+
 TYPED_TEST(Distributed, PotrfInfoReachesEveryRank) {
     using T = TypeParam;
     const int64_t n = 60, nb = 10;
