@@ -23,8 +23,8 @@
 // unsupported file, bad arguments (a real --prec for a complex file) or more memory than could be
 // allocated (one line on stderr).
 // Under mpirun (docs/distributed.md#agreement) every rank reads the files and takes part in the
-// solve, and rank 0 alone prints; ranks given different command lines, and LU with partial pivoting
-// (not distributed yet), are refused before the work with exit 2 on every rank.
+// solve, and rank 0 alone prints; ranks given different command lines are refused before the work
+// with exit 2 on every rank.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -116,8 +116,8 @@ template <class T>
 int report(const ScaledSystem<T>& sys, Method method, const Attempt<T>& r, int64_t m,
            int64_t n, int64_t nrhs, bool ones);
 
-/// Choose the method, refuse what cannot be solved (before the work; distributed, LU with partial
-/// pivoting), scale the system, start the Runtime and solve.
+/// Choose the method, refuse what cannot be solved (before the work), scale the system, start the
+/// Runtime and solve.
 template <class T>
 int run(SolveOptions opt, const MMMatrix& M, const MMMatrix* B) {
     const int64_t m = M.m, n = M.n;
@@ -138,11 +138,6 @@ int run(SolveOptions opt, const MMMatrix& M, const MMMatrix* B) {
                      opt.method.c_str(), opt.file.c_str(), (long long)m, (long long)n);
         return tool::kRefused;
     }
-    if (method == Method::Getrf)
-        if (auto rc = tool::refuse_distributed("tessera-solve", std::string(describe(method)) + " [" + why + "]",
-                                               "under mpirun use --method gels (QR, also for square systems) or, for a "
-                                               "symmetric positive definite matrix, --method potrf; or run one process"))
-            return *rc;
     if (method == Method::Potrf && !hermitian)
         tool::print_root(is_complex_v<T> ? "note      the matrix is not declared hermitian: potrf uses its lower triangle only "
                                       "(as a hermitian one's)\n"
@@ -179,13 +174,6 @@ int solve_and_report(SolveOptions& opt, const MMMatrix& M, const MMMatrix* B, co
     std::optional<tool::ProgressDisplay> progress;
     progress.emplace(rt, "solve", opt.watch.quiet);
     Attempt<T> r = attempt<T>(method, m, n, nrhs, opt.nb, a, b);
-    if (method == Method::Potrf && r.info > 0 && opt.method == "auto" && rt.distributed()) {
-        progress.reset();
-        tool::print_root("FAILED    %s [%s]: not positive definite (LAPACK info = %lld); the fallback to LU with "
-                         "partial pivoting is not distributed yet: try --method gels, or run one process\n",
-                         describe(method), why.c_str(), (long long)r.info);
-        return tool::kFailed;
-    }
     if (method == Method::Potrf && r.info > 0 && opt.method == "auto") {
         tool::print_root("method    %s [%s]: not positive definite (LAPACK info = %lld), falling back to LU\n",
                     describe(method), why.c_str(), (long long)r.info);
