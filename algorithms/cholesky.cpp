@@ -93,7 +93,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
     for (int64_t k = 0; k < nt; ++k)
         for (int64_t m = k; m < nt; ++m) prefetch(tile(m, k));
     for (int64_t k = 0; k < nt; ++k) {
-        tasks::potrf<T>(uplo, A.handle(k, k), seq.info_slot(k * A.nb()), prio(k, 0));
+        tasks::potrf<T>(uplo, A.handle(k, k), detail::info_slot(k * A.nb()), prio(k, 0));
         // L(m,k) = A(m,k)·L(k,k)⁻ᴴ (Upper: U(k,m) = U(k,k)⁻ᴴ·A(k,m)) for every tile below the diagonal.
         PanelSolve<T> solve(uplo, A, k, invert, prio(k, 0));
         for (int64_t m = k + 1; m < nt; ++m) solve(tile(m, k), prio(k, m - k));

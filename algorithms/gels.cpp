@@ -92,7 +92,7 @@ void gels_async(Trans trans, TileMatrix<T>& A, QRFactors<T>& F, TileMatrix<T>& B
     check_arg(B.nb() == A.nb(), "gels", "nb", B.nb(), "must be the same for A and B");
     geqrf_async(A, F, seq);
     for (int64_t k = 0; k < A.nt(); ++k)
-        tasks::zero_diagonal<T>(A.tile_cols(k), A.handle(k, k), seq.info_slot(k * A.nb()));
+        tasks::zero_diagonal<T>(A.tile_cols(k), A.handle(k, k), detail::info_slot(k * A.nb()));
     if (trans == Trans::NoTrans) {
         unmqr_async(Side::Left, Trans::ConjTrans, A, F, B, seq);
         LeadingRows<T> Y(A, B);

@@ -43,7 +43,7 @@ void getrf_async(TileMatrix<T>& A, std::vector<int64_t>& ipiv, Sequence& seq) {
     for (int64_t k = 0; k < kt; ++k) {
         const int64_t row0 = k * nb, kb = std::min(m - row0, A.tile_cols(k));
         TileHandle pivots = tasks::pivot_handle(ipiv.data() + row0, kb, A.owner(k, k));
-        tasks::getrf_panel<T>(column_from(A, k, k), row0, ipiv.data() + row0, seq.info_slot(row0), pivots,
+        tasks::getrf_panel<T>(column_from(A, k, k), row0, ipiv.data() + row0, detail::info_slot(row0), pivots,
                               prio_panel(k));
         for (int64_t j = k + 1; j < nt; ++j) {
             const int prio = prio_update(k, j);

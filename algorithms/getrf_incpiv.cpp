@@ -22,7 +22,7 @@ void getrf_incpiv_async(TileMatrix<T>& A, IncpivFactors<T>& F, Sequence& seq, co
     auto prio = [kt](int64_t k, int64_t dist) { return int(3 * (kt - k) - dist); };
     for (int64_t k = 0; k < kt; ++k) {
         // Only the last transformation of column k sets U's diagonal: it alone reports info.
-        tasks::getrf_incpiv<T>(A.handle(k, k), F.ipiv(k, k), k + 1 == mt ? seq.info_slot(k * nb) : nullptr, prio(k, 0));
+        tasks::getrf_incpiv<T>(A.handle(k, k), F.ipiv(k, k), k + 1 == mt ? detail::info_slot(k * nb) : nullptr, prio(k, 0));
         if (k + 1 < nt) {
             // gessm reads L_kk from a copy, so that tstrf (which rewrites U_kk) need not wait for it.
             tasks::lacpy<T>(Uplo::Lower, A.handle(k, k), F.diag(k), prio(k, 0));
@@ -31,7 +31,7 @@ void getrf_incpiv_async(TileMatrix<T>& A, IncpivFactors<T>& F, Sequence& seq, co
         }
         for (int64_t i = k + 1; i < mt; ++i) {
             tasks::tstrf<T>(ib, A.handle(k, k), A.handle(i, k), F.l(i, k), F.ipiv(i, k),
-                            i + 1 == mt ? seq.info_slot(k * nb) : nullptr, prio(k, 1));
+                            i + 1 == mt ? detail::info_slot(k * nb) : nullptr, prio(k, 1));
             for (int64_t j = k + 1; j < nt; ++j)
                 tasks::ssssm<T>(ib, A.handle(k, j), A.handle(i, j), F.l(i, k), A.handle(i, k), F.ipiv(i, k),
                                 prio(k, j == k + 1 ? 2 : 4));

@@ -20,7 +20,7 @@ void getrf_nopiv_async(TileMatrix<T>& A, Sequence& seq) {
     // update ahead of the rest of the trailing matrix.
     auto prio = [kt](int64_t k, int64_t dist) { return int(3 * (kt - k) - dist); };
     for (int64_t k = 0; k < kt; ++k) {
-        tasks::getrf_nopiv<T>(A.handle(k, k), seq.info_slot(k * A.nb()), prio(k, 0));
+        tasks::getrf_nopiv<T>(A.handle(k, k), detail::info_slot(k * A.nb()), prio(k, 0));
         for (int64_t i = k + 1; i < mt; ++i)
             tasks::trsm<T>(Side::Right, Uplo::Upper, Trans::NoTrans, Diag::NonUnit, T(1), A.handle(k, k), A.handle(i, k),
                            prio(k, i == k + 1 ? 1 : 2));

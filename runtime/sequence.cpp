@@ -86,6 +86,8 @@ std::shared_ptr<TaskGroup> current_group() {
     return t_detached;
 }
 
+int* info_slot(int64_t offset) { return current_group()->info_slot(offset); }
+
 void drain_detached() noexcept {
     if (t_detached) t_detached->wait_idle();
 }
@@ -155,8 +157,6 @@ Sequence::Sequence() : state_(std::make_unique<State>()) {}
 // Tasks already submitted write into the caller's data (info slots, pivots, tiles): never let them
 // outlive the frame that owns it, even when an exception unwinds it.
 Sequence::~Sequence() { state_->group->wait_idle(); }
-
-int* Sequence::info_slot(int64_t offset) { return state_->group->info_slot(offset); }
 
 int64_t Sequence::wait() {
     detail::TaskGroup& group = *state_->group;

@@ -95,6 +95,10 @@ private:
 /// The group the calling thread's next task joins: the innermost SubmitScope's sequence, else the
 /// thread's detached group.
 std::shared_ptr<TaskGroup> current_group();
+/// A slot of current_group() (inside an `_async` algorithm: its sequence's) that a kernel writes its
+/// local info into (0 = success, > 0 = 1-based local column); the sequence's info is `offset` +
+/// the slot's value. The pointer stays valid while the sequence lives.
+int* info_slot(int64_t offset);
 /// Wait for the tasks the calling thread submitted outside any Sequence; if one of them failed,
 /// forget that failure (later detached tasks run again) and throw it as TaskError. Every wait
 /// calls it, so that "the next wait" reports such a failure deterministically and the arrays that

@@ -186,9 +186,6 @@ public:
     /// Distributed: collective; every rank returns the smallest info of all ranks and throws the
     /// failure of the lowest-numbered failing rank ("tessera: on MPI rank r: ..." on the others).
     int64_t wait();
-    /// Internal: a slot a kernel writes its local info into (0 = success, > 0 = 1-based local
-    /// column); its global info is `offset` + slot value. The pointer stays valid while *this lives.
-    int* info_slot(int64_t offset);
 
 private:
     friend class detail::SubmitScope;
