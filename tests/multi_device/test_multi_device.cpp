@@ -41,6 +41,19 @@ protected:
 using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;  // s, d, c, z
 TYPED_TEST_SUITE(MultiDevice, Precisions);
 
+// potrf of a random n×n SPD matrix in tiles of nb, Lower then Upper, each checked.
+template <class T>
+void potrf_both_triangles(int64_t n, int64_t nb, uint64_t seed) {
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+        auto a = check::random_spd<T>(n, n, seed), f = a;
+        TileMatrix<T> A(n, n, nb);
+        A.fill_from_lapack(a.data(), n);
+        ASSERT_EQ(potrf(uplo, A), 0);
+        A.to_lapack(f.data(), n);
+        EXPECT_LE(check::potrf_residual(uplo, n, a.data(), n, f.data(), n), check::kThreshold) << char(uplo);
+    }
+}
+
 // The map: n devices → a 1×n grid (tile column j on device j mod 2), in the order tiles register, or
 // the 2×1 grid TESSERA_DEVICE_GRID asks for (multi_device.grid_2x1); with TESSERA_DEVICE_MAP=0
 // (multi_device.map_off) no tile has an owner device.
@@ -75,16 +88,7 @@ TYPED_TEST(MultiDevice, TilesSpreadBlockCyclically) {
 }
 
 TYPED_TEST(MultiDevice, PotrfSpreadsAndChecks) {
-    using T = TypeParam;
-    const int64_t n = 256, nb = 32, lda = n;
-    for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
-        auto a = check::random_spd<T>(n, lda, 17), f = a;
-        TileMatrix<T> A(n, n, nb);
-        A.fill_from_lapack(a.data(), lda);
-        ASSERT_EQ(potrf(uplo, A), 0);
-        A.to_lapack(f.data(), lda);
-        EXPECT_LE(check::potrf_residual(uplo, n, a.data(), lda, f.data(), lda), check::kThreshold) << char(uplo);
-    }
+    potrf_both_triangles<TypeParam>(256, 32, 17);
     this->expect_every_device_used("potrf");
 }
 
@@ -92,19 +96,10 @@ TYPED_TEST(MultiDevice, PotrfSpreadsAndChecks) {
 // crosses devices, so StarPU allocates no host copy of one (an inverse that crossed cost ~90 ms a
 // step on 4 H100s, algorithms/cholesky.cpp), with the 2×1 grid (Lower crosses) and 1×2 (Upper).
 TYPED_TEST(MultiDevice, PotrfInverseStaysOnItsDevice) {
-    using T = TypeParam;
     if (test::mode() != "opencl") GTEST_SKIP() << "the CPU worker may solve a panel tile and need the inverse at home";
-    const int64_t nb = 128, n = 4 * nb, lda = n;  // tiles above HostMemoryPool::kPinStarpuFrom
-    static_assert(128 * 128 * sizeof(float) >= detail::HostMemoryPool::kPinStarpuFrom);
+    static_assert(128 * 128 * sizeof(float) >= detail::HostMemoryPool::kPinStarpuFrom);  // tiles it counts
     const size_t before = detail::host_memory().starpu_blocks();
-    for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
-        auto a = check::random_spd<T>(n, lda, 23), f = a;
-        TileMatrix<T> A(n, n, nb);
-        A.fill_from_lapack(a.data(), lda);
-        ASSERT_EQ(potrf(uplo, A), 0);
-        A.to_lapack(f.data(), lda);
-        EXPECT_LE(check::potrf_residual(uplo, n, a.data(), lda, f.data(), lda), check::kThreshold) << char(uplo);
-    }
+    potrf_both_triangles<TypeParam>(512, 128, 23);
     EXPECT_EQ(detail::host_memory().starpu_blocks(), before)
         << "a temporary tile went through host memory (" << detail::describe_device_map() << ")";
     this->expect_every_device_used("potrf");
