@@ -72,9 +72,9 @@ public:
     /// the host copies StarPU makes of tiles that have no home there (temporary tiles that cross
     /// devices, tiles received from other MPI ranks) are then pinned too. StarPU 1.3 pins only for
     /// CUDA: with OpenCL these copies were pageable, each transfer staged by the driver and
-    /// holding StarPU's driver thread. StarPU frees such a copy when its tile goes, and pinning is
-    /// slow (~80 ms for 128 MiB on an H100 host): a freed pinned block is kept for the next
-    /// request of its size, up to 1/16 of the host memory available when the pool started. Blocks
+    /// holding StarPU's driver thread. StarPU frees such a copy when its tile goes, and pinning
+    /// costs (a 4-GPU Cholesky trace showed 85–95 ms per step around one such 128 MiB block): a
+    /// freed pinned block is kept for the next request of its size, up to 1/16 of the host memory available when the pool started. Blocks
     /// of at least kPinStarpuFrom bytes are pinned; smaller ones, and every allocation when the
     /// pool is pageable, are plain aligned host memory. StarPU must be shut down before the pool
     /// goes (it frees its blocks at shutdown).
