@@ -26,8 +26,9 @@
 // Exit status (examples/common/tool_main.hpp): 0 success; 1 a prediction or RMSE that is not finite
 // (with or without --check), an output file that cannot be written after the work, an exactly singular matrix (info > 0), a
 // failed --check or a task failure; 2 refused: bad arguments, a malformed --data or --predict file,
-// fewer than 2 training points, or more memory than is available; under mpirun, on every rank (its
-// solve, partial-pivoting LU, is not distributed yet).
+// fewer than 2 training points, or more memory than is available. Under mpirun (docs/distributed.md)
+// every rank generates its tiles of A and takes part in gesv; the weights are gathered to rank 0,
+// which alone predicts, checks, writes and reports.
 #include <lapacke.h>
 
 #include <algorithm>
@@ -116,7 +117,7 @@ int run(const CommonOptions& opt, double c_opt, const PointData& data, const std
 
     Runtime rt(tool::runtime_config(opt.watch));
     print_setup(data, rt, opt);
-    std::printf("model      multiquadric sqrt(r^2 + c^2), r chord distance, c = %.2f km%s\n", mq->c_km,
+    report("model      multiquadric sqrt(r^2 + c^2), r chord distance, c = %.2f km%s\n", mq->c_km,
                 c_opt > 0 ? " (--c)" : " (median nearest-neighbour distance)");
     TileMatrix<T> A(n, n, opt.nb), B(n, 1, opt.nb);
     Stopwatch clock;
@@ -139,7 +140,7 @@ int run(const CommonOptions& opt, double c_opt, const PointData& data, const std
         // Distinct points give a nonsingular matrix (Micchelli), and training rows at one location
         // are merged, so an exact zero pivot means rounding: single precision, or points so close
         // that their rows are equal to working precision.
-        std::printf("FAILED     tile gesv: U(%lld,%lld) is exactly zero (info = %lld): the matrix is singular in %s "
+        report("FAILED     tile gesv: U(%lld,%lld) is exactly zero (info = %lld): the matrix is singular in %s "
                     "precision; no result (%s)\n", (long long)info, (long long)info, (long long)info,
                     opt.prec == "s" ? "single" : "double",
                     opt.prec == "s" ? "try --prec d" : "points this close together give equal rows; try a larger --c");
@@ -147,6 +148,7 @@ int run(const CommonOptions& opt, double c_opt, const PointData& data, const std
     }
     std::vector<T> w(static_cast<size_t>(n));
     B.to_lapack(w.data(), n);
+    if (rt.rank() != 0) return tool::kOk;  // under mpirun the solution is gathered to rank 0, which alone reports
 
     // Backward error, with A's entries regenerated (in precision T) instead of stored twice.
     double norm_r1 = 0, norm_w1 = 0, norm_y1 = 0;
@@ -252,9 +254,6 @@ int main(int argc, char** argv) {
     app.add_option("--c", c_km, "multiquadric shape parameter, km (default: median nearest-neighbour distance)")
         ->check(CLI::PositiveNumber);
     if (int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
-    if (auto rc = tool::refuse_distributed("rbf_interpolation", "its solve, LU with partial pivoting (gesv),",
-                                           "run rbf_interpolation as one process, without mpirun (docs/distributed.md)"))
-        return *rc;
     return guarded_app_main("rbf_interpolation", [&] {
         const PointData data = load_data(opt);
         if (data.train.size() < 2)

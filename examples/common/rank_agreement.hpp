@@ -72,17 +72,6 @@ inline std::optional<int> agree_on_command(const char* prog, int argc, char** ar
     }
 }
 
-/// Under mpirun with several ranks: rank 0 prints "prog: <what> is not distributed yet (N MPI ranks):
-/// <hint>" and every rank gets kRefused (every rank decides alike: no collective). Nothing otherwise.
-inline std::optional<int> refuse_distributed(const char* prog, const std::string& what, const std::string& hint) {
-    const int ranks = detail::world_size();
-    if (ranks <= 1) return std::nullopt;
-    if (root_rank())
-        std::fprintf(stderr, "%s: %s is not distributed yet (%d MPI ranks): %s\n", prog, what.c_str(), ranks,
-                     hint.c_str());
-    return kRefused;
-}
-
 /// After the Runtime started, before the work: agree on the refusals of the ranks' preparation
 /// (each rank passes its tessera::Error message, "" when none; per-rank ones, e.g. the host memory
 /// of its node, included). When any rank refused, rank 0 prints "prog: message" (naming the rank
