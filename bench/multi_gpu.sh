@@ -8,8 +8,9 @@
 #   3. capped memory (CAP_RATIO, e.g. 1.3): dpotrf on 1 GPU whose memory is capped by
 #      STARPU_LIMIT_OPENCL_MEM so that the triangle it factors is CAP_RATIO times the memory, against
 #      the same size uncapped (part 1's 1-GPU row: keep 1 in GPUS);
-#   4. distributed (MPI=1): dpotrf on 1 and 2 MPI ranks with one GPU each (each rank takes the GPU of
-#      its node-local rank), --check-random, with the bytes each rank sent;
+#   4. distributed (MPI=1): each op on RANKS MPI ranks ("1 2"; "1 2 4" on nvidia-h100-x4) with
+#      GPR GPUs each (1; GPR=2 RANKS="1 2" for 2 ranks x 2 GPUs), on a 1xR process grid, each rank
+#      driving GPUs [local rank * GPR, + GPR), --check-random, with the bytes each rank sent;
 #   5. the reference: cuSOLVER dpotrf at each size and cuBLAS dgemm (at most n = 32768, which fits
 #      one GPU), device-resident, torch.
 # Prints one table: TFLOP/s (median of REPS runs after one warm-up run that also calibrates the
@@ -19,8 +20,9 @@
 # (tessera-tester, libtessera.so.0, and for MPI=1 bench's mpi_bandwidth; ../shared/device/README.md):
 # bash bench/multi_gpu.sh
 # Environment: GPUS ("1 2"; "1 2 4" on nvidia-h100-x4), SIZES ("32768 65536"), OPS ("potrf gemm"),
-# NB (4096), REPS (3), GRIDS (device grids to compare on several GPUs, e.g. "1x2 2x1"; default: the
-# map's own), OVERHEAD (0), CAP_RATIO (0), MPI (0), PEER (1), OUTDIR ($OUT or /tmp/multi_gpu).
+# NB (4096), REPS (3), GRIDS (device grids to compare on several GPUs, e.g. "1x4 2x2"; default: the
+# map's own, 1xN), OVERHEAD (0), CAP_RATIO (0), MPI (0), RANKS ("1 2"), GPR (1), PEER (1),
+# OUTDIR ($OUT or /tmp/multi_gpu).
 default_outdir=/tmp/multi_gpu
 source "$(dirname "$0")/gpu_env.sh"
 gpus=${GPUS:-1 2} sizes=${SIZES:-32768 65536} ops=${OPS:-potrf gemm} nb=${NB:-4096} reps=${REPS:-3}
@@ -99,31 +101,34 @@ if [ "${CAP_RATIO:-0}" != 0 ]; then
 fi
 
 if [ "${MPI:-0}" = 1 ]; then
-    # Two ranks, one GPU each: each rank takes the GPU of its node-local rank by itself
-    # (runtime/rank_devices.hpp); each keeps its own StarPU home (bus calibration per device set).
-    cat >"$outdir/one_home_per_rank.sh" <<'SH'
+    # R ranks with GPR GPUs each: node-local rank l drives OpenCL devices l*GPR .. l*GPR+GPR-1
+    # (STARPU_WORKERS_OPENCLID), and keeps its own StarPU home (bus calibration per device set).
+    gpr=${GPR:-1}
+    cat >"$outdir/one_home_per_rank.sh" <<SH
 #!/usr/bin/env bash
-export STARPU_HOME=$STARPU_HOME/rank$OMPI_COMM_WORLD_RANK
-mkdir -p "$STARPU_HOME/.starpu" && cp -rn "$(dirname "$STARPU_HOME")/.starpu/." "$STARPU_HOME/.starpu/" 2>/dev/null
-exec "$@"
+export STARPU_HOME=\$STARPU_HOME/rank\$OMPI_COMM_WORLD_RANK STARPU_NOPENCL=$gpr
+export STARPU_WORKERS_OPENCLID=\$(seq -s ' ' \$((OMPI_COMM_WORLD_LOCAL_RANK * $gpr)) \$((OMPI_COMM_WORLD_LOCAL_RANK * $gpr + $gpr - 1)))
+mkdir -p "\$STARPU_HOME/.starpu" && cp -rn "\$(dirname "\$STARPU_HOME")/.starpu/." "\$STARPU_HOME/.starpu/" 2>/dev/null
+exec "\$@"
 SH
     chmod +x "$outdir/one_home_per_rank.sh"
     # what MPI itself moves between two ranks of this host (bench/mpi_bandwidth.cpp)
     [ -x .gpu-build/mpi_bandwidth ] && timeout 60 mpirun -np 2 --oversubscribe --bind-to none .gpu-build/mpi_bandwidth 2>&1 |
         sed 's/^/    /' | tee -a "$outdir/table.txt"
-    one=""
-    for r in 1 2; do
-        log="$outdir/potrf_${r}rank"
-        grid=$([ "$r" = 1 ] && echo 1x1 || echo 1x2)
-        # one rank alone would take every GPU of the node: the baseline keeps one
-        timeout 300 mpirun -np "$r" --oversubscribe --bind-to none -x LD_LIBRARY_PATH -x STARPU_HOME -x STARPU_SILENT \
-            $([ "$r" = 1 ] && echo "-x STARPU_NOPENCL=1") \
-            -x STARPU_HOSTNAME -x TESSERA_CACHE_DIR "$outdir/one_home_per_rank.sh" "$tester" potrf --n "$n" --nb "$nb" \
-            --grid "$grid" --warmup 1 --repeat "$reps" --csv --check-random --comm --describe >"$log.csv" 2>"$log.err"
-        read -r tf st < <(summary "$log.csv" potrf "$n")
-        [ "$r" = 1 ] && one=$tf
-        row "dpotrf n=$n nb=$nb, $r rank(s) x 1 GPU" "$tf" "$(ratio "$tf" "$one")" "" "$st"
-        grep '^comm' "$log.err" | tail -n 3 | sed 's/^/    /' | tee -a "$outdir/table.txt"
+    for n in $sizes; do
+        for op in $ops; do
+            one=""
+            for r in ${RANKS:-1 2}; do
+                log="$outdir/${op}_${n}_${r}rank_${gpr}gpu"
+                timeout 300 mpirun -np "$r" --oversubscribe --bind-to none -x LD_LIBRARY_PATH -x STARPU_HOME -x STARPU_SILENT \
+                    -x STARPU_HOSTNAME -x TESSERA_CACHE_DIR "$outdir/one_home_per_rank.sh" "$tester" "$op" --n "$n" --nb "$nb" \
+                    --grid "1x$r" --warmup 1 --repeat "$reps" --csv --check-random --comm --describe >"$log.csv" 2>"$log.err"
+                read -r tf st < <(summary "$log.csv" "$op" "$n")
+                [ -z "$one" ] && one=$tf
+                row "d$op n=$n nb=$nb, $r rank(s) x $gpr GPU" "$tf" "$(ratio "$tf" "$one")" "" "$st"
+                grep '^comm' "$log.err" | tail -n 3 | sed 's/^/    /' | tee -a "$outdir/table.txt"
+            done
+        done
     done
 fi
 
