@@ -3,7 +3,7 @@
 // real T.
 #include "tessera/cholesky.hpp"
 
-#include <vector>
+#include <map>
 
 #include "algorithms/common.hpp"
 #include "codelets/handles.hpp"
@@ -29,30 +29,26 @@ template <class T>
 class PanelSolve {
 public:
     PanelSolve(Uplo uplo, const TileMatrix<T>& A, int64_t k, bool invert, int prio)
-        : uplo_(uplo), A_(A), k_(k), invert_(invert && k + 1 < A.nt()), prio_(prio),
-          per_device_(detail::mapped_devices() > 1 && !detail::distributed()),
-          inverses_(per_device_ ? size_t(detail::mapped_devices()) : 1, nullptr) {}
+        : uplo_(uplo), side_(uplo == Uplo::Lower ? Side::Right : Side::Left), A_(A), k_(k),
+          invert_(invert && k + 1 < A.nt()), prio_(prio) {}
     ~PanelSolve() {
-        for (TileHandle h : inverses_)
-            if (h) tasks::release_temp_tile(h);
+        for (const auto& [device, h] : inverses_) tasks::release_temp_tile(h);
     }
     PanelSolve(const PanelSolve&) = delete;
     PanelSolve& operator=(const PanelSolve&) = delete;
 
     /// Solve panel tile t (below the diagonal for Lower, right of it for Upper) at priority prio.
     void operator()(TileHandle t, int prio) {
-        const Side side = uplo_ == Uplo::Lower ? Side::Right : Side::Left;
-        if (!invert_) {
-            tasks::trsm<T>(side, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), A_.handle(k_, k_), t, prio);
-            return;
-        }
-        tasks::trmm<T>(side, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), inverse_for(t), t, prio);
+        if (invert_) tasks::trmm<T>(side_, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), inverse_for(t), t, prio);
+        else tasks::trsm<T>(side_, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), A_.handle(k_, k_), t, prio);
     }
 
 private:
+    // The inverse on t's device, made by the first tile of that device: one per device of the map,
+    // or one (no map; distributed, where it goes from the owner of (k, k) to the ranks that use it).
     TileHandle inverse_for(TileHandle t) {
-        const int device = per_device_ ? detail::tile_device(t) : -1;
-        TileHandle& h = inverses_[device < 0 || size_t(device) >= inverses_.size() ? 0 : size_t(device)];
+        const int device = detail::distributed() ? -1 : detail::tile_device(t);
+        TileHandle& h = inverses_[device];
         if (!h) {
             h = tasks::temp_tile<T>(A_.tile_rows(k_), A_.tile_cols(k_), A_.owner(k_, k_));
             if (device >= 0) detail::share_tile_device(h, t);  // trtri runs on t's device
@@ -62,12 +58,12 @@ private:
     }
 
     const Uplo uplo_;
+    const Side side_;
     const TileMatrix<T>& A_;
     const int64_t k_;
     const bool invert_;
     const int prio_;
-    const bool per_device_;
-    std::vector<TileHandle> inverses_;  // one per device of the map, or one
+    std::map<int, TileHandle> inverses_;  // by device (-1: none)
 };
 
 }  // namespace
