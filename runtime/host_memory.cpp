@@ -1,4 +1,4 @@
-// Pinned (OpenCL-mapped) or pageable host memory for tile storage; host↔device rate probe.
+// Pinned (through an OpenCL buffer) or pageable host memory for tile storage; host↔device rate probe.
 #include "runtime/host_memory.hpp"
 
 #include <starpu.h>
@@ -107,9 +107,8 @@ HostMemoryPool::HostMemoryPool(bool pinned) {
     cl_command_queue q = clCreateCommandQueue(context_, dev, 0, &err);
     if (err != CL_SUCCESS) throw Error("tessera::Runtime: clCreateCommandQueue for host memory failed (" +
                                        std::to_string(err) + ")");
-    // The queue also serves the probes; it marks the pool pinned only when asked to pin.
     probe_queue_ = q;
-    if (pinned) queue_ = q;
+    pin_ = pinned;
 }
 
 HostMemoryPool::~HostMemoryPool() {
@@ -117,31 +116,31 @@ HostMemoryPool::~HostMemoryPool() {
         starpu_malloc_set_hooks(nullptr, nullptr);
         g_starpu_pool.store(nullptr);
     }
-    for (auto& [ptr, mem] : mapped_) {
-        clEnqueueUnmapMemObject(probe_queue_, mem, ptr, 0, nullptr, nullptr);
-        clFinish(probe_queue_);
+    for (auto& [ptr, mem] : pinned_) {
         clReleaseMemObject(mem);
+        std::free(ptr);
     }
     if (probe_queue_) clReleaseCommandQueue(probe_queue_);
 }
 
 void* HostMemoryPool::pin(size_t bytes) noexcept {
-    if (!queue_ || bytes > max_alloc_) return nullptr;
+    if (!pin_ || bytes > max_alloc_) return nullptr;
+    void* ptr = aligned_host(bytes);
+    if (!ptr) return nullptr;
+    // The buffer pins the pages for its life; it is never mapped nor used by a command, so the
+    // host pages stay the storage and the driver gives it no device memory.
     cl_int err = CL_SUCCESS;
-    cl_mem mem = clCreateBuffer(context_, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes, nullptr, &err);
-    if (err != CL_SUCCESS) return nullptr;
-    void* ptr = clEnqueueMapBuffer(queue_, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &err);
-    if (err != CL_SUCCESS || !ptr) {
-        clReleaseMemObject(mem);  // not mapped (a driver that maps to nullptr has nothing to unmap)
+    cl_mem mem = clCreateBuffer(context_, CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE, bytes, ptr, &err);
+    if (err != CL_SUCCESS) {
+        std::free(ptr);
         return nullptr;
     }
     try {
         std::lock_guard<std::mutex> guard(lock_);
-        mapped_.emplace(ptr, mem);
+        pinned_.emplace(ptr, mem);
     } catch (...) {  // no memory for the map's node: nothing pinned
-        clEnqueueUnmapMemObject(queue_, mem, ptr, 0, nullptr, nullptr);
-        clFinish(queue_);
         clReleaseMemObject(mem);
+        std::free(ptr);
         return nullptr;
     }
     return ptr;
@@ -159,7 +158,7 @@ void* HostMemoryPool::allocate(size_t bytes) {
 
 void* HostMemoryPool::allocate_for_starpu(size_t bytes, bool pin_asked) noexcept {
     if (bytes >= kPinStarpuFrom) ++starpu_blocks_;
-    if (!pin_asked || bytes < kPinStarpuFrom || !queue_) return aligned_host(bytes);
+    if (!pin_asked || bytes < kPinStarpuFrom || !pin_) return aligned_host(bytes);
     {
         std::lock_guard<std::mutex> guard(lock_);
         auto it = kept_.find(bytes);
@@ -178,7 +177,7 @@ void* HostMemoryPool::allocate_for_starpu(size_t bytes, bool pin_asked) noexcept
 void HostMemoryPool::release_from_starpu(void* ptr, size_t bytes) noexcept {
     if (ptr && bytes >= kPinStarpuFrom) {
         std::lock_guard<std::mutex> guard(lock_);
-        if (mapped_.count(ptr) && kept_bytes_ + bytes <= kept_cap_) {
+        if (pinned_.count(ptr) && kept_bytes_ + bytes <= kept_cap_) {
             try {
                 kept_.emplace(bytes, ptr);
                 kept_bytes_ += bytes;
@@ -202,19 +201,14 @@ void HostMemoryPool::release(void* ptr) noexcept {
     cl_mem mem = nullptr;
     {
         std::lock_guard<std::mutex> guard(lock_);
-        auto it = mapped_.find(ptr);
-        if (it != mapped_.end()) {
+        auto it = pinned_.find(ptr);
+        if (it != pinned_.end()) {
             mem = it->second;
-            mapped_.erase(it);
+            pinned_.erase(it);
         }
     }
-    if (!mem) {
-        std::free(ptr);
-        return;
-    }
-    clEnqueueUnmapMemObject(probe_queue_, mem, ptr, 0, nullptr, nullptr);
-    clFinish(probe_queue_);
-    clReleaseMemObject(mem);
+    if (mem) clReleaseMemObject(mem);  // unpins; no command uses it, so the pages are free at once
+    std::free(ptr);
 }
 
 double HostMemoryPool::copy_rate(bool to_device) {

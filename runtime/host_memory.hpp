@@ -47,9 +47,14 @@ bool tile_storage_bytes(uint64_t tiles, uint64_t stored, uint64_t tile_elems, ui
 /// Allocator of TileMatrix storage. StarPU 1.3 pins host memory only for CUDA; with OpenCL,
 /// pageable memory is copied by the driver through a staging buffer at a fraction of the bus's
 /// rate and the asynchronous copy's submission blocks StarPU's driver thread. Pinned mode
-/// allocates each block as a CL_MEM_ALLOC_HOST_PTR buffer in the context StarPU created for
-/// OpenCL device 0 and maps it for its whole life: the driver then copies from it by DMA
-/// (the idiom of NVIDIA's OpenCL best-practice guide). Blocks larger than the device's
+/// allocates each block as page-aligned host memory and wraps it in a CL_MEM_USE_HOST_PTR buffer
+/// of the context StarPU created for OpenCL device 0, kept for the block's life and never mapped:
+/// the driver page-locks the block and copies from it by DMA. A mapped CL_MEM_ALLOC_HOST_PTR
+/// buffer (the idiom of NVIDIA's OpenCL best-practice guide) pins as well, but NVIDIA's driver
+/// gives each mapped buffer a device copy of its size: on one H100, mapping 8 GiB took 8.2 GB of
+/// the GPU's memory, and tiles of `tessera-tester gemm --n 57344` pinned that way filled 75.9 GB of
+/// it while they were generated. Unmapped USE_HOST_PTR buffers took none and copied at 54.6 GB/s
+/// against 8.0 from pageable memory (bench/pin_probe.cpp). Blocks larger than the device's
 /// CL_DEVICE_MAX_MEM_ALLOC_SIZE fall back to pageable memory.
 class HostMemoryPool {
 public:
@@ -66,7 +71,7 @@ public:
     void* allocate(size_t bytes);
     /// Release a block from allocate(); nullptr is ignored.
     void release(void* ptr) noexcept;
-    bool pinned() const { return queue_ != nullptr; }
+    bool pinned() const { return pin_; }
 
     /// Serve StarPU's own host allocations (starpu_malloc_set_hooks) from this pool until it goes:
     /// the host copies StarPU makes of tiles that have no home there (temporary tiles that cross
@@ -105,19 +110,19 @@ public:
 
 private:
     void probe(size_t bytes, bool to_device);
-    void* pin(size_t bytes) noexcept;  // a mapped CL_MEM_ALLOC_HOST_PTR block, or nullptr
+    void* pin(size_t bytes) noexcept;  // a block wrapped in a CL_MEM_USE_HOST_PTR buffer, or nullptr
 
     std::mutex lock_;
     double rate_[2] = {-1, -1};  // copy_rate: device→host, host→device; < 0 until measured
     double enqueue_share_[2] = {0, 0};  // copy_enqueue_share, same order
     cl_context context_ = nullptr;
-    cl_command_queue queue_ = nullptr;        // set when pinning: our queue for map/unmap
-    cl_command_queue probe_queue_ = nullptr;  // our own queue in StarPU's context (unmap, probes)
+    bool pin_ = false;
+    cl_command_queue probe_queue_ = nullptr;  // our own queue in StarPU's context (the probes)
     size_t max_alloc_ = 0;
-    std::map<void*, cl_mem> mapped_;  // pinned blocks and their buffers
+    std::map<void*, cl_mem> pinned_;  // pinned blocks and the buffers that pin them
     bool serving_starpu_ = false;
     std::atomic<size_t> starpu_blocks_{0}, starpu_new_pins_{0};
-    std::multimap<size_t, void*> kept_;  // pinned blocks StarPU freed, by size (still in mapped_)
+    std::multimap<size_t, void*> kept_;  // pinned blocks StarPU freed, by size (still in pinned_)
     size_t kept_bytes_ = 0, kept_cap_ = 0;
 };
 

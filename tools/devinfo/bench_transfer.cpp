@@ -1,9 +1,12 @@
-// Host <-> device bandwidth, from pageable (malloc'ed) or pinned (CL_MEM_ALLOC_HOST_PTR, mapped)
-// host memory, timed as the wall time of one blocking clEnqueueWriteBuffer / clEnqueueReadBuffer.
+// Host <-> device bandwidth, from pageable (malloc'ed) or pinned (page-aligned, held by a
+// CL_MEM_USE_HOST_PTR buffer, as Tessera's tile storage: runtime/host_memory.hpp) host memory, timed as the wall time of one blocking clEnqueueWriteBuffer / clEnqueueReadBuffer.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <vector>
 
 #include "tools/devinfo/bench.hpp"
@@ -12,44 +15,35 @@ namespace tessera::devinfo {
 
 namespace {
 
-/// Host memory of `bytes` bytes, either plain pageable memory or an OpenCL buffer allocated with
-/// CL_MEM_ALLOC_HOST_PTR and mapped for the whole lifetime (the pinned-memory idiom drivers
-/// document for fast DMA). Touched once, so page faults stay out of the timings.
+/// Host memory of `bytes` bytes, either plain pageable memory or page-aligned memory that an
+/// OpenCL CL_MEM_USE_HOST_PTR buffer, never mapped, holds page-locked for the whole lifetime (how
+/// Tessera pins its tiles without a device copy: runtime/host_memory.hpp). Touched once, so page
+/// faults stay out of the timings.
 class HostMemory {
 public:
-    HostMemory(const Session& s, size_t bytes, bool pinned) : queue_(s.queue()) {
+    HostMemory(const Session& s, size_t bytes, bool pinned) {
+        pageable_.reset(static_cast<unsigned char*>(std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096)));
+        if (!pageable_) throw std::bad_alloc();
+        std::memset(pageable_.get(), 1, bytes);
         if (pinned) {
             cl_int err = CL_SUCCESS;
-            buffer_ = clCreateBuffer(s.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes, nullptr, &err);
-            check(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
-            ptr_ = clEnqueueMapBuffer(queue_, buffer_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr,
-                                      nullptr, &err);
-            if (err != CL_SUCCESS) {
-                clReleaseMemObject(buffer_);
-                check(err, "clEnqueueMapBuffer");
-            }
-        } else {
-            pageable_.resize(bytes);
-            ptr_ = pageable_.data();
+            buffer_ = clCreateBuffer(s.context(), CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE, bytes, pageable_.get(), &err);
+            check(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
         }
-        std::memset(ptr_, 1, bytes);
     }
     ~HostMemory() {
-        if (buffer_) {
-            clEnqueueUnmapMemObject(queue_, buffer_, ptr_, 0, nullptr, nullptr);
-            clFinish(queue_);
-            clReleaseMemObject(buffer_);
-        }
+        if (buffer_) clReleaseMemObject(buffer_);
     }
     HostMemory(const HostMemory&) = delete;
     HostMemory& operator=(const HostMemory&) = delete;
-    void* data() const { return ptr_; }
+    void* data() const { return pageable_.get(); }
 
 private:
-    cl_command_queue queue_;
+    struct Free {
+        void operator()(unsigned char* p) const { std::free(p); }
+    };
+    std::unique_ptr<unsigned char, Free> pageable_;
     cl_mem buffer_ = nullptr;
-    void* ptr_ = nullptr;
-    std::vector<unsigned char> pageable_;
 };
 
 }  // namespace
@@ -75,7 +69,7 @@ Measurement measure_transfer(const Session& s, bool pinned, bool to_device, cons
     m.value = double(bytes) / best * 1e-9;
     char buf[128];
     std::snprintf(buf, sizeof buf, "%zu MiB, %s, blocking %s, %.2f ms, best of %d", bytes >> 20,
-                  pinned ? "CL_MEM_ALLOC_HOST_PTR mapped" : "malloc'ed", to_device ? "write" : "read", best * 1e3,
+                  pinned ? "CL_MEM_USE_HOST_PTR" : "malloc'ed", to_device ? "write" : "read", best * 1e3,
                   z.reps);
     m.detail = buf;
     return m;
