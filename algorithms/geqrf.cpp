@@ -97,6 +97,129 @@ QRFactors<T>& QRFactors<T>::operator=(QRFactors&& o) noexcept {
 
 // ---- geqrf
 
+namespace {
+
+// The reflectors an update applies, made at the first update that needs them: on CPUs, F's T
+// tile with its inner blocks of ib; with an OpenCL device (`merge`), that T merged once into one
+// refl×refl T (larft, a temporary tile) applied as one block, so that each update is one large GEMM
+// each way instead of merging the inner blocks again (MAGMA's dgeqrf keeps one T per panel). On CPUs
+// the merge's herk and the one block's refl×refl T product would be extra flops, with no launches
+// to save.
+template <class T>
+class Reflectors {
+public:
+    Reflectors() = default;
+    ~Reflectors() {
+        if (merged_) tasks::release_temp_tile(t_);
+    }
+    Reflectors(const Reflectors&) = delete;
+    Reflectors& operator=(const Reflectors&) = delete;
+
+    /// Whether make() has run.
+    bool made() const { return t_ != nullptr; }
+    /// The reflectors of V `v` (unit lower triangular, or below an identity) with F's T tile `f`.
+    void make(bool merge, bool below_identity, TileHandle v, TileHandle f, int64_t ib, int64_t refl, int owner, int prio) {
+        t_ = f, ib_ = ib, merged_ = merge;
+        if (!merged_) return;
+        t_ = tasks::temp_tile<T>(refl, refl, owner);
+        tasks::larft<T>(below_identity, ib, v, f, t_, prio);
+        ib_ = refl;
+    }
+    TileHandle t() const { return t_; }  // T for the updates: F's tile, or the merged temporary
+    int64_t ib() const { return ib_; }   // its inner block size
+
+private:
+    TileHandle t_ = nullptr;
+    int64_t ib_ = 0;
+    bool merged_ = false;
+};
+
+// Step k's row update, A(k, n) = Q(k, k)ᴴ·A(k, n) for n > k, Q(k, k) being geqrt's reflectors of
+// the diagonal tile (PLASMA's unmqr step). tpqrt(k+1, k) rewrites R in A(k, k) while these updates
+// read its V below the diagonal: they read a copy instead (Chameleon's D workspace), so the panel
+// chain need not wait for them. On CPUs each update is a gemqrt; with an OpenCL device Qᴴ is formed
+// once (form_q), and each update is one square GEMM on a copy of A(k, n) rather than three products
+// with triangles.
+template <class T>
+class ApplyDiagonalQh {
+public:
+    ApplyDiagonalQh(TileMatrix<T>& A, QRFactors<T>& F, int64_t k, bool on_device, int prio)
+        : A_(A), F_(F), k_(k), on_device_(on_device), prio_(prio) {}
+    ~ApplyDiagonalQh() {
+        if (qh_) tasks::release_temp_tile(qh_);
+        if (v_copied_) tasks::release_temp_tile(v_);
+    }
+    ApplyDiagonalQh(const ApplyDiagonalQh&) = delete;
+    ApplyDiagonalQh& operator=(const ApplyDiagonalQh&) = delete;
+
+    void operator()(int64_t n, int prio) {
+        if (!q_.made()) prepare();
+        if (!on_device_) {
+            tasks::gemqrt<T>(Side::Left, Trans::ConjTrans, q_.ib(), v_, q_.t(), A_.handle(k_, n), prio);
+            return;
+        }
+        const TileHandle c = tasks::temp_tile<T>(A_.tile_rows(k_), A_.tile_cols(n), A_.owner(k_, n));
+        tasks::lacpy<T>(Uplo::General, A_.handle(k_, n), c, prio);
+        tasks::gemm<T>(Trans::NoTrans, Trans::NoTrans, T(1), qh_, c, T(0), A_.handle(k_, n), prio);
+        tasks::release_temp_tile(c);
+    }
+
+private:
+    // The copy of V (when a tpqrt follows), the reflectors, and with a device Qᴴ.
+    void prepare() {
+        const int64_t rows = A_.tile_rows(k_);
+        v_ = A_.handle(k_, k_);
+        if (k_ + 1 < A_.mt()) {
+            v_ = tasks::temp_tile<T>(rows, A_.tile_cols(k_), A_.owner(k_, k_));
+            tasks::lacpy<T>(Uplo::Lower, A_.handle(k_, k_), v_, prio_);
+            v_copied_ = true;
+        }
+        q_.make(on_device_, false, v_, F_.handle(k_, k_), F_.ib(), std::min(rows, A_.tile_cols(k_)),
+                   A_.owner(k_, k_), prio_);
+        if (!on_device_) return;
+        qh_ = tasks::temp_tile<T>(rows, rows, A_.owner(k_, k_));
+        tasks::form_q<T>(Trans::ConjTrans, q_.ib(), v_, q_.t(), qh_, prio_);
+    }
+
+    const TileMatrix<T>& A_;
+    const QRFactors<T>& F_;
+    const int64_t k_;
+    const bool on_device_;
+    const int prio_;
+    TileHandle v_ = nullptr, qh_ = nullptr;  // V (A(k, k) or its copy), Qᴴ
+    bool v_copied_ = false;
+    Reflectors<T> q_;
+};
+
+// Step k's update of rows k and m by the reflectors tpqrt left in A(m, k):
+// [A(k, n); A(m, n)] = Q(m, k)ᴴ·[A(k, n); A(m, n)] for n > k (PLASMA's tsmqr step), a tpmqrt each.
+template <class T>
+class ApplyPairQh {
+public:
+    ApplyPairQh(TileMatrix<T>& A, QRFactors<T>& F, int64_t m, int64_t k, bool on_device, int prio)
+        : A_(A), F_(F), m_(m), k_(k), on_device_(on_device), prio_(prio) {}
+    ApplyPairQh(const ApplyPairQh&) = delete;
+    ApplyPairQh& operator=(const ApplyPairQh&) = delete;
+
+    void operator()(int64_t n, int prio) {
+        if (!q_.made())
+            q_.make(on_device_, true, A_.handle(m_, k_), F_.handle(m_, k_), F_.ib(), A_.tile_cols(k_),
+                       A_.owner(m_, k_), prio_);
+        tasks::tpmqrt<T>(Side::Left, Trans::ConjTrans, q_.ib(), A_.handle(m_, k_), q_.t(), A_.handle(k_, n),
+                         A_.handle(m_, n), prio);
+    }
+
+private:
+    const TileMatrix<T>& A_;
+    const QRFactors<T>& F_;
+    const int64_t m_, k_;
+    const bool on_device_;
+    const int prio_;
+    Reflectors<T> q_;
+};
+
+}  // namespace
+
 template <class T>
 void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence& seq) {
     detail::SubmitScope scope(seq);
@@ -106,65 +229,15 @@ void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence& seq) {
     // Critical path: the panel of step k (geqrt, then the chain of tpqrt down the column), then the
     // updates of column k+1 (which feed the next panel), then the rest of the trailing matrix.
     auto prio = [kt](int64_t k, int64_t dist) { return int(3 * (kt - k) - std::min<int64_t>(dist, 3)); };
-    // With an OpenCL device, each panel tile's T is merged once into one k×k T (larft, a temporary
-    // tile) and its updates apply the reflectors as one block, with ib = k: one large GEMM each way
-    // instead of merging the inner blocks in every update (MAGMA's dgeqrf keeps one T per panel).
-    // The diagonal tile's Qᴴ is also formed once (form_q), so that each update of its tile row is
-    // one square GEMM rather than three products with triangles.
-    // On CPUs the inner blocks stay: the merge's herk and the one block's k×k T product would be extra
-    // flops, with no launches to save.
-    const bool merge_t = detail::opencl_devices() > 0;
-    struct Reflectors {
-        TileHandle t;  // T for the updates: F's tile, or the merged temporary
-        int64_t ib;    // their inner block size
-    };
-    auto reflectors = [&](bool below_identity, TileHandle v, int64_t m, int64_t k, int64_t refl) {
-        if (!merge_t) return Reflectors{F.handle(m, k), ib};
-        const TileHandle t = tasks::temp_tile<T>(refl, refl, A.owner(m, k));
-        tasks::larft<T>(below_identity, ib, v, F.handle(m, k), t, prio(k, 0));
-        return Reflectors{t, refl};
-    };
-    auto release = [&](const Reflectors& r) {
-        if (merge_t) tasks::release_temp_tile(r.t);
-    };
+    const bool on_device = detail::opencl_devices() > 0;  // the updates' formulation (the classes above)
     for (int64_t k = 0; k < kt; ++k) {
         tasks::geqrt<T>(ib, A.handle(k, k), F.handle(k, k), prio(k, 0));
-        // tpqrt(k+1, k) rewrites R in A(k, k) while the gemqrt tasks read its V below the diagonal:
-        // they read a copy instead (Chameleon's D workspace), so the panel chain need not wait for them.
-        const bool copy_v = k + 1 < mt && k + 1 < nt;
-        TileHandle v = A.handle(k, k);
-        if (copy_v) {
-            v = tasks::temp_tile<T>(A.tile_rows(k), A.tile_cols(k), A.owner(k, k));
-            tasks::lacpy<T>(Uplo::Lower, A.handle(k, k), v, prio(k, 0));
-        }
-        if (k + 1 < nt) {
-            const Reflectors q = reflectors(false, v, k, k, std::min(A.tile_rows(k), A.tile_cols(k)));
-            if (merge_t) {  // Qᴴ formed once; each update is one GEMM, A(k, n) = Qᴴ·(a copy of A(k, n))
-                const int64_t rows = A.tile_rows(k);
-                const TileHandle qh = tasks::temp_tile<T>(rows, rows, A.owner(k, k));
-                tasks::form_q<T>(Trans::ConjTrans, q.ib, v, q.t, qh, prio(k, 0));
-                for (int64_t n = k + 1; n < nt; ++n) {
-                    const TileHandle c = tasks::temp_tile<T>(rows, A.tile_cols(n), A.owner(k, n));
-                    tasks::lacpy<T>(Uplo::General, A.handle(k, n), c, prio(k, n - k));
-                    tasks::gemm<T>(Trans::NoTrans, Trans::NoTrans, T(1), qh, c, T(0), A.handle(k, n), prio(k, n - k));
-                    tasks::release_temp_tile(c);
-                }
-                tasks::release_temp_tile(qh);
-            } else {
-                for (int64_t n = k + 1; n < nt; ++n)
-                    tasks::gemqrt<T>(Side::Left, Trans::ConjTrans, q.ib, v, q.t, A.handle(k, n), prio(k, n - k));
-            }
-            release(q);
-        }
-        if (copy_v) tasks::release_temp_tile(v);
+        ApplyDiagonalQh<T> row(A, F, k, on_device, prio(k, 0));
+        for (int64_t n = k + 1; n < nt; ++n) row(n, prio(k, n - k));
         for (int64_t m = k + 1; m < mt; ++m) {
             tasks::tpqrt<T>(ib, A.handle(k, k), A.handle(m, k), F.handle(m, k), prio(k, 0));
-            if (k + 1 == nt) continue;
-            const Reflectors q = reflectors(true, A.handle(m, k), m, k, A.tile_cols(k));
-            for (int64_t n = k + 1; n < nt; ++n)
-                tasks::tpmqrt<T>(Side::Left, Trans::ConjTrans, q.ib, A.handle(m, k), q.t, A.handle(k, n),
-                                 A.handle(m, n), prio(k, n - k));
-            release(q);
+            ApplyPairQh<T> rows(A, F, m, k, on_device, prio(k, 0));
+            for (int64_t n = k + 1; n < nt; ++n) rows(n, prio(k, n - k));
         }
     }
 }
