@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/opencl/embedded_sources.hpp"
 #include "kernels/opencl/params.hpp"
 
 using namespace tessera::ocl;
@@ -88,6 +89,36 @@ TEST(KernelParams, DefaultsMatchSpecsAndAreValid) {
     EXPECT_EQ(d.at("TESSERA_NVD_MMA"), 1688);
     EXPECT_EQ(check_params(d), "");
     EXPECT_EQ(params_build_options(d), "");  // nothing differs from the built-in defaults
+}
+
+// kParamTable (param_table.hpp) is the one definition of the defaults; the .cl files keep theirs
+// under #ifndef for compiling a file on its own. Each must equal the table's, and be in the file
+// the table names (its help's first word); a parameter the table gives to a .cpp file is the
+// host's alone, and no .cl file defines it.
+TEST(KernelParams, ClDefaultsEqualTheTable) {
+    static_assert(Params().gemm_mb == 64 && Params().trsm_leaf == 256 && Params().nvd_mbar_few == 0);
+    const KernelParams defaults = default_params();
+    for (const ParamDef& d : kParamTable) {
+        const std::string name(d.name), help(d.help), file = help.substr(0, help.find(':'));
+        EXPECT_EQ(defaults.at(name), d.def) << name;
+        const std::string guard = "#ifndef " + name + "\n#define " + name + " ";
+        std::string defined_in;
+        for (const EmbeddedSource& src : embedded_sources()) {
+            const std::string text = src.text;
+            const size_t at = text.find(guard);
+            if (at == std::string::npos) continue;
+            EXPECT_EQ(defined_in, "") << name << " has defaults in " << defined_in << " and " << src.name;
+            defined_in = src.name;
+            char* end = nullptr;
+            const long value = std::strtol(text.c_str() + at + guard.size(), &end, 10);
+            EXPECT_TRUE(*end == ' ' || *end == '\n') << name << " in " << src.name << ": not an integer default";
+            EXPECT_EQ(value, d.def) << name << ": " << src.name << "'s #ifndef default differs from kParamTable's";
+        }
+        if (file.size() > 3 && file.compare(file.size() - 3, 3, ".cl") == 0)
+            EXPECT_EQ(defined_in, file) << name << ": no #ifndef default in " << file;
+        else
+            EXPECT_EQ(defined_in, "") << name << " belongs to " << file << " but " << defined_in << " defines it";
+    }
 }
 
 TEST(KernelParams, SpecificityRules) {

@@ -2,6 +2,7 @@
 #include "kernels/opencl/device.hpp"
 
 #include <atomic>
+#include <string_view>
 #include <vector>
 
 #include "kernels/opencl/embedded_sources.hpp"
@@ -138,8 +139,8 @@ namespace {
 
 /// Value of "-DNAME=value" in the build options `opts` (the last definition, as the compiler takes
 /// it), or `def`.
-int build_macro(const std::string& opts, const char* name, int def) {
-    const std::string key = std::string("-D") + name + "=";
+int build_macro(const std::string& opts, std::string_view name, int def) {
+    const std::string key = "-D" + std::string(name) + "=";
     int value = def;
     for (size_t pos = opts.find(key); pos != std::string::npos; pos = opts.find(key, pos + key.size()))
         if (pos == 0 || opts[pos - 1] == ' ') value = std::stoi(opts.substr(pos + key.size()));
@@ -160,23 +161,12 @@ std::string program_options(cl_program program, cl_device_id dev, const DeviceIn
     return opts.empty() ? build_options(info, prec) : opts;
 }
 
+/// The Params of a program built with `opts`: each kParamTable entry with a field, from its -D
+/// macro or the table's default. Throws tessera::Error for sizes the launchers cannot use.
 Params params_from(const std::string& opts) {
     Params p;
-    p.gemm_mb = build_macro(opts, "TESSERA_GEMM_MB", p.gemm_mb);
-    p.gemm_nb = build_macro(opts, "TESSERA_GEMM_NB", p.gemm_nb);
-    p.gemm_kb = build_macro(opts, "TESSERA_GEMM_KB", p.gemm_kb);
-    p.gemm_tm = build_macro(opts, "TESSERA_GEMM_TM", p.gemm_tm);
-    p.gemm_tn = build_macro(opts, "TESSERA_GEMM_TN", p.gemm_tn);
-    p.trsm_bs = build_macro(opts, "TESSERA_TRSM_BS", p.trsm_bs);
-    p.trsm_nv = build_macro(opts, "TESSERA_TRSM_NV", p.trsm_nv);
-    p.trsm_ng = build_macro(opts, "TESSERA_TRSM_NG", p.trsm_ng);
-    p.trsm_leaf = build_macro(opts, "TESSERA_TRSM_LEAF", p.trsm_leaf);
-    p.potrf_wg = build_macro(opts, "TESSERA_POTRF_WG", p.potrf_wg);
-    p.potrf_bs = build_macro(opts, "TESSERA_POTRF_BS", p.potrf_bs);
-    p.nv_splitk = build_macro(opts, "TESSERA_NV_SPLITK", p.nv_splitk);
-    p.qr_sb = build_macro(opts, "TESSERA_QR_SB", p.qr_sb);
-    p.nvd_mbar_tri = build_macro(opts, "TESSERA_NVD_MBAR_TRI", p.nvd_mbar_tri);
-    p.nvd_mbar_few = build_macro(opts, "TESSERA_NVD_MBAR_FEW", p.nvd_mbar_few);
+    for (const ParamDef& d : kParamTable)
+        if (d.field) p.*d.field = build_macro(opts, d.name, p.*d.field);
     if (p.trsm_bs < 1 || p.potrf_bs < 1 || p.trsm_nv < 1 || p.trsm_ng < 1)
         throw Error("tessera::ocl: TESSERA_TRSM_BS/TRSM_NV/TRSM_NG/POTRF_BS must be >= 1");
     return p;

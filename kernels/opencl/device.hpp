@@ -8,6 +8,8 @@
 #include <map>
 #include <string>
 
+#include "kernels/opencl/param_table.hpp"  // Params
+
 namespace tessera::ocl {
 
 /// What a launcher needs to know of a device to pick a kernel and its parameters.
@@ -33,22 +35,6 @@ char real_prec(char prec);
 /// (fit_local_memory()). Throws tessera::Error for another letter.
 std::string build_options(const DeviceInfo& info, char prec);
 
-/// Sizes of the kernels of one built program, read back from its build options (the TESSERA_*
-/// macros, kernel_params()); defaults must match the #ifndef values in the .cl files.
-struct Params {
-    int gemm_mb = 64, gemm_nb = 64, gemm_kb = 16, gemm_tm = 4, gemm_tn = 4;
-    int trsm_bs = 64;    // rows of the diagonal blocks tessera_trtri_blocks inverts
-    int trsm_nv = 2;     // columns of B per work-item of tessera_trsm_leaf
-    int trsm_ng = 4;     // groups of trsm_nv columns per work-group of tessera_trsm_leaf (trsm_bs·trsm_ng work-items)
-    int trsm_leaf = 256; // rows of M solved by one launch of tessera_trsm_leaf (launch.cpp)
-    int potrf_wg = 256;  // work-items of tessera_potrf
-    int potrf_bs = 32;   // columns of the leaves of the recursive potrf (tessera_potrf's maximum n)
-    int nv_splitk = 16;  // most ways a GEMM of gemm_nv.cl splits k (1: never; gemm_select.cpp)
-    int qr_sb = 512;     // reflectors per super-block of the GEMM-based gemqrt/tpmqrt (launch_qr.cpp)
-    int nvd_mbar_tri = 0;  // 1: tessera_nvgemm_*_mbar honour xSYRK's triangle, and gemm_select.cpp takes them for it
-    int nvd_mbar_few = 0;  // 1: gemm_select.cpp takes tessera_nvgemm_*_mbar for fewer blocks than compute units too
-};
-
 /// The kernels of one built program (one device, one precision). Kernel objects are created once
 /// here; StarPU drives each OpenCL device from one thread, so setting arguments is not contended.
 /// The object owns `program` from the start: when the constructor throws (tessera::Error naming
@@ -72,7 +58,9 @@ public:
     /// The options this program was built with (CL_PROGRAM_BUILD_OPTIONS: build_options(info, prec)
     /// for the library's programs, plus a tool's variant options), read once.
     const std::string& options() const { return options_; }
-    /// The kernel sizes of this program (from options(), parsed once).
+    /// The kernel sizes of this program: the TESSERA_* macros of kParamTable that fill a Params field,
+    /// read from options() once (the last definition of each, as the compiler takes it; the table's
+    /// default where there is none).
     const Params& params() const { return params_; }
     const DeviceInfo& info() const { return info_; }
     cl_context context() const { return ctx_; }

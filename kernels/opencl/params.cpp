@@ -1,5 +1,6 @@
 // Per-device kernel parameter tables: schema, parser, matcher, loader. See params.hpp.
 #include "kernels/opencl/params.hpp"
+#include "kernels/opencl/nv_shapes.hpp"
 
 #include "runtime/text_table.hpp"
 #include "runtime/warnings.hpp"
@@ -17,31 +18,15 @@
 namespace tessera::ocl {
 
 const std::vector<ParamSpec>& param_specs() {
-    // Defaults must equal the #ifndef values of the .cl files (gemm.cl, gemm_nv*.cl, trsm.cl, potrf.cl).
-    static const std::vector<ParamSpec> specs = {
-        {"TESSERA_GEMM_MB", 64, {16, 32, 64, 128}, 0, 0, "gemm.cl: rows of C per work-group"},
-        {"TESSERA_GEMM_NB", 64, {16, 32, 64, 128}, 0, 0, "gemm.cl: columns of C per work-group"},
-        {"TESSERA_GEMM_KB", 16, {4, 8, 16, 32}, 0, 0, "gemm.cl: k-slice staged in local memory"},
-        {"TESSERA_GEMM_TM", 4, {1, 2, 4, 8}, 0, 0, "gemm.cl: register-tile rows per work-item"},
-        {"TESSERA_GEMM_TN", 4, {1, 2, 4, 8}, 0, 0, "gemm.cl: register-tile columns per work-item"},
-        {"TESSERA_TRSM_BS", 64, {16, 32, 64}, 0, 0, "trsm.cl: rows of the diagonal blocks trsm inverts"},
-        {"TESSERA_TRSM_NV", 2, {2, 4, 8, 16}, 0, 0, "trsm.cl: columns of B per work-item of a trsm leaf"},
-        {"TESSERA_TRSM_NG", 4, {1, 2, 4, 8}, 0, 0, "trsm.cl: groups of TRSM_NV columns per work-group of a trsm leaf"},
-        {"TESSERA_TRSM_LEAF", 256, {}, 1, 4096,
-         "launch.cpp: rows of a trsm leaf, solved in one launch (rounded down to TRSM_BS)"},
-        {"TESSERA_POTRF_BS", 32, {}, 1, 256, "potrf.cl: columns of a leaf of the recursive potrf, factored and inverted in registers"},
-        {"TESSERA_POTRF_WG", 256, {32, 64, 128, 256, 512, 1024}, 0, 0, "potrf.cl: work-items factoring one leaf"},
-        {"TESSERA_NV_GROUP", 8, {}, 1, 64, "gemm_nv.cl: block rows per rasterization group"},
-        {"TESSERA_NVD_MMA", 1688, {884, 1688}, 0, 0, "gemm_nv_d.cl: FP64 mma.sync shape (m8n8k4, m16n8k8)"},
-        {"TESSERA_NVD_STAGES", 4, {}, 2, 4, "gemm_nv_d.cl: k slabs in flight (cp.async)"},
-        {"TESSERA_NVD_WM", 1, {1, 2, 4}, 0, 0, "gemm_nv_d.cl: warps along m (64 rows each)"},
-        {"TESSERA_NVD_WN", 4, {1, 2, 4}, 0, 0, "gemm_nv_d.cl: warps along n (32 columns each)"},
-        {"TESSERA_NVD_STAGGER", 1, {0, 1}, 0, 0, "gemm_nv_d.cl: half of the warps copy the next slab before their fragment loads"},
-        {"TESSERA_QR_SB", 512, {}, 1, 4096, "launch_qr.cpp: reflectors per super-block of gemqrt/tpmqrt (its T merged, then GEMMs)"},
-        {"TESSERA_NV_SPLITK", 16, {}, 1, 64, "gemm_nv.cl: most ways a GEMM with too few blocks splits k (1: never)"},
-        {"TESSERA_NVS_BK", 16, {8, 16}, 0, 0, "gemm_nv_s.cl: float k slab"},
-        {"TESSERA_NVS_WARP", 1, {0, 1}, 0, 0, "gemm_nv_s.cl: float warp shape (0 = 16x2, 1 = 8x4 work-items)"},
-    };
+    static const std::vector<ParamSpec> specs = [] {
+        std::vector<ParamSpec> v;
+        for (const ParamDef& d : kParamTable) {
+            const ParamValues& a = d.values;
+            v.push_back({std::string(d.name), d.def, std::vector<int>(a.list.begin(), a.list.begin() + a.count), a.lo,
+                         a.hi, std::string(d.help)});
+        }
+        return v;
+    }();
     return specs;
 }
 
@@ -106,6 +91,17 @@ std::string describe_allowed(const ParamSpec& s) {
     for (int v : s.allowed) r += (r.empty() ? "" : ", ") + std::to_string(v);
     return "one of " + r;
 }
+
+// Device limits assumed when no DeviceInfo, or one without them, is given (tessera-tune's checks
+// before a device is queried): NVIDIA's 48 KiB of local memory per work-group (the most without
+// the opt-in to more) and 1024 work-items per work-group.
+constexpr size_t kDefaultLocalMemBytes = 48 * 1024;
+constexpr size_t kDefaultMaxWorkGroup = 1024;
+
+// potrf.cl: a leaf's rows are spread over POTRF_PX = 32 work-items (the rest of TESSERA_POTRF_WG
+// along its columns), and one work-item holds at most 32 elements of the leaf in registers.
+constexpr size_t kPotrfRowItems = 32;
+constexpr size_t kPotrfMaxElementsPerItem = 32;
 
 constexpr const char* kMagic = "tessera-kernel-params";
 constexpr int kVersion = 1;
@@ -225,8 +221,8 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
         const ParamSpec* s = find_param_spec(name);
         return s ? s->def : 0;
     };
-    const size_t lmem = info && info->local_mem_bytes ? info->local_mem_bytes : 48 * 1024;
-    const size_t maxwg = info && info->max_work_group ? info->max_work_group : 1024;
+    const size_t lmem = info && info->local_mem_bytes ? info->local_mem_bytes : kDefaultLocalMemBytes;
+    const size_t maxwg = info && info->max_work_group ? info->max_work_group : kDefaultMaxWorkGroup;
     const int mb = v("TESSERA_GEMM_MB"), nb = v("TESSERA_GEMM_NB"), kb = v("TESSERA_GEMM_KB");
     const int tm = v("TESSERA_GEMM_TM"), tn = v("TESSERA_GEMM_TN");
     if (mb % tm || nb % tn) return "TESSERA_GEMM_MB (NB) must be a multiple of TESSERA_GEMM_TM (TN)";
@@ -234,7 +230,8 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
     if (size_t(kb) * (mb + 1 + nb + 1) * sizeof(double) > lmem) return "gemm.cl local memory KB·(MB+NB+2)·8 bytes exceeds the device's";
     const size_t pbs = size_t(v("TESSERA_POTRF_BS")), pwg = size_t(v("TESSERA_POTRF_WG")), tbs = size_t(v("TESSERA_TRSM_BS"));
     if (pwg > maxwg) return "potrf.cl work-group TESSERA_POTRF_WG larger than the device allows";
-    if (((pbs + 31) / 32) * ((pbs + pwg / 32 - 1) / (pwg / 32)) > 32)
+    const size_t pcols = pwg / kPotrfRowItems;  // work-items along a leaf's columns
+    if (((pbs + kPotrfRowItems - 1) / kPotrfRowItems) * ((pbs + pcols - 1) / pcols) > kPotrfMaxElementsPerItem)
         return "potrf.cl: more than 32 elements of a leaf per work-item (raise TESSERA_POTRF_WG or lower TESSERA_POTRF_BS)";
     const size_t tng = size_t(v("TESSERA_TRSM_NG")), tvw = size_t(v("TESSERA_TRSM_NV")) * tng;
     if (trsm_local_scalars(tbs, tvw) * sizeof(double) > lmem)
@@ -244,12 +241,17 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
         return "trsm.cl work-group TRSM_BS·TRSM_NG: TRSM_NG must divide TRSM_BS, within the device's limit";
     const int wm = v("TESSERA_NVD_WM"), wn = v("TESSERA_NVD_WN"), st = v("TESSERA_NVD_STAGES");
     const int nw = wm * wn;
-    if (size_t(st) * (64 * wm + 32 * wn) * 64 > lmem) return "gemm_nv_d.cl local memory STAGES·(64·WM + 32·WN)·64 bytes exceeds the device's";
-    if (size_t(32 * nw) > maxwg) return "gemm_nv_d.cl work-group 32·WM·WN larger than the device allows";
-    // Float: two buffers of A's and B's slabs (rows of 132), and B's 16-byte staging (BK/8 float4 per work-item).
-    if ((size_t(2) * 2 * v("TESSERA_NVS_BK") * 132 + size_t(v("TESSERA_NVS_BK")) / 8 * 256 * 4) * sizeof(float) > lmem)
+    const size_t slab_rows = size_t(nv::kDoubleRowsPerWarp * wm + nv::kDoubleColumnsPerWarp * wn);  // A's and B's
+    if (size_t(st) * slab_rows * nv::kDoubleSlabRowBytes > lmem)
+        return "gemm_nv_d.cl local memory STAGES·(64·WM + 32·WN)·64 bytes exceeds the device's";
+    if (nv::kWarp * size_t(nw) > maxwg) return "gemm_nv_d.cl work-group 32·WM·WN larger than the device allows";
+    // Float: the slab buffers of A and of B (2 matrices), and B's staging (a float4 is 4 floats).
+    const size_t bk = size_t(v("TESSERA_NVS_BK"));
+    const size_t slab_floats = nv::kFloatSlabBuffers * 2 * bk * nv::kFloatSlabRowFloats;
+    const size_t staging_floats = bk / nv::kFloatStagingK * nv::kFloatWorkItems * 4;
+    if ((slab_floats + staging_floats) * sizeof(float) > lmem)
         return "gemm_nv_s.cl float slabs and staging exceed local memory";
-    if (info && info->cc_major >= 0 && info->cc_major < 9 && v("TESSERA_NVD_MMA") != 884)
+    if (info && info->cc_major >= 0 && info->cc_major < nv::kMma1688MinCc && v("TESSERA_NVD_MMA") != nv::kMmaM8N8K4)
         return "TESSERA_NVD_MMA 1688 needs compute capability 9.0";
     return {};
 }
@@ -327,7 +329,7 @@ std::string params_build_options(const KernelParams& p) {
 
 void fit_local_memory(KernelParams& p, const DeviceInfo& info, size_t scalar_bytes) {
     if (scalar_bytes <= 8) return;
-    const size_t lmem = info.local_mem_bytes ? info.local_mem_bytes : 48 * 1024;
+    const size_t lmem = info.local_mem_bytes ? info.local_mem_bytes : kDefaultLocalMemBytes;
     int& tbs = p["TESSERA_TRSM_BS"];
     const size_t nv = size_t(p["TESSERA_TRSM_NV"]) * size_t(p["TESSERA_TRSM_NG"]);
     while (tbs > 16 && trsm_local_scalars(size_t(tbs), nv) * scalar_bytes > lmem) tbs /= 2;

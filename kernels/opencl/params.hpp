@@ -31,8 +31,9 @@
 
 namespace tessera::ocl {
 
-/// One tunable parameter: a TESSERA_* macro, its built-in default (the #ifndef value of the .cl
-/// file that uses it) and the values it may take.
+/// One tunable parameter: a TESSERA_* macro, its built-in default and the values it may take.
+/// param_specs() lists every entry of kParamTable (param_table.hpp), in its order; defaults and
+/// values are defined there only.
 struct ParamSpec {
     std::string name;
     int def;
@@ -41,6 +42,7 @@ struct ParamSpec {
     std::string help;
 };
 const std::vector<ParamSpec>& param_specs();
+/// The spec named `name` (e.g. "TESSERA_GEMM_MB"), or nullptr.
 const ParamSpec* find_param_spec(std::string_view name);
 
 /// Which devices (and precision) a table entry applies to; empty / -1 / 0 mean any.

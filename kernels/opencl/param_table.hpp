@@ -1,0 +1,142 @@
+// The one table of the OpenCL kernels' TESSERA_* parameters: each macro's name, its built-in
+// default, the values a parameter table may give it, and the field of `Params` it fills when the
+// host reads it too. Everything else is derived from kParamTable:
+// - param_specs() (params.cpp): what parameter tables and tessera-tune may set, and default_params();
+// - the defaults of `Params` (its constructor);
+// - DeviceKernels' reading of a built program's -D options into its Params (device.cpp).
+// The .cl files keep their `#ifndef NAME / #define NAME default` so that a kernel file compiles on
+// its own (offline analysis, tools); tests/test_kernel_params.cpp checks that every such default
+// equals the table's. Nothing here knows OpenCL or StarPU.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <initializer_list>
+#include <iterator>
+#include <string_view>
+
+namespace tessera::ocl {
+
+/// Sizes of the kernels of one built program that the launchers need, read back from its build
+/// options (the TESSERA_* macros of kParamTable). A default-constructed Params holds the table's
+/// defaults: the sizes of a program built without any parameter macro.
+struct Params {
+    int gemm_mb, gemm_nb;  ///< gemm.cl: rows and columns of C per work-group
+    int gemm_kb;           ///< gemm.cl: k slice staged in local memory
+    int gemm_tm, gemm_tn;  ///< gemm.cl: register tile (rows, columns) of one work-item
+    int trsm_bs;      ///< rows of the diagonal blocks tessera_trtri_blocks inverts
+    int trsm_nv;      ///< columns of B per work-item of tessera_trsm_leaf
+    int trsm_ng;      ///< groups of trsm_nv columns per work-group of tessera_trsm_leaf (trsm_bs·trsm_ng work-items)
+    int trsm_leaf;    ///< rows of M solved by one launch of tessera_trsm_leaf (launch.cpp)
+    int potrf_wg;     ///< work-items of tessera_potrf
+    int potrf_bs;     ///< columns of the leaves of the recursive potrf (tessera_potrf's maximum n)
+    int nv_splitk;    ///< most ways a GEMM of gemm_nv.cl splits k (1: never; gemm_select.cpp)
+    int qr_sb;        ///< reflectors per super-block of the GEMM-based gemqrt/tpmqrt (launch_qr.cpp)
+    int nvd_mbar_tri; ///< 1: tessera_nvgemm_*_mbar honour xSYRK's triangle, and gemm_select.cpp takes them for it
+    int nvd_mbar_few; ///< 1: gemm_select.cpp takes tessera_nvgemm_*_mbar for fewer blocks than compute units too
+
+    /// Every field at its kParamTable default.
+    constexpr Params();
+};
+
+/// The values a parameter may take: one of a short list (`count` > 0), else any in [lo, hi].
+struct ParamValues {
+    std::array<int, 6> list{};
+    int count = 0;
+    int lo = 0, hi = 0;
+
+    constexpr bool allows(int v) const {
+        for (int i = 0; i < count; ++i)
+            if (list[size_t(i)] == v) return true;
+        return count == 0 && v >= lo && v <= hi;
+    }
+};
+/// Values limited to `values` (at most 6 of them).
+constexpr ParamValues one_of(std::initializer_list<int> values) {
+    ParamValues r;
+    for (int v : values) r.list[size_t(r.count++)] = v;
+    return r;
+}
+/// Any value in [lo, hi].
+constexpr ParamValues in_range(int lo, int hi) {
+    ParamValues r;
+    r.lo = lo, r.hi = hi;
+    return r;
+}
+
+/// One TESSERA_* parameter. `help` begins with the file that uses it: a .cl file defines the
+/// same default under #ifndef; a .cpp file means only the host reads it (launch sizes).
+struct ParamDef {
+    std::string_view name;
+    int def;
+    ParamValues values;
+    int Params::*field;  ///< the Params field it fills, or nullptr when only the kernels read it
+    std::string_view help;
+};
+
+inline constexpr ParamDef kParamTable[] = {
+    {"TESSERA_GEMM_MB", 64, one_of({16, 32, 64, 128}), &Params::gemm_mb, "gemm.cl: rows of C per work-group"},
+    {"TESSERA_GEMM_NB", 64, one_of({16, 32, 64, 128}), &Params::gemm_nb, "gemm.cl: columns of C per work-group"},
+    {"TESSERA_GEMM_KB", 16, one_of({4, 8, 16, 32}), &Params::gemm_kb, "gemm.cl: k-slice staged in local memory"},
+    {"TESSERA_GEMM_TM", 4, one_of({1, 2, 4, 8}), &Params::gemm_tm, "gemm.cl: register-tile rows per work-item"},
+    {"TESSERA_GEMM_TN", 4, one_of({1, 2, 4, 8}), &Params::gemm_tn, "gemm.cl: register-tile columns per work-item"},
+    {"TESSERA_TRSM_BS", 64, one_of({16, 32, 64}), &Params::trsm_bs, "trsm.cl: rows of the diagonal blocks trsm inverts"},
+    {"TESSERA_TRSM_NV", 2, one_of({2, 4, 8, 16}), &Params::trsm_nv, "trsm.cl: columns of B per work-item of a trsm leaf"},
+    {"TESSERA_TRSM_NG", 4, one_of({1, 2, 4, 8}), &Params::trsm_ng,
+     "trsm.cl: groups of TRSM_NV columns per work-group of a trsm leaf"},
+    {"TESSERA_TRSM_LEAF", 256, in_range(1, 4096), &Params::trsm_leaf,
+     "launch.cpp: rows of a trsm leaf, solved in one launch (rounded down to TRSM_BS)"},
+    {"TESSERA_POTRF_BS", 32, in_range(1, 256), &Params::potrf_bs,
+     "potrf.cl: columns of a leaf of the recursive potrf, factored and inverted in registers"},
+    {"TESSERA_POTRF_WG", 256, one_of({32, 64, 128, 256, 512, 1024}), &Params::potrf_wg,
+     "potrf.cl: work-items factoring one leaf"},
+    {"TESSERA_NV_GROUP", 8, in_range(1, 64), nullptr, "gemm_nv.cl: block rows per rasterization group"},
+    {"TESSERA_NVD_MMA", 1688, one_of({884, 1688}), nullptr, "gemm_nv_d.cl: FP64 mma.sync shape (m8n8k4, m16n8k8)"},
+    {"TESSERA_NVD_STAGES", 4, in_range(2, 4), nullptr, "gemm_nv_d.cl: k slabs in flight (cp.async)"},
+    {"TESSERA_NVD_WM", 1, one_of({1, 2, 4}), nullptr, "gemm_nv_d.cl: warps along m (64 rows each)"},
+    {"TESSERA_NVD_WN", 4, one_of({1, 2, 4}), nullptr, "gemm_nv_d.cl: warps along n (32 columns each)"},
+    {"TESSERA_NVD_STAGGER", 1, one_of({0, 1}), nullptr,
+     "gemm_nv_d.cl: half of the warps copy the next slab before their fragment loads"},
+    {"TESSERA_QR_SB", 512, in_range(1, 4096), &Params::qr_sb,
+     "launch_qr.cpp: reflectors per super-block of gemqrt/tpmqrt (its T merged, then GEMMs)"},
+    {"TESSERA_NV_SPLITK", 16, in_range(1, 64), &Params::nv_splitk,
+     "gemm_select.cpp: most ways a GEMM of gemm_nv.cl with too few blocks splits k (1: never)"},
+    {"TESSERA_NVS_BK", 16, one_of({8, 16}), nullptr, "gemm_nv_s.cl: float k slab"},
+    {"TESSERA_NVS_WARP", 1, one_of({0, 1}), nullptr, "gemm_nv_s.cl: float warp shape (0 = 16x2, 1 = 8x4 work-items)"},
+    {"TESSERA_NVD_MBAR_TRI", 0, one_of({0, 1}), &Params::nvd_mbar_tri,
+     "gemm_nv_d_mbar.cl: 1: the _mbar kernels honour xSYRK's triangle, and gemm_select.cpp takes them for it"},
+    {"TESSERA_NVD_MBAR_FEW", 0, one_of({0, 1}), &Params::nvd_mbar_few,
+     "gemm_select.cpp: 1: the _mbar kernels are taken for fewer blocks than compute units too (split k)"},
+};
+
+constexpr Params::Params()
+    : gemm_mb(), gemm_nb(), gemm_kb(), gemm_tm(), gemm_tn(), trsm_bs(), trsm_nv(), trsm_ng(), trsm_leaf(),
+      potrf_wg(), potrf_bs(), nv_splitk(), qr_sb(), nvd_mbar_tri(), nvd_mbar_few() {
+    for (const ParamDef& d : kParamTable)
+        if (d.field) this->*d.field = d.def;
+}
+
+namespace param_checks {
+/// Every default allowed by its own values, no name twice, no Params field twice.
+constexpr bool param_table_consistent() {
+    for (size_t i = 0; i < std::size(kParamTable); ++i) {
+        if (!kParamTable[i].values.allows(kParamTable[i].def)) return false;
+        for (size_t j = 0; j < i; ++j)
+            if (kParamTable[j].name == kParamTable[i].name ||
+                (kParamTable[i].field && kParamTable[j].field == kParamTable[i].field))
+                return false;
+    }
+    return true;
+}
+/// How many table entries fill a Params field (with no field twice: every field, when this
+/// times sizeof(int) is sizeof(Params)).
+constexpr size_t param_fields() {
+    size_t n = 0;
+    for (const ParamDef& d : kParamTable) n += d.field != nullptr;
+    return n;
+}
+}  // namespace param_checks
+static_assert(param_checks::param_table_consistent(), "kParamTable: a default outside its values, or a name or field twice");
+static_assert(param_checks::param_fields() * sizeof(int) == sizeof(Params), "kParamTable: a Params field without an entry");
+
+}  // namespace tessera::ocl
