@@ -9,6 +9,7 @@
 #include "codelets/handles.hpp"
 #include "codelets/tasks.hpp"
 #include "codelets/tasks_qr.hpp"
+#include "runtime/host_memory.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera {
@@ -30,23 +31,19 @@ QRFactors<T>::QRFactors(const TileMatrix<T>& A, int64_t ib)
     if (__builtin_mul_overflow(size_t(ib_), size_t(nb_), &tile) || __builtin_mul_overflow(tile, local, &bytes) ||
         __builtin_mul_overflow(bytes, sizeof(T), &bytes))
         throw Error("tessera::QRFactors: argument 'ib' = " + std::to_string(ib) + " gives T factors too large to address");
-    storage_ = static_cast<T*>(tasks::alloc_tiles(bytes, "tessera::QRFactors"));
-    handles_.resize(size_t(mt_ * nt_));
-    T* next = storage_;
+    T* next = nullptr;
+    if (bytes > 0) {
+        detail::require_host_memory("tessera::QRFactors", bytes);
+        next = static_cast<T*>(store_.allocate(bytes));
+    }
+    std::vector<TileHandle>& handles = store_.handles();
+    handles.resize(size_t(mt_ * nt_));
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {
             T* t = A.is_local(i, j) ? std::exchange(next, next + tile) : nullptr;
-            handles_[size_t(j * mt_ + i)] = tasks::register_tile(t, ib_, A.tile_cols(j), ib_, sizeof(T), A.owner(i, j));
+            handles[size_t(j * mt_ + i)] = tasks::register_tile(t, ib_, A.tile_cols(j), ib_, sizeof(T), A.owner(i, j));
         }
-    live_ = detail::track_matrix(this, &QRFactors::orphan);
-}
-
-template <class T>
-void QRFactors<T>::orphan(void* self) noexcept {
-    auto* F = static_cast<QRFactors*>(self);
-    F->live_ = 0;
-    F->release();
-    F->orphaned_ = true;
+    store_.track();
 }
 
 template <class T>
@@ -55,42 +52,19 @@ void QRFactors<T>::throw_orphaned() {
 }
 
 template <class T>
-void QRFactors<T>::release() noexcept {
-    if (live_ != 0) detail::untrack_matrix(live_);
-    live_ = 0;
-    for (TileHandle h : handles_) tasks::unregister_tile(h);
-    handles_.clear();
-    tasks::free_tiles(storage_);
-    storage_ = nullptr;
-}
-
-template <class T>
-QRFactors<T>::~QRFactors() { release(); }
+QRFactors<T>::~QRFactors() = default;
 
 template <class T>
 QRFactors<T>::QRFactors(QRFactors&& o) noexcept
-    : m_(o.m_), n_(o.n_), nb_(o.nb_), ib_(o.ib_), mt_(o.mt_), nt_(o.nt_), storage_(o.storage_),
-      handles_(std::move(o.handles_)), live_(o.live_), orphaned_(o.orphaned_) {
-    if (live_ != 0) detail::moved_matrix(live_, this);
-    o.live_ = 0, o.orphaned_ = false;
-    o.storage_ = nullptr;
-    o.handles_.clear();
-    o.m_ = o.n_ = o.mt_ = o.nt_ = 0;
-}
+    : m_(std::exchange(o.m_, 0)), n_(std::exchange(o.n_, 0)), nb_(o.nb_), ib_(o.ib_), mt_(std::exchange(o.mt_, 0)),
+      nt_(std::exchange(o.nt_, 0)), store_(std::move(o.store_)) {}
 
 template <class T>
 QRFactors<T>& QRFactors<T>::operator=(QRFactors&& o) noexcept {
     if (this != &o) {
-        release();
-        m_ = o.m_, n_ = o.n_, nb_ = o.nb_, ib_ = o.ib_, mt_ = o.mt_, nt_ = o.nt_;
-        storage_ = o.storage_;
-        handles_ = std::move(o.handles_);
-        live_ = o.live_, orphaned_ = o.orphaned_;
-        if (live_ != 0) detail::moved_matrix(live_, this);
-        o.live_ = 0, o.orphaned_ = false;
-        o.storage_ = nullptr;
-        o.handles_.clear();
-        o.m_ = o.n_ = o.mt_ = o.nt_ = 0;
+        store_ = std::move(o.store_);  // releases these factors first
+        m_ = std::exchange(o.m_, 0), n_ = std::exchange(o.n_, 0), nb_ = o.nb_, ib_ = o.ib_,
+        mt_ = std::exchange(o.mt_, 0), nt_ = std::exchange(o.nt_, 0);
     }
     return *this;
 }

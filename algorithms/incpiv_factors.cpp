@@ -16,52 +16,33 @@ namespace tessera {
 template <class T>
 struct IncpivFactors<T>::Impl {
     int64_t m = 0, n = 0, nb = 1, ib = 1, mt = 0, nt = 0, kt = 0;
-    std::vector<TileHandle> ipiv, l, diag;  // ipiv and l indexed k·mt + i
-    uint64_t live = 0;      // id in the Runtime's list of live matrices (runtime/live_matrices.cpp)
-    bool orphaned = false;  // the Runtime stopped first: handles released, every use refused
+    // The handles: ipiv(i, k) at k·mt + i, then l(i, k) at kt·mt + k·mt + i, then diag(k) at 2·kt·mt + k.
+    detail::TileStorage store;
 
     Impl(int64_t m_, int64_t n_, int64_t nb_, int64_t ib_, Distribution dist) : m(m_), n(n_), nb(nb_), ib(ib_) {
         mt = m / nb + (m % nb != 0), nt = n / nb + (n % nb != 0), kt = std::min(mt, nt);  // no m + nb overflow
-        ipiv.assign(size_t(kt * mt), nullptr);
-        l.assign(size_t(kt * mt), nullptr);
-        diag.assign(size_t(kt), nullptr);
+        std::vector<TileHandle>& h = store.handles();
+        h.assign(size_t(2 * kt * mt + kt), nullptr);
+        auto reg = [&](TileHandle& handle, int owner, bool vector, int64_t rows, int64_t cols, size_t elem) {
+            if (vector) starpu_vector_data_register(&handle, -1, 0, uint32_t(rows), elem);
+            else starpu_matrix_data_register(&handle, -1, 0, uint32_t(rows), uint32_t(rows), uint32_t(cols), elem);
+            detail::mpi_register(handle, owner);
+        };
         for (int64_t k = 0; k < kt; ++k) {
             const int64_t rows = k + 1 < mt ? nb : m - k * nb, cols = k + 1 < nt ? nb : n - k * nb;
-            starpu_matrix_data_register(&diag[size_t(k)], -1, 0, uint32_t(rows), uint32_t(rows), uint32_t(cols), sizeof(T));
-            detail::mpi_register(diag[size_t(k)], dist.owner(k, k));
-            starpu_vector_data_register(&ipiv[size_t(k * mt + k)], -1, 0, uint32_t(std::min(rows, cols)), sizeof(int));
-            detail::mpi_register(ipiv[size_t(k * mt + k)], dist.owner(k, k));
+            reg(h[size_t(2 * kt * mt + k)], dist.owner(k, k), false, rows, cols, sizeof(T));
+            reg(h[size_t(k * mt + k)], dist.owner(k, k), true, std::min(rows, cols), 1, sizeof(int));
             for (int64_t i = k + 1; i < mt; ++i) {
-                starpu_vector_data_register(&ipiv[size_t(k * mt + i)], -1, 0, uint32_t(cols), sizeof(int));
-                detail::mpi_register(ipiv[size_t(k * mt + i)], dist.owner(i, k));
-                starpu_matrix_data_register(&l[size_t(k * mt + i)], -1, 0, uint32_t(ib), uint32_t(ib), uint32_t(cols),
-                                            sizeof(T));
-                detail::mpi_register(l[size_t(k * mt + i)], dist.owner(i, k));
+                reg(h[size_t(k * mt + i)], dist.owner(i, k), true, cols, 1, sizeof(int));
+                reg(h[size_t(kt * mt + k * mt + i)], dist.owner(i, k), false, ib, cols, sizeof(T));
             }
         }
-        live = detail::track_matrix(this, &Impl::orphan);
+        store.track();
     }
-    ~Impl() {
-        if (live != 0) detail::untrack_matrix(live);
-        drop();
-    }
-    void drop() noexcept {
-        for (auto* v : {&ipiv, &l, &diag}) {
-            for (TileHandle h : *v)
-                if (h) starpu_data_unregister_no_coherency(h);
-            v->clear();
-        }
-    }
-    static void orphan(void* self) noexcept {
-        auto* f = static_cast<Impl*>(self);
-        f->live = 0;
-        f->drop();
-        f->orphaned = true;
-    }
-    const Impl& usable() const {
-        if (orphaned)
+    TileHandle at(int64_t index) const {
+        if (store.orphaned())
             throw Error("tessera::IncpivFactors: the factors' Runtime has stopped (they must not outlive their Runtime)");
-        return *this;
+        return store.handles()[size_t(index)];
     }
 };
 
@@ -93,11 +74,11 @@ void IncpivFactors<T>::reset(int64_t m, int64_t n, int64_t nb, int64_t ib, Distr
 }
 
 template <class T>
-TileHandle IncpivFactors<T>::ipiv(int64_t i, int64_t k) const { return impl_->usable().ipiv[size_t(k * impl_->mt + i)]; }
+TileHandle IncpivFactors<T>::ipiv(int64_t i, int64_t k) const { return impl_->at(k * impl_->mt + i); }
 template <class T>
-TileHandle IncpivFactors<T>::l(int64_t i, int64_t k) const { return impl_->usable().l[size_t(k * impl_->mt + i)]; }
+TileHandle IncpivFactors<T>::l(int64_t i, int64_t k) const { return impl_->at(impl_->kt * impl_->mt + k * impl_->mt + i); }
 template <class T>
-TileHandle IncpivFactors<T>::diag(int64_t k) const { return impl_->usable().diag[size_t(k)]; }
+TileHandle IncpivFactors<T>::diag(int64_t k) const { return impl_->at(2 * impl_->kt * impl_->mt + k); }
 
 #define TESSERA_INSTANTIATE(T) template class IncpivFactors<T>;
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)

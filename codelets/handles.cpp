@@ -3,7 +3,6 @@
 
 #include <starpu.h>
 
-#include "runtime/host_memory.hpp"
 #include "runtime/mpi_internal.hpp"
 #include "runtime/precisions.hpp"
 #include "runtime/runtime_internal.hpp"
@@ -37,16 +36,6 @@ TileHandle tasks::pivot_handle(int64_t* ipiv, int64_t count, int owner) {
 void tasks::release_temp_tile(TileHandle h) {
     detail::untrack_temporary(h);
     starpu_data_unregister_submit(h);
-}
-
-void* tasks::alloc_tiles(size_t bytes, const char* who) {
-    if (bytes == 0) return nullptr;
-    detail::require_host_memory(who, bytes);
-    return detail::host_memory().allocate(bytes);
-}
-
-void tasks::free_tiles(void* ptr) {
-    if (ptr) detail::host_memory().release(ptr);  // nothing to free needs no Runtime (factors released when it stopped)
 }
 
 #define TESSERA_INSTANTIATE(T) template TileHandle tasks::temp_tile<T>(int64_t, int64_t, int);

@@ -33,10 +33,4 @@ TileHandle pivot_handle(int64_t* ipiv, int64_t count, int owner);
 /// Unregister a temporary tile or pivots once the tasks submitted on it have run, without waiting.
 void release_temp_tile(TileHandle h);
 
-/// `bytes` of host memory for tiles, from the pool TileMatrix uses (pinned when the runtime pins);
-/// nullptr for 0. Throws tessera::Error naming `who` when more than the available memory is asked
-/// for, or when the allocation fails. Give it back with free_tiles() (nullptr: nothing to do).
-void* alloc_tiles(size_t bytes, const char* who);
-void free_tiles(void* ptr);
-
 }  // namespace tessera::tasks

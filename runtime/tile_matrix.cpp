@@ -7,6 +7,7 @@
 #include <complex>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "runtime/device_map.hpp"
 #include "runtime/host_memory.hpp"
@@ -58,15 +59,13 @@ TileMatrix<T>::TileMatrix(int64_t m, int64_t n, int64_t nb, Distribution dist) :
     // device can hold one column of.
     try {
         tiles_.assign(size_t(tiles), nullptr);
-        columns_.reserve(size_t(local_cols));
         for (int64_t j = my_col; j < nt_ && local_rows > 0; j += dist_.q) {
-            T* column = static_cast<T*>(detail::host_memory().allocate(tile_bytes * size_t(local_rows)));
-            columns_.push_back(column);
+            T* column = static_cast<T*>(store_.allocate(tile_bytes * size_t(local_rows)));
             for (int64_t i = my_row; i < mt_; i += dist_.p)
                 tiles_[size_t(j * mt_ + i)] = column, column += size_t(nb) * size_t(nb);
         }
         register_tiles();
-        track();
+        store_.track();
     } catch (const std::bad_alloc&) {
         release();
         throw Error("tessera::TileMatrix: out of host memory for a " + shape + " matrix with nb = " +
@@ -105,8 +104,9 @@ TileMatrix<T> TileMatrix<T>::view(T* a, int64_t m, int64_t n, int64_t lda, int64
         V.tiles_.resize(size_t(tiles));
         for (int64_t j = 0; j < V.nt_; ++j)
             for (int64_t i = 0; i < V.mt_; ++i) V.tiles_[size_t(j * V.mt_ + i)] = a + i * nb + j * nb * lda;
+        V.store_.set_coherent(true);  // a view's tiles come home into the caller's array
         V.register_tiles();
-        V.track();
+        V.store_.track();
     } catch (const std::bad_alloc&) {
         V.release();
         throw Error("tessera::TileMatrix::view: out of host memory for the tiles of a " + std::to_string(m) + " x " +
@@ -120,12 +120,13 @@ TileMatrix<T> TileMatrix<T>::view(T* a, int64_t m, int64_t n, int64_t lda, int64
 // task needs one).
 template <class T>
 void TileMatrix<T>::register_tiles() {
-    handles_.assign(size_t(mt_ * nt_), nullptr);
+    std::vector<TileHandle>& handles = store_.handles();
+    handles.assign(size_t(mt_ * nt_), nullptr);
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {
             const uint32_t rows = uint32_t(tile_rows(i)), cols = uint32_t(tile_cols(j));
             T* data = tile_data(i, j);
-            TileHandle& h = handles_[size_t(j * mt_ + i)];
+            TileHandle& h = handles[size_t(j * mt_ + i)];
             starpu_matrix_data_register(&h, data ? STARPU_MAIN_RAM : -1, reinterpret_cast<uintptr_t>(data),
                                         uint32_t(tile_ld(i)), rows, cols, sizeof(T));
             starpu_data_set_coordinates(h, 2, int(i), int(j));  // the tile's indices, for traces (runtime/trace.cpp)
@@ -136,20 +137,7 @@ void TileMatrix<T>::register_tiles() {
 
 template <class T>
 T* TileMatrix<T>::tile_data(int64_t i, int64_t j) const {
-    return tiles_.empty() ? nullptr : tiles_[size_t(j * mt_ + i)];
-}
-
-template <class T>
-void TileMatrix<T>::track() {
-    live_ = detail::track_matrix(this, &TileMatrix::orphan);
-}
-
-template <class T>
-void TileMatrix<T>::orphan(void* self) noexcept {
-    auto* A = static_cast<TileMatrix*>(self);
-    A->live_ = 0;  // already out of the list
-    A->release();
-    A->orphaned_ = true;
+    return tiles_.empty() || store_.orphaned() ? nullptr : tiles_[size_t(j * mt_ + i)];
 }
 
 template <class T>
@@ -161,48 +149,29 @@ void TileMatrix<T>::throw_orphaned(const char* func) {
 
 template <class T>
 void TileMatrix<T>::release() noexcept {
-    if (live_ != 0) detail::untrack_matrix(live_);
-    live_ = 0;
-    // A view's tiles come home into the caller's array; owned storage is freed, its content dropped.
-    // (A registration cut short by an exception leaves null handles behind.)
-    for (TileHandle h : handles_)
-        if (h) is_view() ? starpu_data_unregister(h) : starpu_data_unregister_no_coherency(h);
-    handles_.clear();
-    for (T* c : columns_) detail::host_memory().release(c);
-    columns_.clear();
+    store_.release();
     tiles_.clear();
 }
 
 template <class T>
-TileMatrix<T>::~TileMatrix() { release(); }
+TileMatrix<T>::~TileMatrix() = default;
 
 template <class T>
 TileMatrix<T>::TileMatrix(TileMatrix&& o) noexcept
-    : m_(o.m_), n_(o.n_), nb_(o.nb_), mt_(o.mt_), nt_(o.nt_), lda_(o.lda_), dist_(o.dist_), columns_(std::move(o.columns_)),
-      tiles_(std::move(o.tiles_)), handles_(std::move(o.handles_)), live_(o.live_), orphaned_(o.orphaned_) {
-    if (live_ != 0) detail::moved_matrix(live_, this);
-    o.live_ = 0, o.orphaned_ = false;
-    o.columns_.clear();
+    : m_(std::exchange(o.m_, 0)), n_(std::exchange(o.n_, 0)), nb_(o.nb_), mt_(std::exchange(o.mt_, 0)),
+      nt_(std::exchange(o.nt_, 0)), lda_(std::exchange(o.lda_, 0)), dist_(o.dist_), tiles_(std::move(o.tiles_)),
+      store_(std::move(o.store_)) {
     o.tiles_.clear();
-    o.handles_.clear();
-    o.m_ = o.n_ = o.mt_ = o.nt_ = o.lda_ = 0;
 }
 
 template <class T>
 TileMatrix<T>& TileMatrix<T>::operator=(TileMatrix&& o) noexcept {
     if (this != &o) {
-        release();
-        m_ = o.m_, n_ = o.n_, nb_ = o.nb_, mt_ = o.mt_, nt_ = o.nt_, lda_ = o.lda_, dist_ = o.dist_;
-        columns_ = std::move(o.columns_);
+        store_ = std::move(o.store_);  // releases this matrix's tiles first
         tiles_ = std::move(o.tiles_);
-        handles_ = std::move(o.handles_);
-        live_ = o.live_, orphaned_ = o.orphaned_;
-        if (live_ != 0) detail::moved_matrix(live_, this);
-        o.live_ = 0, o.orphaned_ = false;
-        o.columns_.clear();
         o.tiles_.clear();
-        o.handles_.clear();
-        o.m_ = o.n_ = o.mt_ = o.nt_ = o.lda_ = 0;
+        m_ = std::exchange(o.m_, 0), n_ = std::exchange(o.n_, 0), nb_ = o.nb_, mt_ = std::exchange(o.mt_, 0),
+        nt_ = std::exchange(o.nt_, 0), lda_ = std::exchange(o.lda_, 0), dist_ = o.dist_;
     }
     return *this;
 }

@@ -47,21 +47,16 @@ public:
     /// StarPU handle of T tile (i, j), 0 ≤ i < mt, 0 ≤ j < nt. Throws Error once the Runtime has
     /// stopped (it releases the factors of a QRFactors that outlives it, as it does a TileMatrix's tiles).
     TileHandle handle(int64_t i, int64_t j) const {
-        if (orphaned_) throw_orphaned();
-        return handles_[size_t(j * mt_ + i)];
+        if (store_.orphaned()) throw_orphaned();
+        return store_.handles()[size_t(j * mt_ + i)];
     }
     /// Whether these factors fit A (same m, n, nb).
     bool matches(const TileMatrix<T>& A) const { return A.m() == m_ && A.n() == n_ && A.nb() == nb_; }
 
 private:
-    void release() noexcept;
-    static void orphan(void* self) noexcept;
     [[noreturn]] static void throw_orphaned();
     int64_t m_ = 0, n_ = 0, nb_ = 1, ib_ = 1, mt_ = 0, nt_ = 0;
-    T* storage_ = nullptr;
-    std::vector<TileHandle> handles_;
-    uint64_t live_ = 0;      // id in the Runtime's list of live matrices; 0 when not in it
-    bool orphaned_ = false;  // the Runtime stopped before these factors were destroyed
+    detail::TileStorage store_;  // the T tiles (this rank's) and their handles
 };
 
 /// QR factorization A = Q·R of the m×n A (any m, n ≥ 0; m < n included), in place: R in the upper

@@ -6,14 +6,10 @@
 #include <memory>
 #include <vector>
 
+#include "tessera/tile_storage.hpp"
 #include "tessera/types.hpp"
 
-struct _starpu_data_state;  // StarPU's handle type, kept out of the public headers
-
 namespace tessera {
-
-/// StarPU data handle of one tile (starpu_data_handle_t).
-using TileHandle = _starpu_data_state*;
 
 /// An m×n matrix of scalars T (float, double, std::complex<float>, std::complex<double>) split into
 /// mt×nt tiles of nb×nb, the last row and column of tiles possibly partial (m − (mt−1)·nb rows,
@@ -75,8 +71,8 @@ public:
     /// StarPU handle of tile (i, j), 0 ≤ i < mt, 0 ≤ j < nt. Throws Error once the Runtime that
     /// registered it has stopped.
     TileHandle handle(int64_t i, int64_t j) const {
-        if (orphaned_) throw_orphaned("TileMatrix::handle");
-        return handles_[size_t(j * mt_ + i)];
+        if (store_.orphaned()) throw_orphaned("TileMatrix::handle");
+        return store_.handles()[size_t(j * mt_ + i)];
     }
     /// Host storage of tile (i, j) (leading dimension tile_ld(i)); nullptr when another rank owns
     /// it. Its content is current only when no task uses the tile and its valid copy is in main
@@ -125,18 +121,14 @@ private:
     TileMatrix() = default;
     void register_tiles();
     void release() noexcept;
-    void track();                          // enter the Runtime's list of live matrices
-    static void orphan(void* self) noexcept;  // the Runtime stops: release the tiles, refuse later use
-    void check_usable(const char* func) const { if (orphaned_) throw_orphaned(func); }
+    void check_usable(const char* func) const { if (store_.orphaned()) throw_orphaned(func); }
     [[noreturn]] static void throw_orphaned(const char* func);
     int64_t m_ = 0, n_ = 0, nb_ = 1, mt_ = 0, nt_ = 0;
     int64_t lda_ = 0;  // a view's leading dimension; 0 for owned storage
     Distribution dist_;
-    std::vector<T*> columns_;  // host storage: one block per tile column with local tiles (nb×nb each)
-    std::vector<T*> tiles_;    // each tile's storage in those blocks, nullptr where another rank owns it
-    std::vector<TileHandle> handles_;
-    uint64_t live_ = 0;      // id in the Runtime's list of live matrices; 0 when not in it
-    bool orphaned_ = false;  // the Runtime stopped before this matrix was destroyed
+    std::vector<T*> tiles_;  // each tile's storage (in store_'s blocks, one per tile column with local
+                             // tiles, or a view's array), nullptr where another rank owns it
+    detail::TileStorage store_;  // blocks and handles; released when the Runtime stops first
 };
 
 namespace detail {
