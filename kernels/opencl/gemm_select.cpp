@@ -3,69 +3,93 @@
 #include "kernels/opencl/launch_util.hpp"
 
 #include <algorithm>
-#include <climits>
-#include <stdexcept>
-#include <string>
 #include <type_traits>
+
+#include "kernels/opencl/nv_shapes.hpp"
 
 namespace tessera::ocl {
 namespace {
 
-/// Work-group shape the kernel was compiled for (reqd_work_group_size), and the block of C it
-/// computes: double, (64·WM) × (32·WN) read off the reqd_work_group_size (WM, WN, 1) of
-/// `geometry_kernel` (tessera_nvgemm_geometry, _big for tessera_nvgemm_nn_big, _mbar for the _mbar
-/// kernels); float, 128 × 128
-/// (gemm_nv.cl).
+constexpr const char* kFunc = "nv_gemm";  // for to_int's messages
+
+/// The products gemm_nv*.cl has kernels for: op(A) and op(B) each untransposed (N) or transposed (T).
+enum Form { kNN, kNT, kTN, kTT, kForms };
+/// The kernels of one form:
+/// - kVec: tessera_nvgemm_XY, 16-byte copies from the sources that allow them (aligned offsets
+///   and leading dimensions; see nv_gemm);
+/// - kAny: _u, any sources;
+/// - kBig: _big, NN only, double: 128×128 blocks with the fragment prefetch (gemm_nv_d.cl);
+/// - kMbar: _mbar, NN, NT and TN, double: whole blocks, slabs tracked by mbarriers (gemm_nv_d_mbar.cl);
+/// - kVecSplit, kAnySplit: float's split-k code of kVec and kAny, in kernels of their own.
+enum Variant { kVec, kAny, kBig, kMbar, kVecSplit, kAnySplit, kVariants };
+
+/// The kernel of each form and variant; nullptr where gemm_nv*.cl has none.
+constexpr const char* kKernel[kForms][kVariants] = {
+    {"tessera_nvgemm_nn", "tessera_nvgemm_nn_u", "tessera_nvgemm_nn_big", "tessera_nvgemm_nn_mbar",
+     "tessera_nvgemm_nn_split", "tessera_nvgemm_nn_u_split"},
+    {"tessera_nvgemm_nt", "tessera_nvgemm_nt_u", nullptr, "tessera_nvgemm_nt_mbar", "tessera_nvgemm_nt_split",
+     "tessera_nvgemm_nt_u_split"},
+    {"tessera_nvgemm_tn", "tessera_nvgemm_tn_u", nullptr, "tessera_nvgemm_tn_mbar", "tessera_nvgemm_tn_split",
+     "tessera_nvgemm_tn_u_split"},
+    {"tessera_nvgemm_tt", "tessera_nvgemm_tt_u", nullptr, nullptr, "tessera_nvgemm_tt_split",
+     "tessera_nvgemm_tt_u_split"},
+};
+/// Block sizes, double: the never-launched kernel of each variant whose reqd_work_group_size
+/// (WM, WN, 1) gives its block of C, (64·WM) × (32·WN) (gemm_nv_d.cl). Float: kFloatBlock².
+constexpr const char* kGeometryKernel[kVariants] = {
+    "tessera_nvgemm_geometry",      "tessera_nvgemm_geometry", "tessera_nvgemm_geometry_big",
+    "tessera_nvgemm_geometry_mbar", "tessera_nvgemm_geometry", "tessera_nvgemm_geometry"};
+
+/// Work-group shape a kernel was compiled for (reqd_work_group_size), and the block of C it computes.
 struct Geometry {
     size_t local[3];
     int64_t bm, bn;
 };
 
-Geometry geometry(const DeviceKernels& dk, const char* name, const char* geometry_kernel = "tessera_nvgemm_geometry") {
+/// The geometry of kKernel[form][v] (which the program must have: throws tessera::Error otherwise,
+/// or when its work-group disagrees with its block).
+Geometry geometry(const DeviceKernels& dk, Form form, Variant v) {
     Geometry g{};
-    const std::array<size_t, 3>& local = dk.compiled_local(name);
+    const std::array<size_t, 3>& local = dk.compiled_local(kKernel[form][v]);
     std::copy(local.begin(), local.end(), g.local);
     const size_t threads = local[0] * local[1] * local[2];
     if (real_prec(dk.prec()) == 'd') {
-        const std::array<size_t, 3>& w = dk.compiled_local(geometry_kernel);
-        g.bm = 64 * int64_t(w[0]), g.bn = 32 * int64_t(w[1]);
-        if (threads != 32 * w[0] * w[1])
+        const std::array<size_t, 3>& w = dk.compiled_local(kGeometryKernel[v]);
+        g.bm = nv::kDoubleRowsPerWarp * int64_t(w[0]), g.bn = nv::kDoubleColumnsPerWarp * int64_t(w[1]);
+        if (threads != nv::kWarp * w[0] * w[1])
             throw Error("tessera::ocl::nv_gemm: tessera_nvgemm work-group size disagrees with its geometry");
     } else {
-        if (threads != 256) throw Error("tessera::ocl::nv_gemm: unexpected work-group size of tessera_nvgemm");
-        g.bm = g.bn = 128;
+        if (threads != nv::kFloatWorkItems) throw Error("tessera::ocl::nv_gemm: unexpected work-group size of tessera_nvgemm");
+        g.bm = g.bn = nv::kFloatBlock;
     }
     return g;
-}
-
-cl_int arg_int(int64_t v, const char* arg) {
-    if (v < 0 || v > INT_MAX)
-        throw Error(std::string("tessera::ocl::nv_gemm: argument '") + arg + "' = " +
-                                    std::to_string(v) + " out of range");
-    return cl_int(v);
 }
 
 /// How many work-groups share each block's k (split k, gemm_nv.cl's nvg_split_k), for `blocks`
 /// blocks of C that compute (syrk: those that meet the triangle), each at least kMinSplitDepth
 /// deep and at most max_splits ways (the TESSERA_NV_SPLITK kernel parameter):
 /// - blocks ≤ units, kernels of which a compute unit holds two (`one_per_unit` false): as many
-///   ways as fill two work-groups per unit;
+///   ways as fill kGroupsPerUnit (two) work-groups per unit;
 /// - otherwise a unit's time is the number of blocks it runs, so the busiest one runs
 ///   ceil(blocks / units) (272 blocks of a syrk of 2048 on 132 units: 3, where 2.06 would be
 ///   even); s ways cost ceil(s·blocks / units) / s of that, and a split is taken when it saves at
-///   least a fifth (the partial products' round trip is the rest): up to 4 ways, or up to `most`
-///   for fewer blocks than units (64 blocks of a 1024 product on 132 units: 2 ways).
+///   least a fifth (costs at most kMaxSplitCost of the unsplit; the partial products' round trip
+///   is the rest): up to kMaxSplitsManyBlocks (4) ways, or up to `most` for fewer blocks than
+///   units (64 blocks of a 1024 product on 132 units: 2 ways).
 int64_t split_k(size_t blocks, int64_t k, double alpha, int64_t units, int64_t max_splits, bool one_per_unit) {
-    constexpr int64_t kMinSplitDepth = 128;
+    constexpr int64_t kMinSplitDepth = 128;       // k of each split at least
+    constexpr int64_t kGroupsPerUnit = 2;         // work-groups a compute unit holds (all but the _mbar kernels)
+    constexpr int64_t kMaxSplitsManyBlocks = 4;   // most ways for as many blocks as units or more
+    constexpr double kMaxSplitCost = 0.8;         // a split's rounds relative to the unsplit ones, at most
     if (alpha == 0 || blocks == 0) return 1;
     const int64_t most = std::min<int64_t>(k / kMinSplitDepth, std::max<int64_t>(1, max_splits));
     const int64_t b = int64_t(blocks);
     if (b == units || (b < units && !one_per_unit))
-        return std::clamp<int64_t>(2 * units / b, 1, std::max<int64_t>(1, most));
+        return std::clamp<int64_t>(kGroupsPerUnit * units / b, 1, std::max<int64_t>(1, most));
     const auto rounds = [&](int64_t s) { return double((s * b + units - 1) / units) / double(s); };
     int64_t best = 1;
-    for (int64_t s = 2; s <= (b < units ? most : std::min<int64_t>(4, most)); ++s)
-        if (rounds(s) <= 0.8 * rounds(1) && rounds(s) < rounds(best)) best = s;
+    for (int64_t s = 2; s <= (b < units ? most : std::min<int64_t>(kMaxSplitsManyBlocks, most)); ++s)
+        if (rounds(s) <= kMaxSplitCost * rounds(1) && rounds(s) < rounds(best)) best = s;
     return best;
 }
 
@@ -90,7 +114,8 @@ template <class T>
 void reduce(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, int64_t splits, T beta, cl_mem w, Mat C,
             int tri) {
     cl_kernel kernel = dk.get("tessera_nvgemm_reduce");
-    const cl_int cm = arg_int(m, "m"), cn = arg_int(n, "n"), cs = cl_int(splits), ldc = arg_int(C.ld, "ldc");
+    const cl_int cm = to_int(m, kFunc, "m"), cn = to_int(n, kFunc, "n"), cs = cl_int(splits);
+    const cl_int ldc = to_int(C.ld, kFunc, "ldc");
     const cl_int ctri = tri;
     const cl_ulong offC = C.off;
     set_args(kernel, "clSetKernelArg(tessera_nvgemm_reduce)", cm, cn, cs, beta, w, cm, C.mem, offC, ldc, ctri);
@@ -115,68 +140,60 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     if (tri < 0 || tri > 2) throw Error("tessera::ocl::nv_gemm: tri must be 0, 1 or 2");
     if (m == 0 || n == 0) return true;
     const bool ta = transA != Trans::NoTrans, tb = transB != Trans::NoTrans;
-    // tessera_nvgemm_XY copies 16 bytes at a time from the sources it can, which needs their
-    // offsets and leading dimensions to be multiples of 16 bytes' worth of elements;
-    // tessera_nvgemm_XY_u takes any. Double copies so along A's rows and B's k (A and B
-    // untransposed), float along A's rows (A untransposed) and from B in either form.
-    const bool dbl = std::is_same_v<T, double>;
-    const int64_t per16 = 16 / int64_t(sizeof(T));
-    const auto aligned = [per16](const Mat& X) { return X.off % per16 == 0 && X.ld % per16 == 0; };
+    const Form form = Form(2 * int(ta) + int(tb));
+    // kVec copies nv::kCopyBytes (16) at a time from the sources it can, which needs their offsets
+    // and leading dimensions to be multiples of 16 bytes' worth of elements; kAny takes any.
+    // Double copies so along A's rows and B's k (A and B untransposed), float along A's rows (A
+    // untransposed) and from B in either form.
+    constexpr bool dbl = std::is_same_v<T, double>;
+    const int64_t per_copy = nv::kCopyBytes / int64_t(sizeof(T));
+    const auto aligned = [per_copy](const Mat& X) { return X.off % per_copy == 0 && X.ld % per_copy == 0; };
     const bool vec_a = ta || aligned(A), vec_b = (dbl && tb) || aligned(B);
-    std::string name = std::string("tessera_nvgemm_") + (ta ? 't' : 'n') + (tb ? 't' : 'n');
-    if (!(vec_a && vec_b)) name += "_u";
-    // Large NN products with 16-byte copies: tessera_nvgemm_nn_big (128×128 blocks with the fragment
-    // prefetch; gemm_nv.cl) where the program has it and its blocks fill every compute unit at least
-    // once (bench/gpu_gemm.sh, dgemm NN: +4..6 % at n = 2048..8192 on an H100; smaller products lose).
+    Variant v = vec_a && vec_b ? kVec : kAny;
+    // Large NN products with 16-byte copies: kBig (128×128 blocks with the fragment prefetch;
+    // gemm_nv.cl) where the program has it and its blocks fill every compute unit at least once
+    // (bench/gpu_gemm.sh, dgemm NN: +4..6 % at n = 2048..8192 on an H100; smaller products lose).
     // (A program built with TESSERA_NVD_BIG=0, as tessera-tune's candidates, has no such kernel.)
-    const char* geometry_kernel = "tessera_nvgemm_geometry";
     const int64_t units = int64_t(std::max(1u, dk.info().compute_units));
-    if (std::is_same_v<T, double> && name == "tessera_nvgemm_nn" && tri == 0 && dk.has("tessera_nvgemm_nn_big")) {
-        const Geometry big = geometry(dk, "tessera_nvgemm_nn_big", "tessera_nvgemm_geometry_big");
-        if (((m + big.bm - 1) / big.bm) * ((n + big.bn - 1) / big.bn) >= units)
-            name = "tessera_nvgemm_nn_big", geometry_kernel = "tessera_nvgemm_geometry_big";
+    if (dbl && form == kNN && v == kVec && tri == 0 && dk.has(kKernel[kNN][kBig])) {
+        const Geometry big = geometry(dk, kNN, kBig);
+        if (((m + big.bm - 1) / big.bm) * ((n + big.bn - 1) / big.bn) >= units) v = kBig;
     }
-    // NN and NT products of whole 128×128 blocks and 8-deep slabs with 16-byte aligned sources,
-    // enough blocks for every compute unit: tessera_nvgemm_nn_mbar / _nt_mbar (slabs tracked by
-    // mbarriers, no work-group barrier; gemm_nv_d_mbar.cl; NN +14..20 %, NT +13..18 % at 2048..8192,
+    // NN, NT and TN products of whole blocks (128×128) and slabs (8 deep) with 16-byte aligned
+    // sources, enough blocks for every compute unit: kMbar (slabs tracked by mbarriers, no
+    // work-group barrier; gemm_nv_d_mbar.cl; NN +14..20 %, NT +13..18 % at 2048..8192,
     // bench/gpu_gemm.sh, dgemm NN and NT on an H100) where the program has them. Built with TESSERA_NVD_MBAR_TRI,
     // also xSYRK's triangles; with TESSERA_NVD_MBAR_FEW, also fewer blocks than units (split k
     // then fills the units; both still to be measured: bench/gpu_gemm.sh with VARIANTS_D); built with
     // TESSERA_NVD_MBAR_TN, TN products too (tessera_nvgemm_tn_mbar, whose Aᵀ copies take any A).
-    const bool nt = name == "tessera_nvgemm_nt", tn = name == "tessera_nvgemm_tn",
-               nn = name == "tessera_nvgemm_nn" || name == "tessera_nvgemm_nn_big";
-    const char* mbar = nt ? "tessera_nvgemm_nt_mbar" : tn ? "tessera_nvgemm_tn_mbar" : "tessera_nvgemm_nn_mbar";
     const Params& p = dk.params();
-    if (std::is_same_v<T, double> && (nt || nn || tn) && (tri == 0 || p.nvd_mbar_tri) && (tn || aligned(A)) &&
-        aligned(B) && k % 8 == 0 && dk.has(mbar)) {
-        const Geometry mg = geometry(dk, mbar, "tessera_nvgemm_geometry_mbar");
+    const char* mbar = kKernel[form][kMbar];
+    if (dbl && (v == kVec || v == kBig) && mbar && (tri == 0 || p.nvd_mbar_tri) && (form == kTN || aligned(A)) &&
+        aligned(B) && k % nv::kDoubleSlabK == 0 && dk.has(mbar)) {
+        const Geometry mg = geometry(dk, form, kMbar);
         if (m % mg.bm == 0 && n % mg.bn == 0 &&
             (p.nvd_mbar_few || int64_t(working_blocks(m / mg.bm, n / mg.bn, mg.bm, mg.bn, tri)) >= units))
-            name = mbar, geometry_kernel = "tessera_nvgemm_geometry_mbar";
+            v = kMbar;
     }
-    const Geometry g = geometry(dk, name.c_str(), geometry_kernel);
+    const Geometry g = geometry(dk, form, v);
     const int64_t mblocks = (m + g.bm - 1) / g.bm, nblocks = (n + g.bn - 1) / g.bn;
     const size_t blocks = size_t(mblocks * nblocks);
-    const bool one_per_unit = name == mbar;  // 83 KB of local memory (the others fit two a unit)
+    const bool one_per_unit = v == kMbar;  // 83 KB of local memory (the others fit two a unit)
     const int64_t splits =
         split_k(working_blocks(mblocks, nblocks, g.bm, g.bn, tri), k, alpha, units, p.nv_splitk, one_per_unit);
-    if (std::is_same_v<T, float> && splits > 1) name += "_split";  // float: split code in kernels of its own
+    if (!dbl && splits > 1) v = v == kVec ? kVecSplit : kAnySplit;  // float: split code in kernels of its own
     // With split k the kernel writes its partial products, alpha applied, into the SplitK workspace
     // (leading dimension m, beta 0), and reduce() adds them to beta·C.
     const Mat out = splits > 1 ? Mat{dk.scratch(size_t(splits * m * n) * sizeof(T), DeviceKernels::Workspace::SplitK), 0, m}
                                : C;
     const T out_beta = splits > 1 ? T(0) : beta;
-    cl_kernel kernel = dk.get(name.c_str());
-    const cl_int cm = arg_int(m, "m"), cn = arg_int(n, "n"), ck = arg_int(k, "k");
-    const cl_int lda = arg_int(A.ld, "lda"), ldb = arg_int(B.ld, "ldb"), ldc = arg_int(out.ld, "ldc");
+    cl_kernel kernel = dk.get(kKernel[form][v]);
+    const cl_int cm = to_int(m, kFunc, "m"), cn = to_int(n, kFunc, "n"), ck = to_int(k, kFunc, "k");
+    const cl_int lda = to_int(A.ld, kFunc, "lda"), ldb = to_int(B.ld, kFunc, "ldb"), ldc = to_int(out.ld, kFunc, "ldc");
     const cl_int ctri = tri;
     const cl_ulong offA = A.off, offB = B.off, offC = out.off;
-    cl_uint i = 0;
-    auto set = [&](size_t size, const void* v) { check(clSetKernelArg(kernel, i++, size, v), "clSetKernelArg(tessera_nvgemm)"); };
-    set(sizeof cm, &cm), set(sizeof cn, &cn), set(sizeof ck, &ck), set(sizeof alpha, &alpha);
-    set(sizeof A.mem, &A.mem), set(sizeof offA, &offA), set(sizeof lda, &lda);
-    set(sizeof B.mem, &B.mem), set(sizeof offB, &offB), set(sizeof ldb, &ldb), set(sizeof out_beta, &out_beta);
-    set(sizeof out.mem, &out.mem), set(sizeof offC, &offC), set(sizeof ldc, &ldc), set(sizeof ctri, &ctri);
+    set_args(kernel, "clSetKernelArg(tessera_nvgemm)", cm, cn, ck, alpha, A.mem, offA, lda, B.mem, offB, ldb, out_beta,
+             out.mem, offC, ldc, ctri);
     const size_t global[3] = {blocks * g.local[0], g.local[1] * size_t(splits), g.local[2]};
     enqueue(q, kernel, 3, global, g.local, "clEnqueueNDRangeKernel(tessera_nvgemm)");
     if (splits > 1) reduce<T>(dk, q, m, n, splits, beta, out.mem, C, tri);
