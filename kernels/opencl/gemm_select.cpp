@@ -146,8 +146,8 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     // Double copies so along A's rows and B's k (A and B untransposed), float along A's rows (A
     // untransposed) and from B in either form.
     constexpr bool dbl = std::is_same_v<T, double>;
-    const int64_t per_copy = nv::kCopyBytes / int64_t(sizeof(T));
-    const auto aligned = [per_copy](const Mat& X) { return X.off % per_copy == 0 && X.ld % per_copy == 0; };
+    constexpr int64_t per_copy = nv::kCopyBytes / int64_t(sizeof(T));
+    const auto aligned = [](const Mat& X) { return X.off % per_copy == 0 && X.ld % per_copy == 0; };
     const bool vec_a = ta || aligned(A), vec_b = (dbl && tb) || aligned(B);
     Variant v = vec_a && vec_b ? kVec : kAny;
     // Large NN products with 16-byte copies: kBig (128×128 blocks with the fragment prefetch;
