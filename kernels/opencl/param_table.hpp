@@ -1,7 +1,8 @@
 // The one table of the OpenCL kernels' TESSERA_* parameters: each macro's name, its built-in
 // default, the values a parameter table may give it, and the field of `Params` it fills when the
 // host reads it too. Everything else is derived from kParamTable:
-// - param_specs() (params.cpp): what parameter tables and tessera-tune may set, and default_params();
+// - param_specs() (params.hpp, the table itself): what parameter tables and tessera-tune may set,
+//   and default_params();
 // - the defaults of `Params` (its constructor);
 // - DeviceKernels' reading of a built program's -D options into its Params (device.cpp).
 // The .cl files keep their `#ifndef NAME / #define NAME default` so that a kernel file compiles on

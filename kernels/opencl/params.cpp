@@ -17,28 +17,15 @@
 
 namespace tessera::ocl {
 
-const std::vector<ParamSpec>& param_specs() {
-    static const std::vector<ParamSpec> specs = [] {
-        std::vector<ParamSpec> v;
-        for (const ParamDef& d : kParamTable) {
-            const ParamValues& a = d.values;
-            v.push_back({std::string(d.name), d.def, std::vector<int>(a.list.begin(), a.list.begin() + a.count), a.lo,
-                         a.hi, std::string(d.help)});
-        }
-        return v;
-    }();
-    return specs;
-}
-
-const ParamSpec* find_param_spec(std::string_view name) {
-    for (const ParamSpec& s : param_specs())
+const ParamDef* find_param_spec(std::string_view name) {
+    for (const ParamDef& s : param_specs())
         if (s.name == name) return &s;
     return nullptr;
 }
 
 KernelParams default_params() {
     KernelParams p;
-    for (const ParamSpec& s : param_specs()) p[s.name] = s.def;
+    for (const ParamDef& s : param_specs()) p[std::string(s.name)] = s.def;
     return p;
 }
 
@@ -80,15 +67,10 @@ bool parse_int(const std::string& s, int* v) {
     return true;
 }
 
-bool value_allowed(const ParamSpec& s, int v) {
-    if (!s.allowed.empty()) return std::find(s.allowed.begin(), s.allowed.end(), v) != s.allowed.end();
-    return v >= s.lo && v <= s.hi;
-}
-
-std::string describe_allowed(const ParamSpec& s) {
+std::string describe_allowed(const ParamValues& a) {
     std::string r;
-    if (s.allowed.empty()) return std::to_string(s.lo) + ".." + std::to_string(s.hi);
-    for (int v : s.allowed) r += (r.empty() ? "" : ", ") + std::to_string(v);
+    if (a.count == 0) return std::to_string(a.lo) + ".." + std::to_string(a.hi);
+    for (int i = 0; i < a.count; ++i) r += (r.empty() ? "" : ", ") + std::to_string(a.list[size_t(i)]);
     return "one of " + r;
 }
 
@@ -149,11 +131,11 @@ std::optional<ParamTable> parse_param_table(std::string_view text, const std::st
         } else if (key == "precision") {
             if (value == "s" || value == "d") cur->match.prec = value[0];
             else if (value != "*") return "precision must be s, d or *, got '" + value + "'";
-        } else if (const ParamSpec* spec = find_param_spec(key)) {
+        } else if (const ParamDef* spec = find_param_spec(key)) {
             int v = 0;
             if (!parse_int(value, &v)) return "value of " + key + " is not an integer: '" + value + "'";
-            if (!value_allowed(*spec, v))
-                return key + " = " + std::to_string(v) + " out of range (" + describe_allowed(*spec) + ")";
+            if (!spec->values.allows(v))
+                return key + " = " + std::to_string(v) + " out of range (" + describe_allowed(spec->values) + ")";
             cur->values[key] = v;
         } else {
             return "unknown parameter '" + key + "' (table written for another version of Tessera?)";
@@ -218,7 +200,7 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
     auto v = [&](const char* name) {
         auto it = p.find(name);
         if (it != p.end()) return it->second;
-        const ParamSpec* s = find_param_spec(name);
+        const ParamDef* s = find_param_spec(name);
         return s ? s->def : 0;
     };
     const size_t lmem = info && info->local_mem_bytes ? info->local_mem_bytes : kDefaultLocalMemBytes;
@@ -321,7 +303,7 @@ KernelParams kernel_params(const DeviceInfo& info, char prec, const std::functio
 std::string params_build_options(const KernelParams& p) {
     std::string s;
     for (const auto& [k, v] : p) {
-        const ParamSpec* spec = find_param_spec(k);
+        const ParamDef* spec = find_param_spec(k);
         if (!spec || spec->def != v) s += " -D" + k + "=" + std::to_string(v);
     }
     return s;

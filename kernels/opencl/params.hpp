@@ -23,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,19 +32,11 @@
 
 namespace tessera::ocl {
 
-/// One tunable parameter: a TESSERA_* macro, its built-in default and the values it may take.
-/// param_specs() lists every entry of kParamTable (param_table.hpp), in its order; defaults and
-/// values are defined there only.
-struct ParamSpec {
-    std::string name;
-    int def;
-    std::vector<int> allowed;  ///< empty: any value in [lo, hi]
-    int lo, hi;
-    std::string help;
-};
-const std::vector<ParamSpec>& param_specs();
-/// The spec named `name` (e.g. "TESSERA_GEMM_MB"), or nullptr.
-const ParamSpec* find_param_spec(std::string_view name);
+/// The tunable parameters: every TESSERA_* macro with its built-in default and the values it may
+/// take, in kParamTable's order (param_table.hpp, where they are defined).
+constexpr std::span<const ParamDef> param_specs() { return kParamTable; }
+/// The parameter named `name` (e.g. "TESSERA_GEMM_MB"), or nullptr.
+const ParamDef* find_param_spec(std::string_view name);
 
 /// Which devices (and precision) a table entry applies to; empty / -1 / 0 mean any.
 struct DeviceMatch {
