@@ -56,7 +56,10 @@ void scale(T alpha, TileHandle A, Uplo uplo = Uplo::General, int prio = 0);
 /// per plan; a device's plan stops at half its memory, counting the plans of the sequences still
 /// running (other application threads'; the submitting sequence keeps its reservation until it
 /// drains). Nothing is prefetched without an OpenCL device, or distributed (StarPU-MPI's transfers
-/// bring a rank its tiles). Call it before submitting the tasks that use the tiles.
+/// bring a rank its tiles). The copies are StarPU idle prefetches (a device's link carries them
+/// only while no other copy to or from it is pending), or with TESSERA_IDLE_PREFETCH=0 StarPU's
+/// prefetches (up to 10 queued per device, which the copies of ready tasks then wait behind).
+/// Call it before submitting the tasks that use the tiles.
 class DevicePrefetch {
 public:
     DevicePrefetch();
@@ -76,6 +79,7 @@ private:
     void to_device(TileHandle h, int device);
     std::vector<Device> devices_;
     std::set<std::pair<TileHandle, int>> sent_;
+    bool idle_;  // TESSERA_IDLE_PREFETCH
     int priority_;
 };
 

@@ -213,6 +213,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
         if (starpu_cpu_worker_get_count() > 0 && starpu_opencl_worker_get_count() > 0 && detail::placement_prior_enabled())
             detail::load_worker_rates(*state->opencl);
         detail::start_device_map();  // tiles spread over two or more OpenCL devices
+        detail::idle_prefetch();     // a malformed TESSERA_IDLE_PREFETCH is refused here, on any machine
     } catch (const Error& e) {
         failure = e.what();
     } catch (const std::exception& e) {

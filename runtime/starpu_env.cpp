@@ -32,6 +32,10 @@ bool env_switch(const char* name, const char* on) {
     throw Error(std::string(name) + "='" + v + "': expected 1 (" + on + ", the default) or 0 (off)");
 }
 
+bool idle_prefetch() {
+    return env_switch("TESSERA_IDLE_PREFETCH", "prefetch plans copy while a device's link is idle");
+}
+
 namespace {
 
 // Every variable StarPU 1.3 (and StarPU-MPI) reads with starpu_get_env_number[_default]: a decimal

@@ -19,6 +19,10 @@ void validate_starpu_environment();
 /// "NAME='value': expected 1 (<on>, the default) or 0 (off)".
 bool env_switch(const char* name, const char* on);
 
+/// TESSERA_IDLE_PREFETCH (env_switch): whether tasks::DevicePrefetch's copies are StarPU idle
+/// prefetches (1, the default) or ordinary ones (0). The Runtime checks it at start.
+bool idle_prefetch();
+
 /// StarPU's performance-model directory, prepared so that StarPU can neither fail to create it nor
 /// fail to write it at shutdown (both are assertions in StarPU 1.3). The directory is
 /// $STARPU_PERF_MODEL_DIR, else <home>/.starpu/sampling with <home> the first of XDG_CACHE_HOME,
