@@ -1,12 +1,16 @@
-// Partial-pivoting panel codelet (CPU): gathers a column of tiles into one contiguous panel, factors
+// Partial-pivoting panel codelet. CPU: gathers a column of tiles into one contiguous panel, factors
 // it with LAPACK xGETRF (recursive, single-threaded BLAS inside the worker) and scatters it back; tiles
 // that already stack into a column-major panel (a view of a LAPACK array) are factored where they are.
+// OpenCL: the same on the device (ocl::getrf_panel: xGETRF2's recursion, one-work-group leaves),
+// with the pivots written to the pivots handle there and read back into the host ipiv before the
+// task ends (the laswp tasks read the host ipiv).
 #include <algorithm>
 #include <vector>
 
 #include "codelets/lu_codelet.hpp"
 #include "codelets/tasks_lu.hpp"
 #include "kernels/cpu/lu.hpp"
+#include "kernels/opencl/launch_lu.hpp"
 #include "runtime/sequence_internal.hpp"
 #include "runtime/precisions.hpp"
 
@@ -65,9 +69,26 @@ void panel_cpu(void* buffers[], void* cl_arg) {
     *a.info = info;
 }
 
+// Buffers: the tiles of the column, top to bottom, then the pivots (int64, one per panel column).
+template <class T>
+void panel_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<PanelArgs*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    std::vector<ocl::Mat> tiles;
+    std::vector<int64_t> rows;
+    for (int64_t t = 0; t < a.ntiles; ++t) {
+        tiles.push_back(codelets::ocl_tile<T>(buffers[t]));
+        rows.push_back(codelets::tile_rows(buffers[t]));
+    }
+    void* pivots = buffers[a.ntiles];
+    ocl::getrf_panel<T>(w.kernels, w.queue, tiles, rows, codelets::tile_cols(buffers[0]), a.row0,
+                        reinterpret_cast<cl_mem>(STARPU_MATRIX_GET_DEV_HANDLE(pivots)),
+                        size_t(STARPU_MATRIX_GET_OFFSET(pivots)) / sizeof(int64_t), a.ipiv, a.info);
+}
+
 template <class T>
 starpu_codelet& panel_codelet() {
-    return codelets::named_var_codelet<T, panel_cpu<T>>("getrf_panel");
+    return codelets::named_var_codelet<T, panel_cpu<T>, panel_opencl<T>>("getrf_panel");
 }
 
 }  // namespace

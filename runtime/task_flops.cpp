@@ -67,10 +67,10 @@ double op_flops(std::string_view op, uint32_t f, const Buffers& b) {
     if (op == "potrf") return potrf_flops(cols(b, 0));
     if (op == "trtri") return trtri_flops(cols(b, 1));  // A, W = A⁻¹
     if (op == "getrf_nopiv" || op == "getrf_incpiv") return getrf_flops(rows(b, 0), cols(b, 0));
-    if (op == "getrf_panel") {  // the column's tiles stacked (a token last)
+    if (op == "getrf_panel") {  // the column's tiles stacked, then the pivots (kb × 1)
         double m = 0;
-        for (const BufferShape& s : b)
-            if (s.matrix) m += double(s.rows);
+        for (size_t t = 0; t + 1 < b.size(); ++t)
+            if (b[t].matrix) m += double(b[t].rows);
         return getrf_flops(m, cols(b, 0));
     }
     if (op == "gessm") {  // ipiv (kb), L, A: unit lower solve on A's first k rows, update of the rest

@@ -114,23 +114,25 @@ TEST_F(TaskFailures, OpenCLLaunchFailureFailsThePotrfSequence) {
     expect_potrf_correct(n, nb, 22);
 }
 
-// (c) An allocation failure inside a task (the second LU panel's workspace): TaskError.
+// (c) An allocation failure inside a task (a workspace of incremental-pivoting LU's tstrf, a CPU
+// codelet: getrf's panel now runs on OpenCL devices too): TaskError.
 TEST_F(TaskFailures, AllocationFailureInsideATaskIsTaskError) {
-    allow_cpu_tasks();  // getrf's panel is a CPU codelet
-    const int64_t n = 160, nb = 32;
-    auto a = check::random_matrix<double>(n, n, n, 31), f = a;
-    TileMatrix<double> A(n, n, nb);
+    allow_cpu_tasks();  // tstrf is a CPU codelet
+    const int64_t n = 160, nb = 32, nrhs = 2;
+    auto a = check::random_matrix<double>(n, n, n, 31), b = check::random_matrix<double>(n, nrhs, n, 32), x = b;
+    TileMatrix<double> A(n, n, nb), B(n, nrhs, nb);
     A.fill_from_lapack(a.data(), n);
-    std::vector<int64_t> ipiv;
-    detail::inject_task_allocation_failure(3);  // each panel asks for two workspaces
-    const std::string message = task_error_of([&] { getrf(A, ipiv); });
-    EXPECT_CONTAINS(message, "tessera: task dgetrf_panel on CPU ");
+    IncpivFactors<double> F;
+    detail::inject_task_allocation_failure(3);  // each tstrf asks for one workspace
+    const std::string message = task_error_of([&] { getrf_incpiv(A, F, {.nb = nb, .ib = 8}); });
+    EXPECT_CONTAINS(message, "tessera: task dtstrf on CPU ");
     EXPECT_CONTAINS(message, "failed: out of memory (std::bad_alloc)");
     // The next LU in the same Runtime is correct.
     A.fill_from_lapack(a.data(), n);
-    ASSERT_EQ(getrf(A, ipiv), 0);
-    A.to_lapack(f.data(), n);
-    EXPECT_LE(check::getrf_residual(n, n, a.data(), n, f.data(), n, ipiv.data()), check::kThreshold);
+    B.fill_from_lapack(b.data(), n);
+    ASSERT_EQ(gesv_incpiv(A, F, B, {.nb = nb, .ib = 8}), 0);
+    B.to_lapack(x.data(), n);
+    EXPECT_LE(check::solve_residual(Trans::NoTrans, n, n, nrhs, a.data(), n, x.data(), n, b.data(), n), check::kThreshold);
 }
 
 // (d) A refused submission in the middle of potrf: tessera::Error (not TaskError) naming the task;

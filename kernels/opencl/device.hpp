@@ -75,9 +75,11 @@ public:
     /// Workspace::Gemm is a second, separate buffer for gemm()'s own temporaries (the complex
     /// product's packed operands), since the other launchers pass matrices in the first to gemm();
     /// Workspace::SplitK a third, for the partial products of a split-k GEMM (gemm_select.cpp),
-    /// since the complex product passes its packed operands in the second to the real one.
+    /// since the complex product passes its packed operands in the second to the real one;
+    /// Workspace::Panel a fourth, for the contiguous copy of an LU panel (launch_getrf.cpp), whose
+    /// recursion calls trsm and gemm.
     /// Throws tessera::Error if the allocation fails.
-    enum class Workspace { Launcher = 0, Gemm = 1, SplitK = 2 };
+    enum class Workspace { Launcher = 0, Gemm = 1, SplitK = 2, Panel = 3 };
     cl_mem scratch(size_t bytes, Workspace w = Workspace::Launcher) const;
 
 private:
@@ -89,8 +91,8 @@ private:
     std::string options_;
     Params params_;
     cl_mem info_scratch_ = nullptr;
-    mutable cl_mem scratch_[3] = {nullptr, nullptr, nullptr};  // see scratch(), by Workspace
-    mutable size_t scratch_bytes_[3] = {0, 0, 0};
+    mutable cl_mem scratch_[4] = {nullptr, nullptr, nullptr, nullptr};  // see scratch(), by Workspace
+    mutable size_t scratch_bytes_[4] = {0, 0, 0, 0};
     std::map<std::string, cl_kernel> kernels_;
     std::map<std::string, std::array<size_t, 3>> compiled_local_;
 };

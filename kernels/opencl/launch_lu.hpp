@@ -20,6 +20,22 @@ template <class T>
 void laswp(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, const std::vector<Mat>& tiles,
            const std::vector<int64_t>& rows, int64_t row0, const int64_t* ipiv, int64_t k1, int64_t k2, bool forward);
 
+/// Partial-pivoting LU (LAPACK xGETRF semantics) of a panel: a column of tiles stacked vertically,
+/// tiles[t] with rows[t] rows and ncols columns, m = Σ rows. The tiles are copied into one m×ncols
+/// matrix (dk.scratch(Workspace::Panel)), factored there by the recursion of LAPACK's xGETRF2
+/// (Toledo 1997; left half, its interchanges on the right half, trsm, gemm, right half, its
+/// interchanges on the left half) down to leaves of TESSERA_GETRF_LEAF (≤ 64) columns factored by
+/// one work-group each (getrf.cl), and copied back. The kb = min(m, ncols) pivots, as 1-based rows of
+/// the matrix whose row row0 is the panel's first (int64, LAPACK's ipiv shifted by row0), go to
+/// element piv_off of the device buffer piv, and by non-blocking reads to host_ipiv[0..kb) and
+/// *host_info (0, or the 1-based panel column of the first exactly zero pivot; the factorization
+/// goes on past it, as LAPACK's does): both must stay valid until the queue has drained.
+/// Throws tessera::Error for an OpenCL failure.
+template <class T>
+void getrf_panel(const DeviceKernels& dk, cl_command_queue q, const std::vector<Mat>& tiles,
+                 const std::vector<int64_t>& rows, int64_t ncols, int64_t row0, cl_mem piv, size_t piv_off,
+                 int64_t* host_ipiv, int* host_info);
+
 /// gessm: A = L⁻¹·P·A on the m×n tile A, with the kb pivots (int, LAPACK's 1-based local rows) at
 /// element `ipiv_off` of the device buffer `ipiv` and L the unit lower m×kb factor (first kb rows
 /// solved with trsm, the rest updated with gemm).

@@ -1,0 +1,144 @@
+// Host launcher of the partial-pivoting LU panel on an OpenCL device (launch_lu.hpp): gather the
+// tiles into one matrix, LAPACK xGETRF2's recursion with getrf.cl's one-work-group leaves, trsm
+// and gemm from launch.hpp and lu.cl's row interchanges, scatter back. All on one in-order queue,
+// never waiting.
+#include "kernels/opencl/launch_lu.hpp"
+#include "kernels/opencl/launch_util.hpp"
+#include "runtime/precisions.hpp"
+
+#include <algorithm>
+
+namespace tessera::ocl {
+namespace {
+
+constexpr int64_t kLeafMax = 64;    // TESSERA_GETRF_LEAF_MAX (getrf.cl)
+constexpr size_t kLeafLocal = 256;  // TESSERA_GETRF_WG (getrf.cl)
+
+/// Copy rows×cols elements between two column-major matrices (element offsets and leading
+/// dimensions), as one rectangular buffer copy.
+template <class T>
+void copy_rect(cl_command_queue q, const Mat& src, const Mat& dst, int64_t rows, int64_t cols) {
+    if (rows == 0 || cols == 0) return;
+    const size_t s = sizeof(T);
+    const size_t src_origin[3] = {src.off * s, 0, 0}, dst_origin[3] = {dst.off * s, 0, 0};
+    const size_t region[3] = {size_t(rows) * s, size_t(cols), 1};
+    check(clEnqueueCopyBufferRect(q, src.mem, dst.mem, src_origin, dst_origin, region, size_t(src.ld) * s, 0,
+                                  size_t(dst.ld) * s, 0, 0, nullptr, nullptr),
+          "clEnqueueCopyBufferRect(getrf panel)");
+}
+
+/// The recursion on the m×n panel P (in the Panel workspace) with its int pivots at element
+/// piv_off of piv, each the 1-based row of P it came from.
+template <class T>
+class PanelRecursion {
+public:
+    PanelRecursion(const DeviceKernels& dk, cl_command_queue q, int64_t m, Mat P, cl_mem piv, size_t piv_off)
+        : dk_(dk), q_(q), leaf_(std::clamp<int64_t>(dk.params().getrf_leaf, 1, kLeafMax)), m_(m), P_(P), piv_(piv),
+          piv_off_(piv_off) {}
+
+    /// Factor columns c0 .. c0+n over rows c0 .. m (c0 + n ≤ min(m, columns)).
+    void factor(int64_t c0, int64_t n) {
+        if (n <= leaf_) return leaf(c0, n);
+        const int64_t n1 = (n + leaf_ - 1) / leaf_ / 2 * leaf_, n2 = n - n1, c1 = c0 + n1;
+        factor(c0, n1);
+        interchange(c1, n2, c0, n1);  // the left half's interchanges on the right half
+        trsm<T>(dk_, q_, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, n1, n2, T(1), at(c0, c0), at(c0, c1));
+        gemm<T>(dk_, q_, Trans::NoTrans, Trans::NoTrans, m_ - c1, n2, n1, T(-1), at(c1, c0), at(c0, c1), T(1),
+                at(c1, c1));
+        factor(c1, n2);
+        interchange(c0, n1, c1, n2);  // the right half's on the left half
+    }
+
+    /// Rows of the panel's columns c0 .. c0+n interchanged by the pivots of rows r0 .. r0+npiv.
+    void interchange(int64_t c0, int64_t n, int64_t r0, int64_t npiv) {
+        if (n == 0 || npiv == 0) return;
+        cl_kernel kernel = dk_.get("tessera_lu_swap");
+        const cl_int cn = to_int(n, "getrf", "ncols"), cp = to_int(npiv, "getrf", "npiv");
+        const cl_int cr = to_int(r0, "getrf", "r0"), ld = to_int(P_.ld, "getrf", "ld");
+        const Mat a = at(0, c0);
+        const cl_ulong off = a.off, offP = piv_off_ + size_t(r0);
+        set_args(kernel, "clSetKernelArg(tessera_lu_swap)", cn, cp, cr, a.mem, off, ld, a.mem, off, ld, piv_, offP);
+        const size_t local = 64, global = round_up(size_t(n), local);
+        enqueue(q_, kernel, 1, &global, &local, "clEnqueueNDRangeKernel(tessera_lu_swap)");
+    }
+
+private:
+    void leaf(int64_t c0, int64_t n) {
+        cl_kernel kernel = dk_.get("tessera_getrf_leaf");
+        const size_t local[1] = {kLeafLocal};
+        check_local(dk_, "tessera_getrf_leaf", local, 1);
+        const Mat a = at(c0, c0);
+        const cl_int cm = to_int(m_ - c0, "getrf", "m"), cn = to_int(n, "getrf", "n"), ld = to_int(P_.ld, "getrf", "ld");
+        const cl_int prow0 = to_int(c0, "getrf", "row"), first = c0 == 0;
+        const cl_ulong off = a.off, offP = piv_off_ + size_t(c0);
+        const cl_mem info = dk_.info_scratch();
+        set_args(kernel, "clSetKernelArg(tessera_getrf_leaf)", cm, cn, a.mem, off, ld, piv_, offP, prow0, info, prow0,
+                 first);
+        enqueue(q_, kernel, 1, local, local, "clEnqueueNDRangeKernel(tessera_getrf_leaf)");
+    }
+
+    Mat at(int64_t i, int64_t j) const { return {P_.mem, P_.off + size_t(i + j * P_.ld), P_.ld}; }
+
+    const DeviceKernels& dk_;
+    cl_command_queue q_;
+    int64_t leaf_;  // columns of a leaf (TESSERA_GETRF_LEAF)
+    int64_t m_;
+    Mat P_;
+    cl_mem piv_;
+    size_t piv_off_;
+};
+
+}  // namespace
+
+template <class T>
+void getrf_panel(const DeviceKernels& dk, cl_command_queue q, const std::vector<Mat>& tiles,
+                 const std::vector<int64_t>& rows, int64_t ncols, int64_t row0, cl_mem piv, size_t piv_off,
+                 int64_t* host_ipiv, int* host_info) {
+    check_prec<T>(dk, "getrf_panel");
+    int64_t m = 0;
+    for (int64_t r : rows) m += r;
+    const int64_t kb = std::min(m, ncols);
+    if (kb == 0) {  // nothing enqueued; LAPACK's info for an empty matrix
+        *host_info = 0;
+        return;
+    }
+    to_int(m, "getrf_panel", "m");
+    // The panel (ld a multiple of 8 elements, as the GEMM kernels' aligned loads prefer), then its
+    // int pivots.
+    const int64_t ld = int64_t(round_up(size_t(m), 8));
+    const size_t panel_bytes = size_t(ld * ncols) * sizeof(T);
+    cl_mem s = dk.scratch(panel_bytes + size_t(kb) * sizeof(cl_int), DeviceKernels::Workspace::Panel);
+    const Mat P{s, 0, ld};
+    const size_t ipiv_off = panel_bytes / sizeof(cl_int);
+    for (size_t t = 0, r = 0; t < tiles.size(); r += size_t(rows[t]), ++t)
+        copy_rect<T>(q, tiles[t], {s, r, ld}, rows[t], ncols);
+    PanelRecursion<T> panel(dk, q, m, P, s, ipiv_off);
+    panel.factor(0, kb);
+    if (ncols > kb) {  // a wide panel (m < ncols): the columns right of the square part
+        panel.interchange(kb, ncols - kb, 0, kb);
+        trsm<T>(dk, q, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, kb, ncols - kb, T(1), P,
+                {s, size_t(kb * ld), ld});
+    }
+    for (size_t t = 0, r = 0; t < tiles.size(); r += size_t(rows[t]), ++t)
+        copy_rect<T>(q, {s, r, ld}, tiles[t], rows[t], ncols);
+    cl_kernel kernel = dk.get("tessera_getrf_pivots");
+    const cl_int ckb = cl_int(kb);
+    const cl_ulong offP = ipiv_off, offOut = piv_off;
+    const cl_long crow0 = row0;
+    set_args(kernel, "clSetKernelArg(tessera_getrf_pivots)", ckb, s, offP, crow0, piv, offOut);
+    const size_t local = 64, global = round_up(size_t(kb), local);
+    enqueue(q, kernel, 1, &global, &local, "clEnqueueNDRangeKernel(tessera_getrf_pivots)");
+    check(clEnqueueReadBuffer(q, piv, CL_FALSE, piv_off * sizeof(int64_t), size_t(kb) * sizeof(int64_t), host_ipiv,
+                              0, nullptr, nullptr),
+          "clEnqueueReadBuffer(getrf pivots)");
+    check(clEnqueueReadBuffer(q, dk.info_scratch(), CL_FALSE, 0, sizeof(cl_int), host_info, 0, nullptr, nullptr),
+          "clEnqueueReadBuffer(getrf info)");
+}
+
+#define TESSERA_INSTANTIATE(T)                                                                                     \
+    template void getrf_panel<T>(const DeviceKernels&, cl_command_queue, const std::vector<Mat>&,                 \
+                                 const std::vector<int64_t>&, int64_t, int64_t, cl_mem, size_t, int64_t*, int*);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera::ocl
