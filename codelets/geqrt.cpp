@@ -1,7 +1,8 @@
-// geqrt codelet: QR of one tile with inner block size ib (LAPACK xGEQRT; CPU only).
+// geqrt codelet: QR of one tile with inner block size ib (LAPACK xGEQRT; CPU and OpenCL).
 #include "codelets/codelet.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/qr.hpp"
+#include "kernels/opencl/launch_qr.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera {
@@ -21,8 +22,16 @@ void geqrt_cpu(void* buffers[], void* cl_arg) {
 }
 
 template <class T>
+void geqrt_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<GeqrtArgs*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    ocl::geqrt<T>(w.kernels, w.queue, codelets::tile_rows(buffers[0]), codelets::tile_cols(buffers[0]), a.ib,
+                  codelets::ocl_tile<T>(buffers[0]), codelets::ocl_tile<T>(buffers[1]));
+}
+
+template <class T>
 starpu_codelet& geqrt_codelet() {
-    return codelets::named_codelet<T, geqrt_cpu<T>>("geqrt", {STARPU_RW, STARPU_W});
+    return codelets::named_codelet<T, geqrt_cpu<T>, geqrt_opencl<T>>("geqrt", {STARPU_RW, STARPU_W});
 }
 
 }  // namespace

@@ -10,6 +10,20 @@
 
 namespace tessera::ocl {
 
+/// QR of the m×n tile A (LAPACK xGEQRT, k = min(m, n) reflectors, inner blocks of min(ib, k)): R
+/// on and above the diagonal, V below, Tf (ld ≥ ib) LAPACK's ib×k block factors. Leaves of at most
+/// 32 columns are factored by one work-group each (qr_panel.cl: xGEQR2 with xLARFT's T) and applied
+/// to the columns right of them with gemqrt; with ib > 32 each inner block's T is merged from its
+/// leaves' by larft. Sizes beyond int throw tessera::Error.
+template <class T>
+void geqrt(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, int64_t ib, Mat A, Mat Tf);
+
+/// QR of [R; B] (LAPACK xTPQRT with l = 0, PLASMA's tsqrt): R the upper triangle of A's n×n leading
+/// block, B m×n; R updated in place, B overwritten by the reflectors V, Tf (ld ≥ ib) LAPACK's ib×n
+/// block factors (inner blocks of min(ib, n)). As geqrt, with tpmqrt applying each leaf.
+template <class T>
+void tpqrt(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, int64_t ib, Mat A, Mat B, Mat Tf);
+
 /// C = op(Q)·C (Left, C m×n, V m×k) or C·op(Q) (Right, C m×n, V n×k), Q from xGEQRT's unit lower
 /// trapezoidal V (upper part not referenced) and T (LAPACK xGEMQRT). Requires 1 ≤ ib, k ≤ rows of V.
 template <class T>
