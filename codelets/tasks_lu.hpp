@@ -9,9 +9,9 @@
 
 namespace tessera::tasks {
 
-/// Partial-pivoting panel (CPU): LU with partial pivoting of the column of tiles `column` (stacked
-/// top to bottom, all but the last nb rows; RW), gathered into a contiguous buffer and factored
-/// with LAPACK xGETRF. ipiv[0..kb) receives 1-based *global* rows (local + row0), kb = min(rows,
+/// Partial-pivoting panel (CPU and OpenCL): LU with partial pivoting of the column of tiles `column`
+/// (stacked top to bottom, all but the last nb rows; RW), gathered into a contiguous buffer and
+/// factored with LAPACK xGETRF (CPU) or ocl::getrf_panel (same pivots). ipiv[0..kb) receives 1-based *global* rows (local + row0), kb = min(rows,
 /// cols); *info the local LAPACK info. `pivots` (W) is ipiv[0..kb)'s handle (tasks::pivot_handle), which
 /// the laswp tasks of this step read.
 /// ipiv and info must stay valid until the task has run.

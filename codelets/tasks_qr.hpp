@@ -13,7 +13,7 @@
 namespace tessera::tasks {
 
 /// QR of tile A (m×n): R on and above the diagonal, V below, T (ib×n tile) the block factors of the
-/// min(m, n) reflectors (RW A, W T; CPU).
+/// min(m, n) reflectors (RW A, W T; CPU and OpenCL).
 template <class T>
 void geqrt(int64_t ib, TileHandle A, TileHandle Tf, int prio = 0);
 /// C = op(Q)·C (Left) or C·op(Q) (Right) with geqrt's Q: V is the factored tile (k = min(rows, cols)
@@ -27,7 +27,7 @@ void gemqrt(Side side, Trans trans, int64_t ib, TileHandle V, TileHandle Tf, Til
 template <class T>
 void form_q(Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle Q, int prio = 0);
 /// QR of [R; B], R the upper triangle of A's leading n×n block, B m×n (n = columns of B): R updated,
-/// B overwritten by the reflectors, T (ib×n) written (RW A, RW B, W T; CPU).
+/// B overwritten by the reflectors, T (ib×n) written (RW A, RW B, W T; CPU and OpenCL).
 template <class T>
 void tpqrt(int64_t ib, TileHandle A, TileHandle B, TileHandle Tf, int prio = 0);
 /// Apply tpqrt's Q with V (m×k, k = columns of V): Left: [A1; A2] = op(Q)·[A1; A2] on A1's leading k

@@ -1,5 +1,5 @@
 // The OpenCL device of the StarPU-free kernel tests (test_opencl_kernels, test_opencl_triangular,
-// test_qr_kernels): the first OpenCL CPU device (PoCL; TESSERA_TEST_OPENCL_DEVICE=gpu takes the first
+// test_opencl_lu, test_opencl_qr_panel, test_qr_kernels): the first OpenCL CPU device (PoCL; TESSERA_TEST_OPENCL_DEVICE=gpu takes the first
 // GPU instead), one context and in-order queue, and Tessera's program built once per precision
 // (s, d, c, z) with the library's build options. PoCL's kernel cache goes to a temporary directory
 // removed at exit unless POCL_CACHE_DIR is set.
