@@ -74,14 +74,9 @@ template <class T>
 void panel_opencl(void* buffers[], void* cl_arg) {
     const auto& a = *static_cast<PanelArgs*>(cl_arg);
     auto w = codelets::opencl_worker<T>();
-    std::vector<ocl::Mat> tiles;
-    std::vector<int64_t> rows;
-    for (int64_t t = 0; t < a.ntiles; ++t) {
-        tiles.push_back(codelets::ocl_tile<T>(buffers[t]));
-        rows.push_back(codelets::tile_rows(buffers[t]));
-    }
+    const codelets::OclColumn<T> column(buffers, a.ntiles);
     void* pivots = buffers[a.ntiles];
-    ocl::getrf_panel<T>(w.kernels, w.queue, tiles, rows, codelets::tile_cols(buffers[0]), a.row0,
+    ocl::getrf_panel<T>(w.kernels, w.queue, column.tiles, column.rows, codelets::tile_cols(buffers[0]), a.row0,
                         reinterpret_cast<cl_mem>(STARPU_MATRIX_GET_DEV_HANDLE(pivots)),
                         size_t(STARPU_MATRIX_GET_OFFSET(pivots)) / sizeof(int64_t), a.ipiv, a.info);
 }

@@ -55,15 +55,10 @@ template <class T>
 void laswp_opencl(void* buffers[], void* cl_arg) {
     const auto& a = *static_cast<LaswpArgs*>(cl_arg);
     auto w = codelets::opencl_worker<T>();
-    std::vector<ocl::Mat> tiles;
-    std::vector<int64_t> rows;
-    for (int64_t t = 0; t < a.ntiles; ++t) {
-        tiles.push_back(codelets::ocl_tile<T>(buffers[t]));
-        rows.push_back(codelets::tile_rows(buffers[t]));
-    }
-    check_pivots(a, rows);
-    ocl::laswp<T>(w.kernels, w.queue, codelets::tile_cols(buffers[0]), tiles, rows, a.row0, a.ipiv, a.k1, a.k2,
-                  a.forward != 0);
+    const codelets::OclColumn<T> column(buffers, a.ntiles);
+    check_pivots(a, column.rows);
+    ocl::laswp<T>(w.kernels, w.queue, codelets::tile_cols(buffers[0]), column.tiles, column.rows, a.row0, a.ipiv,
+                  a.k1, a.k2, a.forward != 0);
 }
 
 template <class T>

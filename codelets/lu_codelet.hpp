@@ -41,6 +41,20 @@ void submit_buffers(starpu_codelet& cl, const Args& args, const std::vector<Buff
     submit_buffers(cl, &args, sizeof(Args), buffers, priority);
 }
 
+/// The OpenCL tiles of a task's first `ntiles` buffers (a column of tiles, top to bottom) and their
+/// row counts, as the LU launchers take them.
+template <class T>
+struct OclColumn {
+    std::vector<ocl::Mat> tiles;
+    std::vector<int64_t> rows;
+    OclColumn(void* buffers[], int64_t ntiles) {
+        for (int64_t t = 0; t < ntiles; ++t) {
+            tiles.push_back(ocl_tile<T>(buffers[t]));
+            rows.push_back(tile_rows(buffers[t]));
+        }
+    }
+};
+
 /// Number of buffers of the running task whose codelet has a variable number of them.
 inline int task_nbuffers() { return int(STARPU_TASK_GET_NBUFFERS(starpu_task_get_current())); }
 
