@@ -17,6 +17,9 @@ struct Mat {
     int64_t ld;  ///< leading dimension, in elements
 };
 
+/// The view of M from its element (i, j) on (same buffer and leading dimension).
+inline Mat at(const Mat& M, int64_t i, int64_t j) { return {M.mem, M.off + size_t(i + j * M.ld), M.ld}; }
+
 /// C = alpha·op(A)·op(B) + beta·C; C m×n, op(A) m×k, op(B) k×n (BLAS xGEMM; op may be ConjTrans).
 /// Every launcher here takes T = float, double, std::complex<float> or std::complex<double>, and
 /// throws tessera::Error when dk was built for another precision.

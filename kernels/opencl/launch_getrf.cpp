@@ -77,7 +77,7 @@ private:
         enqueue(q_, kernel, 1, local, local, "clEnqueueNDRangeKernel(tessera_getrf_leaf)");
     }
 
-    Mat at(int64_t i, int64_t j) const { return {P_.mem, P_.off + size_t(i + j * P_.ld), P_.ld}; }
+    Mat at(int64_t i, int64_t j) const { return ocl::at(P_, i, j); }
 
     const DeviceKernels& dk_;
     cl_command_queue q_;

@@ -40,8 +40,6 @@ void swap(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, int64_t np
     enqueue(q, kernel, 1, &global, &local, "clEnqueueNDRangeKernel(tessera_lu_swap)");
 }
 
-Mat shifted(Mat a, int64_t rows, int64_t cols) { return {a.mem, a.off + size_t(rows) + size_t(cols) * size_t(a.ld), a.ld}; }
-
 }  // namespace
 
 template <class T>
@@ -119,7 +117,7 @@ void gessm(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, in
     if (m == 0 || n == 0 || kb == 0) return;
     swap(dk, q, n, kb, 0, A, A, ipiv, ipiv_off);
     trsm<T>(dk, q, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, kb, n, T(1), L, A);
-    if (m > kb) gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, m - kb, n, kb, T(-1), shifted(L, kb, 0), A, T(1), shifted(A, kb, 0));
+    if (m > kb) gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, m - kb, n, kb, T(-1), at(L, kb, 0), A, T(1), at(A, kb, 0));
 }
 
 template <class T>
@@ -130,9 +128,9 @@ void ssssm(const DeviceKernels& dk, cl_command_queue q, int64_t n, int64_t m2, i
     for (int64_t ii = 0; ii < kb; ii += ib) {
         const int64_t sb = std::min(ib, kb - ii);
         swap(dk, q, n, sb, ii, A1, A2, ipiv, ipiv_off + size_t(ii));
-        trsm<T>(dk, q, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, sb, n, T(1), shifted(L1, 0, ii), shifted(A1, ii, 0));
+        trsm<T>(dk, q, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, sb, n, T(1), at(L1, 0, ii), at(A1, ii, 0));
         if (m2 > 0)
-            gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, m2, n, sb, T(-1), shifted(L2, 0, ii), shifted(A1, ii, 0), T(1), A2);
+            gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, m2, n, sb, T(-1), at(L2, 0, ii), at(A1, ii, 0), T(1), A2);
     }
 }
 

@@ -101,8 +101,6 @@ private:
         }
     }
 
-    /// Element (i, j) of M onward, as a Mat.
-    static Mat at(const Mat& M, int64_t i, int64_t j) { return {M.mem, M.off + size_t(i + j * M.ld), M.ld}; }
     /// The off-diagonal block of L at rows r1.., columns r0.. as stored: (r1, r0) when lower,
     /// (r0, r1) when upper.
     Mat off_diag(const Mat& M, int64_t r1, int64_t r0) const { return lower_ ? at(M, r1, r0) : at(M, r0, r1); }

@@ -51,8 +51,6 @@ Scratch scratch_for(const DeviceKernels& dk, int64_t vrows, int64_t vcols, int64
     return s;
 }
 
-Mat at(const Mat& m, int64_t i, int64_t j) { return {m.mem, m.off + size_t(i + j * m.ld), m.ld}; }
-
 /// xGEQRT's mv×k V (unit lower trapezoidal, upper part not referenced) into vpad, with zeros above
 /// the diagonal and ones on it, so that GEMMs can read it in full.
 template <class T>

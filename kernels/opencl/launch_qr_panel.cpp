@@ -14,8 +14,6 @@ namespace {
 constexpr int64_t kLeafMax = 32;    // TESSERA_QRL_MAX (qr_panel.cl)
 constexpr size_t kLeafLocal = 64;   // TESSERA_QRL_WG (qr_panel.cl)
 
-Mat at(const Mat& M, int64_t i, int64_t j) { return {M.mem, M.off + size_t(i + j * M.ld), M.ld}; }
-
 /// One launch of tessera_qr_leaf: nc reflectors of [Top; X] (tri: xGEQR2's block), T to Tleaf.
 void leaf(const DeviceKernels& dk, cl_command_queue q, int64_t nc, int64_t mx, bool tri, const Mat& top,
           const Mat& x, const Mat& tleaf) {
