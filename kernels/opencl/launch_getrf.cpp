@@ -1,6 +1,6 @@
 // Host launcher of the partial-pivoting LU panel on an OpenCL device (launch_lu.hpp): gather the
 // tiles into one matrix, LAPACK xGETRF2's recursion with getrf.cl's one-work-group leaves, trsm
-// and gemm from launch.hpp and lu.cl's row interchanges, scatter back. All on one in-order queue,
+// and gemm from launch.hpp and lu_swap's row interchanges, scatter back (lacpy). All on one in-order queue,
 // never waiting.
 #include "kernels/opencl/launch_lu.hpp"
 #include "kernels/opencl/launch_util.hpp"
@@ -13,19 +13,6 @@ namespace {
 
 constexpr int64_t kLeafMax = 64;    // TESSERA_GETRF_LEAF_MAX (getrf.cl)
 constexpr size_t kLeafLocal = 256;  // TESSERA_GETRF_WG (getrf.cl)
-
-/// Copy rows×cols elements between two column-major matrices (element offsets and leading
-/// dimensions), as one rectangular buffer copy.
-template <class T>
-void copy_rect(cl_command_queue q, const Mat& src, const Mat& dst, int64_t rows, int64_t cols) {
-    if (rows == 0 || cols == 0) return;
-    const size_t s = sizeof(T);
-    const size_t src_origin[3] = {src.off * s, 0, 0}, dst_origin[3] = {dst.off * s, 0, 0};
-    const size_t region[3] = {size_t(rows) * s, size_t(cols), 1};
-    check(clEnqueueCopyBufferRect(q, src.mem, dst.mem, src_origin, dst_origin, region, size_t(src.ld) * s, 0,
-                                  size_t(dst.ld) * s, 0, 0, nullptr, nullptr),
-          "clEnqueueCopyBufferRect(getrf panel)");
-}
 
 /// The recursion on the m×n panel P (in the Panel workspace) with its int pivots at element
 /// piv_off of piv, each the 1-based row of P it came from.
@@ -51,15 +38,8 @@ public:
 
     /// Rows of the panel's columns c0 .. c0+n interchanged by the pivots of rows r0 .. r0+npiv.
     void interchange(int64_t c0, int64_t n, int64_t r0, int64_t npiv) {
-        if (n == 0 || npiv == 0) return;
-        cl_kernel kernel = dk_.get("tessera_lu_swap");
-        const cl_int cn = to_int(n, "getrf", "ncols"), cp = to_int(npiv, "getrf", "npiv");
-        const cl_int cr = to_int(r0, "getrf", "r0"), ld = to_int(P_.ld, "getrf", "ld");
         const Mat a = at(0, c0);
-        const cl_ulong off = a.off, offP = piv_off_ + size_t(r0);
-        set_args(kernel, "clSetKernelArg(tessera_lu_swap)", cn, cp, cr, a.mem, off, ld, a.mem, off, ld, piv_, offP);
-        const size_t local = 64, global = round_up(size_t(n), local);
-        enqueue(q_, kernel, 1, &global, &local, "clEnqueueNDRangeKernel(tessera_lu_swap)");
+        lu_swap(dk_, q_, n, npiv, r0, a, a, piv_, piv_off_ + size_t(r0));
     }
 
 private:
@@ -111,7 +91,7 @@ void getrf_panel(const DeviceKernels& dk, cl_command_queue q, const std::vector<
     const Mat P{s, 0, ld};
     const size_t ipiv_off = panel_bytes / sizeof(cl_int);
     for (size_t t = 0, r = 0; t < tiles.size(); r += size_t(rows[t]), ++t)
-        copy_rect<T>(q, tiles[t], {s, r, ld}, rows[t], ncols);
+        lacpy<T>(dk, q, Uplo::General, rows[t], ncols, tiles[t], {s, r, ld});
     PanelRecursion<T> panel(dk, q, m, P, s, ipiv_off);
     panel.factor(0, kb);
     if (ncols > kb) {  // a wide panel (m < ncols): the columns right of the square part
@@ -120,7 +100,7 @@ void getrf_panel(const DeviceKernels& dk, cl_command_queue q, const std::vector<
                 {s, size_t(kb * ld), ld});
     }
     for (size_t t = 0, r = 0; t < tiles.size(); r += size_t(rows[t]), ++t)
-        copy_rect<T>(q, {s, r, ld}, tiles[t], rows[t], ncols);
+        lacpy<T>(dk, q, Uplo::General, rows[t], ncols, {s, r, ld}, tiles[t]);
     cl_kernel kernel = dk.get("tessera_getrf_pivots");
     const cl_int ckb = cl_int(kb);
     const cl_ulong offP = ipiv_off, offOut = piv_off;

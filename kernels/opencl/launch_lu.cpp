@@ -27,9 +27,10 @@ void rowcopy(const DeviceKernels& dk, cl_command_queue q, int64_t nrows, int64_t
     enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_lu_rowcopy)");
 }
 
-/// tessera_lu_swap on npiv pivots starting at element ipiv_off, rows r0.. of A1.
-void swap(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, int64_t npiv, int64_t r0, const Mat& A1,
-          const Mat& A2, cl_mem ipiv, size_t ipiv_off) {
+}  // namespace
+
+void lu_swap(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, int64_t npiv, int64_t r0, const Mat& A1,
+             const Mat& A2, cl_mem ipiv, size_t ipiv_off) {
     if (ncols == 0 || npiv == 0) return;
     cl_kernel kernel = dk.get("tessera_lu_swap");
     const cl_int cn = to_int(ncols, "swap", "ncols"), cp = to_int(npiv, "swap", "npiv"), cr = to_int(r0, "swap", "r0");
@@ -39,8 +40,6 @@ void swap(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, int64_t np
     const size_t local = 64, global = round_up(size_t(ncols), local);
     enqueue(q, kernel, 1, &global, &local, "clEnqueueNDRangeKernel(tessera_lu_swap)");
 }
-
-}  // namespace
 
 template <class T>
 void laswp(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, const std::vector<Mat>& tiles,
@@ -115,7 +114,7 @@ void gessm(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, in
            Mat L, Mat A) {
     check_prec<T>(dk, "gessm");
     if (m == 0 || n == 0 || kb == 0) return;
-    swap(dk, q, n, kb, 0, A, A, ipiv, ipiv_off);
+    lu_swap(dk, q, n, kb, 0, A, A, ipiv, ipiv_off);
     trsm<T>(dk, q, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, kb, n, T(1), L, A);
     if (m > kb) gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, m - kb, n, kb, T(-1), at(L, kb, 0), A, T(1), at(A, kb, 0));
 }
@@ -127,7 +126,7 @@ void ssssm(const DeviceKernels& dk, cl_command_queue q, int64_t n, int64_t m2, i
     if (n == 0 || kb == 0) return;
     for (int64_t ii = 0; ii < kb; ii += ib) {
         const int64_t sb = std::min(ib, kb - ii);
-        swap(dk, q, n, sb, ii, A1, A2, ipiv, ipiv_off + size_t(ii));
+        lu_swap(dk, q, n, sb, ii, A1, A2, ipiv, ipiv_off + size_t(ii));
         trsm<T>(dk, q, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, sb, n, T(1), at(L1, 0, ii), at(A1, ii, 0));
         if (m2 > 0)
             gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, m2, n, sb, T(-1), at(L2, 0, ii), at(A1, ii, 0), T(1), A2);

@@ -20,6 +20,12 @@ template <class T>
 void laswp(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, const std::vector<Mat>& tiles,
            const std::vector<int64_t>& rows, int64_t row0, const int64_t* ipiv, int64_t k1, int64_t k2, bool forward);
 
+/// Row interchanges of lu.cl's tessera_lu_swap on ncols columns: for t = 0..npiv−1 in order, with
+/// v = ipiv[ipiv_off + t] (int device buffer) and r = r0 + t, row r of A1 is swapped with row v−1 of
+/// A1 when v > 0 (LAPACK's convention) or with row −v−1 of A2 when v < 0 (incremental pivoting's).
+void lu_swap(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, int64_t npiv, int64_t r0, const Mat& A1,
+             const Mat& A2, cl_mem ipiv, size_t ipiv_off);
+
 /// Partial-pivoting LU (LAPACK xGETRF semantics) of a panel: a column of tiles stacked vertically,
 /// tiles[t] with rows[t] rows and ncols columns, m = Σ rows. The tiles are copied into one m×ncols
 /// matrix (dk.scratch(Workspace::Panel)), factored there by the recursion of LAPACK's xGETRF2
