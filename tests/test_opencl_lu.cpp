@@ -10,24 +10,13 @@
 
 #include <memory>
 
+#include "kernels/cpu/lu.hpp"
 #include "kernels/opencl/launch_lu.hpp"
 
 namespace {
 
 using namespace tessera;
 using namespace tessera::ocltest;
-
-template <class T>
-int ref_getrf(int64_t m, int64_t n, T* a, int64_t lda, int* ipiv) {
-    if constexpr (std::is_same_v<T, float>)
-        return LAPACKE_sgetrf_work(LAPACK_COL_MAJOR, int(m), int(n), a, int(lda), ipiv);
-    else if constexpr (std::is_same_v<T, double>)
-        return LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, int(m), int(n), a, int(lda), ipiv);
-    else if constexpr (std::is_same_v<T, std::complex<float>>)
-        return LAPACKE_cgetrf_work(LAPACK_COL_MAJOR, int(m), int(n), a, int(lda), ipiv);
-    else
-        return LAPACKE_zgetrf_work(LAPACK_COL_MAJOR, int(m), int(n), a, int(lda), ipiv);
-}
 
 /// One panel of `rows` tile rows and n columns, whose first row is row0 of its matrix; the columns
 /// listed in `zero_cols` are zero; pivots, info, residual and untouched memory checked.
@@ -68,7 +57,7 @@ void run_panel(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64
 
     std::vector<T> ref = a;
     std::vector<int> ref_ipiv(static_cast<size_t>(kb));
-    const int ref_info = ref_getrf<T>(m, n, ref.data(), m, ref_ipiv.data());
+    const int ref_info = cpu::getrf<T>(m, n, ref.data(), m, ref_ipiv.data());
     EXPECT_EQ(info, ref_info);
     for (int64_t i = 0; i < kb; ++i) {
         EXPECT_EQ(ipiv[size_t(i)], row0 + ref_ipiv[size_t(i)]) << "ipiv[" << i << "]";

@@ -34,23 +34,23 @@ void factor(const DeviceKernels& dk, cl_command_queue q, bool tri, int64_t m, in
             const Mat& A, const Mat& B, const Mat& Tf) {
     ib = std::min(ib, k);
     const int64_t lb = std::min(ib, kLeafMax);
-    // The leaves' T: Tf itself when a leaf is an inner block, else lb×k scratch merged below.
+    // The leaves' T: Tf itself when a leaf is an inner block, else lb×k scratch merged per block.
     const Mat Ts = lb == ib ? Tf : Mat{dk.scratch(size_t(lb * k) * sizeof(T), DeviceKernels::Workspace::Panel), 0, lb};
-    for (int64_t l0 = 0; l0 < k; l0 += std::min(lb, ib - l0 % ib)) {  // leaves never straddle an inner block
-        const int64_t nc = std::min({lb, k - l0, ib - l0 % ib}), c1 = l0 + nc;
-        const Mat top = at(A, l0, l0), x = tri ? top : at(B, 0, l0), tl = at(Ts, 0, l0);
-        leaf(dk, q, nc, tri ? m - l0 : m, tri, top, x, tl);
-        if (c1 >= n) continue;
-        if (tri)
-            gemqrt<T>(dk, q, Side::Left, Trans::ConjTrans, m - l0, n - c1, nc, nc, top, tl, at(A, l0, c1));
-        else
-            tpmqrt<T>(dk, q, Side::Left, Trans::ConjTrans, m, n - c1, nc, nc, x, tl, at(A, l0, c1), at(B, 0, c1));
-    }
-    if (lb == ib) return;
-    for (int64_t j0 = 0; j0 < k; j0 += ib) {
+    for (int64_t j0 = 0; j0 < k; j0 += ib) {  // inner blocks, each by leaves of at most lb columns
         const int64_t jb = std::min(ib, k - j0);
-        larft<T>(dk, q, !tri, tri ? m - j0 : m, jb, lb, tri ? at(A, j0, j0) : at(B, 0, j0), at(Ts, 0, j0),
-                 at(Tf, 0, j0));
+        for (int64_t l0 = j0; l0 < j0 + jb; l0 += lb) {
+            const int64_t nc = std::min(lb, j0 + jb - l0), c1 = l0 + nc;
+            const Mat top = at(A, l0, l0), x = tri ? top : at(B, 0, l0), tl = at(Ts, 0, l0);
+            leaf(dk, q, nc, tri ? m - l0 : m, tri, top, x, tl);
+            if (c1 >= n) continue;
+            if (tri)
+                gemqrt<T>(dk, q, Side::Left, Trans::ConjTrans, m - l0, n - c1, nc, nc, top, tl, at(A, l0, c1));
+            else
+                tpmqrt<T>(dk, q, Side::Left, Trans::ConjTrans, m, n - c1, nc, nc, x, tl, at(A, l0, c1), at(B, 0, c1));
+        }
+        if (lb < ib)  // the block's T from its leaves' (its V is final: later leaves write right of it)
+            larft<T>(dk, q, !tri, tri ? m - j0 : m, jb, lb, tri ? at(A, j0, j0) : at(B, 0, j0), at(Ts, 0, j0),
+                     at(Tf, 0, j0));
     }
 }
 
