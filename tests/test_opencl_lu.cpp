@@ -3,7 +3,8 @@
 // (LAPACKE xGETRF on the same matrix, shifted by the panel's first row), its factors must satisfy
 // ‖P·A − L·U‖₁ ≤ 60·m·ε·‖A‖₁ (docs/architecture.md#numerical-checks), and what it must not write
 // (tile padding, offsets, tails) stays bit for bit. Panels: several tiles, recursion depths 0–3,
-// a wide panel (fewer rows than columns), and a zero column (info).
+// tall leaves spread over work-groups (with tied magnitudes), a wide panel (fewer rows than
+// columns), and zero columns (info).
 #include "tests/opencl_checks.hpp"
 
 #include <gtest/gtest.h>
@@ -19,10 +20,11 @@ using namespace tessera;
 using namespace tessera::ocltest;
 
 /// One panel of `rows` tile rows and n columns, whose first row is row0 of its matrix; the columns
-/// listed in `zero_cols` are zero; pivots, info, residual and untouched memory checked.
+/// listed in `zero_cols` are zero, those in `tied_cols` all ±1; pivots, info, residual and untouched memory checked.
 template <class T>
 void run_panel(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64& rng, const std::vector<int64_t>& rows,
-               int64_t n, int64_t row0, const std::vector<int64_t>& zero_cols = {}) {
+               int64_t n, int64_t row0, const std::vector<int64_t>& zero_cols = {},
+               const std::vector<int64_t>& tied_cols = {}) {
     int64_t m = 0;
     for (int64_t r : rows) m += r;
     SCOPED_TRACE(::testing::Message() << "getrf_panel m=" << m << " n=" << n << " tiles=" << rows.size());
@@ -33,6 +35,8 @@ void run_panel(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64
         fill_random(*tiles[t], rng);
         for (int64_t c : zero_cols)
             for (int64_t i = 0; i < rows[t]; ++i) (*tiles[t])(i, c) = T(0);
+        for (int64_t c : tied_cols)  // every entry of magnitude 1: izamax's first row must win
+            for (int64_t i = 0; i < rows[t]; ++i) (*tiles[t])(i, c) = T((r0 + i) % 3 ? 1 : -1);
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = 0; i < rows[t]; ++i) a[size_t(r0 + i + j * m)] = (*tiles[t])(i, j);
         tiles[t]->upload();
@@ -96,6 +100,15 @@ TYPED_TEST(OpenCLLu, PanelMatchesLapack) {
     run_panel<T>(this->dk(), this->q(), this->rng, {40}, 40, 0);                  // a leaf and a narrower one
     run_panel<T>(this->dk(), this->q(), this->rng, {128, 128, 44}, 128, 256);     // depth 2, three tiles
     run_panel<T>(this->dk(), this->q(), this->rng, {200, 200, 200, 77}, 200, 0);  // uneven halves
+}
+
+// Leaves of more than 1024 rows run one launch per column over a work-group per 256 rows
+// (tessera_getrf_leaf_step); the shorter leaves of the same panel run in one work-group.
+TYPED_TEST(OpenCLLu, TallPanelAcrossWorkGroups) {
+    using T = TypeParam;
+    run_panel<T>(this->dk(), this->q(), this->rng, {700, 700, 333}, 72, 512);
+    run_panel<T>(this->dk(), this->q(), this->rng, {1300}, 40, 0, {}, {0});
+    run_panel<T>(this->dk(), this->q(), this->rng, {1100, 100}, 64, 0, {3, 40});
 }
 
 TYPED_TEST(OpenCLLu, WidePanel) {

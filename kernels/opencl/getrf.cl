@@ -74,6 +74,120 @@ void tessera_getrf_leaf(const int m, const int nc, __global scalar_t* A, const u
     }
 }
 
+// tessera_getrf_leaf_step: step c (0 ≤ c ≤ nc) of the same xGETF2 leaf spread over many
+// work-groups, for tall blocks: work-group g owns rows [g·rows_per_wg, (g+1)·rows_per_wg) of the
+// block, and one launch per column replaces the single work-group's loop (nc + 1 launches per leaf,
+// in order on one queue). Step c first finishes column c − 1 (c > 0): every work-group reduces the
+// candidates that step c − 1 wrote (the first row of largest cabs1, as izamax picks it), the owner of
+// row c − 1 stores the pivot row there, the owner of the pivot row stores row c − 1's old values
+// there, and every row below c − 1 is scaled and gets the rank-1 update. Then (c < nc) it searches
+// column c: each work-group writes its candidate (cabs1, row) and the candidate row's nc values, and
+// the owner of row c saves that row's values, for step c + 1. Candidates and saved rows alternate
+// between two buffers by the parity of c, so a step never reads what it writes. piv and info as in
+// tessera_getrf_leaf. Buffers: cand_v[2·G], cand_i[2·G], cand_row[2·G·nc] (row r of work-group g at
+// (parity·G + g)·nc), saved_row[2·nc]. Launch: 1-D, G work-groups of TESSERA_GETRF_WG work-items.
+__kernel __attribute__((reqd_work_group_size(TESSERA_GETRF_WG, 1, 1)))
+void tessera_getrf_leaf_step(const int m, const int nc, const int c, const int rows_per_wg,
+                             __global scalar_t* A, const ulong offA, const int lda,
+                             __global int* piv, const ulong offPiv, const int prow0,
+                             __global int* info, const int icol0, const int first,
+                             __global real_t* cand_v, const ulong offV, __global int* cand_i, const ulong offI,
+                             __global scalar_t* cand_row, const ulong offR, __global scalar_t* saved_row,
+                             const ulong offS)
+{
+    __local real_t best_v[TESSERA_GETRF_WG];
+    __local int best_i[TESSERA_GETRF_WG];
+    __local int best_g[TESSERA_GETRF_WG];
+    const int lid = (int)get_local_id(0), g = (int)get_group_id(0), G = (int)get_num_groups(0);
+    const int r0 = g * rows_per_wg, r1 = min(m, r0 + rows_per_wg);
+    A += offA;
+    cand_v += offV;
+    cand_i += offI;
+    cand_row += offR;
+    saved_row += offS;
+    if (c > 0) {
+        const int k = c - 1, par = k & 1;
+        // The pivot of column k: the best of the G candidates, ties to the first row.
+        real_t bv = (real_t)-2;
+        int bi = m, bg = 0;
+        for (int t = lid; t < G; t += TESSERA_GETRF_WG) {
+            const real_t v = cand_v[par * G + t];
+            const int i = cand_i[par * G + t];
+            if (v > bv || (v == bv && i < bi)) { bv = v; bi = i; bg = t; }
+        }
+        best_v[lid] = bv;
+        best_i[lid] = bi;
+        best_g[lid] = bg;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int s = TESSERA_GETRF_WG / 2; s > 0; s >>= 1) {
+            if (lid < s) {
+                const real_t ov = best_v[lid + s];
+                const int oi = best_i[lid + s];
+                if (ov > best_v[lid] || (ov == best_v[lid] && oi < best_i[lid])) {
+                    best_v[lid] = ov;
+                    best_i[lid] = oi;
+                    best_g[lid] = best_g[lid + s];
+                }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        const int win = best_g[0];
+        const int p = best_i[0];
+        __global const scalar_t* prow = cand_row + (long)(par * G + win) * nc;  // the pivot row, element j at prow[j]
+        __global const scalar_t* old = saved_row + par * nc;                      // row k before the interchange
+        const scalar_t pivot = prow[k];
+        const bool zero = S_IS_ZERO(pivot);
+        if (g == 0 && lid == 0) {
+            if (first && k == 0) *info = 0;
+            piv[offPiv + k] = prow0 + p + 1;
+            if (zero && *info == 0) *info = icol0 + k + 1;
+        }
+        if (p != k) {
+            // nc ≤ TESSERA_GETRF_LEAF_MAX < TESSERA_GETRF_WG: work-item j moves element j of a row.
+            if (k >= r0 && k < r1 && lid < nc) A[k + (long)lid * lda] = prow[lid];
+            if (p >= r0 && p < r1 && lid < nc) A[p + (long)lid * lda] = old[lid];
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        const scalar_t r = zero ? S_ONE : S_INV(pivot);
+        for (int i = max(r0, k + 1) + lid; i < r1; i += TESSERA_GETRF_WG) {
+            scalar_t l = A[i + (long)k * lda];
+            if (!zero) l = S_MUL(l, r);
+            A[i + (long)k * lda] = l;
+            for (int j = k + 1; j < nc; ++j) A[i + (long)j * lda] = S_FMA(-l, prow[j], A[i + (long)j * lda]);
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    }
+    if (c < nc) {  // the search of column c over this work-group's rows at or below c
+        const int par = c & 1;
+        __global const scalar_t* col = A + (long)c * lda;
+        // As tessera_getrf_leaf: row c when no entry compares larger than −1 (a column of NaNs).
+        real_t bv = (real_t)-1;
+        int bi = max(r0, c) < r1 ? max(r0, c) : m;
+        for (int i = max(r0, c) + lid; i < r1; i += TESSERA_GETRF_WG) {
+            const real_t v = S_ABS1(col[i]);
+            if (v > bv) { bv = v; bi = i; }
+        }
+        best_v[lid] = bv;
+        best_i[lid] = bi;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int s = TESSERA_GETRF_WG / 2; s > 0; s >>= 1) {
+            if (lid < s) {
+                const real_t ov = best_v[lid + s];
+                const int oi = best_i[lid + s];
+                if (ov > best_v[lid] || (ov == best_v[lid] && oi < best_i[lid])) { best_v[lid] = ov; best_i[lid] = oi; }
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        const int bi0 = best_i[0];
+        if (lid == 0) {
+            cand_v[par * G + g] = best_v[0];
+            cand_i[par * G + g] = bi0;
+        }
+        if (bi0 < m && lid < nc) cand_row[(long)(par * G + g) * nc + lid] = A[bi0 + (long)lid * lda];
+        if (c >= r0 && c < r1 && lid < nc) saved_row[par * nc + lid] = A[c + (long)lid * lda];
+    }
+}
+
 // tessera_getrf_pivots: out[offOut + t] = row0 + piv[offPiv + t] for t < n (panel rows → rows of
 // the matrix, 1-based, 64-bit as the pivots handle holds them). Launch: 1-D, any sizes ≥ n.
 __kernel void tessera_getrf_pivots(const int n, __global const int* piv, const ulong offPiv, const long row0,

@@ -1,5 +1,6 @@
 // Host launcher of the partial-pivoting LU panel on an OpenCL device (launch_lu.hpp): gather the
-// tiles into one matrix, LAPACK xGETRF2's recursion with getrf.cl's one-work-group leaves, trsm
+// tiles into one matrix, LAPACK xGETRF2's recursion with getrf.cl's leaves (one work-group, or one
+// launch per column over many work-groups for tall leaves), trsm
 // and gemm from launch.hpp and lu_swap's row interchanges, scatter back (lacpy). All on one in-order queue,
 // never waiting.
 #include "kernels/opencl/launch_lu.hpp"
@@ -13,15 +14,39 @@ namespace {
 
 constexpr int64_t kLeafMax = 64;    // TESSERA_GETRF_LEAF_MAX (getrf.cl)
 constexpr size_t kLeafLocal = 256;  // TESSERA_GETRF_WG (getrf.cl)
+// Leaves taller than this run as tessera_getrf_leaf_step, one launch per column over one
+// work-group per kLeafLocal rows; shorter ones in tessera_getrf_leaf's single work-group.
+constexpr int64_t kSingleGroupRows = 1024;
+
+/// Where the multi-work-group leaf keeps its candidates in the Panel workspace, after the panel
+/// and its pivots (getrf.cl's tessera_getrf_leaf_step): element offsets of each array, in its type.
+template <class T>
+struct LeafCandidates {
+    LeafCandidates(size_t base_bytes, int64_t m, int64_t nc) {
+        const size_t groups = size_t((m + int64_t(kLeafLocal) - 1) / int64_t(kLeafLocal)), align = 64;
+        size_t at = round_up(base_bytes, align);
+        v = at / sizeof(real_t<T>);
+        at = round_up(at + 2 * groups * sizeof(real_t<T>), align);
+        i = at / sizeof(cl_int);
+        at = round_up(at + 2 * groups * sizeof(cl_int), align);
+        row = at / sizeof(T);
+        at = round_up(at + 2 * groups * size_t(nc) * sizeof(T), align);
+        saved = at / sizeof(T);
+        end_bytes = at + 2 * size_t(nc) * sizeof(T);
+    }
+    size_t v, i, row, saved, end_bytes;
+};
 
 /// The recursion on the m×n panel P (in the Panel workspace) with its int pivots at element
 /// piv_off of piv, each the 1-based row of P it came from.
 template <class T>
 class PanelRecursion {
 public:
-    PanelRecursion(const DeviceKernels& dk, cl_command_queue q, int64_t m, Mat P, cl_mem piv, size_t piv_off)
+    PanelRecursion(const DeviceKernels& dk, cl_command_queue q, int64_t m, Mat P, cl_mem piv, size_t piv_off,
+                   const LeafCandidates<T>& cand)
         : dk_(dk), q_(q), leaf_(std::clamp<int64_t>(dk.params().getrf_leaf, 1, kLeafMax)), m_(m), P_(P), piv_(piv),
-          piv_off_(piv_off) {}
+          piv_off_(piv_off), cand_(cand) {}
+
 
     /// Factor columns c0 .. c0+n over rows c0 .. m (c0 + n ≤ min(m, columns)).
     void factor(int64_t c0, int64_t n) {
@@ -44,6 +69,7 @@ public:
 
 private:
     void leaf(int64_t c0, int64_t n) {
+        if (m_ - c0 > kSingleGroupRows) return leaf_steps(c0, n);
         cl_kernel kernel = dk_.get("tessera_getrf_leaf");
         const size_t local[1] = {kLeafLocal};
         check_local(dk_, "tessera_getrf_leaf", local, 1);
@@ -57,6 +83,24 @@ private:
         enqueue(q_, kernel, 1, local, local, "clEnqueueNDRangeKernel(tessera_getrf_leaf)");
     }
 
+    void leaf_steps(int64_t c0, int64_t n) {
+        cl_kernel kernel = dk_.get("tessera_getrf_leaf_step");
+        const size_t local[1] = {kLeafLocal};
+        check_local(dk_, "tessera_getrf_leaf_step", local, 1);
+        const Mat a = at(c0, c0);
+        const cl_int cm = to_int(m_ - c0, "getrf", "m"), cn = to_int(n, "getrf", "n"), ld = to_int(P_.ld, "getrf", "ld");
+        const cl_int prow0 = to_int(c0, "getrf", "row"), first = c0 == 0, rows_per_wg = cl_int(kLeafLocal);
+        const cl_ulong off = a.off, offP = piv_off_ + size_t(c0), offV = cand_.v, offI = cand_.i, offR = cand_.row,
+                       offS = cand_.saved;
+        const cl_mem info = dk_.info_scratch();
+        const size_t global[1] = {round_up(size_t(cm), kLeafLocal)};
+        for (cl_int c = 0; c <= cn; ++c) {
+            set_args(kernel, "clSetKernelArg(tessera_getrf_leaf_step)", cm, cn, c, rows_per_wg, a.mem, off, ld, piv_,
+                     offP, prow0, info, prow0, first, P_.mem, offV, P_.mem, offI, P_.mem, offR, P_.mem, offS);
+            enqueue(q_, kernel, 1, global, local, "clEnqueueNDRangeKernel(tessera_getrf_leaf_step)");
+        }
+    }
+
     Mat at(int64_t i, int64_t j) const { return ocl::at(P_, i, j); }
 
     const DeviceKernels& dk_;
@@ -66,6 +110,7 @@ private:
     Mat P_;
     cl_mem piv_;
     size_t piv_off_;
+    LeafCandidates<T> cand_;
 };
 
 }  // namespace
@@ -87,12 +132,14 @@ void getrf_panel(const DeviceKernels& dk, cl_command_queue q, const std::vector<
     // int pivots.
     const int64_t ld = int64_t(round_up(size_t(m), 8));
     const size_t panel_bytes = size_t(ld * ncols) * sizeof(T);
-    cl_mem s = dk.scratch(panel_bytes + size_t(kb) * sizeof(cl_int), DeviceKernels::Workspace::Panel);
-    const Mat P{s, 0, ld};
     const size_t ipiv_off = panel_bytes / sizeof(cl_int);
+    const LeafCandidates<T> cand(panel_bytes + size_t(kb) * sizeof(cl_int), m,
+                                 std::min<int64_t>(kb, std::clamp<int64_t>(dk.params().getrf_leaf, 1, kLeafMax)));
+    cl_mem s = dk.scratch(cand.end_bytes, DeviceKernels::Workspace::Panel);
+    const Mat P{s, 0, ld};
     for (size_t t = 0, r = 0; t < tiles.size(); r += size_t(rows[t]), ++t)
         lacpy<T>(dk, q, Uplo::General, rows[t], ncols, tiles[t], {s, r, ld});
-    PanelRecursion<T> panel(dk, q, m, P, s, ipiv_off);
+    PanelRecursion<T> panel(dk, q, m, P, s, ipiv_off, cand);
     panel.factor(0, kb);
     if (ncols > kb) {  // a wide panel (m < ncols): the columns right of the square part
         panel.interchange(kb, ncols - kb, 0, kb);
