@@ -86,27 +86,32 @@ void laswp(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, const std
         idx.insert(idx.end(), scatter_src[size_t(t)].begin(), scatter_src[size_t(t)].end());
         idx.insert(idx.end(), scatter_dst[size_t(t)].begin(), scatter_dst[size_t(t)].end());
     }
-    cl_int err = CL_SUCCESS;
-    cl_mem idx_mem = clCreateBuffer(dk.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, idx.size() * sizeof(int),
-                                    idx.data(), &err);
-    check(err, "clCreateBuffer(laswp indices)");
-    cl_mem work = clCreateBuffer(dk.context(), CL_MEM_READ_WRITE, size_t(nmoved) * size_t(ncols) * sizeof(T), nullptr, &err);
-    if (err != CL_SUCCESS) clReleaseMemObject(idx_mem);
-    check(err, "clCreateBuffer(laswp workspace)");
-    const Mat W{work, 0, nmoved};
-    try {
-        for (int64_t t = 0; t < ntiles; ++t)
-            rowcopy(dk, q, int64_t(gather_src[size_t(t)].size()), ncols, tiles[size_t(t)], W, idx_mem, gather_off[size_t(t)]);
-        for (int64_t t = 0; t < ntiles; ++t)
-            rowcopy(dk, q, int64_t(scatter_src[size_t(t)].size()), ncols, W, tiles[size_t(t)], idx_mem, scatter_off[size_t(t)]);
-    } catch (...) {
-        clReleaseMemObject(work);
-        clReleaseMemObject(idx_mem);
-        throw;
+    // The moved rows (W) and the index lists in the launcher workspace: no allocation per call (a
+    // buffer created and released per task cost about a millisecond on NVIDIA's driver). The lists
+    // are written without waiting; their host copy is freed when that write completes.
+    const size_t w_bytes = round_up(size_t(nmoved) * size_t(ncols) * sizeof(T), 256);
+    cl_mem work = dk.scratch(w_bytes + idx.size() * sizeof(int));
+    auto* host = new std::vector<int>(std::move(idx));
+    cl_event written = nullptr;
+    const cl_int err = clEnqueueWriteBuffer(q, work, CL_FALSE, w_bytes, host->size() * sizeof(int), host->data(), 0,
+                                            nullptr, &written);
+    if (err != CL_SUCCESS) delete host;
+    check(err, "clEnqueueWriteBuffer(laswp indices)");
+    const cl_int cb = clSetEventCallback(
+        written, CL_COMPLETE, [](cl_event, cl_int, void* p) { delete static_cast<std::vector<int>*>(p); }, host);
+    clReleaseEvent(written);
+    if (cb != CL_SUCCESS) {  // no callback: wait for the write, then free the lists here
+        clFinish(q);
+        delete host;
     }
-    // Released once the enqueued kernels that use them have completed (OpenCL reference counting).
-    clReleaseMemObject(work);
-    clReleaseMemObject(idx_mem);
+    const Mat W{work, 0, nmoved};
+    const size_t idx0 = w_bytes / sizeof(int);
+    for (int64_t t = 0; t < ntiles; ++t)
+        rowcopy(dk, q, int64_t(gather_src[size_t(t)].size()), ncols, tiles[size_t(t)], W, work,
+                idx0 + gather_off[size_t(t)]);
+    for (int64_t t = 0; t < ntiles; ++t)
+        rowcopy(dk, q, int64_t(scatter_src[size_t(t)].size()), ncols, W, tiles[size_t(t)], work,
+                idx0 + scatter_off[size_t(t)]);
 }
 
 template <class T>
