@@ -94,9 +94,13 @@ private:
                        offS = cand_.saved;
         const cl_mem info = dk_.info_scratch();
         const size_t global[1] = {round_up(size_t(cm), kLeafLocal)};
+        const cl_int step0 = 0;
+        set_args(kernel, "clSetKernelArg(tessera_getrf_leaf_step)", cm, cn, step0, rows_per_wg, a.mem, off, ld, piv_, offP,
+                 prow0, info, prow0, first, P_.mem, offV, P_.mem, offI, P_.mem, offR, P_.mem, offS);
+        // One launch per column, only the step argument (index 2) set anew: the host's enqueue rate
+        // bounds how fast these short launches run.
         for (cl_int c = 0; c <= cn; ++c) {
-            set_args(kernel, "clSetKernelArg(tessera_getrf_leaf_step)", cm, cn, c, rows_per_wg, a.mem, off, ld, piv_,
-                     offP, prow0, info, prow0, first, P_.mem, offV, P_.mem, offI, P_.mem, offR, P_.mem, offS);
+            if (c > 0) check(clSetKernelArg(kernel, 2, sizeof(c), &c), "clSetKernelArg(tessera_getrf_leaf_step)");
             enqueue(q_, kernel, 1, global, local, "clEnqueueNDRangeKernel(tessera_getrf_leaf_step)");
         }
     }
