@@ -10,17 +10,19 @@
 #define S_ABS1(a) fabs(a)
 #endif
 
-// tessera_getrf_leaf: LAPACK xGETF2 on the m×nc block at A (nc ≤ TESSERA_GETRF_LEAF_MAX, m ≥ nc),
-// rows searched and interchanged within the block's columns only (the caller applies them to the
-// other columns). For column c: the pivot is the first row of largest cabs1 at or below c; it is
-// swapped with row c; the column below is scaled by the pivot's inverse (not when it is 0) and the
-// block's trailing columns get the rank-1 update. piv[offPiv + c] = prow0 + p + 1; the first zero
+// tessera_getrf_leaf: LAPACK xGETF2 on the m×nc block at A (nc ≤ TESSERA_GETRF_LEAF_MAX, m ≥ nc).
+// For column c: the pivot is the first row of largest cabs1 at or below c; it is swapped with row
+// c across the whole panel, columns jlo ≤ j < jhi of A (jlo ≤ 0, jhi ≥ nc: the panel's columns
+// left and right of the block, so that the recursion needs no interchanges of its own); the column
+// below is scaled by the pivot's inverse (not when it is 0) and the block's trailing columns get
+// the rank-1 update. piv[offPiv + c] = prow0 + p + 1; the first zero
 // pivot sets *info = icol0 + c + 1 unless *info is set already (first ≠ 0 clears it first).
 // Launch: 1-D, exactly one work-group of TESSERA_GETRF_WG work-items.
 __kernel __attribute__((reqd_work_group_size(TESSERA_GETRF_WG, 1, 1)))
 void tessera_getrf_leaf(const int m, const int nc, __global scalar_t* A, const ulong offA, const int lda,
                                  __global int* piv, const ulong offPiv, const int prow0,
-                                 __global int* info, const int icol0, const int first)
+                                 __global int* info, const int icol0, const int first, const int jlo,
+                                 const int jhi)
 {
     __local real_t best_v[TESSERA_GETRF_WG];
     __local int best_i[TESSERA_GETRF_WG];
@@ -48,7 +50,7 @@ void tessera_getrf_leaf(const int m, const int nc, __global scalar_t* A, const u
         }
         const int p = best_i[0];
         if (p != c)
-            for (int j = lid; j < nc; j += TESSERA_GETRF_WG) {
+            for (int j = jlo + lid; j < jhi; j += TESSERA_GETRF_WG) {
                 const scalar_t x = A[c + (long)j * lda];
                 A[c + (long)j * lda] = A[p + (long)j * lda];
                 A[p + (long)j * lda] = x;
@@ -83,14 +85,14 @@ void tessera_getrf_leaf(const int m, const int nc, __global scalar_t* A, const u
 // there, and every row below c − 1 is scaled and gets the rank-1 update. Then (c < nc) it searches
 // column c: each work-group writes its candidate (cabs1, row) and the candidate row's nc values, and
 // the owner of row c saves that row's values, for step c + 1. Candidates and saved rows alternate
-// between two buffers by the parity of c, so a step never reads what it writes. piv and info as in
-// tessera_getrf_leaf. Buffers: cand_v[2·G], cand_i[2·G], cand_row[2·G·nc] (row r of work-group g at
-// (parity·G + g)·nc), saved_row[2·nc]. Launch: 1-D, G work-groups of TESSERA_GETRF_WG work-items.
+// between two buffers by the parity of c, so a step never reads what it writes. piv, info and the
+// interchanges across the panel (jlo, jhi) as in tessera_getrf_leaf. Buffers: cand_v[2·G],
+// cand_i[2·G], cand_row[2·G·nc] (row r of work-group g at (parity·G + g)·nc), saved_row[2·nc]. Launch: 1-D, G work-groups of TESSERA_GETRF_WG work-items.
 __kernel __attribute__((reqd_work_group_size(TESSERA_GETRF_WG, 1, 1)))
 void tessera_getrf_leaf_step(const int m, const int nc, const int c, const int rows_per_wg,
                              __global scalar_t* A, const ulong offA, const int lda,
                              __global int* piv, const ulong offPiv, const int prow0,
-                             __global int* info, const int icol0, const int first,
+                             __global int* info, const int icol0, const int first, const int jlo, const int jhi,
                              __global real_t* cand_v, const ulong offV, __global int* cand_i, const ulong offI,
                              __global scalar_t* cand_row, const ulong offR, __global scalar_t* saved_row,
                              const ulong offS)
@@ -146,6 +148,14 @@ void tessera_getrf_leaf_step(const int m, const int nc, const int c, const int r
             // nc ≤ TESSERA_GETRF_LEAF_MAX < TESSERA_GETRF_WG: work-item j moves element j of a row.
             if (k >= r0 && k < r1 && lid < nc) A[k + (long)lid * lda] = prow[lid];
             if (p >= r0 && p < r1 && lid < nc) A[p + (long)lid * lda] = old[lid];
+            // The panel's columns outside the block, which no other work-group reads in this step:
+            // swapped in place, spread over the work-groups.
+            for (int j = jlo + g * TESSERA_GETRF_WG + lid; j < jhi; j += G * TESSERA_GETRF_WG)
+                if (j < 0 || j >= nc) {
+                    const scalar_t x = A[k + (long)j * lda];
+                    A[k + (long)j * lda] = A[p + (long)j * lda];
+                    A[p + (long)j * lda] = x;
+                }
         }
         barrier(CLK_GLOBAL_MEM_FENCE);
         const scalar_t r = zero ? S_ONE : S_INV(pivot);

@@ -1,8 +1,8 @@
 // Host launcher of the partial-pivoting LU panel on an OpenCL device (launch_lu.hpp): gather the
 // tiles into one matrix, LAPACK xGETRF2's recursion with getrf.cl's leaves (one work-group, or one
-// launch per column over many work-groups for tall leaves), trsm
-// and gemm from launch.hpp and lu_swap's row interchanges, scatter back (lacpy). All on one in-order queue,
-// never waiting.
+// launch per column over many work-groups for tall leaves), which interchange whole rows of the
+// panel as they pivot, trsm and gemm from launch.hpp, scatter back (lacpy). All on one in-order
+// queue, never waiting.
 #include "kernels/opencl/launch_lu.hpp"
 #include "kernels/opencl/launch_util.hpp"
 #include "runtime/precisions.hpp"
@@ -42,29 +42,21 @@ struct LeafCandidates {
 template <class T>
 class PanelRecursion {
 public:
-    PanelRecursion(const DeviceKernels& dk, cl_command_queue q, int64_t m, Mat P, cl_mem piv, size_t piv_off,
-                   const LeafCandidates<T>& cand)
-        : dk_(dk), q_(q), leaf_(std::clamp<int64_t>(dk.params().getrf_leaf, 1, kLeafMax)), m_(m), P_(P), piv_(piv),
-          piv_off_(piv_off), cand_(cand) {}
+    PanelRecursion(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t ncols, Mat P, cl_mem piv,
+                   size_t piv_off, const LeafCandidates<T>& cand)
+        : dk_(dk), q_(q), leaf_(std::clamp<int64_t>(dk.params().getrf_leaf, 1, kLeafMax)), m_(m), ncols_(ncols), P_(P),
+          piv_(piv), piv_off_(piv_off), cand_(cand) {}
 
 
     /// Factor columns c0 .. c0+n over rows c0 .. m (c0 + n ≤ min(m, columns)).
     void factor(int64_t c0, int64_t n) {
         if (n <= leaf_) return leaf(c0, n);
         const int64_t n1 = (n + leaf_ - 1) / leaf_ / 2 * leaf_, n2 = n - n1, c1 = c0 + n1;
-        factor(c0, n1);
-        interchange(c1, n2, c0, n1);  // the left half's interchanges on the right half
+        factor(c0, n1);  // its leaves interchanged whole rows of the panel, the right half's included
         trsm<T>(dk_, q_, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, n1, n2, T(1), at(c0, c0), at(c0, c1));
         gemm<T>(dk_, q_, Trans::NoTrans, Trans::NoTrans, m_ - c1, n2, n1, T(-1), at(c1, c0), at(c0, c1), T(1),
                 at(c1, c1));
         factor(c1, n2);
-        interchange(c0, n1, c1, n2);  // the right half's on the left half
-    }
-
-    /// Rows of the panel's columns c0 .. c0+n interchanged by the pivots of rows r0 .. r0+npiv.
-    void interchange(int64_t c0, int64_t n, int64_t r0, int64_t npiv) {
-        const Mat a = at(0, c0);
-        lu_swap(dk_, q_, n, npiv, r0, a, a, piv_, piv_off_ + size_t(r0));
     }
 
 private:
@@ -78,8 +70,9 @@ private:
         const cl_int prow0 = to_int(c0, "getrf", "row"), first = c0 == 0;
         const cl_ulong off = a.off, offP = piv_off_ + size_t(c0);
         const cl_mem info = dk_.info_scratch();
+        const cl_int jlo = -prow0, jhi = to_int(ncols_ - c0, "getrf", "columns");
         set_args(kernel, "clSetKernelArg(tessera_getrf_leaf)", cm, cn, a.mem, off, ld, piv_, offP, prow0, info, prow0,
-                 first);
+                 first, jlo, jhi);
         enqueue(q_, kernel, 1, local, local, "clEnqueueNDRangeKernel(tessera_getrf_leaf)");
     }
 
@@ -95,8 +88,9 @@ private:
         const cl_mem info = dk_.info_scratch();
         const size_t global[1] = {round_up(size_t(cm), kLeafLocal)};
         const cl_int step0 = 0;
+        const cl_int jlo = -prow0, jhi = to_int(ncols_ - c0, "getrf", "columns");
         set_args(kernel, "clSetKernelArg(tessera_getrf_leaf_step)", cm, cn, step0, rows_per_wg, a.mem, off, ld, piv_, offP,
-                 prow0, info, prow0, first, P_.mem, offV, P_.mem, offI, P_.mem, offR, P_.mem, offS);
+                 prow0, info, prow0, first, jlo, jhi, P_.mem, offV, P_.mem, offI, P_.mem, offR, P_.mem, offS);
         // One launch per column, only the step argument (index 2) set anew: the host's enqueue rate
         // bounds how fast these short launches run.
         for (cl_int c = 0; c <= cn; ++c) {
@@ -110,7 +104,7 @@ private:
     const DeviceKernels& dk_;
     cl_command_queue q_;
     int64_t leaf_;  // columns of a leaf (TESSERA_GETRF_LEAF)
-    int64_t m_;
+    int64_t m_, ncols_;  // the panel's rows and columns
     Mat P_;
     cl_mem piv_;
     size_t piv_off_;
@@ -143,10 +137,9 @@ void getrf_panel(const DeviceKernels& dk, cl_command_queue q, const std::vector<
     const Mat P{s, 0, ld};
     for (size_t t = 0, r = 0; t < tiles.size(); r += size_t(rows[t]), ++t)
         lacpy<T>(dk, q, Uplo::General, rows[t], ncols, tiles[t], {s, r, ld});
-    PanelRecursion<T> panel(dk, q, m, P, s, ipiv_off, cand);
+    PanelRecursion<T> panel(dk, q, m, ncols, P, s, ipiv_off, cand);
     panel.factor(0, kb);
     if (ncols > kb) {  // a wide panel (m < ncols): the columns right of the square part
-        panel.interchange(kb, ncols - kb, 0, kb);
         trsm<T>(dk, q, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, kb, ncols - kb, T(1), P,
                 {s, size_t(kb * ld), ld});
     }

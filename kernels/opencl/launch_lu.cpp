@@ -27,8 +27,9 @@ void rowcopy(const DeviceKernels& dk, cl_command_queue q, int64_t nrows, int64_t
     enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_lu_rowcopy)");
 }
 
-}  // namespace
-
+/// Row interchanges of tessera_lu_swap on ncols columns: for t = 0..npiv−1 in order, with
+/// v = ipiv[ipiv_off + t] (int device buffer) and r = r0 + t, row r of A1 is swapped with row v−1 of
+/// A1 when v > 0 (LAPACK's convention) or with row −v−1 of A2 when v < 0 (incremental pivoting's).
 void lu_swap(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, int64_t npiv, int64_t r0, const Mat& A1,
              const Mat& A2, cl_mem ipiv, size_t ipiv_off) {
     if (ncols == 0 || npiv == 0) return;
@@ -40,6 +41,8 @@ void lu_swap(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, int64_t
     const size_t local = 64, global = round_up(size_t(ncols), local);
     enqueue(q, kernel, 1, &global, &local, "clEnqueueNDRangeKernel(tessera_lu_swap)");
 }
+
+}  // namespace
 
 template <class T>
 void laswp(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, const std::vector<Mat>& tiles,

@@ -20,18 +20,13 @@ template <class T>
 void laswp(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, const std::vector<Mat>& tiles,
            const std::vector<int64_t>& rows, int64_t row0, const int64_t* ipiv, int64_t k1, int64_t k2, bool forward);
 
-/// Row interchanges of lu.cl's tessera_lu_swap on ncols columns: for t = 0..npiv−1 in order, with
-/// v = ipiv[ipiv_off + t] (int device buffer) and r = r0 + t, row r of A1 is swapped with row v−1 of
-/// A1 when v > 0 (LAPACK's convention) or with row −v−1 of A2 when v < 0 (incremental pivoting's).
-void lu_swap(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, int64_t npiv, int64_t r0, const Mat& A1,
-             const Mat& A2, cl_mem ipiv, size_t ipiv_off);
-
 /// Partial-pivoting LU (LAPACK xGETRF semantics) of a panel: a column of tiles stacked vertically,
 /// tiles[t] with rows[t] rows and ncols columns, m = Σ rows. The tiles are copied into one m×ncols
 /// matrix (dk.scratch(Workspace::Panel)), factored there by the recursion of LAPACK's xGETRF2
-/// (Toledo 1997; left half, its interchanges on the right half, trsm, gemm, right half, its
-/// interchanges on the left half) down to leaves of TESSERA_GETRF_LEAF (≤ 64) columns factored by
-/// one work-group each (getrf.cl), and copied back. The kb = min(m, ncols) pivots, as 1-based rows of
+/// (Toledo 1997; left half, trsm, gemm, right half) down to leaves of TESSERA_GETRF_LEAF (≤ 64)
+/// columns (getrf.cl: one work-group, or one launch per column over a work-group per 256 rows for
+/// leaves of more than 1024 rows), whose interchanges swap whole rows of the panel as they pivot
+/// (where xGETRF2 applies each half's to the other after it), and copied back. The kb = min(m, ncols) pivots, as 1-based rows of
 /// the matrix whose row row0 is the panel's first (int64, LAPACK's ipiv shifted by row0), go to
 /// element piv_off of the device buffer piv, and by non-blocking reads to host_ipiv[0..kb) and
 /// *host_info (0, or the 1-based panel column of the first exactly zero pivot; the factorization
