@@ -10,6 +10,27 @@
 #define S_ABS1(a) fabs(a)
 #endif
 
+// Row i's rank-1 update, A(i, j) −= l·U(j) for j0 ≤ j < nc with U(j) = u[j·ustride]: eight
+// columns at a time, all their loads issued before any store (a loop of load, FMA, store per column
+// waits out the memory latency once per column, since a store may alias the next load).
+#define TESSERA_GETRF_CHUNK 8
+inline void getrf_row_update(__global scalar_t* Ai, const int lda, const scalar_t l, __global const scalar_t* u,
+                             const long ustride, const int j0, const int nc)
+{
+    for (int jc = j0; jc < nc; jc += TESSERA_GETRF_CHUNK) {
+        scalar_t a[TESSERA_GETRF_CHUNK], b[TESSERA_GETRF_CHUNK];
+#pragma unroll
+        for (int t = 0; t < TESSERA_GETRF_CHUNK; ++t)
+            if (jc + t < nc) {
+                a[t] = Ai[(long)(jc + t) * lda];
+                b[t] = u[(long)(jc + t) * ustride];
+            }
+#pragma unroll
+        for (int t = 0; t < TESSERA_GETRF_CHUNK; ++t)
+            if (jc + t < nc) Ai[(long)(jc + t) * lda] = S_FMA(-l, b[t], a[t]);
+    }
+}
+
 // tessera_getrf_leaf: LAPACK xGETF2 on the m×nc block at A (nc ≤ TESSERA_GETRF_LEAF_MAX, m ≥ nc).
 // For column c: the pivot is the first row of largest cabs1 at or below c; it is swapped with row
 // c across the whole panel, columns jlo ≤ j < jhi of A (jlo ≤ 0, jhi ≥ nc: the panel's columns
@@ -70,7 +91,7 @@ void tessera_getrf_leaf(const int m, const int nc, __global scalar_t* A, const u
             scalar_t l = col[i];
             if (!zero) l = S_MUL(l, r);
             col[i] = l;
-            for (int j = c + 1; j < nc; ++j) A[i + (long)j * lda] = S_FMA(-l, prow[(long)j * lda], A[i + (long)j * lda]);
+            getrf_row_update(A + i, lda, l, prow, lda, c + 1, nc);
         }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     }
@@ -163,7 +184,7 @@ void tessera_getrf_leaf_step(const int m, const int nc, const int c, const int r
             scalar_t l = A[i + (long)k * lda];
             if (!zero) l = S_MUL(l, r);
             A[i + (long)k * lda] = l;
-            for (int j = k + 1; j < nc; ++j) A[i + (long)j * lda] = S_FMA(-l, prow[j], A[i + (long)j * lda]);
+            getrf_row_update(A + i, lda, l, prow, 1, k + 1, nc);
         }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     }
