@@ -73,8 +73,9 @@ void apply_placement_prior(starpu_task* task, double flops) noexcept {
         kind->uncalibrated = kind->uncalibrated || !calibrated;
     }
     const double best = std::fmin(cpu.us, ocl.us);
-    if (cpu.uncalibrated && cpu.us > kRuleOutFactor * best) task->where = STARPU_OPENCL;
-    else if (ocl.uncalibrated && ocl.us > kRuleOutFactor * best) task->where = STARPU_CPU;
+    const double factor = cl->nbuffers == STARPU_VARIABLE_NBUFFERS ? kRuleOutFactorColumn : kRuleOutFactor;
+    if (cpu.uncalibrated && cpu.us > factor * best) task->where = STARPU_OPENCL;
+    else if (ocl.uncalibrated && ocl.us > factor * best) task->where = STARPU_CPU;
 }
 
 }  // namespace tessera::detail

@@ -22,13 +22,20 @@ namespace tessera::detail {
 /// tiles, where a CPU core and a device are within this factor, stay free for the scheduler to
 /// calibrate both.
 constexpr double kRuleOutFactor = 10;
+/// The factor for codelets whose buffers span a tile column (a variable number of them: the LU
+/// panel, the row interchanges): their footprints depend on the column's height, so one run meets
+/// each once and they rarely gather STARPU_CALIBRATE_MINIMUM samples; a panel sent to calibrate on
+/// a slower kind delays everything after it (on an H100, LU panels of 1024–5120 rows went to CPU
+/// cores at 80–200 ms against 10–15 ms on the GPU). Such a task is kept off an uncalibrated kind
+/// estimated slower than the best at all.
+constexpr double kRuleOutFactorColumn = 1;
 
 /// Called by codelets::submit_task for every task before it is submitted: when the Runtime has
 /// both CPU and OpenCL workers and worker rates (load_worker_rates), the task's codelet has both
 /// implementations and a history-based model, its placement is not already restricted
 /// (Placement::OpenCLOnly), sets task->where to the kind the prior
 /// leaves when the other kind has no calibrated history for the task's footprint and its estimate
-/// is more than kRuleOutFactor times the best. Estimates in µs: the history's mean where
+/// is more than kRuleOutFactor (a column-spanning codelet: kRuleOutFactorColumn) times the best. Estimates in µs: the history's mean where
 /// calibrated, else flops / rate (no transfers); an OpenCL kind is its best device. `flops` is task_flops(task); a data-movement task (0 flops: laswp, lacpy)
 /// counts one operation per byte of its buffers, so that a GPU's pivoting of its own tiles is not
 /// sent to a CPU core to calibrate (the tiles would travel there and back). Never throws.
