@@ -102,7 +102,7 @@ TYPED_TEST(OpenCLLu, PanelMatchesLapack) {
     run_panel<T>(this->dk(), this->q(), this->rng, {200, 200, 200, 77}, 200, 0);  // uneven halves
 }
 
-// Leaves of more than 1024 rows run one launch per column over a work-group per 256 rows
+// Leaves of more than 1024 rows run one launch per column over a work-group per 256 rows (TESSERA_GETRF_STEP_ROWS)
 // (tessera_getrf_leaf_step); the shorter leaves of the same panel run in one work-group.
 TYPED_TEST(OpenCLLu, TallPanelAcrossWorkGroups) {
     using T = TypeParam;

@@ -15,15 +15,15 @@ namespace {
 constexpr int64_t kLeafMax = 64;    // TESSERA_GETRF_LEAF_MAX (getrf.cl)
 constexpr size_t kLeafLocal = 256;  // TESSERA_GETRF_WG (getrf.cl)
 // Leaves taller than this run as tessera_getrf_leaf_step, one launch per column over one
-// work-group per kLeafLocal rows; shorter ones in tessera_getrf_leaf's single work-group.
+// work-group per TESSERA_GETRF_STEP_ROWS rows; shorter ones in tessera_getrf_leaf's single work-group.
 constexpr int64_t kSingleGroupRows = 1024;
 
 /// Where the multi-work-group leaf keeps its candidates in the Panel workspace, after the panel
 /// and its pivots (getrf.cl's tessera_getrf_leaf_step): element offsets of each array, in its type.
 template <class T>
 struct LeafCandidates {
-    LeafCandidates(size_t base_bytes, int64_t m, int64_t nc) {
-        const size_t groups = size_t((m + int64_t(kLeafLocal) - 1) / int64_t(kLeafLocal)), align = 64;
+    LeafCandidates(size_t base_bytes, int64_t m, int64_t nc, int64_t group_rows) : rows_per_group(group_rows) {
+        const size_t groups = size_t((m + group_rows - 1) / group_rows), align = 64;
         size_t at = round_up(base_bytes, align);
         v = at / sizeof(real_t<T>);
         at = round_up(at + 2 * groups * sizeof(real_t<T>), align);
@@ -34,6 +34,7 @@ struct LeafCandidates {
         saved = at / sizeof(T);
         end_bytes = at + 2 * size_t(nc) * sizeof(T);
     }
+    int64_t rows_per_group;
     size_t v, i, row, saved, end_bytes;
 };
 
@@ -82,11 +83,11 @@ private:
         check_local(dk_, "tessera_getrf_leaf_step", local, 1);
         const Mat a = at(c0, c0);
         const cl_int cm = to_int(m_ - c0, "getrf", "m"), cn = to_int(n, "getrf", "n"), ld = to_int(P_.ld, "getrf", "ld");
-        const cl_int prow0 = to_int(c0, "getrf", "row"), first = c0 == 0, rows_per_wg = cl_int(kLeafLocal);
+        const cl_int prow0 = to_int(c0, "getrf", "row"), first = c0 == 0, rows_per_wg = cl_int(cand_.rows_per_group);
         const cl_ulong off = a.off, offP = piv_off_ + size_t(c0), offV = cand_.v, offI = cand_.i, offR = cand_.row,
                        offS = cand_.saved;
         const cl_mem info = dk_.info_scratch();
-        const size_t global[1] = {round_up(size_t(cm), kLeafLocal)};
+        const size_t global[1] = {size_t((cm + rows_per_wg - 1) / rows_per_wg) * kLeafLocal};
         const cl_int step0 = 0;
         const cl_int jlo = -prow0, jhi = to_int(ncols_ - c0, "getrf", "columns");
         set_args(kernel, "clSetKernelArg(tessera_getrf_leaf_step)", cm, cn, step0, rows_per_wg, a.mem, off, ld, piv_, offP,
@@ -132,7 +133,8 @@ void getrf_panel(const DeviceKernels& dk, cl_command_queue q, const std::vector<
     const size_t panel_bytes = size_t(ld * ncols) * sizeof(T);
     const size_t ipiv_off = panel_bytes / sizeof(cl_int);
     const LeafCandidates<T> cand(panel_bytes + size_t(kb) * sizeof(cl_int), m,
-                                 std::min<int64_t>(kb, std::clamp<int64_t>(dk.params().getrf_leaf, 1, kLeafMax)));
+                                 std::min<int64_t>(kb, std::clamp<int64_t>(dk.params().getrf_leaf, 1, kLeafMax)),
+                                 dk.params().getrf_step_rows);
     cl_mem s = dk.scratch(cand.end_bytes, DeviceKernels::Workspace::Panel);
     const Mat P{s, 0, ld};
     for (size_t t = 0, r = 0; t < tiles.size(); r += size_t(rows[t]), ++t)

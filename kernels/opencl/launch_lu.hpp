@@ -24,7 +24,7 @@ void laswp(const DeviceKernels& dk, cl_command_queue q, int64_t ncols, const std
 /// tiles[t] with rows[t] rows and ncols columns, m = Σ rows. The tiles are copied into one m×ncols
 /// matrix (dk.scratch(Workspace::Panel)), factored there by the recursion of LAPACK's xGETRF2
 /// (Toledo 1997; left half, trsm, gemm, right half) down to leaves of TESSERA_GETRF_LEAF (≤ 64)
-/// columns (getrf.cl: one work-group, or one launch per column over a work-group per 256 rows for
+/// columns (getrf.cl: one work-group, or one launch per column over a work-group per TESSERA_GETRF_STEP_ROWS (256) rows for
 /// leaves of more than 1024 rows), whose interchanges swap whole rows of the panel as they pivot
 /// (where xGETRF2 applies each half's to the other after it), and copied back. The kb = min(m, ncols) pivots, as 1-based rows of
 /// the matrix whose row row0 is the panel's first (int64, LAPACK's ipiv shifted by row0), go to

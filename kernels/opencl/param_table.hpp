@@ -32,6 +32,7 @@ struct Params {
     int potrf_wg;     ///< work-items of tessera_potrf
     int potrf_bs;     ///< columns of the leaves of the recursive potrf (tessera_potrf's maximum n)
     int getrf_leaf;   ///< columns of the leaves of the recursive LU panel (launch_getrf.cpp)
+    int getrf_step_rows;  ///< rows per work-group of a tall LU leaf's steps (tessera_getrf_leaf_step)
     int nv_splitk;    ///< most ways a GEMM of gemm_nv.cl splits k (1: never; gemm_select.cpp)
     int qr_sb;        ///< reflectors per super-block of the GEMM-based gemqrt/tpmqrt (launch_qr.cpp)
     int nvd_mbar_tri; ///< 1: tessera_nvgemm_*_mbar honour xSYRK's triangle, and gemm_select.cpp takes them for it
@@ -94,6 +95,8 @@ inline constexpr ParamDef kParamTable[] = {
      "potrf.cl: work-items factoring one leaf"},
     {"TESSERA_GETRF_LEAF", 32, in_range(1, 64), &Params::getrf_leaf,
      "launch_getrf.cpp: columns of a leaf of the recursive LU panel, factored by one work-group (at most 64)"},
+    {"TESSERA_GETRF_STEP_ROWS", 256, one_of({64, 128, 256, 512, 1024}), &Params::getrf_step_rows,
+     "launch_getrf.cpp: rows per work-group of a tall LU leaf, factored one launch per column"},
     {"TESSERA_NV_GROUP", 8, in_range(1, 64), nullptr, "gemm_nv.cl: block rows per rasterization group"},
     {"TESSERA_NVD_MMA", 1688, one_of({884, 1688}), nullptr, "gemm_nv_d.cl: FP64 mma.sync shape (m8n8k4, m16n8k8)"},
     {"TESSERA_NVD_STAGES", 4, in_range(2, 4), nullptr, "gemm_nv_d.cl: k slabs in flight (cp.async)"},
@@ -115,7 +118,7 @@ inline constexpr ParamDef kParamTable[] = {
 
 constexpr Params::Params()
     : gemm_mb(), gemm_nb(), gemm_kb(), gemm_tm(), gemm_tn(), trsm_bs(), trsm_nv(), trsm_ng(), trsm_leaf(),
-      potrf_wg(), potrf_bs(), getrf_leaf(), nv_splitk(), qr_sb(), nvd_mbar_tri(), nvd_mbar_few() {
+      potrf_wg(), potrf_bs(), getrf_leaf(), getrf_step_rows(), nv_splitk(), qr_sb(), nvd_mbar_tri(), nvd_mbar_few() {
     for (const ParamDef& d : kParamTable)
         if (d.field) this->*d.field = d.def;
 }
