@@ -1,8 +1,10 @@
-// geqrt codelet: QR of one tile with inner block size ib (LAPACK xGEQRT; CPU and OpenCL).
+// geqrt codelet: QR of one tile with inner block size ib (LAPACK xGEQRT), on CPU workers: the
+// device form (ocl::geqrt, launch_qr_panel.cpp) made dgeqrf on an H100 slower (a panel on the GPU
+// no longer overlaps the updates there, and is no faster; bench/gpu_notes.md), so it is not
+// registered until QR factors its panel as one column.
 #include "codelets/codelet.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/qr.hpp"
-#include "kernels/opencl/launch_qr.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera {
@@ -22,16 +24,8 @@ void geqrt_cpu(void* buffers[], void* cl_arg) {
 }
 
 template <class T>
-void geqrt_opencl(void* buffers[], void* cl_arg) {
-    const auto& a = *static_cast<GeqrtArgs*>(cl_arg);
-    auto w = codelets::opencl_worker<T>();
-    ocl::geqrt<T>(w.kernels, w.queue, codelets::tile_rows(buffers[0]), codelets::tile_cols(buffers[0]), a.ib,
-                  codelets::ocl_tile<T>(buffers[0]), codelets::ocl_tile<T>(buffers[1]));
-}
-
-template <class T>
 starpu_codelet& geqrt_codelet() {
-    return codelets::named_codelet<T, geqrt_cpu<T>, geqrt_opencl<T>>("geqrt", {STARPU_RW, STARPU_W});
+    return codelets::named_codelet<T, geqrt_cpu<T>>("geqrt", {STARPU_RW, STARPU_W});
 }
 
 }  // namespace

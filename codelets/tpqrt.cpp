@@ -1,9 +1,8 @@
 // tpqrt codelet: QR of a triangle stacked on a tile, [R; B] (LAPACK xTPQRT with l = 0, PLASMA's
-// tsqrt; CPU and OpenCL).
+// tsqrt), on CPU workers, as geqrt (geqrt.cpp says why ocl::tpqrt is not registered).
 #include "codelets/codelet.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/qr.hpp"
-#include "kernels/opencl/launch_qr.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera {
@@ -24,16 +23,8 @@ void tpqrt_cpu(void* buffers[], void* cl_arg) {
 }
 
 template <class T>
-void tpqrt_opencl(void* buffers[], void* cl_arg) {
-    const auto& a = *static_cast<TpqrtArgs*>(cl_arg);
-    auto w = codelets::opencl_worker<T>();
-    ocl::tpqrt<T>(w.kernels, w.queue, codelets::tile_rows(buffers[1]), codelets::tile_cols(buffers[1]), a.ib,
-                  codelets::ocl_tile<T>(buffers[0]), codelets::ocl_tile<T>(buffers[1]), codelets::ocl_tile<T>(buffers[2]));
-}
-
-template <class T>
 starpu_codelet& tpqrt_codelet() {
-    return codelets::named_codelet<T, tpqrt_cpu<T>, tpqrt_opencl<T>>("tpqrt", {STARPU_RW, STARPU_RW, STARPU_W});
+    return codelets::named_codelet<T, tpqrt_cpu<T>>("tpqrt", {STARPU_RW, STARPU_RW, STARPU_W});
 }
 
 }  // namespace
