@@ -10,6 +10,38 @@
 #define S_ABS1(a) fabs(a)
 #endif
 
+// The work-group's first largest candidate: every work-item offers (v, i, g) (g: what travels with
+// it); all get the largest v, ties to the lowest i, as izamax's first maximum. Local arrays of
+// TESSERA_GETRF_WG entries; they are free again when it returns.
+typedef struct { real_t v; int i, g; } getrf_best_t;
+inline getrf_best_t getrf_best(__local real_t* bv, __local int* bi, __local int* bg, const real_t v, const int i,
+                               const int g)
+{
+    const int lid = (int)get_local_id(0);
+    bv[lid] = v;
+    bi[lid] = i;
+    bg[lid] = g;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = TESSERA_GETRF_WG / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            const real_t ov = bv[lid + s];
+            const int oi = bi[lid + s];
+            if (ov > bv[lid] || (ov == bv[lid] && oi < bi[lid])) {
+                bv[lid] = ov;
+                bi[lid] = oi;
+                bg[lid] = bg[lid + s];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    getrf_best_t r;
+    r.v = bv[0];
+    r.i = bi[0];
+    r.g = bg[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+
 // Row i's rank-1 update, A(i, j) −= l·U(j) for j0 ≤ j < nc with U(j) = u[j·ustride]: eight
 // columns at a time, all their loads issued before any store (a loop of load, FMA, store per column
 // waits out the memory latency once per column, since a store may alias the next load).
@@ -47,6 +79,7 @@ void tessera_getrf_leaf(const int m, const int nc, __global scalar_t* A, const u
 {
     __local real_t best_v[TESSERA_GETRF_WG];
     __local int best_i[TESSERA_GETRF_WG];
+    __local int best_g[TESSERA_GETRF_WG];
     const int lid = (int)get_local_id(0);
     A += offA;
     if (first && lid == 0) *info = 0;
@@ -58,18 +91,7 @@ void tessera_getrf_leaf(const int m, const int nc, __global scalar_t* A, const u
             const real_t v = S_ABS1(col[i]);
             if (v > bv) { bv = v; bi = i; }
         }
-        best_v[lid] = bv;
-        best_i[lid] = bi;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (int s = TESSERA_GETRF_WG / 2; s > 0; s >>= 1) {
-            if (lid < s) {
-                const real_t ov = best_v[lid + s];
-                const int oi = best_i[lid + s];
-                if (ov > best_v[lid] || (ov == best_v[lid] && oi < best_i[lid])) { best_v[lid] = ov; best_i[lid] = oi; }
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-        const int p = best_i[0];
+        const int p = getrf_best(best_v, best_i, best_g, bv, bi, 0).i;
         if (p != c)
             for (int j = jlo + lid; j < jhi; j += TESSERA_GETRF_WG) {
                 const scalar_t x = A[c + (long)j * lda];
@@ -138,24 +160,8 @@ void tessera_getrf_leaf_step(const int m, const int nc, const int c, const int r
             const int i = cand_i[par * G + t];
             if (v > bv || (v == bv && i < bi)) { bv = v; bi = i; bg = t; }
         }
-        best_v[lid] = bv;
-        best_i[lid] = bi;
-        best_g[lid] = bg;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (int s = TESSERA_GETRF_WG / 2; s > 0; s >>= 1) {
-            if (lid < s) {
-                const real_t ov = best_v[lid + s];
-                const int oi = best_i[lid + s];
-                if (ov > best_v[lid] || (ov == best_v[lid] && oi < best_i[lid])) {
-                    best_v[lid] = ov;
-                    best_i[lid] = oi;
-                    best_g[lid] = best_g[lid + s];
-                }
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-        const int win = best_g[0];
-        const int p = best_i[0];
+        const getrf_best_t best = getrf_best(best_v, best_i, best_g, bv, bi, bg);
+        const int win = best.g, p = best.i;
         __global const scalar_t* prow = cand_row + (long)(par * G + win) * nc;  // the pivot row, element j at prow[j]
         __global const scalar_t* old = saved_row + par * nc;                      // row k before the interchange
         const scalar_t pivot = prow[k];
@@ -198,20 +204,10 @@ void tessera_getrf_leaf_step(const int m, const int nc, const int c, const int r
             const real_t v = S_ABS1(col[i]);
             if (v > bv) { bv = v; bi = i; }
         }
-        best_v[lid] = bv;
-        best_i[lid] = bi;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (int s = TESSERA_GETRF_WG / 2; s > 0; s >>= 1) {
-            if (lid < s) {
-                const real_t ov = best_v[lid + s];
-                const int oi = best_i[lid + s];
-                if (ov > best_v[lid] || (ov == best_v[lid] && oi < best_i[lid])) { best_v[lid] = ov; best_i[lid] = oi; }
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-        const int bi0 = best_i[0];
+        const getrf_best_t best = getrf_best(best_v, best_i, best_g, bv, bi, 0);
+        const int bi0 = best.i;
         if (lid == 0) {
-            cand_v[par * G + g] = best_v[0];
+            cand_v[par * G + g] = best.v;
             cand_i[par * G + g] = bi0;
         }
         if (bi0 < m && lid < nc) cand_row[(long)(par * G + g) * nc + lid] = A[bi0 + (long)lid * lda];
