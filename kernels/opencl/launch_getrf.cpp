@@ -48,7 +48,6 @@ public:
         : dk_(dk), q_(q), leaf_(std::clamp<int64_t>(dk.params().getrf_leaf, 1, kLeafMax)), m_(m), ncols_(ncols), P_(P),
           piv_(piv), piv_off_(piv_off), cand_(cand) {}
 
-
     /// Factor columns c0 .. c0+n over rows c0 .. m (c0 + n ≤ min(m, columns)).
     void factor(int64_t c0, int64_t n) {
         if (n <= leaf_) return leaf(c0, n);
@@ -92,8 +91,7 @@ private:
         const cl_int jlo = -prow0, jhi = to_int(ncols_ - c0, "getrf", "columns");
         set_args(kernel, "clSetKernelArg(tessera_getrf_leaf_step)", cm, cn, step0, rows_per_wg, a.mem, off, ld, piv_, offP,
                  prow0, info, prow0, first, jlo, jhi, P_.mem, offV, P_.mem, offI, P_.mem, offR, P_.mem, offS);
-        // One launch per column, only the step argument (index 2) set anew: the host's enqueue rate
-        // bounds how fast these short launches run.
+        // One launch per column, only the step argument (index 2) set anew.
         for (cl_int c = 0; c <= cn; ++c) {
             if (c > 0) check(clSetKernelArg(kernel, 2, sizeof(c), &c), "clSetKernelArg(tessera_getrf_leaf_step)");
             enqueue(q_, kernel, 1, global, local, "clEnqueueNDRangeKernel(tessera_getrf_leaf_step)");
