@@ -7,6 +7,8 @@
 #    rates that make the OpenCL device 10^6 times faster than a core keep every task of a codelet
 #    with an OpenCL implementation off the CPU, and the reverse keeps them off OpenCL; the results
 #    pass their check either way. A malformed line is named in one warning and skipped.
+# 2b. Rates within the factor of 10 (the CPU a third of the device): codelets spanning a tile column
+#    (getrf_panel, laswp) stay off the CPU all the same.
 # 3. TESSERA_PLACEMENT_PRIOR accepts 0 and 1 only: another value is refused (exit 2) naming it.
 # 4. tessera-tune --calibrate (STARPU_CALIBRATE_MINIMUM=2: three measurements per footprint, the
 #    first dropped) ends calibrated on both kinds of worker, and then a run of each routine at the
@@ -61,6 +63,22 @@ function(first_run_on cpu_rate ocl_rate kept_off)
 endfunction()
 first_run_on(1 1000000 CPU)
 first_run_on(1000000 1 OpenCL)
+
+# 2b. Codelets spanning a tile column (the LU panel, laswp) meet each footprint once per run: with no
+#     history, a kind estimated slower at all is ruled out for them (kRuleOutFactorColumn), here the
+#     CPU at a third of the OpenCL device's rate, within the factor 10 of tile codelets.
+file(WRITE "${rates_file}" "d 1 ${cpu_name}\nd 3 ${ocl_name}\n")
+file(REMOVE_RECURSE "${HOME_DIR}/.starpu/sampling")
+run(out 0 ${TESTER} getrf --prec d --n 192 --nb 64 --check --profile)
+if(NOT out MATCHES "getrf +d .* pass")
+  message(FATAL_ERROR "getrf's check did not pass")
+endif()
+if(NOT out MATCHES "\n  dgetrf_panel +OpenCL +[0-9]+")
+  message(FATAL_ERROR "no getrf_panel task on OpenCL in the profile")
+endif()
+if(out MATCHES "\n  d(getrf_panel|laswp) +CPU +[0-9]+")
+  message(FATAL_ERROR "rates d 1 (CPU) / 3 (OpenCL), first run: a column-spanning task ran on the CPU")
+endif()
 
 # 3.
 set(ENV{TESSERA_PLACEMENT_PRIOR} maybe)
