@@ -40,14 +40,22 @@ endforeach()
 string(REGEX MATCH "cpu: [^;]*" cpu_name "${rates}")
 string(REGEX MATCH "opencl: [^;]*" ocl_name "${rates}")
 
+# A first run (no history) of the tester command in ARGN under the double rates (GFLOP/s) of the CPU
+# and of the OpenCL device, plus the extra lines of worker_rates.txt; its check must pass.
+function(first_run var cpu_rate ocl_rate extra)
+  file(WRITE "${rates_file}" "d ${cpu_rate} ${cpu_name}\nd ${ocl_rate} ${ocl_name}\n${extra}")
+  file(REMOVE_RECURSE "${HOME_DIR}/.starpu/sampling")
+  run(out 0 ${ARGN})
+  list(GET ARGN 1 op)
+  if(NOT out MATCHES "${op} +d .* pass")
+    message(FATAL_ERROR "the first ${op} run's check did not pass")
+  endif()
+  set(${var} "${out}" PARENT_SCOPE)
+endfunction()
+
 # 2. Each codelet row of the profile: name, worker kind, tasks, ...
 function(first_run_on cpu_rate ocl_rate kept_off)
-  file(WRITE "${rates_file}" "d ${cpu_rate} ${cpu_name}\nd ${ocl_rate} ${ocl_name}\nd fast ${ocl_name}\n")
-  file(REMOVE_RECURSE "${HOME_DIR}/.starpu/sampling")
-  run(out 0 ${potrf})
-  if(NOT out MATCHES "potrf +d .* pass")
-    message(FATAL_ERROR "the run's check did not pass")
-  endif()
+  first_run(out ${cpu_rate} ${ocl_rate} "d fast ${ocl_name}\n" ${potrf})
   if(NOT out MATCHES "warning: [^\n]*worker_rates.txt:3: GFLOP/s 'fast' is not a positive number; line ignored")
     message(FATAL_ERROR "no warning naming the malformed line 3 of worker_rates.txt")
   endif()
@@ -67,12 +75,7 @@ first_run_on(1000000 1 OpenCL)
 # 2b. Codelets spanning a tile column (the LU panel, laswp) meet each footprint once per run: with no
 #     history, a kind estimated slower at all is ruled out for them (kRuleOutFactorColumn), here the
 #     CPU at a third of the OpenCL device's rate, within the factor 10 of tile codelets.
-file(WRITE "${rates_file}" "d 1 ${cpu_name}\nd 3 ${ocl_name}\n")
-file(REMOVE_RECURSE "${HOME_DIR}/.starpu/sampling")
-run(out 0 ${TESTER} getrf --prec d --n 192 --nb 64 --check --profile)
-if(NOT out MATCHES "getrf +d .* pass")
-  message(FATAL_ERROR "getrf's check did not pass")
-endif()
+first_run(out 1 3 "" ${TESTER} getrf --prec d --n 192 --nb 64 --check --profile)
 if(NOT out MATCHES "\n  dgetrf_panel +OpenCL +[0-9]+")
   message(FATAL_ERROR "no getrf_panel task on OpenCL in the profile")
 endif()
