@@ -130,7 +130,8 @@ void tessera_getrf_leaf(const int m, const int nc, __global scalar_t* A, const u
 // the owner of row c saves that row's values, for step c + 1. Candidates and saved rows alternate
 // between two buffers by the parity of c, so a step never reads what it writes. piv, info and the
 // interchanges across the panel (jlo, jhi) as in tessera_getrf_leaf. Buffers: cand_v[2·G],
-// cand_i[2·G], cand_row[2·G·nc] (row r of work-group g at (parity·G + g)·nc), saved_row[2·nc]. Launch: 1-D, G work-groups of TESSERA_GETRF_WG work-items.
+// cand_i[2·G], cand_row[2·G·nc] (row r of work-group g at (parity·G + g)·nc), saved_row[2·nc].
+// Launch: 1-D, G work-groups of TESSERA_GETRF_WG work-items.
 __kernel __attribute__((reqd_work_group_size(TESSERA_GETRF_WG, 1, 1)))
 void tessera_getrf_leaf_step(const int m, const int nc, const int c, const int rows_per_wg,
                              __global scalar_t* A, const ulong offA, const int lda,
