@@ -385,6 +385,45 @@ TYPED_TEST(OpenCLKernels, PotrfNotPositiveDefinite) {
     }
 }
 
+// Leaves that factor (and invert) 4 columns per barrier step (double), and one column per step
+// (complex double), against the default 2 of the tests above: leaves of 64 columns, sizes that
+// leave partial groups (45, 130, 199), and failing pivots at each position of a group (info and
+// the leading factor, as LAPACK leaves them).
+template <class T>
+void run_potrf_column_groups(const ocl::DeviceKernels& dk, std::mt19937_64& rng, const std::string& opts) {
+    using R = real_t<T>;
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+        for (int64_t n : {45, 130, 199}) {
+            SCOPED_TRACE(::testing::Message() << opts << " potrf " << char(uplo) << " n=" << n);
+            DevMat<T> A(n, n, 3);
+            const std::vector<T> full = fill_symmetric(A, uplo, rng, R(n));
+            const std::vector<T> a0 = A.h;
+            EXPECT_EQ(run_potrf(dk, Env::get().queue(), uplo, A), 0);
+            EXPECT_TRUE(factor_ok(A, full, uplo, n, "potrf"));
+            EXPECT_TRUE(untouched(A, a0, [uplo](int64_t i, int64_t j) { return uplo == Uplo::Lower ? i >= j : i <= j; }));
+        }
+        for (int64_t col : {0, 21, 66, 67, 130}) {  // leaves [0, 64), [64, 128), [128, 150)
+            const int64_t n = 150;
+            SCOPED_TRACE(::testing::Message() << opts << " potrf " << char(uplo) << " negative pivot at " << col);
+            DevMat<T> A(n, n, 2);
+            std::vector<T> full = fill_symmetric(A, uplo, rng, R(n));
+            A(col, col) = full[size_t(col + col * n)] = T(-1);
+            const std::vector<T> a0 = A.h;
+            const int info = run_potrf(dk, Env::get().queue(), uplo, A);
+            EXPECT_EQ(info, col + 1);
+            EXPECT_EQ(info, lapack_info(full, n, uplo));
+            check_partial_factor(A, a0, full, uplo, info);
+        }
+    }
+}
+
+TEST(OpenCLPotrf, OtherColumnGroups) {
+    std::mt19937_64 rng(11);
+    const std::string four = "-DTESSERA_POTRF_COLS=4 -DTESSERA_POTRF_BS=64", one = "-DTESSERA_POTRF_COLS=1 -DTESSERA_POTRF_BS=64";
+    run_potrf_column_groups<double>(*Env::get().build_variant('d', four), rng, four);
+    run_potrf_column_groups<std::complex<double>>(*Env::get().build_variant('z', one), rng, one);
+}
+
 // ocl::potrf does not read the imaginary parts of A's diagonal (its trailing updates are herks with
 // beta = 1, test_opencl_kernels.cpp's HerkNaNImaginaryDiagonal): a NaN there must not reach the
 // result. Complex only.

@@ -93,6 +93,8 @@ inline constexpr ParamDef kParamTable[] = {
      "potrf.cl: columns of a leaf of the recursive potrf, factored and inverted in registers"},
     {"TESSERA_POTRF_WG", 256, one_of({32, 64, 128, 256, 512, 1024}), &Params::potrf_wg,
      "potrf.cl: work-items factoring one leaf"},
+    {"TESSERA_POTRF_COLS", 2, one_of({1, 2, 4}), nullptr,
+     "potrf.cl: columns of a leaf factored (rows inverted) per barrier step"},
     {"TESSERA_GETRF_LEAF", 32, in_range(1, 64), &Params::getrf_leaf,
      "launch_getrf.cpp: columns of a leaf of the recursive LU panel, factored by one work-group (at most 64)"},
     {"TESSERA_GETRF_STEP_ROWS", 256, one_of({64, 128, 256, 512, 1024}), &Params::getrf_step_rows,

@@ -215,6 +215,10 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
     const size_t pcols = pwg / kPotrfRowItems;  // work-items along a leaf's columns
     if (((pbs + kPotrfRowItems - 1) / kPotrfRowItems) * ((pbs + pcols - 1) / pcols) > kPotrfMaxElementsPerItem)
         return "potrf.cl: more than 32 elements of a leaf per work-item (raise TESSERA_POTRF_WG or lower TESSERA_POTRF_BS)";
+    // Complex double (16 bytes) bounds every precision: the column and row groups, double-buffered,
+    // and the two pivot arrays.
+    if ((4 * size_t(v("TESSERA_POTRF_COLS")) * pbs * 16 + 2 * pbs * sizeof(double)) > lmem)
+        return "potrf.cl local memory 4·POTRF_COLS·POTRF_BS·16 + 2·POTRF_BS·8 bytes exceeds the device's";
     const size_t tng = size_t(v("TESSERA_TRSM_NG")), tvw = size_t(v("TESSERA_TRSM_NV")) * tng;
     if (trsm_local_scalars(tbs, tvw) * sizeof(double) > lmem)
         return "trsm.cl local memory TRSM_BS·(TRSM_BS + 1 + max(TRSM_BS/4, TRSM_NV·TRSM_NG))·8 bytes exceeds "
