@@ -123,3 +123,24 @@ TYPED_TEST(OpenCLLu, ZeroColumnSetsInfoAndGoesOn) {
 }
 
 }  // namespace
+
+namespace {
+
+// Tall leaves in one launch with a grid barrier (tessera_getrf_leaf_grid, on GPUs by default;
+// TESSERA_GETRF_GRID=2 takes it on PoCL too): at most one work-group per compute unit, more rows each
+// when the leaf is taller, the same pivots and factors as LAPACK; a zero column sets info and the
+// leaf goes on; tied magnitudes pick the first row.
+TEST(OpenCLLuGrid, TallPanelInOneLaunch) {
+    std::mt19937_64 rng(5);
+    const std::string opts = "-DTESSERA_GETRF_GRID=2";
+    const auto dkd = Env::get().build_variant('d', opts);
+    const auto dkz = Env::get().build_variant('z', opts);
+    ASSERT_EQ(dkd->params().getrf_grid, 2);
+    const cl_command_queue q = Env::get().queue();
+    run_panel<double>(*dkd, q, rng, {1300}, 40, 0, {}, {0});
+    run_panel<double>(*dkd, q, rng, {1100, 100}, 64, 0, {3, 40});
+    run_panel<double>(*dkd, q, rng, {700, 700, 333}, 72, 512);
+    run_panel<std::complex<double>>(*dkz, q, rng, {1300, 200}, 40, 0, {7}, {1});
+}
+
+}  // namespace

@@ -19,7 +19,8 @@ constexpr size_t kLeafLocal = 256;  // TESSERA_GETRF_WG (getrf.cl)
 constexpr int64_t kSingleGroupRows = 1024;
 
 /// Where the multi-work-group leaf keeps its candidates in the Panel workspace, after the panel
-/// and its pivots (getrf.cl's tessera_getrf_leaf_step): element offsets of each array, in its type.
+/// and its pivots (getrf.cl's getrf_step), and the grid barrier of its one-launch form: element
+/// offsets of each array, in its type.
 template <class T>
 struct LeafCandidates {
     LeafCandidates(size_t base_bytes, int64_t m, int64_t nc, int64_t group_rows) : rows_per_group(group_rows) {
@@ -32,10 +33,12 @@ struct LeafCandidates {
         row = at / sizeof(T);
         at = round_up(at + 2 * groups * size_t(nc) * sizeof(T), align);
         saved = at / sizeof(T);
-        end_bytes = at + 2 * size_t(nc) * sizeof(T);
+        at = round_up(at + 2 * size_t(nc) * sizeof(T), align);
+        grid = at / sizeof(cl_int);
+        end_bytes = at + 3 * sizeof(cl_int);
     }
     int64_t rows_per_group;
-    size_t v, i, row, saved, end_bytes;
+    size_t v, i, row, saved, grid, end_bytes;  // grid: tessera_getrf_leaf_grid's barrier (three ints)
 };
 
 /// The recursion on the m×n panel P (in the Panel workspace) with its int pivots at element
@@ -46,7 +49,12 @@ public:
     PanelRecursion(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t ncols, Mat P, cl_mem piv,
                    size_t piv_off, const LeafCandidates<T>& cand)
         : dk_(dk), q_(q), leaf_(std::clamp<int64_t>(dk.params().getrf_leaf, 1, kLeafMax)), m_(m), ncols_(ncols), P_(P),
-          piv_(piv), piv_off_(piv_off), cand_(cand) {}
+          piv_(piv), piv_off_(piv_off), cand_(cand),
+          grid_(dk.params().getrf_grid == 2 || (dk.params().getrf_grid == 1 && (dk.info().type & CL_DEVICE_TYPE_GPU))) {}
+
+    /// Whether a tall leaf ran as one launch with a grid barrier (the panel's info then says
+    /// whether its work-groups met: −1 when they did not).
+    bool used_grid() const { return used_grid_; }
 
     /// Factor columns c0 .. c0+n over rows c0 .. m (c0 + n ≤ min(m, columns)).
     void factor(int64_t c0, int64_t n) {
@@ -77,6 +85,7 @@ private:
     }
 
     void leaf_steps(int64_t c0, int64_t n) {
+        if (grid_ && leaf_grid(c0, n)) return;
         cl_kernel kernel = dk_.get("tessera_getrf_leaf_step");
         const size_t local[1] = {kLeafLocal};
         check_local(dk_, "tessera_getrf_leaf_step", local, 1);
@@ -98,6 +107,36 @@ private:
         }
     }
 
+    /// The tall leaf in one launch of tessera_getrf_leaf_grid, its work-groups (at most one per
+    /// compute unit, so that all are resident at once: more rows each when the leaf is taller)
+    /// meeting at a grid barrier between columns. False when the device reports no compute units.
+    bool leaf_grid(int64_t c0, int64_t n) {
+        const int64_t units = dk_.info().compute_units, rows = m_ - c0;
+        if (units < 1) return false;
+        const int64_t per_wg = std::max(cand_.rows_per_group, int64_t(round_up(size_t((rows + units - 1) / units), 64)));
+        cl_kernel kernel = dk_.get("tessera_getrf_leaf_grid");
+        const size_t local[1] = {kLeafLocal};
+        check_local(dk_, "tessera_getrf_leaf_grid", local, 1);
+        const Mat a = at(c0, c0);
+        const cl_int cm = to_int(rows, "getrf", "m"), cn = to_int(n, "getrf", "n"), ld = to_int(P_.ld, "getrf", "ld");
+        const cl_int prow0 = to_int(c0, "getrf", "row"), first = c0 == 0, rows_per_wg = cl_int(per_wg);
+        const cl_ulong off = a.off, offP = piv_off_ + size_t(c0), offV = cand_.v, offI = cand_.i, offR = cand_.row,
+                       offS = cand_.saved, offG = cand_.grid;
+        const cl_mem info = dk_.info_scratch();
+        const size_t global[1] = {size_t((rows + per_wg - 1) / per_wg) * kLeafLocal};
+        const cl_int jlo = -prow0, jhi = to_int(ncols_ - c0, "getrf", "columns");
+        const cl_int zero = 0;
+        check(clEnqueueFillBuffer(q_, P_.mem, &zero, sizeof zero, cand_.grid * sizeof(cl_int), 3 * sizeof(cl_int), 0,
+                                  nullptr, nullptr),
+              "clEnqueueFillBuffer(getrf grid barrier)");
+        set_args(kernel, "clSetKernelArg(tessera_getrf_leaf_grid)", cm, cn, rows_per_wg, a.mem, off, ld, piv_, offP,
+                 prow0, info, prow0, first, jlo, jhi, P_.mem, offV, P_.mem, offI, P_.mem, offR, P_.mem, offS, P_.mem,
+                 offG);
+        enqueue(q_, kernel, 1, global, local, "clEnqueueNDRangeKernel(tessera_getrf_leaf_grid)");
+        used_grid_ = true;
+        return true;
+    }
+
     Mat at(int64_t i, int64_t j) const { return ocl::at(P_, i, j); }
 
     const DeviceKernels& dk_;
@@ -108,6 +147,8 @@ private:
     cl_mem piv_;
     size_t piv_off_;
     LeafCandidates<T> cand_;
+    bool grid_;  // tall leaves as tessera_getrf_leaf_grid (TESSERA_GETRF_GRID)
+    bool used_grid_ = false;
 };
 
 }  // namespace
@@ -155,8 +196,14 @@ void getrf_panel(const DeviceKernels& dk, cl_command_queue q, const std::vector<
     check(clEnqueueReadBuffer(q, piv, CL_FALSE, piv_off * sizeof(int64_t), size_t(kb) * sizeof(int64_t), host_ipiv,
                               0, nullptr, nullptr),
           "clEnqueueReadBuffer(getrf pivots)");
-    check(clEnqueueReadBuffer(q, dk.info_scratch(), CL_FALSE, 0, sizeof(cl_int), host_info, 0, nullptr, nullptr),
+    // After a grid leaf, the info is waited for: −1 says that its work-groups did not all run at
+    // once (another program holding compute units), and the panel is then not factored.
+    check(clEnqueueReadBuffer(q, dk.info_scratch(), panel.used_grid() ? CL_TRUE : CL_FALSE, 0, sizeof(cl_int),
+                              host_info, 0, nullptr, nullptr),
           "clEnqueueReadBuffer(getrf info)");
+    if (panel.used_grid() && *host_info < 0)
+        throw Error("tessera::ocl::getrf_panel: the work-groups of a panel leaf did not run at once (grid barrier "
+                    "timed out; TESSERA_GETRF_GRID=0 factors tall leaves one launch per column)");
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                                     \
