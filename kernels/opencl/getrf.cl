@@ -1,5 +1,7 @@
-// Partial-pivoting LU of a panel (launch_getrf.cpp): the unblocked leaf, in one work-group, and the
-// conversion of the panel's pivots to LAPACK's 1-based rows of the whole matrix. Column-major.
+// Partial-pivoting LU of a panel (launch_getrf.cpp): the unblocked leaf, in one work-group, or for a
+// tall leaf over many work-groups (one launch per column, or one launch with a grid barrier between
+// columns), and the conversion of the panel's pivots to LAPACK's 1-based rows of the whole matrix.
+// Column-major.
 
 #define TESSERA_GETRF_WG 256
 #define TESSERA_GETRF_LEAF_MAX 64
@@ -232,8 +234,13 @@ void tessera_getrf_leaf_step(const int m, const int nc, const int c, const int r
 #else
 #define GETRF_GRID_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
-// Spins of a work-group waiting at the grid barrier before it gives up (about a second).
-#define GETRF_GRID_SPINS (1 << 26)
+// Spins of a work-group waiting at the grid barrier before it gives up: a few seconds on an H100
+// (a spin is one L2 read, 0.1–0.3 µs) and on CPU devices (a few ns each).
+#if defined(TESSERA_NV_SM)
+#define GETRF_GRID_SPINS (1 << 24)
+#else
+#define GETRF_GRID_SPINS (1 << 30)
+#endif
 
 // The work-groups of one launch wait for each other (grid[0]: arrivals, grid[1]: generation,
 // grid[2]: set when one gave up). Every work-group must be resident at once, which the launcher
