@@ -127,12 +127,13 @@ TYPED_TEST(OpenCLLu, ZeroColumnSetsInfoAndGoesOn) {
 namespace {
 
 // Tall leaves in one launch with a grid barrier (tessera_getrf_leaf_grid, on GPUs by default;
-// TESSERA_GETRF_GRID=2 takes it on PoCL too): at most one work-group per compute unit, more rows each
-// when the leaf is taller, the same pivots and factors as LAPACK; a zero column sets info and the
-// leaf goes on; tied magnitudes pick the first row.
+// TESSERA_GETRF_GRID=2 takes it on PoCL too): at most one work-group per compute unit, each
+// work-item keeping several rows in registers, the same pivots and factors as LAPACK; a zero column
+// sets info and the leaf goes on; tied magnitudes pick the first row. Leaves of 8 columns: the
+// kernel is unrolled over a leaf's columns, which PoCL compiles in minutes at 32.
 TEST(OpenCLLuGrid, TallPanelInOneLaunch) {
     std::mt19937_64 rng(5);
-    const std::string opts = "-DTESSERA_GETRF_GRID=2";
+    const std::string opts = "-DTESSERA_GETRF_GRID=2 -DTESSERA_GETRF_LEAF=8";
     const auto dkd = Env::get().build_variant('d', opts);
     const auto dkz = Env::get().build_variant('z', opts);
     ASSERT_EQ(dkd->params().getrf_grid, 2);

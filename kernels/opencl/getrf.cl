@@ -1,7 +1,7 @@
 // Partial-pivoting LU of a panel (launch_getrf.cpp): the unblocked leaf, in one work-group, or for a
-// tall leaf over many work-groups (one launch per column, or one launch with a grid barrier between
-// columns), and the conversion of the panel's pivots to LAPACK's 1-based rows of the whole matrix.
-// Column-major.
+// tall leaf over many work-groups (one launch per column, or one launch whose work-groups keep their
+// rows in registers and meet at a grid barrier between columns), and the conversion of the panel's
+// pivots to LAPACK's 1-based rows of the whole matrix. Column-major.
 
 #define TESSERA_GETRF_WG 256
 #define TESSERA_GETRF_LEAF_MAX 64
@@ -48,23 +48,22 @@ inline getrf_best_t getrf_best(__local real_t* bv, __local int* bi, __local int*
 // columns at a time, all their loads issued before any store (a loop of load, FMA, store per column
 // waits out the memory latency once per column, since a store may alias the next load).
 #define TESSERA_GETRF_CHUNK 8
-#define TESSERA_GETRF_ROW_UPDATE(NAME, UPTR)                                                               \
-    inline void NAME(__global scalar_t* Ai, const int lda, const scalar_t l, UPTR u, const long ustride,     \
-                     const int j0, const int nc)                                                             \
-    {                                                                                                        \
-        for (int jc = j0; jc < nc; jc += TESSERA_GETRF_CHUNK) {                                              \
-            scalar_t a[TESSERA_GETRF_CHUNK], b[TESSERA_GETRF_CHUNK];                                         \
-            for (int t = 0; t < TESSERA_GETRF_CHUNK; ++t) if (jc + t < nc) {               \
-                a[t] = Ai[(long)(jc + t) * lda];                                                             \
-                b[t] = u[(long)(jc + t) * ustride];                                                          \
-            }                                                                                                \
-            for (int t = 0; t < TESSERA_GETRF_CHUNK; ++t) if (jc + t < nc)                 \
-                Ai[(long)(jc + t) * lda] = S_FMA(-l, b[t], a[t]);                                            \
-        }                                                                                                    \
+inline void getrf_row_update(__global scalar_t* Ai, const int lda, const scalar_t l, __global const scalar_t* u,
+                             const long ustride, const int j0, const int nc)
+{
+    for (int jc = j0; jc < nc; jc += TESSERA_GETRF_CHUNK) {
+        scalar_t a[TESSERA_GETRF_CHUNK], b[TESSERA_GETRF_CHUNK];
+#pragma unroll
+        for (int t = 0; t < TESSERA_GETRF_CHUNK; ++t)
+            if (jc + t < nc) {
+                a[t] = Ai[(long)(jc + t) * lda];
+                b[t] = u[(long)(jc + t) * ustride];
+            }
+#pragma unroll
+        for (int t = 0; t < TESSERA_GETRF_CHUNK; ++t)
+            if (jc + t < nc) Ai[(long)(jc + t) * lda] = S_FMA(-l, b[t], a[t]);
     }
-TESSERA_GETRF_ROW_UPDATE(getrf_row_update, __global const scalar_t*)
-// The same with U in memory other work-groups write while this kernel runs (read past the L1 cache).
-TESSERA_GETRF_ROW_UPDATE(getrf_row_update_shared, volatile __global const scalar_t*)
+}
 
 // tessera_getrf_leaf: LAPACK xGETF2 on the m×nc block at A (nc ≤ TESSERA_GETRF_LEAF_MAX, m ≥ nc).
 // For column c: the pivot is the first row of largest cabs1 at or below c; it is swapped with row
@@ -122,28 +121,38 @@ void tessera_getrf_leaf(const int m, const int nc, __global scalar_t* A, const u
     }
 }
 
-// Step c (0 ≤ c ≤ nc) of the xGETF2 leaf spread over G work-groups, for tall blocks: work-group g
-// owns rows [g·rows_per_wg, (g+1)·rows_per_wg) of the block. Step c first finishes column c − 1
-// (c > 0): every work-group reduces the candidates that step c − 1 wrote (the first row of largest
-// cabs1, as izamax picks it), the owner of row c − 1 stores the pivot row there, the owner of the
-// pivot row stores row c − 1's old values there, and every row below c − 1 is scaled and gets the
-// rank-1 update. Then (c < nc) it searches column c: each work-group writes its candidate (cabs1,
-// row) and the candidate row's nc values, and the owner of row c saves that row's values, for step
-// c + 1. Candidates and saved rows alternate between two buffers by the parity of c, so a step never
-// reads what it writes; they are the only memory a work-group reads that others write, and are read
-// past the L1 cache (volatile), so that the steps may also run in one launch (tessera_getrf_leaf_grid).
-// piv, info and the interchanges across the panel (jlo, jhi) as in tessera_getrf_leaf. Buffers:
-// cand_v[2·G], cand_i[2·G], cand_row[2·G·nc] (row r of work-group g at (parity·G + g)·nc),
-// saved_row[2·nc], all already offset.
-inline void getrf_step(const int m, const int nc, const int c, const int rows_per_wg, __global scalar_t* A,
-                       const int lda, __global int* piv, const ulong offPiv, const int prow0, __global int* info,
-                       const int icol0, const int first, const int jlo, const int jhi,
-                       volatile __global real_t* cand_v, volatile __global int* cand_i,
-                       volatile __global scalar_t* cand_row, volatile __global scalar_t* saved_row,
-                       __local real_t* best_v, __local int* best_i, __local int* best_g)
+// tessera_getrf_leaf_step: step c (0 ≤ c ≤ nc) of the same xGETF2 leaf spread over many
+// work-groups, for tall blocks: work-group g owns rows [g·rows_per_wg, (g+1)·rows_per_wg) of the
+// block, and one launch per column replaces the single work-group's loop (nc + 1 launches per leaf,
+// in order on one queue). Step c first finishes column c − 1 (c > 0): every work-group reduces the
+// candidates that step c − 1 wrote (the first row of largest cabs1, as izamax picks it), the owner of
+// row c − 1 stores the pivot row there, the owner of the pivot row stores row c − 1's old values
+// there, and every row below c − 1 is scaled and gets the rank-1 update. Then (c < nc) it searches
+// column c: each work-group writes its candidate (cabs1, row) and the candidate row's nc values, and
+// the owner of row c saves that row's values, for step c + 1. Candidates and saved rows alternate
+// between two buffers by the parity of c, so a step never reads what it writes. piv, info and the
+// interchanges across the panel (jlo, jhi) as in tessera_getrf_leaf. Buffers: cand_v[2·G],
+// cand_i[2·G], cand_row[2·G·nc] (row r of work-group g at (parity·G + g)·nc), saved_row[2·nc].
+// Launch: 1-D, G work-groups of TESSERA_GETRF_WG work-items.
+__kernel __attribute__((reqd_work_group_size(TESSERA_GETRF_WG, 1, 1)))
+void tessera_getrf_leaf_step(const int m, const int nc, const int c, const int rows_per_wg,
+                             __global scalar_t* A, const ulong offA, const int lda,
+                             __global int* piv, const ulong offPiv, const int prow0,
+                             __global int* info, const int icol0, const int first, const int jlo, const int jhi,
+                             __global real_t* cand_v, const ulong offV, __global int* cand_i, const ulong offI,
+                             __global scalar_t* cand_row, const ulong offR, __global scalar_t* saved_row,
+                             const ulong offS)
 {
+    __local real_t best_v[TESSERA_GETRF_WG];
+    __local int best_i[TESSERA_GETRF_WG];
+    __local int best_g[TESSERA_GETRF_WG];
     const int lid = (int)get_local_id(0), g = (int)get_group_id(0), G = (int)get_num_groups(0);
     const int r0 = g * rows_per_wg, r1 = min(m, r0 + rows_per_wg);
+    A += offA;
+    cand_v += offV;
+    cand_i += offI;
+    cand_row += offR;
+    saved_row += offS;
     if (c > 0) {
         const int k = c - 1, par = k & 1;
         // The pivot of column k: the best of the G candidates, ties to the first row.
@@ -156,8 +165,8 @@ inline void getrf_step(const int m, const int nc, const int c, const int rows_pe
         }
         const getrf_best_t best = getrf_best(best_v, best_i, best_g, bv, bi, bg);
         const int win = best.g, p = best.i;
-        volatile __global const scalar_t* prow = cand_row + (long)(par * G + win) * nc;  // the pivot row, element j at prow[j]
-        volatile __global const scalar_t* old = saved_row + par * nc;  // row k before the interchange
+        __global const scalar_t* prow = cand_row + (long)(par * G + win) * nc;  // the pivot row, element j at prow[j]
+        __global const scalar_t* old = saved_row + par * nc;                      // row k before the interchange
         const scalar_t pivot = prow[k];
         const bool zero = S_IS_ZERO(pivot);
         if (g == 0 && lid == 0) {
@@ -169,8 +178,8 @@ inline void getrf_step(const int m, const int nc, const int c, const int rows_pe
             // nc ≤ TESSERA_GETRF_LEAF_MAX < TESSERA_GETRF_WG: work-item j moves element j of a row.
             if (k >= r0 && k < r1 && lid < nc) A[k + (long)lid * lda] = prow[lid];
             if (p >= r0 && p < r1 && lid < nc) A[p + (long)lid * lda] = old[lid];
-            // The panel's columns outside the block, which no other work-group reads: swapped in
-            // place, spread over the work-groups (column j always by the same one).
+            // The panel's columns outside the block, which no other work-group reads in this step:
+            // swapped in place, spread over the work-groups.
             for (int j = jlo + g * TESSERA_GETRF_WG + lid; j < jhi; j += G * TESSERA_GETRF_WG)
                 if (j < 0 || j >= nc) {
                     const scalar_t x = A[k + (long)j * lda];
@@ -184,7 +193,7 @@ inline void getrf_step(const int m, const int nc, const int c, const int rows_pe
             scalar_t l = A[i + (long)k * lda];
             if (!zero) l = S_MUL(l, r);
             A[i + (long)k * lda] = l;
-            getrf_row_update_shared(A + i, lda, l, prow, 1, k + 1, nc);
+            getrf_row_update(A + i, lda, l, prow, 1, k + 1, nc);
         }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     }
@@ -209,28 +218,13 @@ inline void getrf_step(const int m, const int nc, const int c, const int rows_pe
     }
 }
 
-// tessera_getrf_leaf_step: step c of getrf_step, one launch per column (nc + 1 launches per leaf, in
-// order on one queue). Launch: 1-D, G work-groups of TESSERA_GETRF_WG work-items.
-__kernel __attribute__((reqd_work_group_size(TESSERA_GETRF_WG, 1, 1)))
-void tessera_getrf_leaf_step(const int m, const int nc, const int c, const int rows_per_wg,
-                             __global scalar_t* A, const ulong offA, const int lda,
-                             __global int* piv, const ulong offPiv, const int prow0,
-                             __global int* info, const int icol0, const int first, const int jlo, const int jhi,
-                             __global real_t* cand_v, const ulong offV, __global int* cand_i, const ulong offI,
-                             __global scalar_t* cand_row, const ulong offR, __global scalar_t* saved_row,
-                             const ulong offS)
-{
-    __local real_t best_v[TESSERA_GETRF_WG];
-    __local int best_i[TESSERA_GETRF_WG];
-    __local int best_g[TESSERA_GETRF_WG];
-    getrf_step(m, nc, c, rows_per_wg, A + offA, lda, piv, offPiv, prow0, info, icol0, first, jlo, jhi, cand_v + offV,
-               cand_i + offI, cand_row + offR, saved_row + offS, best_v, best_i, best_g);
-}
-
 // Device-wide memory order for the grid barrier: NVIDIA's membar.gl (what CUDA's __threadfence
 // is); elsewhere OpenCL's global fence.
 #if defined(TESSERA_NV_SM)
-#define GETRF_GRID_FENCE() asm volatile("membar.gl;" ::: "memory")
+#ifndef TESSERA_NV_ASM
+#define TESSERA_NV_ASM asm  // as gemm_nv.cl: offline analysis with clang uses __asm__
+#endif
+#define GETRF_GRID_FENCE() TESSERA_NV_ASM volatile("membar.gl;" ::: "memory")
 #else
 #define GETRF_GRID_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
@@ -271,31 +265,169 @@ inline int getrf_grid_sync(volatile __global int* grid, const int G, __local int
     return *flag;
 }
 
-// tessera_getrf_leaf_grid: all nc + 1 steps of getrf_step in one launch, the work-groups meeting at
-// a grid barrier between steps (grid: three ints, 0 before the launch). When the barrier gives up,
-// the work-groups stop and *info = −1 (the launcher's caller reports it as an error).
-// Launch: 1-D, G ≤ compute units work-groups of TESSERA_GETRF_WG work-items.
+#ifndef TESSERA_GETRF_LEAF
+#define TESSERA_GETRF_LEAF 32  // the launcher's leaf width (param_table.hpp's default)
+#endif
+// Rows each work-item of tessera_getrf_leaf_grid keeps in registers: on a GPU one row of at most 64
+// doubles (a row of 32 doubles took 228 registers and none spilled, two rows spilled: ptxas -v for
+// sm_90; launch_getrf.cpp's grid_rows_per_item() says the same), 0 (no such leaves) for wider rows;
+// 8 on other devices.
+#if defined(TESSERA_NV_SM)
+#ifdef TESSERA_COMPLEX
+#define GETRF_GRID_WORDS (2 * TESSERA_GETRF_LEAF)
+#else
+#define GETRF_GRID_WORDS TESSERA_GETRF_LEAF
+#endif
+#define GETRF_GRID_RPT (GETRF_GRID_WORDS <= 64 ? 1 : 0)
+#else
+#define GETRF_GRID_RPT 8
+#endif
+
+// tessera_getrf_leaf_grid: the xGETF2 leaf of a tall block (nc ≤ TESSERA_GETRF_LEAF) in one launch,
+// its G work-groups meeting at a grid barrier once per column (grid: three ints, 0 before the
+// launch). Work-group g owns rows [g·rows_per_wg, (g+1)·rows_per_wg) (rows_per_wg a multiple of
+// TESSERA_GETRF_WG, at most GETRF_GRID_RPT rows per work-item), and each work-item keeps the columns
+// not yet factored of its rows in registers, shifted one place per column so that every index is a
+// constant (v[t][j] is column c + j at column c): a column costs two work-group reductions and the
+// grid barrier, and the only memory traffic is the candidates' exchange and the finished values
+// (each row's multiplier, the pivot row). For column c: each work-group finds its candidate (first
+// largest cabs1 at or below c) and publishes it with its row, and the owner of row c saves that row
+// (buffers alternate by the parity of c, as in getrf_step, and are read past the L1 cache); after the
+// barrier every work-group reduces the G candidates to the pivot (ties to the first row), the owners
+// of rows c and p exchange their registers, the columns of the two rows already in memory (left of
+// c) are interchanged there (column j always by the same work-group, past the L1 cache: other
+// work-groups wrote them), row c is stored, and every row below c stores its multiplier and
+// updates the rest. piv, info, jlo and jhi as in tessera_getrf_leaf; when the barrier gives up (or
+// rows_per_wg is not as above), the work-groups stop and *info = −1 (the launcher reports it as an
+// error). Launch: 1-D, G ≤ compute units work-groups of TESSERA_GETRF_WG work-items.
 __kernel __attribute__((reqd_work_group_size(TESSERA_GETRF_WG, 1, 1)))
 void tessera_getrf_leaf_grid(const int m, const int nc, const int rows_per_wg,
                              __global scalar_t* A, const ulong offA, const int lda,
                              __global int* piv, const ulong offPiv, const int prow0,
                              __global int* info, const int icol0, const int first, const int jlo, const int jhi,
-                             __global real_t* cand_v, const ulong offV, __global int* cand_i, const ulong offI,
-                             __global scalar_t* cand_row, const ulong offR, __global scalar_t* saved_row,
+                             __global real_t* cand_v_, const ulong offV, __global int* cand_i_, const ulong offI,
+                             __global scalar_t* cand_row_, const ulong offR, __global scalar_t* saved_row_,
                              const ulong offS, __global int* grid, const ulong offG)
 {
     __local real_t best_v[TESSERA_GETRF_WG];
     __local int best_i[TESSERA_GETRF_WG];
     __local int best_g[TESSERA_GETRF_WG];
+    __local scalar_t urow[TESSERA_GETRF_LEAF];  // the pivot row from column c on
     __local int flag;
-    const int G = (int)get_num_groups(0);
-    for (int c = 0; c <= nc; ++c) {
-        getrf_step(m, nc, c, rows_per_wg, A + offA, lda, piv, offPiv, prow0, info, icol0, first, jlo, jhi,
-                   cand_v + offV, cand_i + offI, cand_row + offR, saved_row + offS, best_v, best_i, best_g);
-        if (c < nc && !getrf_grid_sync(grid + offG, G, &flag)) {
-            if (get_group_id(0) == 0 && get_local_id(0) == 0) *info = -1;
+    const int lid = (int)get_local_id(0), g = (int)get_group_id(0), G = (int)get_num_groups(0);
+    const int r0 = g * rows_per_wg, r1 = min(m, r0 + rows_per_wg), rpt = rows_per_wg / TESSERA_GETRF_WG;
+    if (rpt < 1 || rpt > GETRF_GRID_RPT || rpt * TESSERA_GETRF_WG != rows_per_wg) {  // uniform; never so launched
+        if (g == 0 && lid == 0) *info = -1;
+        return;
+    }
+    volatile __global real_t* cand_v = cand_v_ + offV;
+    volatile __global int* cand_i = cand_i_ + offI;
+    volatile __global scalar_t* cand_row = cand_row_ + offR;
+    volatile __global scalar_t* saved_row = saved_row_ + offS;
+    A += offA;
+    volatile __global scalar_t* Av = A;
+
+    scalar_t v[GETRF_GRID_RPT > 0 ? GETRF_GRID_RPT : 1][TESSERA_GETRF_LEAF];
+#pragma unroll
+    for (int t = 0; t < GETRF_GRID_RPT; ++t) {
+        const int i = r0 + lid + t * TESSERA_GETRF_WG;
+#pragma unroll
+        for (int j = 0; j < TESSERA_GETRF_LEAF; ++j)
+            v[t][j] = (t < rpt && i < r1 && j < nc) ? A[i + (long)j * lda] : S_ZERO;
+    }
+    for (int c = 0; c < nc; ++c) {
+        const int par = c & 1, left = nc - c;  // columns c .. nc−1 are v[t][0 .. left−1]
+        // This work-group's candidate for column c (row c when nothing compares larger than −1).
+        real_t bv = (real_t)-1;
+        int bi = max(r0, c) < r1 ? max(r0, c) : m;
+#pragma unroll
+        for (int t = 0; t < GETRF_GRID_RPT; ++t) {
+            const int i = r0 + lid + t * TESSERA_GETRF_WG;
+            if (t < rpt && i >= c && i < r1) {
+                const real_t a = S_ABS1(v[t][0]);
+                if (a > bv) { bv = a; bi = i; }
+            }
+        }
+        const getrf_best_t best = getrf_best(best_v, best_i, best_g, bv, bi, 0);
+        if (lid == 0) {
+            cand_v[par * G + g] = best.v;
+            cand_i[par * G + g] = best.i;
+        }
+#pragma unroll
+        for (int t = 0; t < GETRF_GRID_RPT; ++t) {
+            const int i = r0 + lid + t * TESSERA_GETRF_WG;
+            if (t < rpt && i < r1 && (i == best.i || i == c))
+#pragma unroll
+                for (int j = 0; j < TESSERA_GETRF_LEAF; ++j)
+                    if (j < left) {
+                        if (i == best.i) cand_row[(long)(par * G + g) * nc + c + j] = v[t][j];
+                        if (i == c) saved_row[par * nc + c + j] = v[t][j];
+                    }
+        }
+        if (!getrf_grid_sync(grid + offG, G, &flag)) {
+            if (g == 0 && lid == 0) *info = -1;
             return;
         }
+        // The pivot of column c: the best of the G candidates, ties to the first row.
+        real_t cv = (real_t)-2;
+        int ci = m, cg = 0;
+        for (int t = lid; t < G; t += TESSERA_GETRF_WG) {
+            const real_t a = cand_v[par * G + t];
+            const int i = cand_i[par * G + t];
+            if (a > cv || (a == cv && i < ci)) { cv = a; ci = i; cg = t; }
+        }
+        const getrf_best_t win = getrf_best(best_v, best_i, best_g, cv, ci, cg);
+        const int p = win.i;
+        volatile __global const scalar_t* prow = cand_row + (long)(par * G + win.g) * nc + c;
+        volatile __global const scalar_t* old = saved_row + par * nc + c;  // row c before the interchange
+        if (lid < left) urow[lid] = prow[lid];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const scalar_t pivot = urow[0];
+        const bool zero = S_IS_ZERO(pivot);
+        if (g == 0 && lid == 0) {
+            if (first && c == 0) *info = 0;
+            piv[offPiv + c] = prow0 + p + 1;
+            if (zero && *info == 0) *info = icol0 + c + 1;
+        }
+        if (p != c) {
+#pragma unroll
+            for (int t = 0; t < GETRF_GRID_RPT; ++t) {
+                const int i = r0 + lid + t * TESSERA_GETRF_WG;
+                if (t < rpt && i == c)
+#pragma unroll
+                    for (int j = 0; j < TESSERA_GETRF_LEAF; ++j) v[t][j] = j < left ? urow[j] : S_ZERO;
+                if (t < rpt && i == p)
+#pragma unroll
+                    for (int j = 0; j < TESSERA_GETRF_LEAF; ++j) v[t][j] = j < left ? old[j] : S_ZERO;
+            }
+            for (int j = jlo + g * TESSERA_GETRF_WG + lid; j < jhi; j += G * TESSERA_GETRF_WG)
+                if (j < c || j >= nc) {
+                    const scalar_t x = Av[c + (long)j * lda];
+                    Av[c + (long)j * lda] = Av[p + (long)j * lda];
+                    Av[p + (long)j * lda] = x;
+                }
+        }
+        const scalar_t r = zero ? S_ONE : S_INV(pivot);
+#pragma unroll
+        for (int t = 0; t < GETRF_GRID_RPT; ++t) {
+            const int i = r0 + lid + t * TESSERA_GETRF_WG;
+            if (t < rpt && i == c) {  // row c of U, final
+#pragma unroll
+                for (int j = 0; j < TESSERA_GETRF_LEAF; ++j)
+                    if (j < left) A[i + (long)(c + j) * lda] = v[t][j];
+            } else if (t < rpt && i > c && i < r1) {
+                scalar_t l = v[t][0];
+                if (!zero) l = S_MUL(l, r);
+                A[i + (long)c * lda] = l;
+#pragma unroll
+                for (int j = 1; j < TESSERA_GETRF_LEAF; ++j)
+                    if (j < left) v[t][j] = S_FMA(-l, urow[j], v[t][j]);
+            }
+#pragma unroll
+            for (int j = 0; j + 1 < TESSERA_GETRF_LEAF; ++j) v[t][j] = v[t][j + 1];
+            v[t][TESSERA_GETRF_LEAF - 1] = S_ZERO;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);  // urow is written again by the next column
     }
 }
 

@@ -107,13 +107,24 @@ private:
         }
     }
 
+    /// Rows each work-item of tessera_getrf_leaf_grid can keep in registers (getrf.cl's
+    /// GETRF_GRID_RPT, from the same facts): in a program for NVIDIA GPUs (built with
+    /// TESSERA_NV_SM), 1 when a row of the leaf is at most 64 doubles, else 0; elsewhere 8.
+    int64_t grid_rows_per_item() const {
+        if (dk_.options().find("-DTESSERA_NV_SM") == std::string::npos) return 8;
+        return leaf_ * (is_complex_v<T> ? 2 : 1) <= 64 ? 1 : 0;
+    }
+
     /// The tall leaf in one launch of tessera_getrf_leaf_grid, its work-groups (at most one per
-    /// compute unit, so that all are resident at once: more rows each when the leaf is taller)
-    /// meeting at a grid barrier between columns. False when the device reports no compute units.
+    /// compute unit, so that all are resident at once) keeping their rows in registers and meeting
+    /// at a grid barrier between columns. False, and nothing enqueued, when the device reports no
+    /// compute units or the leaf has more rows than they hold.
     bool leaf_grid(int64_t c0, int64_t n) {
-        const int64_t units = dk_.info().compute_units, rows = m_ - c0;
+        const int64_t units = dk_.info().compute_units, rows = m_ - c0, wg = int64_t(kLeafLocal);
         if (units < 1) return false;
-        const int64_t per_wg = std::max(cand_.rows_per_group, int64_t(round_up(size_t((rows + units - 1) / units), 64)));
+        const int64_t per_wg = std::max(int64_t(round_up(size_t(cand_.rows_per_group), size_t(wg))),
+                                        int64_t(round_up(size_t((rows + units - 1) / units), size_t(wg))));
+        if (per_wg / wg > grid_rows_per_item()) return false;
         cl_kernel kernel = dk_.get("tessera_getrf_leaf_grid");
         const size_t local[1] = {kLeafLocal};
         check_local(dk_, "tessera_getrf_leaf_grid", local, 1);
@@ -202,8 +213,9 @@ void getrf_panel(const DeviceKernels& dk, cl_command_queue q, const std::vector<
                               host_info, 0, nullptr, nullptr),
           "clEnqueueReadBuffer(getrf info)");
     if (panel.used_grid() && *host_info < 0)
-        throw Error("tessera::ocl::getrf_panel: the work-groups of a panel leaf did not run at once (grid barrier "
-                    "timed out; TESSERA_GETRF_GRID=0 factors tall leaves one launch per column)");
+        throw Error("tessera::ocl::getrf_panel: the one-launch form of a panel leaf failed (its work-groups did not "
+                    "all run at once: the grid barrier timed out); TESSERA_GETRF_GRID=0 factors tall leaves one "
+                    "launch per column");
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                                     \
