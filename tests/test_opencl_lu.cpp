@@ -144,4 +144,30 @@ TEST(OpenCLLuGrid, TallPanelInOneLaunch) {
     run_panel<std::complex<double>>(*dkz, q, rng, {1300, 200}, 40, 0, {7}, {1});
 }
 
+// When the work-groups of a one-launch leaf do not meet (here: every wait at the grid barrier gives
+// up at once, GETRF_GRID_SPINS=0, as when other work holds compute units), every work-group stops
+// and the panel raises an Error that names the cause and the way around it, instead of hanging or
+// returning a wrong factor.
+TEST(OpenCLLuGrid, BarrierThatGivesUpRaisesError) {
+    const auto dk = Env::get().build_variant('d', "-DTESSERA_GETRF_GRID=2 -DTESSERA_GETRF_LEAF=8 -DGETRF_GRID_SPINS=0");
+    DevMat<double> A(1300, 16, 3);
+    std::mt19937_64 rng(9);
+    fill_random(A, rng);
+    A.upload();
+    cl_int err = CL_SUCCESS;
+    cl_mem piv = clCreateBuffer(Env::get().ctx(), CL_MEM_READ_WRITE, 16 * sizeof(int64_t), nullptr, &err);
+    ocl::check(err, "clCreateBuffer(pivots)");
+    std::vector<int64_t> ipiv(16);
+    int info = 0;
+    try {
+        ocl::getrf_panel<double>(*dk, Env::get().queue(), {A.mat()}, {1300}, 16, 0, piv, 0, ipiv.data(), &info);
+        ADD_FAILURE() << "no error (info " << info << ")";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("grid barrier timed out"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("TESSERA_GETRF_GRID=0"), std::string::npos) << e.what();
+    }
+    ocl::check(clFinish(Env::get().queue()), "clFinish");
+    clReleaseMemObject(piv);
+}
+
 }  // namespace

@@ -230,10 +230,12 @@ void tessera_getrf_leaf_step(const int m, const int nc, const int c, const int r
 #endif
 // Spins of a work-group waiting at the grid barrier before it gives up: a few seconds on an H100
 // (a spin is one L2 read, 0.1–0.3 µs) and on CPU devices (a few ns each).
+#ifndef GETRF_GRID_SPINS  // a test builds it with 0: every wait gives up at once
 #if defined(TESSERA_NV_SM)
 #define GETRF_GRID_SPINS (1 << 24)
 #else
 #define GETRF_GRID_SPINS (1 << 30)
+#endif
 #endif
 
 // The work-groups of one launch wait for each other (grid[0]: arrivals, grid[1]: generation,
