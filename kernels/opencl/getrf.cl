@@ -294,12 +294,12 @@ inline int getrf_grid_sync(volatile __global int* grid, const int G, __local int
 // grid barrier, and the only memory traffic is the candidates' exchange and the finished values
 // (each row's multiplier, the pivot row). For column c: each work-group finds its candidate (first
 // largest cabs1 at or below c) and publishes it with its row, and the owner of row c saves that row
-// (buffers alternate by the parity of c, as in getrf_step, and are read past the L1 cache); after the
-// barrier every work-group reduces the G candidates to the pivot (ties to the first row), the owners
-// of rows c and p exchange their registers, the columns of the two rows already in memory (left of
-// c) are interchanged there (column j always by the same work-group, past the L1 cache: other
-// work-groups wrote them), row c is stored, and every row below c stores its multiplier and
-// updates the rest. piv, info, jlo and jhi as in tessera_getrf_leaf; when the barrier gives up (or
+// (buffers alternate by the parity of c, as in tessera_getrf_leaf_step, and are read past the L1
+// cache); after the barrier every work-group reduces the G candidates to the pivot (ties to the
+// first row), the owners of rows c and p exchange their registers, the columns of the two rows
+// already in memory (left of c) are interchanged there (column j always by the same work-group, past
+// the L1 cache: other work-groups wrote them), row c is stored, and every row below c stores its
+// multiplier and updates the rest. piv, info, jlo and jhi as in tessera_getrf_leaf; when the barrier gives up (or
 // rows_per_wg is not as above), the work-groups stop and *info = −1 (the launcher reports it as an
 // error). Launch: 1-D, G ≤ compute units work-groups of TESSERA_GETRF_WG work-items.
 __kernel __attribute__((reqd_work_group_size(TESSERA_GETRF_WG, 1, 1)))

@@ -18,9 +18,9 @@ constexpr size_t kLeafLocal = 256;  // TESSERA_GETRF_WG (getrf.cl)
 // work-group per TESSERA_GETRF_STEP_ROWS rows; shorter ones in tessera_getrf_leaf's single work-group.
 constexpr int64_t kSingleGroupRows = 1024;
 
-/// Where the multi-work-group leaf keeps its candidates in the Panel workspace, after the panel
-/// and its pivots (getrf.cl's getrf_step), and the grid barrier of its one-launch form: element
-/// offsets of each array, in its type.
+/// Where the multi-work-group leaves (getrf.cl's tessera_getrf_leaf_step and _grid) keep their
+/// candidates in the Panel workspace, after the panel and its pivots, and the grid barrier of the
+/// latter: element offsets of each array, in its type.
 template <class T>
 struct LeafCandidates {
     LeafCandidates(size_t base_bytes, int64_t m, int64_t nc, int64_t group_rows) : rows_per_group(group_rows) {
