@@ -126,8 +126,8 @@ TYPED_TEST(OpenCLLu, ZeroColumnSetsInfoAndGoesOn) {
 
 namespace {
 
-// Tall leaves in one launch with a grid barrier (tessera_getrf_leaf_grid, on GPUs by default;
-// TESSERA_GETRF_GRID=2 takes it on PoCL too): at most one work-group per compute unit, each
+// Tall leaves in one launch with a grid barrier (tessera_getrf_leaf_grid, on NVIDIA GPUs by
+// default; TESSERA_GETRF_GRID=2 takes it on PoCL too): at most one work-group per compute unit, each
 // work-item keeping several rows in registers, the same pivots and factors as LAPACK; a zero column
 // sets info and the leaf goes on; tied magnitudes pick the first row. Leaves of 8 columns: the
 // kernel is unrolled over a leaf's columns, which PoCL compiles in minutes at 32.

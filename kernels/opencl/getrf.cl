@@ -270,10 +270,10 @@ inline int getrf_grid_sync(volatile __global int* grid, const int G, __local int
 #ifndef TESSERA_GETRF_LEAF
 #define TESSERA_GETRF_LEAF 32  // the launcher's leaf width (param_table.hpp's default)
 #endif
-// Rows each work-item of tessera_getrf_leaf_grid keeps in registers: on a GPU one row of at most 64
-// doubles (a row of 32 doubles took 228 registers and none spilled, two rows spilled: ptxas -v for
-// sm_90; launch_getrf.cpp's grid_rows_per_item() says the same), 0 (no such leaves) for wider rows;
-// 8 on other devices.
+// Rows each work-item of tessera_getrf_leaf_grid keeps in registers: on an NVIDIA GPU one row of at
+// most 64 doubles (a row of 32 doubles took 228 registers and none spilled, two rows spilled:
+// ptxas -v for sm_90; launch_getrf.cpp's grid_rows_per_item() says the same), 0 (no such leaves)
+// for wider rows; 8 on other devices.
 #if defined(TESSERA_NV_SM)
 #ifdef TESSERA_COMPLEX
 #define GETRF_GRID_WORDS (2 * TESSERA_GETRF_LEAF)

@@ -18,6 +18,10 @@ constexpr size_t kLeafLocal = 256;  // TESSERA_GETRF_WG (getrf.cl)
 // work-group per TESSERA_GETRF_STEP_ROWS rows; shorter ones in tessera_getrf_leaf's single work-group.
 constexpr int64_t kSingleGroupRows = 1024;
 
+/// A program built for an NVIDIA GPU of compute capability 8.0 or later (TESSERA_NV_SM defined: the
+/// one-launch LU leaf's register budget and default, measured there).
+bool nvidia_program(const DeviceKernels& dk) { return dk.options().find("-DTESSERA_NV_SM") != std::string::npos; }
+
 /// Where the multi-work-group leaves (getrf.cl's tessera_getrf_leaf_step and _grid) keep their
 /// candidates in the Panel workspace, after the panel and its pivots, and the grid barrier of the
 /// latter: element offsets of each array, in its type.
@@ -50,7 +54,7 @@ public:
                    size_t piv_off, const LeafCandidates<T>& cand)
         : dk_(dk), q_(q), leaf_(std::clamp<int64_t>(dk.params().getrf_leaf, 1, kLeafMax)), m_(m), ncols_(ncols), P_(P),
           piv_(piv), piv_off_(piv_off), cand_(cand),
-          grid_(dk.params().getrf_grid == 2 || (dk.params().getrf_grid == 1 && (dk.info().type & CL_DEVICE_TYPE_GPU))) {}
+          grid_(dk.params().getrf_grid == 2 || (dk.params().getrf_grid == 1 && nvidia_program(dk))) {}
 
     /// Whether a tall leaf ran as one launch with a grid barrier (the panel's info then says
     /// whether its work-groups met: −1 when they did not).
@@ -108,10 +112,10 @@ private:
     }
 
     /// Rows each work-item of tessera_getrf_leaf_grid can keep in registers (getrf.cl's
-    /// GETRF_GRID_RPT, from the same facts): in a program for NVIDIA GPUs (built with
-    /// TESSERA_NV_SM), 1 when a row of the leaf is at most 64 doubles, else 0; elsewhere 8.
+    /// GETRF_GRID_RPT, from the same facts): in a program for NVIDIA GPUs, 1 when a row of the
+    /// leaf is at most 64 doubles, else 0; elsewhere 8.
     int64_t grid_rows_per_item() const {
-        if (dk_.options().find("-DTESSERA_NV_SM") == std::string::npos) return 8;
+        if (!nvidia_program(dk_)) return 8;
         return leaf_ * (is_complex_v<T> ? 2 : 1) <= 64 ? 1 : 0;
     }
 

@@ -33,7 +33,7 @@ struct Params {
     int potrf_bs;     ///< columns of the leaves of the recursive potrf (tessera_potrf's maximum n)
     int getrf_leaf;   ///< columns of the leaves of the recursive LU panel (launch_getrf.cpp)
     int getrf_step_rows;  ///< rows per work-group of a tall LU leaf's steps (tessera_getrf_leaf_step)
-    int getrf_grid;       ///< tall LU leaves in one launch with a grid barrier: 0 never, 1 on GPUs, 2 anywhere
+    int getrf_grid;       ///< tall LU leaves in one launch with a grid barrier: 0 never, 1 on NVIDIA GPUs, 2 anywhere
     int nv_splitk;    ///< most ways a GEMM of gemm_nv.cl splits k (1: never; gemm_select.cpp)
     int qr_sb;        ///< reflectors per super-block of the GEMM-based gemqrt/tpmqrt (launch_qr.cpp)
     int nvd_mbar_tri; ///< 1: tessera_nvgemm_*_mbar honour xSYRK's triangle, and gemm_select.cpp takes them for it
@@ -97,11 +97,11 @@ inline constexpr ParamDef kParamTable[] = {
     {"TESSERA_POTRF_COLS", 2, one_of({1, 2, 4}), nullptr,
      "potrf.cl: columns of a leaf factored (rows inverted) per barrier step"},
     {"TESSERA_GETRF_LEAF", 32, in_range(1, 64), &Params::getrf_leaf,
-     "launch_getrf.cpp: columns of a leaf of the recursive LU panel, factored by one work-group (at most 64)"},
+     "getrf.cl: columns of a leaf of the recursive LU panel (launch_getrf.cpp), at most 64; the one-launch leaf's registers"},
     {"TESSERA_GETRF_STEP_ROWS", 256, one_of({64, 128, 256, 512, 1024}), &Params::getrf_step_rows,
      "launch_getrf.cpp: rows per work-group of a tall LU leaf, factored one launch per column"},
     {"TESSERA_GETRF_GRID", 1, one_of({0, 1, 2}), &Params::getrf_grid,
-     "launch_getrf.cpp: tall LU leaves in one launch with a grid barrier: 0 never, 1 on GPUs, 2 on any device"},
+     "launch_getrf.cpp: tall LU leaves in one launch with a grid barrier: 0 never, 1 on NVIDIA GPUs, 2 on any device"},
     {"TESSERA_NV_GROUP", 8, in_range(1, 64), nullptr, "gemm_nv.cl: block rows per rasterization group"},
     {"TESSERA_NVD_MMA", 1688, one_of({884, 1688}), nullptr, "gemm_nv_d.cl: FP64 mma.sync shape (m8n8k4, m16n8k8)"},
     {"TESSERA_NVD_STAGES", 4, in_range(2, 4), nullptr, "gemm_nv_d.cl: k slabs in flight (cp.async)"},
