@@ -44,6 +44,24 @@ inline getrf_best_t getrf_best(__local real_t* bv, __local int* bi, __local int*
     return r;
 }
 
+// The pivot of a step of a leaf over G work-groups: the best of their candidates (cabs1 in
+// cand_v, row in cand_i, work-group t's at par·G + t), ties to the first row, as izamax; .i is the
+// row, .g the work-group that offered it. The candidates may have been written by other work-groups
+// of the same launch (tessera_getrf_leaf_grid), so they are read past the L1 cache.
+inline getrf_best_t getrf_pivot(volatile __global const real_t* cand_v, volatile __global const int* cand_i,
+                                const int par, const int G, const int m, __local real_t* bv, __local int* bi,
+                                __local int* bg)
+{
+    real_t v = (real_t)-2;
+    int i = m, w = 0;
+    for (int t = (int)get_local_id(0); t < G; t += TESSERA_GETRF_WG) {
+        const real_t tv = cand_v[par * G + t];
+        const int ti = cand_i[par * G + t];
+        if (tv > v || (tv == v && ti < i)) { v = tv; i = ti; w = t; }
+    }
+    return getrf_best(bv, bi, bg, v, i, w);
+}
+
 // Row i's rank-1 update, A(i, j) −= l·U(j) for j0 ≤ j < nc with U(j) = u[j·ustride]: eight
 // columns at a time, all their loads issued before any store (a loop of load, FMA, store per column
 // waits out the memory latency once per column, since a store may alias the next load).
@@ -155,15 +173,7 @@ void tessera_getrf_leaf_step(const int m, const int nc, const int c, const int r
     saved_row += offS;
     if (c > 0) {
         const int k = c - 1, par = k & 1;
-        // The pivot of column k: the best of the G candidates, ties to the first row.
-        real_t bv = (real_t)-2;
-        int bi = m, bg = 0;
-        for (int t = lid; t < G; t += TESSERA_GETRF_WG) {
-            const real_t v = cand_v[par * G + t];
-            const int i = cand_i[par * G + t];
-            if (v > bv || (v == bv && i < bi)) { bv = v; bi = i; bg = t; }
-        }
-        const getrf_best_t best = getrf_best(best_v, best_i, best_g, bv, bi, bg);
+        const getrf_best_t best = getrf_pivot(cand_v, cand_i, par, G, m, best_v, best_i, best_g);
         const int win = best.g, p = best.i;
         __global const scalar_t* prow = cand_row + (long)(par * G + win) * nc;  // the pivot row, element j at prow[j]
         __global const scalar_t* old = saved_row + par * nc;                      // row k before the interchange
@@ -370,15 +380,7 @@ void tessera_getrf_leaf_grid(const int m, const int nc, const int rows_per_wg,
             if (g == 0 && lid == 0) *info = -1;
             return;
         }
-        // The pivot of column c: the best of the G candidates, ties to the first row.
-        real_t cv = (real_t)-2;
-        int ci = m, cg = 0;
-        for (int t = lid; t < G; t += TESSERA_GETRF_WG) {
-            const real_t a = cand_v[par * G + t];
-            const int i = cand_i[par * G + t];
-            if (a > cv || (a == cv && i < ci)) { cv = a; ci = i; cg = t; }
-        }
-        const getrf_best_t win = getrf_best(best_v, best_i, best_g, cv, ci, cg);
+        const getrf_best_t win = getrf_pivot(cand_v, cand_i, par, G, m, best_v, best_i, best_g);
         const int p = win.i;
         volatile __global const scalar_t* prow = cand_row + (long)(par * G + win.g) * nc + c;
         volatile __global const scalar_t* old = saved_row + par * nc + c;  // row c before the interchange
