@@ -140,10 +140,15 @@ private:
         const cl_mem info = dk_.info_scratch();
         const size_t global[1] = {size_t((rows + per_wg - 1) / per_wg) * kLeafLocal};
         const cl_int jlo = -prow0, jhi = to_int(ncols_ - c0, "getrf", "columns");
-        const cl_int zero = 0;
-        check(clEnqueueFillBuffer(q_, P_.mem, &zero, sizeof zero, cand_.grid * sizeof(cl_int), 3 * sizeof(cl_int), 0,
-                                  nullptr, nullptr),
-              "clEnqueueFillBuffer(getrf grid barrier)");
+        // The barrier's three ints, once per panel: a leaf that completes leaves them as it found
+        // them (no arrivals, no give-up; the generation is read, not assumed), and after a give-up
+        // the flag stays set, so that the panel's later grid leaves stop at their first barrier.
+        if (!used_grid_) {
+            const cl_int zero = 0;
+            check(clEnqueueFillBuffer(q_, P_.mem, &zero, sizeof zero, cand_.grid * sizeof(cl_int), 3 * sizeof(cl_int),
+                                      0, nullptr, nullptr),
+                  "clEnqueueFillBuffer(getrf grid barrier)");
+        }
         set_args(kernel, "clSetKernelArg(tessera_getrf_leaf_grid)", cm, cn, rows_per_wg, a.mem, off, ld, piv_, offP,
                  prow0, info, prow0, first, jlo, jhi, P_.mem, offV, P_.mem, offI, P_.mem, offR, P_.mem, offS, P_.mem,
                  offG);
