@@ -57,6 +57,24 @@
 #define POTRF_COL(buf, p, r) colb[((buf) * POTRF_S + (p)) * TESSERA_POTRF_BS + (r)]
 #define POTRF_ROW(buf, p, k) rowb[((buf) * POTRF_S + (p)) * TESSERA_POTRF_BS + (k)]
 
+// c[p] = c_p(x) for p < POTRF_S (tessera_potrf's factorization step at column j): the group's
+// published column p at index x, less what the group's earlier columns take from it, f[q][p]·c_q(x)
+// for q < p; 0 where x ≤ j+p, x ≥ n or p ≥ nv. For a work-item's rows (x = r) and columns (x = k).
+inline void potrf_group_values(__local const scalar_t* colb, const int buf, const int j, const int n, const int nv,
+                               const int x, scalar_t f[POTRF_S][POTRF_S], scalar_t c[POTRF_S])
+{
+#pragma unroll
+    for (int p = 0; p < POTRF_S; ++p) {
+        scalar_t v = S_ZERO;
+        if (p < nv && x > j + p && x < n) {
+            v = POTRF_COL(buf, p, x);
+#pragma unroll
+            for (int q = 0; q < p; ++q) v -= S_MUL(c[q], f[q][p]);
+        }
+        c[p] = v;
+    }
+}
+
 __kernel __attribute__((reqd_work_group_size(TESSERA_POTRF_WG, 1, 1)))
 void tessera_potrf(const int n, const int lower, __global scalar_t* A, const ulong offA, const int lda,
                    __global int* info, const int col0, const int invert, __global scalar_t* W, const ulong offW,
@@ -119,36 +137,17 @@ void tessera_potrf(const int n, const int lower, __global scalar_t* A, const ulo
             for (int q2 = q + 1; q2 < POTRF_S; ++q2) f[q][q2] = S_CONJ(e[q][q2]) * inv[q];
         }
         // c_p(r) for this work-item's rows below j+p, and conj(c_p(k))/d_p for its columns beyond j+p.
-        scalar_t lr[POTRF_S][POTRF_NR], fk[POTRF_S][POTRF_NK];
+        scalar_t lr[POTRF_NR][POTRF_S], fk[POTRF_S][POTRF_NK];
 #pragma unroll
-        for (int a = 0; a < POTRF_NR; ++a) {
-            const int r = tx + a * POTRF_PX;
-#pragma unroll
-            for (int p = 0; p < POTRF_S; ++p) {
-                scalar_t v = S_ZERO;
-                if (p < nv && r > j + p && r < n) {
-                    v = POTRF_COL(buf, p, r);
-#pragma unroll
-                    for (int q = 0; q < p; ++q) v -= S_MUL(lr[q][a], f[q][p]);
-                }
-                lr[p][a] = v;
-            }
-        }
+        for (int a = 0; a < POTRF_NR; ++a) potrf_group_values(colb, buf, j, n, nv, tx + a * POTRF_PX, f, lr[a]);
 #pragma unroll
         for (int b = 0; b < POTRF_NK; ++b) {
             const int k = ty + b * POTRF_PY;
             scalar_t ck[POTRF_S];
+            potrf_group_values(colb, buf, j, n, nv, k, f, ck);
 #pragma unroll
-            for (int p = 0; p < POTRF_S; ++p) {
-                scalar_t v = S_ZERO;
-                if (p < nv && k > j + p && k < n) {
-                    v = POTRF_COL(buf, p, k);
-#pragma unroll
-                    for (int q = 0; q < p; ++q) v -= S_MUL(ck[q], f[q][p]);
-                }
-                ck[p] = v;
-                fk[p][b] = (p < nv && k > j + p && k < n) ? S_CONJ(v) * inv[p] : S_ZERO;
-            }
+            for (int p = 0; p < POTRF_S; ++p)
+                fk[p][b] = (p < nv && k > j + p && k < n) ? S_CONJ(ck[p]) * inv[p] : S_ZERO;
         }
         // Every element (r, k), j < k ≤ r, loses the group's columns before k; the owners of the
         // next group's columns publish them, final through column j+ns−1.
@@ -161,7 +160,7 @@ void tessera_potrf(const int n, const int lower, __global scalar_t* A, const ulo
                     if (p < nv && k > j + p)
 #pragma unroll
                         for (int a = 0; a < POTRF_NR; ++a)
-                            if (tx + a * POTRF_PX >= k) reg[b][a] -= S_MUL(lr[p][a], fk[p][b]);
+                            if (tx + a * POTRF_PX >= k) reg[b][a] -= S_MUL(lr[a][p], fk[p][b]);
                 if (k >= j + POTRF_S && k < j + 2 * POTRF_S)
 #pragma unroll
                     for (int a = 0; a < POTRF_NR; ++a) {
