@@ -122,10 +122,6 @@ TYPED_TEST(OpenCLLu, ZeroColumnSetsInfoAndGoesOn) {
     run_panel<T>(this->dk(), this->q(), this->rng, {100, 60}, 96, 0, {5, 70});
 }
 
-}  // namespace
-
-namespace {
-
 // Tall leaves in one launch with a grid barrier (tessera_getrf_leaf_grid, on NVIDIA GPUs by
 // default; TESSERA_GETRF_GRID=2 takes it on PoCL too): at most one work-group per compute unit, each
 // work-item keeping several rows in registers, the same pivots and factors as LAPACK; a zero column
