@@ -141,8 +141,8 @@ TEST(OpenCLLuGrid, TallPanelInOneLaunch) {
     run_panel<Z>(*dkz, q, rng, {1300, 200}, 40, 0, {7}, {1});
 }
 
-// When the work-groups of a one-launch leaf do not meet (here: every wait at the grid barrier gives
-// up at once, GETRF_GRID_SPINS=0, as when other work holds compute units), every work-group stops
+// When the work-groups of a one-launch leaf do not meet (here: every wait for another work-group's
+// column gives up at once, GETRF_GRID_SPINS=0, as when other work holds compute units), every work-group stops
 // and the panel raises an Error that names the cause and the way around it, instead of hanging or
 // returning a wrong factor.
 TEST(OpenCLLuGrid, BarrierThatGivesUpRaisesError) {
@@ -160,7 +160,7 @@ TEST(OpenCLLuGrid, BarrierThatGivesUpRaisesError) {
         ocl::getrf_panel<double>(*dk, Env::get().queue(), {A.mat()}, {1300}, 16, 0, piv, 0, ipiv.data(), &info);
         ADD_FAILURE() << "no error (info " << info << ")";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("grid barrier timed out"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("column timed out"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("TESSERA_GETRF_GRID=0"), std::string::npos) << e.what();
     }
     ocl::check(clFinish(Env::get().queue()), "clFinish");

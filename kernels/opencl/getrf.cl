@@ -16,6 +16,68 @@
 // it); all get the largest v, ties to the lowest i, as izamax's first maximum. Local arrays of
 // TESSERA_GETRF_WG entries; they are free again when it returns.
 typedef struct { real_t v; int i, g; } getrf_best_t;
+
+// a replaces itself by b when b is larger, or as large from a lower row.
+#define GETRF_TAKE_BETTER(av, ai, ag, bv_, bi_, bg_)                                               \
+    if ((bv_) > (av) || ((bv_) == (av) && (bi_) < (ai))) {                                        \
+        av = (bv_);                                                                                \
+        ai = (bi_);                                                                                \
+        ag = (bg_);                                                                                \
+    }
+
+#if defined(TESSERA_NV_SM)
+#ifndef TESSERA_NV_ASM
+#define TESSERA_NV_ASM asm  // as gemm_nv.cl: offline analysis with clang uses __asm__
+#endif
+// A 32-bit word of the warp's lane (lane id xor mask) (PTX shfl.sync.bfly over the full warp).
+inline int getrf_shfl_xor(const int x, const int mask)
+{
+    int r;
+    TESSERA_NV_ASM volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(x), "r"(mask));
+    return r;
+}
+inline real_t getrf_shfl_xor_real(const real_t x, const int mask)
+{
+#ifdef TESSERA_REAL_D
+    int2 w = as_int2(x);
+    w.x = getrf_shfl_xor(w.x, mask);
+    w.y = getrf_shfl_xor(w.y, mask);
+    return as_double(w);
+#else
+    return as_float(getrf_shfl_xor(as_int(x), mask));
+#endif
+}
+// The warp's best (v, i, g) in every lane: five butterfly rounds of shuffles.
+inline void getrf_warp_best(real_t* v, int* i, int* g)
+{
+#pragma unroll
+    for (int s = 16; s > 0; s >>= 1) {
+        const real_t ov = getrf_shfl_xor_real(*v, s);
+        const int oi = getrf_shfl_xor(*i, s), og = getrf_shfl_xor(*g, s);
+        GETRF_TAKE_BETTER(*v, *i, *g, ov, oi, og)
+    }
+}
+// On an NVIDIA GPU: each warp reduces its 32 offers by shuffles, the warps' bests meet in local
+// memory, and every warp reduces those (two work-group barriers instead of eight rounds).
+inline getrf_best_t getrf_best(__local real_t* bv, __local int* bi, __local int* bg, real_t v, int i, int g)
+{
+    const int lid = (int)get_local_id(0), lane = lid & 31, warps = TESSERA_GETRF_WG / 32;
+    getrf_warp_best(&v, &i, &g);
+    if (lane == 0) {
+        bv[lid >> 5] = v;
+        bi[lid >> 5] = i;
+        bg[lid >> 5] = g;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    getrf_best_t r;
+    r.v = lane < warps ? bv[lane] : (real_t)-3;
+    r.i = lane < warps ? bi[lane] : INT_MAX;
+    r.g = lane < warps ? bg[lane] : 0;
+    getrf_warp_best(&r.v, &r.i, &r.g);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+#else
 inline getrf_best_t getrf_best(__local real_t* bv, __local int* bi, __local int* bg, const real_t v, const int i,
                                const int g)
 {
@@ -25,15 +87,7 @@ inline getrf_best_t getrf_best(__local real_t* bv, __local int* bi, __local int*
     bg[lid] = g;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = TESSERA_GETRF_WG / 2; s > 0; s >>= 1) {
-        if (lid < s) {
-            const real_t ov = bv[lid + s];
-            const int oi = bi[lid + s];
-            if (ov > bv[lid] || (ov == bv[lid] && oi < bi[lid])) {
-                bv[lid] = ov;
-                bi[lid] = oi;
-                bg[lid] = bg[lid + s];
-            }
-        }
+        if (lid < s) GETRF_TAKE_BETTER(bv[lid], bi[lid], bg[lid], bv[lid + s], bi[lid + s], bg[lid + s])
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     getrf_best_t r;
@@ -43,6 +97,7 @@ inline getrf_best_t getrf_best(__local real_t* bv, __local int* bi, __local int*
     barrier(CLK_LOCAL_MEM_FENCE);
     return r;
 }
+#endif
 
 // The pivot of a step of a leaf over G work-groups: the best of their candidates (cabs1 in
 // cand_v, row in cand_i, work-group t's at par·G + t), ties to the first row, as izamax; .i is the
@@ -228,19 +283,42 @@ void tessera_getrf_leaf_step(const int m, const int nc, const int c, const int r
     }
 }
 
-// Device-wide memory order for the grid barrier: NVIDIA's membar.gl (what CUDA's __threadfence
-// is); elsewhere OpenCL's global fence.
+// The exchange between the work-groups of a one-launch leaf (tessera_getrf_leaf_grid). grid[0] is
+// set when a work-group gave up waiting; grid[1 + g] is the tag of the last column work-group g
+// published (tags grow through the panel). A work-group publishes column c's candidate (its value,
+// row and the row's values) and then its tag; the others wait for the tag, read the candidate
+// after it, and reduce the G candidates themselves: one exchange through memory per column, no
+// counter that every work-group increments in turn. On NVIDIA GPUs the tag is stored with release
+// and read with acquire semantics at GPU scope (PTX st.release.gpu / ld.acquire.gpu); elsewhere
+// OpenCL's global fences order the volatile accesses.
 #if defined(TESSERA_NV_SM)
-#ifndef TESSERA_NV_ASM
-#define TESSERA_NV_ASM asm  // as gemm_nv.cl: offline analysis with clang uses __asm__
-#endif
-#define GETRF_GRID_FENCE() TESSERA_NV_ASM volatile("membar.gl;" ::: "memory")
+inline void getrf_tag_publish(volatile __global int* p, const int tag)
+{
+    TESSERA_NV_ASM volatile("st.release.gpu.b32 [%0], %1;" ::"l"((ulong)p), "r"(tag) : "memory");
+}
+inline int getrf_tag_read(volatile __global const int* p)
+{
+    int r;
+    TESSERA_NV_ASM volatile("ld.acquire.gpu.b32 %0, [%1];" : "=r"(r) : "l"((ulong)p) : "memory");
+    return r;
+}
 #else
-#define GETRF_GRID_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+inline void getrf_tag_publish(volatile __global int* p, const int tag)
+{
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    *p = tag;
+}
+inline int getrf_tag_read(volatile __global const int* p)
+{
+    const int r = *p;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    return r;
+}
 #endif
-// Spins of a work-group waiting at the grid barrier before it gives up: a few seconds on an H100
-// (a spin is one L2 read, 0.1–0.3 µs) and on CPU devices (a few ns each).
-#ifndef GETRF_GRID_SPINS  // a test builds it with 0: every wait gives up at once
+// Spins of a work-item waiting for a tag before it gives up: a few seconds on an H100 (a spin is
+// one L2 read, 0.1–0.3 µs) and on CPU devices (a few ns each). A build with 0 (a test) gives up at
+// every wait.
+#ifndef GETRF_GRID_SPINS
 #if defined(TESSERA_NV_SM)
 #define GETRF_GRID_SPINS (1 << 24)
 #else
@@ -248,33 +326,47 @@ void tessera_getrf_leaf_step(const int m, const int nc, const int c, const int r
 #endif
 #endif
 
-// The work-groups of one launch wait for each other (grid[0]: arrivals, grid[1]: generation,
-// grid[2]: set when one gave up). Every work-group must be resident at once, which the launcher
-// ensures by launching at most one per compute unit on a GPU. Returns 0, in every work-item of every
-// work-group sooner or later, when a work-group waited GETRF_GRID_SPINS spins in vain (then the
-// leaf is abandoned and reported through info).
-inline int getrf_grid_sync(volatile __global int* grid, const int G, __local int* flag)
+// This work-group publishes its column: the work-group's stores (candidate, rows) are ordered
+// before its tag by the barrier and the release.
+inline void getrf_grid_publish(volatile __global int* grid, const int g, const int tag)
 {
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (get_local_id(0) == 0) {
-        GETRF_GRID_FENCE();
-        const int gen = grid[1];
-        if (atomic_inc(&grid[0]) == G - 1) {  // the last to arrive opens the next generation
-            grid[0] = 0;
-            GETRF_GRID_FENCE();
-            atomic_inc(&grid[1]);
-        } else {
-            for (int s = 0; grid[1] == gen; ++s)
-                if (grid[2] || s == GETRF_GRID_SPINS) {
-                    grid[2] = 1;
-                    break;
-                }
+    if (get_local_id(0) == 0) getrf_tag_publish(grid + 1 + g, tag);
+}
+
+// The pivot of a column of a one-launch leaf: work-item t waits for work-group t's tag (and t +
+// TESSERA_GETRF_WG, …) to reach this column's (it may be past it: a work-group can publish the
+// next column before another has read this one), then reads its candidate; the work-group reduces
+// them as getrf_pivot.
+// *ok becomes 0 in every work-item when a wait gave up or another work-group had (grid[0]), and
+// grid[0] is then set for the others.
+inline getrf_best_t getrf_grid_pivot(volatile __global int* grid, const int tag, volatile __global const real_t* cand_v,
+                                     volatile __global const int* cand_i, const int par, const int G, const int m,
+                                     __local real_t* bv, __local int* bi, __local int* bg, __local int* stop,
+                                     int* ok)
+{
+    real_t v = (real_t)-2;
+    int i = m, w = 0, quit = 0;
+    for (int t = (int)get_local_id(0); t < G && !quit; t += TESSERA_GETRF_WG) {
+        for (int s = 0;; ++s) {
+            if (GETRF_GRID_SPINS != 0 && getrf_tag_read(grid + 1 + t) >= tag) break;
+            if (s >= GETRF_GRID_SPINS || grid[0]) {
+                grid[0] = 1;
+                quit = 1;
+                break;
+            }
         }
-        GETRF_GRID_FENCE();
-        *flag = grid[2] == 0;
+        if (quit) break;
+        const real_t tv = cand_v[par * G + t];
+        const int ti = cand_i[par * G + t];
+        if (tv > v || (tv == v && ti < i)) { v = tv; i = ti; w = t; }
     }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    return *flag;
+    if (get_local_id(0) == 0) *stop = grid[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (quit) *stop = 1;
+    const getrf_best_t r = getrf_best(bv, bi, bg, v, i, w);  // its barriers order *stop
+    *ok = *stop == 0;
+    return r;
 }
 
 #ifndef TESSERA_GETRF_LEAF
@@ -296,22 +388,24 @@ inline int getrf_grid_sync(volatile __global int* grid, const int G, __local int
 #endif
 
 // tessera_getrf_leaf_grid: the xGETF2 leaf of a tall block (nc ≤ TESSERA_GETRF_LEAF) in one launch,
-// its G work-groups meeting at a grid barrier once per column (grid: three ints, 0 before the
-// launch). Work-group g owns rows [g·rows_per_wg, (g+1)·rows_per_wg) (rows_per_wg a multiple of
-// TESSERA_GETRF_WG, at most GETRF_GRID_RPT rows per work-item), and each work-item keeps the columns
-// not yet factored of its rows in registers, shifted one place per column so that every index is a
-// constant (v[t][j] is column c + j at column c): a column costs two work-group reductions and the
-// grid barrier, and the only memory traffic is the candidates' exchange and the finished values
-// (each row's multiplier, the pivot row). For column c: each work-group finds its candidate (first
-// largest cabs1 at or below c) and publishes it with its row, and the owner of row c saves that row
-// (buffers alternate by the parity of c, as in tessera_getrf_leaf_step, and are read past the L1
-// cache); after the barrier every work-group reduces the G candidates to the pivot (ties to the
-// first row), the owners of rows c and p exchange their registers, the columns of the two rows
-// already in memory (left of c) are interchanged there (column j always by the same work-group, past
-// the L1 cache: other work-groups wrote them), row c is stored, and every row below c stores its
-// multiplier and updates the rest. piv, info, jlo and jhi as in tessera_getrf_leaf; when the barrier gives up (or
-// rows_per_wg is not as above), the work-groups stop and *info = −1 (the launcher reports it as an
-// error). Launch: 1-D, G ≤ compute units work-groups of TESSERA_GETRF_WG work-items.
+// its G work-groups exchanging their candidates once per column through grid (1 + G ints, 0 before
+// the panel's first such launch; getrf_grid_pivot). Work-group g owns rows [g·rows_per_wg,
+// (g+1)·rows_per_wg) (rows_per_wg a multiple of TESSERA_GETRF_WG, at most GETRF_GRID_RPT rows per
+// work-item), and each work-item keeps the columns not yet factored of its rows in registers,
+// shifted one place per column so that every index is a constant (v[t][j] is column c + j at
+// column c): a column costs two work-group reductions and one exchange, and the only memory
+// traffic is the candidates and the finished values (each row's multiplier, the pivot row). For
+// column c: each work-group finds its candidate (first largest cabs1 at or below c) and publishes
+// it with its row, and the owner of row c saves that row (buffers alternate by the parity of c, as
+// in tessera_getrf_leaf_step, and are read past the L1 cache; a work-group reaches column c + 2
+// only after every other has published c + 1, so it never overwrites what one still reads); then
+// every work-group reduces the G candidates to the pivot (ties to the first row), the owners of
+// rows c and p exchange their registers, the columns of the two rows already in memory (left of c)
+// are interchanged there (column j always by the same work-group, past the L1 cache: other
+// work-groups wrote them), row c is stored, and every row below c stores its multiplier and
+// updates the rest. piv, info, jlo and jhi as in tessera_getrf_leaf; when a wait gives up (or
+// rows_per_wg is not as above), the work-groups stop and grid[0] is set (the launcher reports it
+// as an error). Launch: 1-D, G ≤ compute units work-groups of TESSERA_GETRF_WG work-items.
 __kernel __attribute__((reqd_work_group_size(TESSERA_GETRF_WG, 1, 1)))
 void tessera_getrf_leaf_grid(const int m, const int nc, const int rows_per_wg,
                              __global scalar_t* A, const ulong offA, const int lda,
@@ -325,11 +419,12 @@ void tessera_getrf_leaf_grid(const int m, const int nc, const int rows_per_wg,
     __local int best_i[TESSERA_GETRF_WG];
     __local int best_g[TESSERA_GETRF_WG];
     __local scalar_t urow[TESSERA_GETRF_LEAF];  // the pivot row from column c on
-    __local int flag;
+    __local int stop;
     const int lid = (int)get_local_id(0), g = (int)get_group_id(0), G = (int)get_num_groups(0);
     const int r0 = g * rows_per_wg, r1 = min(m, r0 + rows_per_wg), rpt = rows_per_wg / TESSERA_GETRF_WG;
+    volatile __global int* gridv = grid + offG;
     if (rpt < 1 || rpt > GETRF_GRID_RPT || rpt * TESSERA_GETRF_WG != rows_per_wg) {  // uniform; never so launched
-        if (g == 0 && lid == 0) *info = -1;
+        if (lid == 0) gridv[0] = 1;
         return;
     }
     volatile __global real_t* cand_v = cand_v_ + offV;
@@ -376,11 +471,12 @@ void tessera_getrf_leaf_grid(const int m, const int nc, const int rows_per_wg,
                         if (i == c) saved_row[par * nc + c + j] = v[t][j];
                     }
         }
-        if (!getrf_grid_sync(grid + offG, G, &flag)) {
-            if (g == 0 && lid == 0) *info = -1;
-            return;
-        }
-        const getrf_best_t win = getrf_pivot(cand_v, cand_i, par, G, m, best_v, best_i, best_g);
+        const int tag = prow0 + c + 1;  // the panel's column, counted from 1: new in every leaf of the panel
+        getrf_grid_publish(gridv, g, tag);
+        int ok;
+        const getrf_best_t win =
+            getrf_grid_pivot(gridv, tag, cand_v, cand_i, par, G, m, best_v, best_i, best_g, &stop, &ok);
+        if (!ok) return;  // uniform
         const int p = win.i;
         volatile __global const scalar_t* prow = cand_row + (long)(par * G + win.g) * nc + c;
         volatile __global const scalar_t* old = saved_row + par * nc + c;  // row c before the interchange

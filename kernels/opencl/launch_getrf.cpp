@@ -23,8 +23,8 @@ constexpr int64_t kSingleGroupRows = 1024;
 bool nvidia_program(const DeviceKernels& dk) { return dk.options().find("-DTESSERA_NV_SM") != std::string::npos; }
 
 /// Where the multi-work-group leaves (getrf.cl's tessera_getrf_leaf_step and _grid) keep their
-/// candidates in the Panel workspace, after the panel and its pivots, and the grid barrier of the
-/// latter: element offsets of each array, in its type.
+/// candidates in the Panel workspace, after the panel and its pivots, and the exchange ints of the
+/// latter (a give-up flag and one tag per work-group): element offsets of each array, in its type.
 template <class T>
 struct LeafCandidates {
     LeafCandidates(size_t base_bytes, int64_t m, int64_t nc, int64_t group_rows) : rows_per_group(group_rows) {
@@ -39,10 +39,11 @@ struct LeafCandidates {
         saved = at / sizeof(T);
         at = round_up(at + 2 * size_t(nc) * sizeof(T), align);
         grid = at / sizeof(cl_int);
-        end_bytes = at + 3 * sizeof(cl_int);
+        grid_ints = 1 + groups;
+        end_bytes = at + grid_ints * sizeof(cl_int);
     }
     int64_t rows_per_group;
-    size_t v, i, row, saved, grid, end_bytes;  // grid: tessera_getrf_leaf_grid's barrier (three ints)
+    size_t v, i, row, saved, grid, grid_ints, end_bytes;  // grid: tessera_getrf_leaf_grid's exchange
 };
 
 /// The recursion on the m×n panel P (in the Panel workspace) with its int pivots at element
@@ -56,8 +57,8 @@ public:
           piv_(piv), piv_off_(piv_off), cand_(cand),
           grid_(dk.params().getrf_grid == 2 || (dk.params().getrf_grid == 1 && nvidia_program(dk))) {}
 
-    /// Whether a tall leaf ran as one launch with a grid barrier (the panel's info then says
-    /// whether its work-groups met: −1 when they did not).
+    /// Whether a tall leaf ran as one launch (the exchange's give-up flag then says whether its
+    /// work-groups met).
     bool used_grid() const { return used_grid_; }
 
     /// Factor columns c0 .. c0+n over rows c0 .. m (c0 + n ≤ min(m, columns)).
@@ -140,13 +141,13 @@ private:
         const cl_mem info = dk_.info_scratch();
         const size_t global[1] = {size_t((rows + per_wg - 1) / per_wg) * kLeafLocal};
         const cl_int jlo = -prow0, jhi = to_int(ncols_ - c0, "getrf", "columns");
-        // The barrier's three ints, once per panel: a leaf that completes leaves them as it found
-        // them (no arrivals, no give-up; the generation is read, not assumed), and after a give-up
-        // the flag stays set, so that the panel's later grid leaves stop at their first barrier.
+        // The exchange's ints, once per panel: the tags are the panel's column numbers, new in
+        // every leaf, and after a give-up the flag stays set, so that the panel's later grid leaves
+        // stop at their first column.
         if (!used_grid_) {
             const cl_int zero = 0;
-            check(clEnqueueFillBuffer(q_, P_.mem, &zero, sizeof zero, cand_.grid * sizeof(cl_int), 3 * sizeof(cl_int),
-                                      0, nullptr, nullptr),
+            check(clEnqueueFillBuffer(q_, P_.mem, &zero, sizeof zero, cand_.grid * sizeof(cl_int),
+                                      cand_.grid_ints * sizeof(cl_int), 0, nullptr, nullptr),
                   "clEnqueueFillBuffer(getrf grid barrier)");
         }
         set_args(kernel, "clSetKernelArg(tessera_getrf_leaf_grid)", cm, cn, rows_per_wg, a.mem, off, ld, piv_, offP,
@@ -216,15 +217,20 @@ void getrf_panel(const DeviceKernels& dk, cl_command_queue q, const std::vector<
     check(clEnqueueReadBuffer(q, piv, CL_FALSE, piv_off * sizeof(int64_t), size_t(kb) * sizeof(int64_t), host_ipiv,
                               0, nullptr, nullptr),
           "clEnqueueReadBuffer(getrf pivots)");
-    // After a grid leaf, the info is waited for: −1 says that its work-groups did not all run at
-    // once (another program holding compute units), and the panel is then not factored.
+    // After a grid leaf, its give-up flag is waited for: set, it says that the work-groups did not
+    // all run at once (another program holding compute units), and the panel is then not factored.
+    cl_int gave_up = 0;
+    if (panel.used_grid())
+        check(clEnqueueReadBuffer(q, s, CL_FALSE, cand.grid * sizeof(cl_int), sizeof(cl_int), &gave_up, 0, nullptr,
+                                  nullptr),
+              "clEnqueueReadBuffer(getrf grid give-up flag)");
     check(clEnqueueReadBuffer(q, dk.info_scratch(), panel.used_grid() ? CL_TRUE : CL_FALSE, 0, sizeof(cl_int),
                               host_info, 0, nullptr, nullptr),
           "clEnqueueReadBuffer(getrf info)");
-    if (panel.used_grid() && *host_info < 0)
+    if (gave_up != 0)
         throw Error("tessera::ocl::getrf_panel: the one-launch form of a panel leaf failed (its work-groups did not "
-                    "all run at once: the grid barrier timed out); TESSERA_GETRF_GRID=0 factors tall leaves one "
-                    "launch per column");
+                    "all run at once: a wait for another work-group's column timed out); TESSERA_GETRF_GRID=0 "
+                    "factors tall leaves one launch per column");
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                                     \
