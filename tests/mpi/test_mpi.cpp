@@ -234,22 +234,30 @@ TYPED_TEST(Distributed, SolvesWithPartialPivoting) {
     using T = TypeParam;
     const int64_t n = 70, nrhs = 13, nb = 16;
     const auto a = check::random_matrix<T>(n, n, n, 41), b = check::random_matrix<T>(n, nrhs, n, 42);
-    for (int form = 0; form < 4; ++form) {  // gesv, then getrs with NoTrans, Trans, ConjTrans
-        const Trans trans = form == 2 ? Trans::Trans : form == 3 ? Trans::ConjTrans : Trans::NoTrans;
+    auto expect_solution = [&](const TileMatrix<T>& B, Trans trans, const char* form) {
+        std::vector<T> x(size_t(n * nrhs));
+        B.to_lapack(x.data(), n);
+        EXPECT_LE(check::solve_residual(trans, n, n, nrhs, a.data(), n, x.data(), n, b.data(), n), check::kThreshold)
+            << form;
+    };
+    {
         TileMatrix<T> A(n, n, nb), B(n, nrhs, nb);
         A.fill_from_lapack(a.data(), n);
         B.fill_from_lapack(b.data(), n);
         std::vector<int64_t> ipiv;
-        if (form == 0) {
-            EXPECT_EQ(gesv(A, ipiv, B), 0);
-        } else {
-            EXPECT_EQ(getrf(A, ipiv), 0);
-            getrs(trans, A, ipiv, B);
-        }
-        std::vector<T> x(size_t(n * nrhs));
-        B.to_lapack(x.data(), n);
-        EXPECT_LE(check::solve_residual(trans, n, n, nrhs, a.data(), n, x.data(), n, b.data(), n), check::kThreshold)
-            << "form " << form;
+        EXPECT_EQ(gesv(A, ipiv, B), 0);
+        expect_solution(B, Trans::NoTrans, "gesv");
+    }
+    // One factorization, solved with each op(A) (getrs reads the factors only).
+    TileMatrix<T> F(n, n, nb);
+    F.fill_from_lapack(a.data(), n);
+    std::vector<int64_t> fpiv;
+    EXPECT_EQ(getrf(F, fpiv), 0);
+    for (Trans trans : {Trans::NoTrans, Trans::Trans, Trans::ConjTrans}) {
+        TileMatrix<T> B(n, nrhs, nb);
+        B.fill_from_lapack(b.data(), n);
+        getrs(trans, F, fpiv, B);
+        expect_solution(B, trans, trans == Trans::NoTrans ? "getrs N" : trans == Trans::Trans ? "getrs T" : "getrs C");
     }
     TileMatrix<T> A(n, n, nb), B(n, nrhs, nb);
     std::vector<int64_t> ipiv;
