@@ -373,7 +373,7 @@ inline getrf_best_t getrf_grid_pivot(volatile __global int* grid, const int tag,
 #define TESSERA_GETRF_LEAF 32  // the launcher's leaf width (param_table.hpp's default)
 #endif
 // Rows each work-item of tessera_getrf_leaf_grid keeps in registers: on an NVIDIA GPU one row of at
-// most 64 doubles (a row of 32 doubles took 228 registers and none spilled, two rows spilled:
+// most 64 doubles (a row of 32 doubles takes 178 registers and none spill, two rows spilled:
 // ptxas -v for sm_90; launch_getrf.cpp's grid_rows_per_item() says the same), 0 (no such leaves)
 // for wider rows; 8 on other devices.
 #if defined(TESSERA_NV_SM)
