@@ -122,9 +122,9 @@ TYPED_TEST(OpenCLLu, ZeroColumnSetsInfoAndGoesOn) {
     run_panel<T>(this->dk(), this->q(), this->rng, {100, 60}, 96, 0, {5, 70});
 }
 
-// Tall leaves in one launch with a grid barrier (tessera_getrf_leaf_grid, on NVIDIA GPUs by
-// default; TESSERA_GETRF_GRID=2 takes it on PoCL too): at most one work-group per compute unit, each
-// work-item keeping several rows in registers, the same pivots and factors as LAPACK; a zero column
+// Tall leaves in one launch whose work-groups exchange each column's candidates
+// (tessera_getrf_leaf_grid, on NVIDIA GPUs by default; TESSERA_GETRF_GRID=2 takes it on PoCL too):
+// at most one work-group per compute unit, each work-item keeping several rows in registers, the same pivots and factors as LAPACK; a zero column
 // sets info and the leaf goes on; tied magnitudes pick the first row. Complex double (the real
 // precisions take the same code; BarrierThatGivesUpRaisesError builds double), leaves of 8 columns,
 // which keep PoCL's build of the unrolled kernel short.

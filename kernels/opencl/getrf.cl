@@ -112,7 +112,7 @@ inline getrf_best_t getrf_pivot(volatile __global const real_t* cand_v, volatile
     for (int t = (int)get_local_id(0); t < G; t += TESSERA_GETRF_WG) {
         const real_t tv = cand_v[par * G + t];
         const int ti = cand_i[par * G + t];
-        if (tv > v || (tv == v && ti < i)) { v = tv; i = ti; w = t; }
+        GETRF_TAKE_BETTER(v, i, w, tv, ti, t)
     }
     return getrf_best(bv, bi, bg, v, i, w);
 }
@@ -359,7 +359,7 @@ inline getrf_best_t getrf_grid_pivot(volatile __global int* grid, const int tag,
         if (quit) break;
         const real_t tv = cand_v[par * G + t];
         const int ti = cand_i[par * G + t];
-        if (tv > v || (tv == v && ti < i)) { v = tv; i = ti; w = t; }
+        GETRF_TAKE_BETTER(v, i, w, tv, ti, t)
     }
     if (get_local_id(0) == 0) *stop = grid[0];
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -148,7 +148,7 @@ private:
             const cl_int zero = 0;
             check(clEnqueueFillBuffer(q_, P_.mem, &zero, sizeof zero, cand_.grid * sizeof(cl_int),
                                       cand_.grid_ints * sizeof(cl_int), 0, nullptr, nullptr),
-                  "clEnqueueFillBuffer(getrf grid barrier)");
+                  "clEnqueueFillBuffer(getrf grid exchange)");
         }
         set_args(kernel, "clSetKernelArg(tessera_getrf_leaf_grid)", cm, cn, rows_per_wg, a.mem, off, ld, piv_, offP,
                  prow0, info, prow0, first, jlo, jhi, P_.mem, offV, P_.mem, offI, P_.mem, offR, P_.mem, offS, P_.mem,
