@@ -127,6 +127,7 @@ std::string build_options(const DeviceInfo& info, char prec) {
         throw Error(std::string("tessera::ocl: no precision '") + prec + "' (s, d, c or z)");
     std::string opts = std::string("-DTESSERA_PREC_") + char(prec - 'a' + 'A');
     if (info.cc_major >= 8) opts += " -DTESSERA_NV_SM=" + std::to_string(info.cc_major * 10 + info.cc_minor);
+    if (info.type & CL_DEVICE_TYPE_CPU) opts += " -DTESSERA_CPU_DEVICE";  // prelude.clh: TESSERA_UNROLL
     // A complex program runs the real precision's NVIDIA GEMM (gemm_complex.cl) and so takes its
     // parameters; its portable kernels hold complex scalars, twice the bytes, in local memory.
     KernelParams params = kernel_params(info, real_prec(prec));

@@ -72,9 +72,9 @@ void tessera_gemm(const int m, const int n, const int k, const int transA, const
     __local scalar_t Bs[TESSERA_GEMM_KB][TESSERA_GEMM_NB + 1];
 
     scalar_t acc[TESSERA_GEMM_TM][TESSERA_GEMM_TN];
-#pragma unroll
+TESSERA_UNROLL
     for (int r = 0; r < TESSERA_GEMM_TM; ++r)
-#pragma unroll
+TESSERA_UNROLL
         for (int c = 0; c < TESSERA_GEMM_TN; ++c) acc[r][c] = S_ZERO;
 
     if (!S_IS_ZERO(alpha)) {
@@ -105,27 +105,27 @@ void tessera_gemm(const int m, const int n, const int k, const int transA, const
             }
             barrier(CLK_LOCAL_MEM_FENCE);
 
-#pragma unroll
+TESSERA_UNROLL
             for (int kk = 0; kk < TESSERA_GEMM_KB; ++kk) {
                 scalar_t a[TESSERA_GEMM_TM], b[TESSERA_GEMM_TN];
-#pragma unroll
+TESSERA_UNROLL
                 for (int r = 0; r < TESSERA_GEMM_TM; ++r) a[r] = As[kk][tx + r * GEMM_LX];
-#pragma unroll
+TESSERA_UNROLL
                 for (int c = 0; c < TESSERA_GEMM_TN; ++c) b[c] = Bs[kk][ty + c * GEMM_LY];
-#pragma unroll
+TESSERA_UNROLL
                 for (int r = 0; r < TESSERA_GEMM_TM; ++r)
-#pragma unroll
+TESSERA_UNROLL
                     for (int c = 0; c < TESSERA_GEMM_TN; ++c) acc[r][c] = S_FMA(a[r], b[c], acc[r][c]);
             }
             barrier(CLK_LOCAL_MEM_FENCE);
         }
     }
 
-#pragma unroll
+TESSERA_UNROLL
     for (int c = 0; c < TESSERA_GEMM_TN; ++c) {
         const int j = j0 + ty + c * GEMM_LY;
         if (j >= n) continue;
-#pragma unroll
+TESSERA_UNROLL
         for (int r = 0; r < TESSERA_GEMM_TM; ++r) {
             const int i = i0 + tx + r * GEMM_LX;
             if (i >= m) continue;

@@ -50,7 +50,7 @@ inline real_t getrf_shfl_xor_real(const real_t x, const int mask)
 // The warp's best (v, i, g) in every lane: five butterfly rounds of shuffles.
 inline void getrf_warp_best(real_t* v, int* i, int* g)
 {
-#pragma unroll
+TESSERA_UNROLL
     for (int s = 16; s > 0; s >>= 1) {
         const real_t ov = getrf_shfl_xor_real(*v, s);
         const int oi = getrf_shfl_xor(*i, s), og = getrf_shfl_xor(*g, s);
@@ -126,13 +126,13 @@ inline void getrf_row_update(__global scalar_t* Ai, const int lda, const scalar_
 {
     for (int jc = j0; jc < nc; jc += TESSERA_GETRF_CHUNK) {
         scalar_t a[TESSERA_GETRF_CHUNK], b[TESSERA_GETRF_CHUNK];
-#pragma unroll
+TESSERA_UNROLL
         for (int t = 0; t < TESSERA_GETRF_CHUNK; ++t)
             if (jc + t < nc) {
                 a[t] = Ai[(long)(jc + t) * lda];
                 b[t] = u[(long)(jc + t) * ustride];
             }
-#pragma unroll
+TESSERA_UNROLL
         for (int t = 0; t < TESSERA_GETRF_CHUNK; ++t)
             if (jc + t < nc) Ai[(long)(jc + t) * lda] = S_FMA(-l, b[t], a[t]);
     }
@@ -435,10 +435,10 @@ void tessera_getrf_leaf_grid(const int m, const int nc, const int rows_per_wg,
     volatile __global scalar_t* Av = A;
 
     scalar_t v[GETRF_GRID_RPT > 0 ? GETRF_GRID_RPT : 1][TESSERA_GETRF_LEAF];
-#pragma unroll
+TESSERA_UNROLL
     for (int t = 0; t < GETRF_GRID_RPT; ++t) {
         const int i = r0 + lid + t * TESSERA_GETRF_WG;
-#pragma unroll
+TESSERA_UNROLL
         for (int j = 0; j < TESSERA_GETRF_LEAF; ++j)
             v[t][j] = (t < rpt && i < r1 && j < nc) ? A[i + (long)j * lda] : S_ZERO;
     }
@@ -447,7 +447,7 @@ void tessera_getrf_leaf_grid(const int m, const int nc, const int rows_per_wg,
         // This work-group's candidate for column c (row c when nothing compares larger than −1).
         real_t bv = (real_t)-1;
         int bi = max(r0, c) < r1 ? max(r0, c) : m;
-#pragma unroll
+TESSERA_UNROLL
         for (int t = 0; t < GETRF_GRID_RPT; ++t) {
             const int i = r0 + lid + t * TESSERA_GETRF_WG;
             if (t < rpt && i >= c && i < r1) {
@@ -460,11 +460,11 @@ void tessera_getrf_leaf_grid(const int m, const int nc, const int rows_per_wg,
             cand_v[par * G + g] = best.v;
             cand_i[par * G + g] = best.i;
         }
-#pragma unroll
+TESSERA_UNROLL
         for (int t = 0; t < GETRF_GRID_RPT; ++t) {
             const int i = r0 + lid + t * TESSERA_GETRF_WG;
             if (t < rpt && i < r1 && (i == best.i || i == c))
-#pragma unroll
+TESSERA_UNROLL
                 for (int j = 0; j < TESSERA_GETRF_LEAF; ++j)
                     if (j < left) {
                         if (i == best.i) cand_row[(long)(par * G + g) * nc + c + j] = v[t][j];
@@ -490,14 +490,14 @@ void tessera_getrf_leaf_grid(const int m, const int nc, const int rows_per_wg,
             if (zero && *info == 0) *info = icol0 + c + 1;
         }
         if (p != c) {
-#pragma unroll
+TESSERA_UNROLL
             for (int t = 0; t < GETRF_GRID_RPT; ++t) {
                 const int i = r0 + lid + t * TESSERA_GETRF_WG;
                 if (t < rpt && i == c)
-#pragma unroll
+TESSERA_UNROLL
                     for (int j = 0; j < TESSERA_GETRF_LEAF; ++j) v[t][j] = j < left ? urow[j] : S_ZERO;
                 if (t < rpt && i == p)
-#pragma unroll
+TESSERA_UNROLL
                     for (int j = 0; j < TESSERA_GETRF_LEAF; ++j) v[t][j] = j < left ? old[j] : S_ZERO;
             }
             for (int j = jlo + g * TESSERA_GETRF_WG + lid; j < jhi; j += G * TESSERA_GETRF_WG)
@@ -508,22 +508,22 @@ void tessera_getrf_leaf_grid(const int m, const int nc, const int rows_per_wg,
                 }
         }
         const scalar_t r = zero ? S_ONE : S_INV(pivot);
-#pragma unroll
+TESSERA_UNROLL
         for (int t = 0; t < GETRF_GRID_RPT; ++t) {
             const int i = r0 + lid + t * TESSERA_GETRF_WG;
             if (t < rpt && i == c) {  // row c of U, final
-#pragma unroll
+TESSERA_UNROLL
                 for (int j = 0; j < TESSERA_GETRF_LEAF; ++j)
                     if (j < left) A[i + (long)(c + j) * lda] = v[t][j];
             } else if (t < rpt && i > c && i < r1) {
                 scalar_t l = v[t][0];
                 if (!zero) l = S_MUL(l, r);
                 A[i + (long)c * lda] = l;
-#pragma unroll
+TESSERA_UNROLL
                 for (int j = 1; j < TESSERA_GETRF_LEAF; ++j)
                     if (j < left) v[t][j] = S_FMA(-l, urow[j], v[t][j]);
             }
-#pragma unroll
+TESSERA_UNROLL
             for (int j = 0; j + 1 < TESSERA_GETRF_LEAF; ++j) v[t][j] = v[t][j + 1];
             v[t][TESSERA_GETRF_LEAF - 1] = S_ZERO;
         }

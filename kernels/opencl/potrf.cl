@@ -63,12 +63,12 @@
 inline void potrf_group_values(__local const scalar_t* colb, const int buf, const int j, const int n, const int nv,
                                const int x, scalar_t f[POTRF_S][POTRF_S], scalar_t c[POTRF_S])
 {
-#pragma unroll
+TESSERA_UNROLL
     for (int p = 0; p < POTRF_S; ++p) {
         scalar_t v = S_ZERO;
         if (p < nv && x > j + p && x < n) {
             v = POTRF_COL(buf, p, x);
-#pragma unroll
+TESSERA_UNROLL
             for (int q = 0; q < p; ++q) v -= S_MUL(c[q], f[q][p]);
         }
         c[p] = v;
@@ -100,9 +100,9 @@ void tessera_potrf(const int n, const int lower, __global scalar_t* A, const ulo
 
     // The lower triangle into registers (coalesced along r when lower); the first group published.
     scalar_t reg[POTRF_NK][POTRF_NR];
-#pragma unroll
+TESSERA_UNROLL
     for (int b = 0; b < POTRF_NK; ++b)
-#pragma unroll
+TESSERA_UNROLL
         for (int a = 0; a < POTRF_NR; ++a) {
             const int k = ty + b * POTRF_PY, r = tx + a * POTRF_PX;
             const scalar_t v = (k <= r && r < n) ? A[r * si + k * sp] : S_ZERO;
@@ -121,48 +121,48 @@ void tessera_potrf(const int n, const int lower, __global scalar_t* A, const ulo
         scalar_t e[POTRF_S][POTRF_S], f[POTRF_S][POTRF_S];
         real_t d[POTRF_S], inv[POTRF_S];
         int nv = ns;
-#pragma unroll
+TESSERA_UNROLL
         for (int q = 0; q < POTRF_S; ++q) {
-#pragma unroll
+TESSERA_UNROLL
             for (int q2 = q; q2 < POTRF_S; ++q2) {
                 scalar_t v = q2 < ns ? POTRF_COL(buf, q, j + q2) : S_ZERO;
-#pragma unroll
+TESSERA_UNROLL
                 for (int p = 0; p < q; ++p) v -= S_MUL(e[p][q2], f[p][q]);
                 e[q][q2] = v;
             }
             d[q] = S_REAL(e[q][q]);
             if (q < nv && !(d[q] > (real_t)0)) nv = q;
             inv[q] = (real_t)1 / d[q];
-#pragma unroll
+TESSERA_UNROLL
             for (int q2 = q + 1; q2 < POTRF_S; ++q2) f[q][q2] = S_CONJ(e[q][q2]) * inv[q];
         }
         // c_p(r) for this work-item's rows below j+p, and conj(c_p(k))/d_p for its columns beyond j+p.
         scalar_t lr[POTRF_NR][POTRF_S], fk[POTRF_S][POTRF_NK];
-#pragma unroll
+TESSERA_UNROLL
         for (int a = 0; a < POTRF_NR; ++a) potrf_group_values(colb, buf, j, n, nv, tx + a * POTRF_PX, f, lr[a]);
-#pragma unroll
+TESSERA_UNROLL
         for (int b = 0; b < POTRF_NK; ++b) {
             const int k = ty + b * POTRF_PY;
             scalar_t ck[POTRF_S];
             potrf_group_values(colb, buf, j, n, nv, k, f, ck);
-#pragma unroll
+TESSERA_UNROLL
             for (int p = 0; p < POTRF_S; ++p)
                 fk[p][b] = (p < nv && k > j + p && k < n) ? S_CONJ(ck[p]) * inv[p] : S_ZERO;
         }
         // Every element (r, k), j < k ≤ r, loses the group's columns before k; the owners of the
         // next group's columns publish them, final through column j+ns−1.
-#pragma unroll
+TESSERA_UNROLL
         for (int b = 0; b < POTRF_NK; ++b) {
             const int k = ty + b * POTRF_PY;
             if (k > j && k < n) {
-#pragma unroll
+TESSERA_UNROLL
                 for (int p = 0; p < POTRF_S; ++p)
                     if (p < nv && k > j + p)
-#pragma unroll
+TESSERA_UNROLL
                         for (int a = 0; a < POTRF_NR; ++a)
                             if (tx + a * POTRF_PX >= k) reg[b][a] -= S_MUL(lr[a][p], fk[p][b]);
                 if (k >= j + POTRF_S && k < j + 2 * POTRF_S)
-#pragma unroll
+TESSERA_UNROLL
                     for (int a = 0; a < POTRF_NR; ++a) {
                         const int r = tx + a * POTRF_PX;
                         if (r >= k && r < n) POTRF_COL(buf ^ 1, k - j - POTRF_S, r) = reg[b][a];
@@ -170,7 +170,7 @@ void tessera_potrf(const int n, const int lower, __global scalar_t* A, const ulo
             }
         }
         if (lid == 0)
-#pragma unroll
+TESSERA_UNROLL
             for (int p = 0; p < POTRF_S; ++p)
                 if (p < nv) {
                     piv[j + p] = sqrt(d[p]);
@@ -186,9 +186,9 @@ void tessera_potrf(const int n, const int lower, __global scalar_t* A, const ulo
 
     // Scale and write back the factored columns (all of them, or those before the failing one).
     const int ncols = failed ? failed - 1 : n;
-#pragma unroll
+TESSERA_UNROLL
     for (int b = 0; b < POTRF_NK; ++b)
-#pragma unroll
+TESSERA_UNROLL
         for (int a = 0; a < POTRF_NR; ++a) {
             const int k = ty + b * POTRF_PY, r = tx + a * POTRF_PX;
             if (k < ncols && k <= r && r < n) {
@@ -206,9 +206,9 @@ void tessera_potrf(const int n, const int lower, __global scalar_t* A, const ulo
     // where slot (r, i+p) held L(r,i+p) and B(r,i+p) was 0.
     for (int i = 0; i < n; i += POTRF_S) {
         const int buf = (i / POTRF_S) & 1, ns = min(POTRF_S, n - i);
-#pragma unroll
+TESSERA_UNROLL
         for (int b = 0; b < POTRF_NK; ++b)
-#pragma unroll
+TESSERA_UNROLL
             for (int a = 0; a < POTRF_NR; ++a) {
                 const int k = ty + b * POTRF_PY, r = tx + a * POTRF_PX;
                 if (r >= i && r < i + ns && k < i) POTRF_ROW(buf, r - i, k) = reg[b][a];
@@ -216,10 +216,10 @@ void tessera_potrf(const int n, const int lower, __global scalar_t* A, const ulo
             }
         barrier(CLK_LOCAL_MEM_FENCE);
         scalar_t x[POTRF_S][POTRF_NK];
-#pragma unroll
+TESSERA_UNROLL
         for (int b = 0; b < POTRF_NK; ++b) {
             const int k = ty + b * POTRF_PY;
-#pragma unroll
+TESSERA_UNROLL
             for (int q = 0; q < POTRF_S; ++q) {
                 scalar_t v = S_ZERO;
                 if (q < ns && k <= i + q) {
@@ -227,7 +227,7 @@ void tessera_potrf(const int n, const int lower, __global scalar_t* A, const ulo
                         v = S_FROM_REAL(ipiv[i + q]);
                     } else {
                         if (k < i) v = POTRF_ROW(buf, q, k);
-#pragma unroll
+TESSERA_UNROLL
                         for (int p = 0; p < q; ++p)
                             if (k <= i + p) v -= S_MUL(POTRF_COL(buf, p, i + q), x[p][b]);
                         v = v * ipiv[i + q];
@@ -236,17 +236,17 @@ void tessera_potrf(const int n, const int lower, __global scalar_t* A, const ulo
                 x[q][b] = v;
             }
         }
-#pragma unroll
+TESSERA_UNROLL
         for (int a = 0; a < POTRF_NR; ++a) {
             const int r = tx + a * POTRF_PX;
             if (r >= i + ns && r < n) {
                 scalar_t l[POTRF_S];
-#pragma unroll
+TESSERA_UNROLL
                 for (int p = 0; p < POTRF_S; ++p) l[p] = p < ns ? POTRF_COL(buf, p, r) : S_ZERO;
-#pragma unroll
+TESSERA_UNROLL
                 for (int b = 0; b < POTRF_NK; ++b) {
                     const int k = ty + b * POTRF_PY;
-#pragma unroll
+TESSERA_UNROLL
                     for (int p = 0; p < POTRF_S; ++p)
                         if (p < ns && k <= i + p) {
                             if (k == i + p)
@@ -256,10 +256,10 @@ void tessera_potrf(const int n, const int lower, __global scalar_t* A, const ulo
                         }
                 }
             } else {
-#pragma unroll
+TESSERA_UNROLL
                 for (int q = 0; q < POTRF_S; ++q)
                     if (r == i + q && q < ns)
-#pragma unroll
+TESSERA_UNROLL
                         for (int b = 0; b < POTRF_NK; ++b)
                             if (ty + b * POTRF_PY <= r) reg[b][a] = x[q][b];
             }
@@ -267,9 +267,9 @@ void tessera_potrf(const int n, const int lower, __global scalar_t* A, const ulo
     }
     const long swi = lower ? 1 : ldw, swp = lower ? ldw : 1;
     W += offW;
-#pragma unroll
+TESSERA_UNROLL
     for (int b = 0; b < POTRF_NK; ++b)
-#pragma unroll
+TESSERA_UNROLL
         for (int a = 0; a < POTRF_NR; ++a) {
             const int r = tx + a * POTRF_PX, k = ty + b * POTRF_PY;
             if (r < n && k < n) W[r * swi + k * swp] = lower ? reg[b][a] : S_CONJ(reg[b][a]);

@@ -56,29 +56,29 @@ void tessera_trtri_merge(__local scalar_t* L, __local scalar_t* X, const int h)
 {
     const int lid = (int)get_local_id(0);
     scalar_t acc[TRTRI_BS / 4];
-#pragma unroll
+TESSERA_UNROLL
     for (int t = 0; t < h / 2; ++t) acc[t] = S_ZERO;
     for (int p = 0; p < h; ++p) {
-#pragma unroll
+TESSERA_UNROLL
         for (int t = 0; t < h / 2; ++t) {
             const int e = lid + t * TRTRI_BS, b = e / (h * h) * 2 * h, i = e % h, c = e / h % h;
             acc[t] = S_FMA(L[(b + h + i) * (TRTRI_BS + 1) + b + p], L[(b + p) * (TRTRI_BS + 1) + b + c], acc[t]);
         }
     }
-#pragma unroll
+TESSERA_UNROLL
     for (int t = 0; t < h / 2; ++t) {
         X[lid + t * TRTRI_BS] = acc[t];
         acc[t] = S_ZERO;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int p = 0; p < h; ++p) {
-#pragma unroll
+TESSERA_UNROLL
         for (int t = 0; t < h / 2; ++t) {
             const int e = lid + t * TRTRI_BS, b = e / (h * h) * 2 * h, i = e % h, c = e / h % h;
             acc[t] = S_FMA(L[(b + h + i) * (TRTRI_BS + 1) + b + h + p], X[e - e % (h * h) + c * h + p], acc[t]);
         }
     }
-#pragma unroll
+TESSERA_UNROLL
     for (int t = 0; t < h / 2; ++t) {  // W21 in L21's place: the second product read only W22 and X
         const int e = lid + t * TRTRI_BS, b = e / (h * h) * 2 * h, i = e % h, c = e / h % h;
         L[(b + h + i) * (TRTRI_BS + 1) + b + c] = -acc[t];
@@ -103,7 +103,7 @@ void tessera_trtri_blocks(const int dim, const int lower, const int unit, const 
 
     // Stage M(K,K): its referenced triangle, 1 on the diagonal when unit, identity padding.
     const int along_i = (sai == 1);  // M(i,p) contiguous along i
-#pragma unroll 8
+TESSERA_UNROLL_BY(8)
     for (int it = 0; it < TRTRI_BS; ++it) {  // unrolled: several loads in flight per work-item
         const int e = it * TRTRI_BS + lid;
         const int i = along_i ? e % TRTRI_BS : e / TRTRI_BS;
@@ -127,7 +127,7 @@ void tessera_trtri_blocks(const int dim, const int lower, const int unit, const 
         scalar_t s = S_ZERO;
         const int active = lid > j;
         if (active) {
-#pragma unroll 4
+TESSERA_UNROLL_BY(4)
             for (int p = j + 1; p <= lid; ++p) s = S_FMA(L[lid][p], L[p][j], s);
         }
         barrier(CLK_LOCAL_MEM_FENCE);  // column j read by all before it is overwritten
@@ -142,7 +142,7 @@ void tessera_trtri_blocks(const int dim, const int lower, const int unit, const 
     tessera_trtri_merge(&L[0][0], X, 32);
 #endif
 
-#pragma unroll 8
+TESSERA_UNROLL_BY(8)
     for (int it = 0; it < TRTRI_BS; ++it) {
         const int e = it * TRTRI_BS + lid, i = e % TRTRI_BS, p = e / TRTRI_BS;
         if (i < kn && p < kn)
@@ -190,7 +190,7 @@ void tessera_trsm_load_g(__local scalar_t* G, __global const scalar_t* P, const 
                          const int pn, const int conj, const real_t sign)
 {
     const int along_r = (si == 1);
-#pragma unroll 8
+TESSERA_UNROLL_BY(8)
     for (int it = 0; it < TRTRI_BS * TRTRI_BS / TRSM_NT; ++it) {  // unrolled: several loads in flight
         const int e = it * TRSM_NT + (int)get_local_id(0);
         const int r = along_r ? e % TRTRI_BS : e / TRTRI_BS;
@@ -210,7 +210,7 @@ void tessera_trsm_move_v(__local scalar_t* V, __global scalar_t* B, const int y0
                          const int nv, const int sbi, const int sbv, const int store)
 {
     const int along_i = (sbi == 1);
-#pragma unroll
+TESSERA_UNROLL
     for (int it = 0; it < TRSM_NV; ++it) {
         const int e = it * TRSM_NT + (int)get_local_id(0);
         const int r = along_i ? e % TRTRI_BS : e / TRSM_VW;
@@ -257,7 +257,7 @@ void tessera_trsm_leaf(const int r0, const int ln, const int nvec, const int low
             tessera_trsm_load_g(G, A + (long)y0 * sai + (long)x0 * sap, sai, sap, kn, jn, conj, (real_t)-1);
             tessera_trsm_move_v(V, B, x0, jn, v0, nv, sbi, sbv, 0);
             barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll 4
+TESSERA_UNROLL_BY(4)
             for (int p = 0; p < jn; ++p) {
                 const scalar_t g = G[t * TRSM_LDG + p];
                 for (int c = 0; c < TRSM_NV; ++c) acc[c] = S_FMA(g, V[p * TRSM_VW + cg + c], acc[c]);
@@ -270,7 +270,7 @@ void tessera_trsm_leaf(const int r0, const int ln, const int nvec, const int low
         for (int c = 0; c < TRSM_NV; ++c) V[t * TRSM_VW + cg + c] = acc[c];
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int c = 0; c < TRSM_NV; ++c) acc[c] = S_ZERO;
-#pragma unroll 4
+TESSERA_UNROLL_BY(4)
         for (int p = 0; p < kn; ++p) {
             const scalar_t g = G[t * TRSM_LDG + p];
             for (int c = 0; c < TRSM_NV; ++c) acc[c] = S_FMA(g, V[p * TRSM_VW + cg + c], acc[c]);
