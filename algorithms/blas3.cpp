@@ -187,7 +187,7 @@ void gemm(char transA, char transB, int64_t m, int64_t n, int64_t k, T alpha, co
     check_dims("lapack::gemm", m, n, k);
     const int64_t arows = ta == Trans::NoTrans ? m : k, acols = ta == Trans::NoTrans ? k : m;
     const int64_t brows = tb == Trans::NoTrans ? k : n, bcols = tb == Trans::NoTrans ? n : k;
-    const Options o = detail::with_tuned_nb<T>(opts, "gemm", "lapack::gemm");
+    const Options o = detail::with_tuned_nb<T>(opts, "gemm", "lapack::gemm", std::max({m, n, k}));
     auto A = detail::lapack_tiles(a, lda, arows, acols, o, "lapack::gemm", "lda");
     auto B = detail::lapack_tiles(b, ldb, brows, bcols, o, "lapack::gemm", "ldb");
     auto C = detail::lapack_tiles(c, ldc, m, n, o, "lapack::gemm", "ldc");
@@ -201,7 +201,7 @@ void trsm(char side, char uplo, char trans, char diag, int64_t m, int64_t n, T a
     const Side s = side_from_char(side);
     check_dims("lapack::trsm", m, n, 0);
     const int64_t order = s == Side::Left ? m : n;
-    const Options o = detail::with_tuned_nb<T>(opts, "gemm", "lapack::trsm");
+    const Options o = detail::with_tuned_nb<T>(opts, "gemm", "lapack::trsm", std::max(m, n));
     auto A = detail::lapack_tiles(a, lda, order, order, o, "lapack::trsm", "lda");
     auto B = detail::lapack_tiles(b, ldb, m, n, o, "lapack::trsm", "ldb");
     tessera::trsm(s, uplo_from_char(uplo), trans_from_char(trans), diag_from_char(diag), alpha, A, B);
@@ -215,7 +215,7 @@ void rank_k_lapack(const char* func, char uplo, char trans, int64_t n, int64_t k
                    int64_t ldc, const Options& opts, Update update) {
     const Trans t = trans_from_char(trans);
     check_dims(func, n, n, k);
-    const Options o = detail::with_tuned_nb<T>(opts, "gemm", func);
+    const Options o = detail::with_tuned_nb<T>(opts, "gemm", func, std::max(n, k));
     auto A = t == Trans::NoTrans ? detail::lapack_tiles(a, lda, n, k, o, func, "lda")
                                  : detail::lapack_tiles(a, lda, k, n, o, func, "lda");
     auto C = detail::lapack_tiles(c, ldc, n, n, o, func, "ldc");

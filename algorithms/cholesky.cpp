@@ -160,7 +160,7 @@ template <class T>
 int64_t potrf(char uplo, int64_t n, T* a, int64_t lda, const Options& opts) {
     const Uplo u = uplo_from_char(uplo);
     check_dim("lapack::potrf", "n", n);
-    const Options o = detail::with_tuned_nb<T>(opts, "potrf", "lapack::potrf");
+    const Options o = detail::with_tuned_nb<T>(opts, "potrf", "lapack::potrf", n);
     auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::potrf", "lda");
     const int64_t info = tessera::potrf(u, A);
     detail::lapack_result(A, a, lda);
@@ -172,7 +172,7 @@ void potrs(char uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, in
     const Uplo u = uplo_from_char(uplo);
     check_dim("lapack::potrs", "n", n);
     check_dim("lapack::potrs", "nrhs", nrhs);
-    const Options o = detail::with_tuned_nb<T>(opts, "potrf", "lapack::potrs");
+    const Options o = detail::with_tuned_nb<T>(opts, "potrf", "lapack::potrs", std::max(n, nrhs));
     auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::potrs", "lda");
     auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::potrs", "ldb");
     tessera::potrs(u, A, B);
@@ -184,7 +184,7 @@ int64_t posv(char uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_
     const Uplo u = uplo_from_char(uplo);
     check_dim("lapack::posv", "n", n);
     check_dim("lapack::posv", "nrhs", nrhs);
-    const Options o = detail::with_tuned_nb<T>(opts, "potrf", "lapack::posv");
+    const Options o = detail::with_tuned_nb<T>(opts, "potrf", "lapack::posv", std::max(n, nrhs));
     auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::posv", "lda");
     auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::posv", "ldb");
     const int64_t info = tessera::posv(u, A, B);

@@ -53,16 +53,17 @@ void flush_received(const TileMatrix<T>& A) {
 }
 
 /// opts with nb resolved: its own when given (> 0), else the tuned tile size (tuned_tile) of the
-/// routine family `family` ("potrf", "getrf", "geqrf" or "gemm") in T's precision. ib is left for
+/// routine family `family` ("potrf", "getrf", "geqrf" or "gemm") in T's precision for a problem of
+/// order `order` (its largest dimension: with OpenCL GPUs the tile grows with it). ib is left for
 /// resolve_ib, where a tile algorithm uses it. Throws Error naming `func` when no Runtime is running
 /// (every tessera::lapack:: entry point starts here), for nb < 0 or ib < 0.
 template <class T>
-Options with_tuned_nb(const Options& opts, const char* family, const char* func) {
+Options with_tuned_nb(const Options& opts, const char* family, const char* func, int64_t order) {
     require_runtime(func);  // first: without a Runtime, tuned_tile would be blamed, not `func`
     check_arg(opts.nb >= 0, func, "nb", opts.nb, "must be >= 1 (or 0: the tuned tile size)");
     check_arg(opts.ib >= 0, func, "ib", opts.ib, "must be >= 1 (or 0: the tuned inner block)");
     Options r = opts;
-    if (r.nb == 0) r.nb = tuned_tile(prec_letter<T>() + std::string(family)).nb;
+    if (r.nb == 0) r.nb = tuned_tile(prec_letter<T>() + std::string(family), order).nb;
     return r;
 }
 

@@ -142,7 +142,7 @@ int64_t gels(char trans, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, 
     const Trans t = trans_from_char(trans);
     check_dims("lapack::gels", m, n, nrhs);
     check_arg(ldb >= std::max<int64_t>({1, m, n}), "lapack::gels", "ldb", ldb, "must be >= max(1, m, n)");
-    const Options o = detail::with_tuned_nb<T>(opts, "geqrf", "lapack::gels");
+    const Options o = detail::with_tuned_nb<T>(opts, "geqrf", "lapack::gels", std::max({m, n, nrhs}));
     auto A = detail::lapack_tiles(a, lda, m, n, o, "lapack::gels", "lda");
     auto B = detail::lapack_tiles(b, ldb, std::max(m, n), nrhs, o, "lapack::gels", "ldb");
     const int64_t info = tessera::gels(t, A, B, opts);

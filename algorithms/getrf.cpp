@@ -74,7 +74,7 @@ template <class T>
 int64_t getrf(int64_t m, int64_t n, T* a, int64_t lda, int64_t* ipiv, const Options& opts) {
     check_dims("lapack::getrf", m, n, 0);
     check_arg(ipiv != nullptr || std::min(m, n) == 0, "lapack::getrf", "ipiv", 0, "must not be null");
-    const Options o = detail::with_tuned_nb<T>(opts, "getrf", "lapack::getrf");
+    const Options o = detail::with_tuned_nb<T>(opts, "getrf", "lapack::getrf", std::max(m, n));
     auto A = detail::lapack_tiles(a, lda, m, n, o, "lapack::getrf", "lda");
     std::vector<int64_t> piv;
     const int64_t info = tessera::getrf(A, piv);

@@ -96,7 +96,7 @@ namespace lapack {
 template <class T>
 int64_t gesv_incpiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb, const Options& opts) {
     check_dims("lapack::gesv_incpiv", n, nrhs, 0);
-    const Options o = detail::with_tuned_nb<T>(opts, "getrf", "lapack::gesv_incpiv");
+    const Options o = detail::with_tuned_nb<T>(opts, "getrf", "lapack::gesv_incpiv", std::max(n, nrhs));
     auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::gesv_incpiv", "lda");
     auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::gesv_incpiv", "ldb");
     IncpivFactors<T> F;

@@ -88,7 +88,7 @@ namespace lapack {
 template <class T>
 int64_t getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda, const Options& opts) {
     check_dims("lapack::getrf_nopiv", m, n, 0);
-    const Options o = detail::with_tuned_nb<T>(opts, "getrf", "lapack::getrf_nopiv");
+    const Options o = detail::with_tuned_nb<T>(opts, "getrf", "lapack::getrf_nopiv", std::max(m, n));
     auto A = detail::lapack_tiles(a, lda, m, n, o, "lapack::getrf_nopiv", "lda");
     const int64_t info = tessera::getrf_nopiv(A);
     detail::lapack_result(A, a, lda);
@@ -98,7 +98,7 @@ int64_t getrf_nopiv(int64_t m, int64_t n, T* a, int64_t lda, const Options& opts
 template <class T>
 int64_t gesv_nopiv(int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb, const Options& opts) {
     check_dims("lapack::gesv_nopiv", n, nrhs, 0);
-    const Options o = detail::with_tuned_nb<T>(opts, "getrf", "lapack::gesv_nopiv");
+    const Options o = detail::with_tuned_nb<T>(opts, "getrf", "lapack::gesv_nopiv", std::max(n, nrhs));
     auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::gesv_nopiv", "lda");
     auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::gesv_nopiv", "ldb");
     const int64_t info = tessera::gesv_nopiv(A, B);

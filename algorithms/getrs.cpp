@@ -100,7 +100,7 @@ void getrs(char trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const i
         if (ipiv[i] < 1 || ipiv[i] > n)
             throw Error("tessera::lapack::getrs: argument 'ipiv' has ipiv[" + std::to_string(i) + "] = " +
                         std::to_string(ipiv[i]) + ", not a row of A (1.." + std::to_string(n) + ")");
-    const Options o = detail::with_tuned_nb<T>(opts, "getrf", "lapack::getrs");
+    const Options o = detail::with_tuned_nb<T>(opts, "getrf", "lapack::getrs", std::max(n, nrhs));
     auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::getrs", "lda");
     auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::getrs", "ldb");
     const std::vector<int64_t> piv(ipiv, ipiv + n);
@@ -112,7 +112,7 @@ template <class T>
 int64_t gesv(int64_t n, int64_t nrhs, T* a, int64_t lda, int64_t* ipiv, T* b, int64_t ldb, const Options& opts) {
     check_dims("lapack::gesv", n, nrhs, 0);
     check_arg(ipiv != nullptr || n == 0, "lapack::gesv", "ipiv", 0, "must not be null");
-    const Options o = detail::with_tuned_nb<T>(opts, "getrf", "lapack::gesv");
+    const Options o = detail::with_tuned_nb<T>(opts, "getrf", "lapack::gesv", std::max(n, nrhs));
     auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::gesv", "lda");
     auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::gesv", "ldb");
     std::vector<int64_t> piv;

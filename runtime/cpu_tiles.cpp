@@ -303,12 +303,8 @@ std::optional<CpuTileTable> user_table(const std::string& path) {
 
 }  // namespace
 
-}  // namespace tessera::detail
-
-namespace tessera {
-
-TileChoice tuned_tile(const std::string& routine) {
-    detail::require_runtime("tuned_tile");
+TileChoice local_tuned_tile(const std::string& routine) {
+    require_runtime("tuned_tile");
     // A table named by TESSERA_CPU_TILES must be there: the user asked for it, and ignoring it would
     // tune silently by another table (the default paths under STARPU_HOME and HOME may be missing).
     if (const char* p = std::getenv("TESSERA_CPU_TILES"); p && *p) {
@@ -321,14 +317,23 @@ TileChoice tuned_tile(const std::string& routine) {
             throw Error(std::string("tessera::tuned_tile: TESSERA_CPU_TILES=") + p + ": not a regular file");
     }
     const int cores = int(starpu_cpu_worker_get_count());
-    const std::optional<detail::CpuTileTable> user = detail::user_table(detail::user_cpu_tiles_path());
-    TileChoice choice = detail::resolve_tile(routine, cores, detail::machine_cpu(), user ? &*user : nullptr, detail::shipped_tables());
-    if (detail::distributed()) {  // every rank must tile alike: rank 0's choice (its machine's table)
-        const bool root = detail::rank() == 0;
-        const std::vector<double> agreed = detail::sum_over_ranks({root ? double(choice.nb) : 0.0, root ? double(choice.ib) : 0.0});
-        if (!root) choice = {int64_t(agreed[0]), int64_t(agreed[1]), "MPI rank 0's choice"};
-    }
+    const std::optional<CpuTileTable> user = user_table(user_cpu_tiles_path());
+    return resolve_tile(routine, cores, machine_cpu(), user ? &*user : nullptr, shipped_tables());
+}
+
+TileChoice rank0_tile_choice(TileChoice choice) {
+    if (!distributed()) return choice;
+    // Every rank must tile alike: rank 0's choice (its machine's table and devices).
+    const bool root = rank() == 0;
+    const std::vector<double> agreed = sum_over_ranks({root ? double(choice.nb) : 0.0, root ? double(choice.ib) : 0.0});
+    if (!root) choice = {int64_t(agreed[0]), int64_t(agreed[1]), "MPI rank 0's choice"};
     return choice;
 }
+
+}  // namespace tessera::detail
+
+namespace tessera {
+
+TileChoice tuned_tile(const std::string& routine) { return detail::rank0_tile_choice(detail::local_tuned_tile(routine)); }
 
 }  // namespace tessera

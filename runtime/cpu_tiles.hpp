@@ -131,4 +131,11 @@ const std::vector<EmbeddedCpuTileTable>& shipped_cpu_tile_tables();
 TileChoice resolve_tile(const std::string& routine, int cores, const MachineCpu& cpu, const CpuTileTable* user,
                         const std::vector<CpuTileTable>& shipped);
 
+/// tuned_tile's lookup on this process alone (the user's table, the shipped ones, the cache rule),
+/// with the Runtime's CPU worker count. Throws as tuned_tile.
+TileChoice local_tuned_tile(const std::string& routine);
+
+/// `choice` as MPI rank 0 made it (collective when distributed; `choice` itself otherwise).
+TileChoice rank0_tile_choice(TileChoice choice);
+
 }  // namespace tessera::detail

@@ -1,15 +1,19 @@
 // Per-machine CPU tile sizes (runtime/cpu_tiles.hpp, tessera::tuned_tile): the table parser (every
 // rule, with its FILE:LINE message), formatting round trip, specificity of the match, the cache rule
 // on known L2 sizes, the lookup order, the user table's path, and tuned_tile under the Runtime
-// through a $TESSERA_CPU_TILES file (tessera-tune --cpu itself: tests/tools/cpu_tune.cmake).
+// through a $TESSERA_CPU_TILES file (tessera-tune --cpu itself: tests/tools/cpu_tune.cmake); the
+// GPU rule of tuned_tile(routine, n) (runtime/gpu_tiles.hpp).
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 
 #include "runtime/cpu_tiles.hpp"
+#include "runtime/gpu_tiles.hpp"
 #include "tests/test_env.hpp"
 
 namespace tessera {
@@ -316,6 +320,54 @@ TEST_F(TunedTile, MissingTableNamedByTheVariableIsAnError) {
     ::testing::internal::CaptureStderr();
     (void)tuned_tile("dpotrf");
     EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+}
+
+// The GPU rule: the tile grows with the order from n = 8192, per family; below, or for another
+// family, 0 (the CPU table's choice stands).
+TEST(GpuTileRule, GrowsWithTheOrderPerFamily) {
+    using detail::gpu_tile_rule;
+    for (const char* lu : {"potrf", "getrf"}) {
+        EXPECT_EQ(gpu_tile_rule(lu, 8191), 0) << lu;
+        EXPECT_EQ(gpu_tile_rule(lu, 8192), 1024) << lu;
+        EXPECT_EQ(gpu_tile_rule(lu, 16383), 1024) << lu;
+        EXPECT_EQ(gpu_tile_rule(lu, 16384), 2048) << lu;
+        EXPECT_EQ(gpu_tile_rule(lu, 32767), 2048) << lu;
+        EXPECT_EQ(gpu_tile_rule(lu, 32768), 4096) << lu;
+        EXPECT_EQ(gpu_tile_rule(lu, 115000), 4096) << lu;
+    }
+    EXPECT_EQ(gpu_tile_rule("gemm", 8191), 0);
+    EXPECT_EQ(gpu_tile_rule("gemm", 8192), 2048);
+    EXPECT_EQ(gpu_tile_rule("gemm", 16384), 4096);
+    EXPECT_EQ(gpu_tile_rule("geqrf", 4096), 0);
+    EXPECT_EQ(gpu_tile_rule("geqrf", 16384), 512);
+    EXPECT_EQ(gpu_tile_rule("syevd", 32768), 0);
+    EXPECT_EQ(gpu_tile_rule("", 32768), 0);
+}
+
+// tuned_tile(routine, n) under the Runtime: the GPU rule with an OpenCL GPU, tuned_tile(routine)
+// without one (the cpu mode; PoCL's device in the opencl and mixed modes is a CPU device), whatever n.
+TEST_F(TunedTile, OrderAwareChoiceFollowsTheDevices) {
+    const bool gpu = detail::runtime_has_opencl_gpu();
+    if (!test::RuntimeEnvironment::runtime().opencl_workers()) EXPECT_FALSE(gpu);
+    for (const char* routine : {"dgetrf", "ZPOTRF", "sgemm", "cgeqrf"}) {
+        const TileChoice cpu = tuned_tile(routine);
+        for (int64_t n : {100, 8192, 32768}) {
+            SCOPED_TRACE(::testing::Message() << routine << " n=" << n);
+            const TileChoice c = tuned_tile(routine, n);
+            std::string family = std::string(routine).substr(1);
+            for (char& ch : family) ch = char(std::tolower((unsigned char)ch));
+            const int64_t rule = detail::gpu_tile_rule(family, n);
+            if (gpu && rule > 0) {
+                EXPECT_EQ(c.nb, rule);
+                EXPECT_EQ(c.ib, std::min(cpu.ib, rule));
+                EXPECT_EQ(c.source.rfind("GPU rule: " + family, 0), 0u) << c.source;
+            } else {
+                EXPECT_EQ(c.nb, cpu.nb);
+                EXPECT_EQ(c.ib, cpu.ib);
+                EXPECT_EQ(c.source, cpu.source);
+            }
+        }
+    }
 }
 
 }  // namespace

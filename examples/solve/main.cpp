@@ -159,7 +159,8 @@ int solve_and_report(SolveOptions& opt, const MMMatrix& M, const MMMatrix* B, co
     const std::vector<T>& b = sys.b;
     const auto refused = tool::prepare_together("tessera-solve", [&] {
         if (opt.nb == 0)
-            opt.nb = tuned_tile(prec_letter<T>() + std::string(method == Method::Potrf ? "potrf" : method == Method::Getrf ? "getrf" : "geqrf")).nb;
+            opt.nb = tuned_tile(prec_letter<T>() + std::string(method == Method::Potrf ? "potrf" : method == Method::Getrf ? "getrf" : "geqrf"),
+                                std::max({m, n, nrhs})).nb;
     });
     if (refused) return *refused;
     if (auto rc = tool::refuse_unless_ranks_agree("tessera-solve", "--nb " + std::to_string(opt.nb),

@@ -198,7 +198,7 @@ void add_options(CLI::App& app, Command& c) {
     app.add_option("--m", c.m, "rows (default n)")->check(non_negative);
     app.add_option("--k", c.k, "inner dimension of gemm/syrk (default n)")->check(non_negative);
     app.add_option("--nrhs", p.nrhs, "right-hand sides")->check(non_negative);
-    app.add_option("--nb", p.nb, "tile size (default: the tuned one for the operation on this machine)")->check(positive);
+    app.add_option("--nb", p.nb, "tile size (default: the tuned one for the operation on this machine and its devices, docs/tuning.md)")->check(positive);
     app.add_option("--ib", p.ib, "inner block size (default: the tuned one)")->check(positive);
     add_flag_char(app, "--uplo", p.uplo, {{"L", Uplo::Lower}, {"U", Uplo::Upper}}, "L or U");
     add_flag_char(app, "--side", p.side, {{"L", Side::Left}, {"R", Side::Right}}, "L or R");
@@ -378,7 +378,7 @@ int run_op(const Op& op, Command c, const GivenFn& given) {
     Runtime rt(c.config);
     const auto refused = tool::prepare_together("tessera-tester", [&] {
         refuse_unavailable(op, c, rt);
-        const TileChoice tuned = tuned_tile(c.p.prec + tuned_family(op.name));
+        const TileChoice tuned = tuned_tile(c.p.prec + tuned_family(op.name), std::max({c.p.m, c.p.n, c.p.k}));
         if (c.p.nb == 0) c.p.nb = tuned.nb;
         if (c.p.ib == 0) c.p.ib = std::min(tuned.ib, c.p.nb);
         require_memory_for(op, c.p, given);

@@ -1,4 +1,4 @@
-// Per-machine tile sizes of the CPU: the nb and ib a routine uses when Options leaves them at 0.
+// Per-machine tile sizes: the nb and ib a routine uses when Options leaves them at 0.
 // Looked up in a table keyed by routine, CPU model and number of CPU workers: the user's own
 // (written by `tessera-tune --cpu`), then the tables shipped with the library, then a rule derived
 // from the L2 cache size. docs/tuning.md explains how to measure and install a table.
@@ -36,5 +36,15 @@ struct TileChoice {
 /// Throws tessera::Error when no Runtime runs, or when `routine` does not start with a precision
 /// letter (s, d, c, z) and no table has an entry for it.
 TileChoice tuned_tile(const std::string& routine);
+
+/// The nb and ib for `routine` on a problem of order `n` (the largest of its dimensions) with the
+/// running Runtime's devices: when it drives an OpenCL GPU (a device of type GPU or accelerator;
+/// PoCL's CPU devices are not) and n is at least 8192, nb by the GPU rule measured on H100s
+/// (docs/tuning.md: gemm 2048 from n = 8192 and 4096 from 16384; potrf and getrf 1024 from 8192,
+/// 2048 from 16384, 4096 from 32768; geqrf 512), ib tuned_tile's clamped to nb, and source
+/// "GPU rule: ..."; otherwise tuned_tile(routine). The lapack:: forms, tessera-tester and
+/// tessera-solve take it when nb is not given. Distributed: collective, rank 0's choice. Throws as
+/// tuned_tile(routine).
+TileChoice tuned_tile(const std::string& routine, int64_t n);
 
 }  // namespace tessera

@@ -1,0 +1,48 @@
+// tuned_tile(routine, n): the CPU table's choice, or with OpenCL GPUs the rule of runtime/gpu_tiles.hpp.
+#include "runtime/gpu_tiles.hpp"
+
+#include <starpu.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "runtime/cpu_tiles.hpp"
+#include "runtime/opencl_registry.hpp"
+#include "runtime/runtime_internal.hpp"
+#include "tessera/tuning.hpp"
+
+namespace tessera::detail {
+
+int64_t gpu_tile_rule(const std::string& family, int64_t n) {
+    if (family == "gemm") return n >= 16384 ? 4096 : n >= 8192 ? 2048 : 0;
+    if (family == "potrf" || family == "getrf") return n >= 32768 ? 4096 : n >= 16384 ? 2048 : n >= 8192 ? 1024 : 0;
+    if (family == "geqrf") return n >= 8192 ? 512 : 0;
+    return 0;
+}
+
+bool runtime_has_opencl_gpu() {
+    for (int devid : opencl_devids()) {
+        cl_device_id dev = nullptr;
+        starpu_opencl_get_device(devid, &dev);
+        cl_device_type type = 0;
+        if (dev && clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS &&
+            (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)))
+            return true;
+    }
+    return false;
+}
+
+}  // namespace tessera::detail
+
+namespace tessera {
+
+TileChoice tuned_tile(const std::string& routine, int64_t n) {
+    TileChoice choice = detail::local_tuned_tile(routine);
+    std::string family = routine.size() > 1 ? routine.substr(1) : std::string();
+    std::transform(family.begin(), family.end(), family.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (const int64_t nb = detail::gpu_tile_rule(family, n); nb > 0 && detail::runtime_has_opencl_gpu())
+        choice = {nb, std::min(choice.ib, nb), "GPU rule: " + family + " of order " + std::to_string(n) + " (docs/tuning.md)"};
+    return detail::rank0_tile_choice(choice);
+}
+
+}  // namespace tessera
