@@ -25,8 +25,8 @@ import sys
 import time
 
 DEFAULT_CASES = ("gemm:d:8192:2048 gemm:d:16384:4096 potrf:d:16384:2048 potrf:d:32768:4096 "
-                 "potrf:s:32768:2048 getrf:d:16384:2048 getrf:d:32768:4096 getrf:s:32768:2048 "
-                 "getrf:z:32768:2048 geqrf:d:16384:1024")
+                 "potrf:s:32768:2048 getrf:d:16384:2048 getrf:d:32768:4096 getrf:s:32768:4096 "
+                 "getrf:z:32768:4096 geqrf:d:16384:512")
 REAL_FLOPS = {"gemm": lambda n: 2.0 * n ** 3, "potrf": lambda n: n ** 3 / 3.0,
               "getrf": lambda n: 2.0 * n ** 3 / 3.0, "geqrf": lambda n: 4.0 * n ** 3 / 3.0}
 
