@@ -1,13 +1,10 @@
 // tuned_tile(routine, n): the CPU table's choice, or with OpenCL GPUs the rule of runtime/gpu_tiles.hpp.
 #include "runtime/gpu_tiles.hpp"
 
-#include <starpu.h>
-
 #include <algorithm>
 #include <cctype>
 
 #include "runtime/cpu_tiles.hpp"
-#include "runtime/opencl_registry.hpp"
 #include "runtime/runtime_internal.hpp"
 #include "tessera/tuning.hpp"
 
@@ -18,18 +15,6 @@ int64_t gpu_tile_rule(const std::string& family, int64_t n) {
     if (family == "potrf" || family == "getrf") return n >= 32768 ? 4096 : n >= 16384 ? 2048 : n >= 8192 ? 1024 : 0;
     if (family == "geqrf") return n >= 8192 ? 512 : 0;
     return 0;
-}
-
-bool runtime_has_opencl_gpu() {
-    for (int devid : opencl_devids()) {
-        cl_device_id dev = nullptr;
-        starpu_opencl_get_device(devid, &dev);
-        cl_device_type type = 0;
-        if (dev && clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS &&
-            (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)))
-            return true;
-    }
-    return false;
 }
 
 }  // namespace tessera::detail

@@ -18,8 +18,4 @@ namespace tessera::detail {
 ///   geqrf: 512 from 8192 (its panels run on CPU workers; dgeqrf n = 16384 0.18× at 512, 0.12× at 1024).
 int64_t gpu_tile_rule(const std::string& family, int64_t n);
 
-/// Whether the running Runtime drives an OpenCL device of type GPU or accelerator (PoCL's CPU
-/// devices are neither).
-bool runtime_has_opencl_gpu();
-
 }  // namespace tessera::detail

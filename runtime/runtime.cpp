@@ -106,19 +106,6 @@ bool opencl_gpu_expected() {
     return opencl_platforms_have(CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR);
 }
 
-// Whether StarPU drives an OpenCL GPU or accelerator (pinned host memory pays off).
-bool opencl_gpu_present() {
-    for (int d : detail::opencl_devids()) {
-        cl_device_id dev = nullptr;
-        starpu_opencl_get_device(d, &dev);
-        cl_device_type type = 0;
-        if (dev && clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS &&
-            (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)))
-            return true;
-    }
-    return false;
-}
-
 // Read (and reset) StarPU's counters of every worker, keeping the executed-task totals.
 std::vector<starpu_profiling_worker_info> read_worker_counters() {
     std::lock_guard<std::mutex> guard(g_state->stats_lock);
@@ -206,7 +193,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
     try {
         state->opencl = std::make_unique<detail::OpenCLRegistry>();
         const bool pin = config.host_memory == HostMemory::Pinned ||
-                         (config.host_memory == HostMemory::Auto && opencl_gpu_present());
+                         (config.host_memory == HostMemory::Auto && detail::runtime_has_opencl_gpu());
         state->host_memory = std::make_unique<detail::HostMemoryPool>(pin);
         state->host_memory->serve_starpu_allocations();  // StarPU's host copies of temporary tiles pinned too
         // The placement prior's rates (runtime/placement_prior.hpp), before any task is submitted.
@@ -372,6 +359,20 @@ CallerBlasThreads::~CallerBlasThreads() {
 }
 
 namespace detail {
+
+// Pinned host memory pays off with such a device (Runtime's HostMemory::Auto); GPU tile sizes too
+// (runtime/gpu_tiles.cpp).
+bool runtime_has_opencl_gpu() {
+    for (int d : opencl_devids()) {
+        cl_device_id dev = nullptr;
+        starpu_opencl_get_device(d, &dev);
+        cl_device_type type = 0;
+        if (dev && clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS &&
+            (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)))
+            return true;
+    }
+    return false;
+}
 
 void require_runtime(const char* func) {
     if (!g_state)

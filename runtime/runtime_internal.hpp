@@ -10,6 +10,9 @@ class HostMemoryPool;
 
 /// Throw tessera::Error naming `func` unless a Runtime is running.
 void require_runtime(const char* func);
+/// Whether the running Runtime drives an OpenCL device of type GPU or accelerator (PoCL's CPU
+/// devices are neither).
+bool runtime_has_opencl_gpu();
 /// Task placement chosen by the running Runtime.
 Placement placement();
 /// Number of OpenCL devices (workers) StarPU drives; 0 when no Runtime runs. Distributed, the

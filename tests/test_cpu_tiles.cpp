@@ -14,6 +14,7 @@
 
 #include "runtime/cpu_tiles.hpp"
 #include "runtime/gpu_tiles.hpp"
+#include "runtime/runtime_internal.hpp"
 #include "tests/test_env.hpp"
 
 namespace tessera {
