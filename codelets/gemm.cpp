@@ -1,4 +1,6 @@
-// gemm codelet: C = alpha·op(A)·op(B) + beta·C on one tile.
+// gemm codelet: C = alpha·op(A)·op(B) + beta·C on one tile. With beta = 0, C is only written
+// (STARPU_W: its old contents never travel, and a temporary tile may be its first write); the two
+// codelets share one perfmodel (the same kernels at the same cost).
 #include "codelets/codelet.hpp"
 #include "codelets/tasks.hpp"
 #include "kernels/cpu/blas.hpp"
@@ -14,7 +16,7 @@ struct GemmArgs {
     T alpha, beta;
 };
 
-template <class T>
+template <class T, bool Overwrite>
 void gemm_cpu(void* buffers[], void* cl_arg) {
     const auto& a = *static_cast<GemmArgs<T>*>(cl_arg);
     auto A = codelets::cpu_tile<T>(buffers[0]), B = codelets::cpu_tile<T>(buffers[1]), C = codelets::cpu_tile<T>(buffers[2]);
@@ -22,7 +24,7 @@ void gemm_cpu(void* buffers[], void* cl_arg) {
     cpu::gemm<T>(a.ta, a.tb, C.m, C.n, k, a.alpha, A.ptr, A.ld, B.ptr, B.ld, a.beta, C.ptr, C.ld);
 }
 
-template <class T>
+template <class T, bool Overwrite>
 void gemm_opencl(void* buffers[], void* cl_arg) {
     const auto& a = *static_cast<GemmArgs<T>*>(cl_arg);
     auto w = codelets::opencl_worker<T>();
@@ -33,8 +35,10 @@ void gemm_opencl(void* buffers[], void* cl_arg) {
 }
 
 template <class T>
-starpu_codelet& gemm_codelet() {
-    return codelets::named_codelet<T, gemm_cpu<T>, gemm_opencl<T>>("gemm", {STARPU_R, STARPU_R, STARPU_RW});
+starpu_codelet& gemm_codelet(bool overwrite) {
+    if (overwrite)
+        return codelets::named_codelet<T, gemm_cpu<T, true>, gemm_opencl<T, true>>("gemm", {STARPU_R, STARPU_R, STARPU_W});
+    return codelets::named_codelet<T, gemm_cpu<T, false>, gemm_opencl<T, false>>("gemm", {STARPU_R, STARPU_R, STARPU_RW});
 }
 
 }  // namespace
@@ -42,7 +46,7 @@ starpu_codelet& gemm_codelet() {
 template <class T>
 void tasks::gemm(Trans ta, Trans tb, T alpha, TileHandle A, TileHandle B, T beta, TileHandle C, int prio) {
     GemmArgs<T> args{codelets::pack_flags(codelets::op_flag<T>(ta), codelets::op_flag<T>(tb)), ta, tb, alpha, beta};
-    codelets::submit(gemm_codelet<T>(), args, {A, B, C}, prio);
+    codelets::submit(gemm_codelet<T>(beta == T(0)), args, {A, B, C}, prio);
 }
 
 #define TESSERA_INSTANTIATE(T) \
