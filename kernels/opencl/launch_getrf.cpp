@@ -18,10 +18,6 @@ constexpr size_t kLeafLocal = 256;  // TESSERA_GETRF_WG (getrf.cl)
 // work-group per TESSERA_GETRF_STEP_ROWS rows; shorter ones in tessera_getrf_leaf's single work-group.
 constexpr int64_t kSingleGroupRows = 1024;
 
-/// A program built for an NVIDIA GPU of compute capability 8.0 or later (TESSERA_NV_SM defined: the
-/// one-launch LU leaf's register budget and default, measured there).
-bool nvidia_program(const DeviceKernels& dk) { return dk.options().find("-DTESSERA_NV_SM") != std::string::npos; }
-
 /// Where the multi-work-group leaves (getrf.cl's tessera_getrf_leaf_step and _grid) keep their
 /// candidates in the Panel workspace, after the panel and its pivots, and the exchange ints of the
 /// latter (a give-up flag and one tag per work-group): element offsets of each array, in its type.

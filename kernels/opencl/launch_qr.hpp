@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "kernels/opencl/launch.hpp"
 
@@ -23,6 +24,19 @@ void geqrt(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, in
 /// block factors (inner blocks of min(ib, n)). As geqrt, with tpmqrt applying each leaf.
 template <class T>
 void tpqrt(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, int64_t ib, Mat A, Mat B, Mat Tf);
+
+/// QR of the m×ncols column panel stacked from `tiles` (tile t has rows[t] rows and ncols columns,
+/// top to bottom; m = Σ rows), LAPACK xGEQRF's output on it: R in the upper trapezoid, the
+/// Householder vectors V below the diagonal (unit diagonal not stored), and Tt (ncols×ncols,
+/// ld ≥ ncols) the upper triangular T of all k = min(m, ncols) reflectors (xLARFT, forward,
+/// columnwise; zeros below its diagonal and beyond k), so that Q = I − V·Tt·Vᴴ. Elmroth and
+/// Gustavson's recursive QR (xGEQRT3) on a gathered copy (Workspace::Panel, about (m + 3·ncols)·ncols
+/// elements), its leaves of TESSERA_QR_LEAF columns in one launch over many work-groups on NVIDIA
+/// GPUs (TESSERA_QR_GRID), else in one work-group. Sizes beyond int throw tessera::Error, as does a
+/// grid leaf whose work-groups did not meet (another program holding compute units).
+template <class T>
+void geqrf_panel(const DeviceKernels& dk, cl_command_queue q, const std::vector<Mat>& tiles,
+                 const std::vector<int64_t>& rows, int64_t ncols, Mat Tt);
 
 /// C = op(Q)·C (Left, C m×n, V m×k) or C·op(Q) (Right, C m×n, V n×k), Q from xGEQRT's unit lower
 /// trapezoidal V (upper part not referenced) and T (LAPACK xGEMQRT). Requires 1 ≤ ib, k ≤ rows of V.

@@ -67,6 +67,12 @@ template <class T>
 void trtri_blocks(const DeviceKernels& dk, cl_command_queue q, int64_t dim, bool lower, bool unit, bool conj,
                   cl_mem a, size_t offA, int64_t sai, int64_t sap, cl_mem w, size_t offW, int64_t ldw, size_t strideK);
 
+/// A program built for an NVIDIA GPU of compute capability 8.0 or later (TESSERA_NV_SM defined: the
+/// one-launch LU and QR leaves' register budgets and defaults, measured there).
+inline bool nvidia_program(const DeviceKernels& dk) {
+    return dk.options().find("-DTESSERA_NV_SM") != std::string::npos;
+}
+
 /// Whether op is a transposition (ConjTrans is Trans for real types).
 inline bool is_trans(Trans t) { return t != Trans::NoTrans; }
 /// op as the kernels' transA/transB argument: 0 = X, 1 = Xᵀ, 2 = Xᴴ (no conjugation in real programs).

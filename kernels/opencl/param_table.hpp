@@ -36,6 +36,8 @@ struct Params {
     int getrf_grid;       ///< tall LU leaves in one launch with a grid barrier: 0 never, 1 on NVIDIA GPUs, 2 anywhere
     int nv_splitk;    ///< most ways a GEMM of gemm_nv.cl splits k (1: never; gemm_select.cpp)
     int qr_sb;        ///< reflectors per super-block of the GEMM-based gemqrt/tpmqrt (launch_qr.cpp)
+    int qr_leaf;      ///< columns of the leaves of the recursive QR column panel (launch_qr_panel.cpp)
+    int qr_grid;      ///< tall QR leaves in one launch with a grid barrier: 0 never, 1 on NVIDIA GPUs, 2 anywhere
     int nvd_mbar_tri; ///< 1: tessera_nvgemm_*_mbar honour xSYRK's triangle, and gemm_select.cpp takes them for it
     int nvd_mbar_few; ///< 1: gemm_select.cpp takes tessera_nvgemm_*_mbar for fewer blocks than compute units too
 
@@ -111,6 +113,10 @@ inline constexpr ParamDef kParamTable[] = {
      "gemm_nv_d.cl: half of the warps copy the next slab before their fragment loads"},
     {"TESSERA_QR_SB", 512, in_range(1, 4096), &Params::qr_sb,
      "launch_qr.cpp: reflectors per super-block of gemqrt/tpmqrt (its T merged, then GEMMs)"},
+    {"TESSERA_QR_LEAF", 32, one_of({4, 8, 16, 32}), &Params::qr_leaf,
+     "qr_grid.cl: columns of a leaf of the recursive QR column panel (launch_qr_panel.cpp; at most 16 for complex)"},
+    {"TESSERA_QR_GRID", 1, one_of({0, 1, 2}), &Params::qr_grid,
+     "launch_qr_panel.cpp: tall QR leaves in one launch with a grid barrier: 0 never, 1 on NVIDIA GPUs, 2 on any device"},
     {"TESSERA_NV_SPLITK", 16, in_range(1, 64), &Params::nv_splitk,
      "gemm_select.cpp: most ways a GEMM of gemm_nv.cl with too few blocks splits k (1: never)"},
     {"TESSERA_NVS_BK", 16, one_of({8, 16}), nullptr, "gemm_nv_s.cl: float k slab"},
@@ -123,7 +129,7 @@ inline constexpr ParamDef kParamTable[] = {
 
 constexpr Params::Params()
     : gemm_mb(), gemm_nb(), gemm_kb(), gemm_tm(), gemm_tn(), trsm_bs(), trsm_nv(), trsm_ng(), trsm_leaf(),
-      potrf_wg(), potrf_bs(), getrf_leaf(), getrf_step_rows(), getrf_grid(), nv_splitk(), qr_sb(), nvd_mbar_tri(), nvd_mbar_few() {
+      potrf_wg(), potrf_bs(), getrf_leaf(), getrf_step_rows(), getrf_grid(), nv_splitk(), qr_sb(), qr_leaf(), qr_grid(), nvd_mbar_tri(), nvd_mbar_few() {
     for (const ParamDef& d : kParamTable)
         if (d.field) this->*d.field = d.def;
 }
