@@ -122,14 +122,14 @@ int64_t gels(Trans trans, TileMatrix<T>& A, TileMatrix<T>& B, const Options& opt
         return seq.wait();
     }
     if (m >= n) {
-        QRFactors<T> F(A, detail::resolve_ib<T>(opts, A.nb(), "geqrf", "gels"));
+        QRFactors<T> F(A, detail::resolve_ib<T>(opts, A.nb(), "geqrf", "gels"), opts.qr_form);
         gels_async(trans, A, F, B, seq);
         return seq.wait();
     }
     TileMatrix<T> At(n, m, A.nb());
     for (int64_t i = 0; i < A.mt(); ++i)
         for (int64_t j = 0; j < A.nt(); ++j) tasks::conj_transpose<T>(A.handle(i, j), At.handle(j, i));
-    QRFactors<T> F(At, detail::resolve_ib<T>(opts, At.nb(), "geqrf", "gels"));
+    QRFactors<T> F(At, detail::resolve_ib<T>(opts, At.nb(), "geqrf", "gels"), opts.qr_form);
     gels_async(trans == Trans::NoTrans ? Trans::ConjTrans : Trans::NoTrans, At, F, B, seq);
     return seq.wait();
 }

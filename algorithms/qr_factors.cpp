@@ -1,29 +1,57 @@
-// QRFactors: the T factors of a tile QR, one ib×nb tile per tile of A (include/tessera/qr.hpp).
+// QRFactors: the T factors of a QR, one ib×nb tile per tile of A (TileTree) or one nb×nb tile per
+// tile column (ColumnPanel) (include/tessera/qr.hpp).
 #include <utility>
 #include <vector>
 
 #include "algorithms/common.hpp"
 #include "codelets/handles.hpp"
 #include "runtime/host_memory.hpp"
+#include "runtime/mpi_internal.hpp"
+#include "runtime/runtime_internal.hpp"
 #include "runtime/precisions.hpp"
 #include "tessera/qr.hpp"
 
 namespace tessera {
 
+namespace {
+
+/// QRForm::Auto resolved: ColumnPanel with an OpenCL device (distributed, rank 0's devices, so that
+/// every rank submits the same graph), else TileTree.
+QRForm resolve_form(QRForm form) {
+    if (form != QRForm::Auto) return form;
+    bool column = detail::opencl_devices() > 0;
+    if (detail::distributed()) {
+        const bool root = detail::rank() == 0;
+        column = detail::sum_over_ranks({root && column ? 1.0 : 0.0})[0] > 0.5;
+    }
+    return column ? QRForm::ColumnPanel : QRForm::TileTree;
+}
+
+}  // namespace
+
 template <class T>
-QRFactors<T>::QRFactors(const TileMatrix<T>& A, int64_t ib)
+QRFactors<T>::QRFactors(const TileMatrix<T>& A, int64_t ib, QRForm form)
     : m_(A.m()), n_(A.n()), nb_(A.nb()), ib_(ib), mt_(A.mt()), nt_(A.nt()) {
     check_arg(ib >= 1, "QRFactors", "ib", ib, "must be >= 1");
     detail::require_runtime("QRFactors");
+    form_ = resolve_form(form);
     if (mt_ == 0 || nt_ == 0) return;
-    // Distributed, T(i, j) belongs to the owner of A(i, j): this rank stores its own T tiles only
+    const bool column = form_ == QRForm::ColumnPanel;
+    // Which tiles exist, and their rows: TileTree every (i, j) with ib rows; ColumnPanel (k, k),
+    // square. Distributed, T(i, j) belongs to the owner of A(i, j): this rank stores its own only
     // and registers the others without storage.
-    size_t local = 0;
+    auto exists = [&](int64_t i, int64_t j) { return !column || i == j; };
+    auto rows = [&](int64_t j) { return column ? A.tile_cols(j) : ib_; };
+    size_t elems = 0, bytes = 0;  // this rank's elements; bytes
+    bool overflow = false;
     for (int64_t j = 0; j < nt_; ++j)
-        for (int64_t i = 0; i < mt_; ++i) local += A.is_local(i, j);
-    size_t tile = 0, bytes = 0;  // elements of one ib×nb T tile; bytes of this rank's
-    if (__builtin_mul_overflow(size_t(ib_), size_t(nb_), &tile) || __builtin_mul_overflow(tile, local, &bytes) ||
-        __builtin_mul_overflow(bytes, sizeof(T), &bytes))
+        for (int64_t i = 0; i < mt_; ++i) {
+            size_t tile = 0;
+            if (!exists(i, j) || !A.is_local(i, j)) continue;
+            overflow |= __builtin_mul_overflow(size_t(rows(j)), size_t(A.tile_cols(j)), &tile) ||
+                        __builtin_add_overflow(elems, tile, &elems);
+        }
+    if (overflow || __builtin_mul_overflow(elems, sizeof(T), &bytes))
         throw Error("tessera::QRFactors: argument 'ib' = " + std::to_string(ib) + " gives T factors too large to address");
     T* next = nullptr;
     if (bytes > 0) {
@@ -31,11 +59,13 @@ QRFactors<T>::QRFactors(const TileMatrix<T>& A, int64_t ib)
         next = static_cast<T*>(store_.allocate(bytes));
     }
     std::vector<TileHandle>& handles = store_.handles();
-    handles.resize(size_t(mt_ * nt_));
+    handles.assign(size_t(mt_ * nt_), nullptr);
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {
-            T* t = A.is_local(i, j) ? std::exchange(next, next + tile) : nullptr;
-            handles[size_t(j * mt_ + i)] = tasks::register_tile(t, ib_, A.tile_cols(j), ib_, sizeof(T), A.owner(i, j));
+            if (!exists(i, j)) continue;
+            const int64_t r = rows(j), c = A.tile_cols(j);
+            T* t = A.is_local(i, j) ? std::exchange(next, next + r * c) : nullptr;
+            handles[size_t(j * mt_ + i)] = tasks::register_tile(t, r, c, r, sizeof(T), A.owner(i, j));
         }
     store_.track();
 }
@@ -51,14 +81,14 @@ QRFactors<T>::~QRFactors() = default;
 template <class T>
 QRFactors<T>::QRFactors(QRFactors&& o) noexcept
     : m_(std::exchange(o.m_, 0)), n_(std::exchange(o.n_, 0)), nb_(o.nb_), ib_(o.ib_), mt_(std::exchange(o.mt_, 0)),
-      nt_(std::exchange(o.nt_, 0)), store_(std::move(o.store_)) {}
+      nt_(std::exchange(o.nt_, 0)), form_(o.form_), store_(std::move(o.store_)) {}
 
 template <class T>
 QRFactors<T>& QRFactors<T>::operator=(QRFactors&& o) noexcept {
     if (this != &o) {
         store_ = std::move(o.store_);  // releases these factors first
         m_ = std::exchange(o.m_, 0), n_ = std::exchange(o.n_, 0), nb_ = o.nb_, ib_ = o.ib_,
-        mt_ = std::exchange(o.mt_, 0), nt_ = std::exchange(o.nt_, 0);
+        mt_ = std::exchange(o.mt_, 0), nt_ = std::exchange(o.nt_, 0), form_ = o.form_;
     }
     return *this;
 }

@@ -1,4 +1,5 @@
-// Form the explicit Q of a tile QR (Chameleon's pzungqr, flat tree).
+// Form the explicit Q of a QR (Chameleon's pzungqr, flat tree; or the column panels' reflectors,
+// qr_column.hpp).
 //
 // Q·I[:, 0:q] is built from the identity by applying Q = Q_0·…·Q_kt−1 from the left, last step
 // first. While step k is applied, the tile columns j < k of the work matrix are still columns of the
@@ -10,6 +11,7 @@
 #include <memory>
 
 #include "algorithms/common.hpp"
+#include "algorithms/qr_column.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "runtime/precisions.hpp"
 
@@ -30,6 +32,11 @@ void ungqr_async(const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& Q
     const int64_t mt = A.mt(), kt = std::min(A.mt(), A.nt()), qnt = Q.nt(), ib = F.ib();
     for (int64_t k = kt - 1; k >= 0; --k) {
         const int prio = int(k + 1);
+        if (F.form() == QRForm::ColumnPanel) {  // Q_k·W, Q_k = I − V_k·T_k·V_kᴴ
+            detail::ColumnReflectors<T> q(A, F, k, prio + 1);
+            for (int64_t j = k; j < qnt; ++j) q.left(Trans::NoTrans, Q, j, prio);
+            continue;
+        }
         // Q_k·W = G_k·(P_k,k+1·(…·(P_k,mt−1·W))).
         for (int64_t i = mt - 1; i > k; --i)
             for (int64_t j = k; j < qnt; ++j)

@@ -1,6 +1,7 @@
-// Apply the Q of a tile QR to a tile matrix from either side (Chameleon's pzunmqr, flat tree).
+// Apply the Q of a QR to a tile matrix from either side (Chameleon's pzunmqr, flat tree; or the
+// column panels' reflectors, qr_column.hpp).
 //
-// geqrf's step k factored Q_k = G_k·P_k,k+1·…·P_k,mt−1 (G the geqrt of tile (k, k), P_k,i the
+// Flat tree: geqrf's step k factored Q_k = G_k·P_k,k+1·…·P_k,mt−1 (G the geqrt of tile (k, k), P_k,i the
 // tpqrt of tile (i, k)), and Q = Q_0·Q_1·…·Q_kt−1. Each product below applies these factors in the
 // order its side and transposition require; tile (i, k) of the reflectors meets tile row (Left) or
 // tile column (Right) i of C.
@@ -9,6 +10,7 @@
 #include <algorithm>
 
 #include "algorithms/common.hpp"
+#include "algorithms/qr_column.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "runtime/precisions.hpp"
 
@@ -35,6 +37,11 @@ void unmqr_async(Side side, Trans trans, const TileMatrix<T>& A, const QRFactors
     for (int64_t s = 0; s < kt; ++s) {
         const int64_t k = forward ? s : kt - 1 - s;
         const int prio = int(kt - s);
+        if (F.form() == QRForm::ColumnPanel) {  // Q_k = I − V_k·T_k·V_kᴴ
+            detail::ColumnReflectors<T> q(A, F, k, prio + 1);
+            for (int64_t o = 0; o < other; ++o) left ? q.left(trans, C, o, prio) : q.right(trans, C, o, prio);
+            continue;
+        }
         auto apply_g = [&] {
             for (int64_t o = 0; o < other; ++o)
                 tasks::gemqrt<T>(side, trans, ib, A.handle(k, k), F.handle(k, k), tile(k, o), prio + 1);

@@ -11,9 +11,10 @@
 // (potrf's trailing update), trsm_rltn (potrf on CPUs: B = B·L⁻ᵀ), trmm_rltn (potrf on a GPU: B =
 // B·Wᵀ with W = L⁻¹), trsm_llnu (getrf: B = L⁻¹·B, unit L), syrk_ln (potrf: C = C − A·Aᵀ, lower),
 // gemqrt_lt and tpmqrt_lt at ib 32 and 64 (geqrf's updates: C = Qᵀ·C; [A; B] = Qᵀ·[A; B]), and
-// as geqrf submits them with an OpenCL device: larft_ge / larft_tp (ib 64) merging a tile's inner
-// blocks into one T, once per panel tile, then each update at ib = nb; and geqrt's updates as geqrf
-// now submits them: form_q (Qᵀ of the tile, once per panel) and gemqrt_q (a copy and one GEMM).
+// as the tile tree's geqrf submitted them with an OpenCL device before QR moved to column panels
+// (QRForm::ColumnPanel, whose updates are gemm_nn/gemm_tn): larft_ge / larft_tp (ib 64) merging a
+// tile's inner blocks into one T, once per panel tile, then each update at ib = nb; and geqrt's
+// updates: form_q (Qᵀ of the tile, once per panel) and gemqrt_q (a copy and one GEMM).
 // Flop counts: gemm 2nb³; trsm, trmm, syrk nb³; gemqrt 2nb³ (LAPACK's dormqr count 2nk(2m − k) at
 // m = n = k, also for gemqrt_q); form_q 4nb³/3 (xORGQR's); tpmqrt 4nb³ (4mnk); larft 2nb³/3 (geqrt's
 // V) and 4nb³/3 (tpqrt's), xLARFT's count. Times: median seconds per call over --reps batches of
@@ -174,7 +175,7 @@ class ShapeRun {
         }
     }
 
-    /// geqrf's gemqrt updates as it submits them with an OpenCL device: form_q makes the tile's Qᵀ
+    /// the tile tree's gemqrt updates as it submitted them with an OpenCL device: form_q makes the tile's Qᵀ
     /// once per panel (xORGQR's count, 4nb³/3), then each update copies C (B_ holds the copy) and
     /// multiplies, C = Qᵀ·copy (gemqrt_q, counted as gemqrt: 2nb³). Both rows carry the error of
     /// one formed Q's update against the reference update `rc`. Needs larft's merged T in K_.

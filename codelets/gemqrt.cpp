@@ -1,5 +1,5 @@
 // gemqrt codelet: apply a tile's geqrt Q to another tile, op(Q)·C or C·op(Q) (LAPACK xGEMQRT;
-// CPU and OpenCL); form_q codelet: that op(Q) as an explicit tile (xGEMQRT applied to the identity).
+// CPU and OpenCL).
 #include "codelets/codelet.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/qr.hpp"
@@ -41,33 +41,6 @@ starpu_codelet& gemqrt_codelet() {
     return codelets::named_codelet<T, gemqrt_cpu<T>, gemqrt_opencl<T>>("gemqrt", {STARPU_R, STARPU_R, STARPU_RW});
 }
 
-template <class T>
-void form_q_cpu(void* buffers[], void* cl_arg) {
-    const auto& a = *static_cast<GemqrtArgs*>(cl_arg);
-    auto V = codelets::cpu_tile<T>(buffers[0]), Tf = codelets::cpu_tile<T>(buffers[1]);
-    auto Q = codelets::cpu_tile<T>(buffers[2]);
-    for (int64_t j = 0; j < Q.n; ++j)
-        for (int64_t i = 0; i < Q.m; ++i) Q.ptr[i + j * Q.ld] = T(i == j ? 1 : 0);
-    const int info = cpu::gemqrt<T>(Side::Left, a.trans, Q.m, Q.n, std::min(V.m, V.n), a.ib, V.ptr, V.ld, Tf.ptr,
-                                    Tf.ld, Q.ptr, Q.ld);
-    if (info != 0) throw Error("xGEMQRT returned info " + std::to_string(info));
-}
-
-template <class T>
-void form_q_opencl(void* buffers[], void* cl_arg) {
-    const auto& a = *static_cast<GemqrtArgs*>(cl_arg);
-    auto w = codelets::opencl_worker<T>();
-    const int64_t k = std::min(codelets::tile_rows(buffers[0]), codelets::tile_cols(buffers[0]));
-    ocl::form_q<T>(w.kernels, w.queue, a.trans, codelets::tile_rows(buffers[2]), k, a.ib,
-                   codelets::ocl_tile<T>(buffers[0]), codelets::ocl_tile<T>(buffers[1]),
-                   codelets::ocl_tile<T>(buffers[2]));
-}
-
-template <class T>
-starpu_codelet& form_q_codelet() {
-    return codelets::named_codelet<T, form_q_cpu<T>, form_q_opencl<T>>("form_q", {STARPU_R, STARPU_R, STARPU_W});
-}
-
 }  // namespace
 
 template <class T>
@@ -76,15 +49,8 @@ void tasks::gemqrt(Side side, Trans trans, int64_t ib, TileHandle V, TileHandle 
     codelets::submit(gemqrt_codelet<T>(), args, {V, Tf, C}, prio);
 }
 
-template <class T>
-void tasks::form_q(Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle Q, int prio) {
-    GemqrtArgs args{codelets::pack_flags('Q', codelets::op_flag<T>(trans)) ^ (uint32_t(ib) << 16), Side::Left, trans, ib};
-    codelets::submit(form_q_codelet<T>(), args, {V, Tf, Q}, prio);
-}
-
 #define TESSERA_INSTANTIATE(T)                                                                      \
-    template void tasks::gemqrt<T>(Side, Trans, int64_t, TileHandle, TileHandle, TileHandle, int); \
-    template void tasks::form_q<T>(Trans, int64_t, TileHandle, TileHandle, TileHandle, int);
+    template void tasks::gemqrt<T>(Side, Trans, int64_t, TileHandle, TileHandle, TileHandle, int);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

@@ -1,7 +1,8 @@
-// geqrt codelet: QR of one tile with inner block size ib (LAPACK xGEQRT), on CPU workers: the
-// device form (ocl::geqrt, launch_qr_panel.cpp) made dgeqrf on an H100 slower (a panel on the GPU
-// no longer overlaps the updates there, and is no faster; bench/gpu_notes.md), so it is not
-// registered until QR factors its panel as one column.
+// geqrt codelet: QR of one tile with inner block size ib (LAPACK xGEQRT), on CPU workers: the tile
+// tree (QRForm::TileTree) is the CPU form of QR; with an OpenCL device geqrf factors column panels
+// (codelets/geqrf_panel.cpp). The device form ocl::geqrt (launch_qr_panel.cpp) made the tile tree's
+// dgeqrf on an H100 slower (a panel on the GPU no longer overlaps the updates there, and is no
+// faster; bench/gpu_notes.md), so it is not registered.
 #include "codelets/codelet.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/qr.hpp"

@@ -1,4 +1,5 @@
-// Typed task insertion for tile QR (geqrt, gemqrt, form_q, tpqrt, tpmqrt, larft) and the helpers the QR algorithms
+// Typed task insertion for QR (the tile tree's geqrt, gemqrt, tpqrt, tpmqrt; the column panels'
+// geqrf_panel, unit_lower) and the helpers the QR algorithms
 // need: region copies, transposition, a zero-diagonal check and temporary tiles. Tile sizes come
 // from the handles; `ib` is the inner block size of the T factors (clamped to the number of
 // reflectors, as kernels/cpu/qr.hpp explains). Each function submits one StarPU task.
@@ -6,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "codelets/tasks.hpp"
 #include "tessera/tile_matrix.hpp"
@@ -21,11 +23,6 @@ void geqrt(int64_t ib, TileHandle A, TileHandle Tf, int prio = 0);
 /// (Right) (R V, R T, RW C; CPU and OpenCL).
 template <class T>
 void gemqrt(Side side, Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle C, int prio = 0);
-/// Q = op(geqrt's Q) as an explicit m×m tile (m = Q's rows = V's rows; xGEMQRT applied to the
-/// identity), V and Tf as gemqrt's (R V, R T, W Q; CPU and OpenCL). One GEMM with it then applies
-/// op(Q) to a tile: geqrf does so with an OpenCL device.
-template <class T>
-void form_q(Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle Q, int prio = 0);
 /// QR of [R; B], R the upper triangle of A's leading n×n block, B m×n (n = columns of B): R updated,
 /// B overwritten by the reflectors, T (ib×n) written (RW A, RW B, W T; CPU and OpenCL).
 template <class T>
@@ -37,12 +34,16 @@ template <class T>
 void tpmqrt(Side side, Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle A1, TileHandle A2,
             int prio = 0);
 
-/// Tk = one k×k T for all k reflectors of V (k = Tk's columns), merged from Tf's inner blocks of ib
-/// (LAPACK xLARFT's recurrence), zeros below its diagonal: V as geqrt leaves it (unit lower
-/// trapezoidal) or, when below_identity, as tpqrt does. gemqrt and tpmqrt with Tk and ib = k apply
-/// the same Q in one block (R V, R Tf, W Tk; CPU and OpenCL).
+/// QR of a whole column of tiles, top to bottom (QRForm::ColumnPanel; LAPACK xGEQRF's panel): R in
+/// the upper trapezoid, the Householder vectors V below the diagonal (unit diagonal not stored), Tt
+/// (the column's width squared) the upper triangular T of all min(rows, width) reflectors (zeros
+/// elsewhere), Q = I − V·Tt·Vᴴ (RW every tile, W Tt; CPU and OpenCL, a variable number of buffers).
 template <class T>
-void larft(bool below_identity, int64_t ib, TileHandle V, TileHandle Tf, TileHandle Tk, int prio = 0);
+void geqrf_panel(const std::vector<TileHandle>& column, TileHandle Tt, int prio = 0);
+/// V = the unit lower trapezoid of A's first k columns: A's entries below the diagonal, ones on it,
+/// zeros above it and in columns ≥ k (R A, W V; V of A's shape; CPU and OpenCL).
+template <class T>
+void unit_lower(int64_t k, TileHandle A, TileHandle V, int prio = 0);
 
 /// B's leading rows×cols region (or its uplo trapezoid) = A's; the rest of B is kept
 /// (R A, RW B; CPU and OpenCL). Both tiles must hold at least rows×cols.

@@ -13,7 +13,7 @@ namespace tessera::detail {
 int64_t gpu_tile_rule(const std::string& family, int64_t n) {
     if (family == "gemm") return n >= 16384 ? 4096 : n >= 8192 ? 2048 : 0;
     if (family == "potrf" || family == "getrf") return n >= 32768 ? 4096 : n >= 16384 ? 2048 : n >= 8192 ? 1024 : 0;
-    if (family == "geqrf") return n >= 8192 ? 512 : 0;
+    if (family == "geqrf") return n >= 8192 ? 2048 : 0;
     return 0;
 }
 

@@ -15,7 +15,8 @@ namespace tessera::detail {
 ///   potrf, getrf: 4096 from n = 32768, 2048 from 16384, 1024 from 8192 (dgetrf n = 16384 0.57×
 ///   cuSOLVER at nb = 2048, 0.34× at 1024; n = 32768 0.73× at 4096, 0.69× at 2048; dpotrf n = 65536
 ///   on 4 GPUs 128.5 TFLOP/s at 4096, 122.5 at 3072);
-///   geqrf: 512 from 8192 (its panels run on CPU workers; dgeqrf n = 16384 0.18× at 512, 0.12× at 1024).
+///   geqrf: 2048 from 8192 (column panels on the GPU; dgeqrf n = 8192 0.69× cuSOLVER at 2048, 0.63× at
+///   1024; n = 16384 0.88× at 2048, 0.58× at 1024; n = 32768 0.86× at 2048, 0.87× at 4096).
 int64_t gpu_tile_rule(const std::string& family, int64_t n);
 
 }  // namespace tessera::detail

@@ -73,6 +73,12 @@ double op_flops(std::string_view op, uint32_t f, const Buffers& b) {
             if (b[t].matrix) m += double(b[t].rows);
         return getrf_flops(m, cols(b, 0));
     }
+    if (op == "geqrf_panel") {  // the column's tiles stacked, then T (n × n)
+        double m = 0;
+        for (size_t t = 0; t + 1 < b.size(); ++t)
+            if (b[t].matrix) m += double(b[t].rows);
+        return geqrf_flops(m, cols(b, 0));
+    }
     if (op == "gessm") {  // ipiv (kb), L, A: unit lower solve on A's first k rows, update of the rest
         const double m = rows(b, 2), n = cols(b, 2), k = std::min(rows(b, 0), m);
         return triangular_flops(true, k, n) + 2. * (m - k) * n * k;
@@ -84,7 +90,7 @@ double op_flops(std::string_view op, uint32_t f, const Buffers& b) {
         return unmqr_flops(flag(f, 0) == 'L', rows(b, 2), cols(b, 2), std::min(rows(b, 0), cols(b, 0)));
     if (op == "tpqrt") return 2. * rows(b, 1) * cols(b, 1) * cols(b, 1);          // A (R), B (m × n), T
     if (op == "tpmqrt") return 4. * rows(b, 3) * cols(b, 3) * cols(b, 0);         // V (· × k), T, A1, A2 (m × n)
-    return 0;  // lacpy, lacpy_region, laswp, conj_transpose, zero_diagonal, generate, scale, unknown
+    return 0;  // lacpy, lacpy_region, laswp, conj_transpose, zero_diagonal, unit_lower, generate, scale, unknown
 }
 
 }  // namespace

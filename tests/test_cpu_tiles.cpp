@@ -340,7 +340,7 @@ TEST(GpuTileRule, GrowsWithTheOrderPerFamily) {
     EXPECT_EQ(gpu_tile_rule("gemm", 8192), 2048);
     EXPECT_EQ(gpu_tile_rule("gemm", 16384), 4096);
     EXPECT_EQ(gpu_tile_rule("geqrf", 4096), 0);
-    EXPECT_EQ(gpu_tile_rule("geqrf", 16384), 512);
+    EXPECT_EQ(gpu_tile_rule("geqrf", 16384), 2048);
     EXPECT_EQ(gpu_tile_rule("syevd", 32768), 0);
     EXPECT_EQ(gpu_tile_rule("", 32768), 0);
 }

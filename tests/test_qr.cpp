@@ -1,7 +1,7 @@
-// Tile QR (geqrf, unmqr, ungqr, gels) in float and double against the residuals of
-// docs/architecture.md#numerical-checks and LAPACKE's xGELS: tall (m = 3n), square and wide shapes, n not
-// divisible by nb, ib not dividing nb (and ib > nb), a single tile, empty matrices; the async and
-// LAPACK-layout forms; bad arguments.
+// QR (geqrf, unmqr, ungqr, gels) in s, d, c, z, in both forms (QRForm: the flat tile tree and the
+// column panels), against the residuals of docs/architecture.md#numerical-checks and LAPACKE's
+// xGELS: tall (m = 3n), square and wide shapes, n not divisible by nb, ib not dividing nb (and
+// ib > nb), a single tile, empty matrices; the async and LAPACK-layout forms; bad arguments.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -35,6 +35,25 @@ std::string describe(const Shape& s) {
     return "m " + std::to_string(s.m) + " n " + std::to_string(s.n) + " nb " + std::to_string(s.nb) + " ib " +
            std::to_string(s.ib);
 }
+std::string describe(const Shape& s, QRForm form) {
+    return describe(s) + (form == QRForm::ColumnPanel ? " column panels" : " tile tree");
+}
+
+const QRForm kForms[] = {QRForm::TileTree, QRForm::ColumnPanel};
+
+// Auto takes the column panels exactly when the Runtime has an OpenCL device (opencl, mixed modes).
+TYPED_TEST(QR, AutoFormFollowsTheDevices) {
+    using T = TypeParam;
+    this->expect_no_tasks();
+    TileMatrix<T> A(40, 30, 16);
+    const QRForm expect = test::RuntimeEnvironment::runtime().opencl_workers() > 0 ? QRForm::ColumnPanel : QRForm::TileTree;
+    EXPECT_EQ(QRFactors<T>(A, 4).form(), expect);
+    EXPECT_EQ(QRFactors<T>(A, 4, QRForm::TileTree).form(), QRForm::TileTree);
+    EXPECT_EQ(QRFactors<T>(A, 4, QRForm::ColumnPanel).form(), QRForm::ColumnPanel);
+    QRFactors<T> F(A, 4, QRForm::ColumnPanel);  // one T tile per tile column, square
+    EXPECT_NE(F.handle(1, 1), nullptr);
+    EXPECT_EQ(F.handle(2, 1), nullptr);
+}
 
 /// The first q columns of A's Q, as a column-major m×q array (leading dimension m).
 template <class T>
@@ -49,36 +68,39 @@ std::vector<T> explicit_q(const TileMatrix<T>& A, const QRFactors<T>& F, int64_t
 TYPED_TEST(QR, GeqrfAndUngqrResiduals) {
     using T = TypeParam;
     this->allow_cpu_tasks();  // geqrt and tpqrt are CPU kernels
+    for (QRForm form : kForms)
     for (const Shape& s : kShapes) {
         const int64_t lda = s.m, k = std::min(s.m, s.n);
         auto a = check::random_matrix<T>(s.m, s.n, lda, 100 + s.m), f = a;
         TileMatrix<T> A(s.m, s.n, s.nb);
         A.fill_from_lapack(a.data(), lda);
-        QRFactors<T> F = geqrf(A, {.ib = s.ib});
+        QRFactors<T> F = geqrf(A, {.ib = s.ib, .qr_form = form});
         EXPECT_EQ(F.ib(), s.ib);
+        EXPECT_EQ(F.form(), form);
         A.to_lapack(f.data(), lda);
         auto q = explicit_q(A, F, k);
         EXPECT_LE(check::qr_residual(s.m, s.n, a.data(), lda, q.data(), s.m, f.data(), lda), check::kThreshold)
-            << describe(s);
-        EXPECT_LE(check::orthogonality_residual(s.m, k, q.data(), s.m), check::kThreshold) << describe(s);
+            << describe(s, form);
+        EXPECT_LE(check::orthogonality_residual(s.m, k, q.data(), s.m), check::kThreshold) << describe(s, form);
         // The full m×m Q and a Q with fewer columns than reflectors.
         auto full = explicit_q(A, F, s.m);
-        EXPECT_LE(check::orthogonality_residual(s.m, s.m, full.data(), s.m), check::kThreshold) << describe(s);
-        EXPECT_LE(check::agreement(s.m, k, full.data(), s.m, q.data(), s.m, s.m), check::kThreshold) << describe(s);
+        EXPECT_LE(check::orthogonality_residual(s.m, s.m, full.data(), s.m), check::kThreshold) << describe(s, form);
+        EXPECT_LE(check::agreement(s.m, k, full.data(), s.m, q.data(), s.m, s.m), check::kThreshold) << describe(s, form);
         const int64_t few = std::max<int64_t>(1, k / 2);
         auto part = explicit_q(A, F, few);
-        EXPECT_LE(check::agreement(s.m, few, part.data(), s.m, q.data(), s.m, s.m), check::kThreshold) << describe(s);
+        EXPECT_LE(check::agreement(s.m, few, part.data(), s.m, q.data(), s.m, s.m), check::kThreshold) << describe(s, form);
     }
 }
 
 TYPED_TEST(QR, UnmqrAllSidesAndTransposes) {
     using T = TypeParam;
     this->allow_cpu_tasks();
+    for (QRForm form : kForms)
     for (const Shape& s : kShapes) {
         auto a = check::random_matrix<T>(s.m, s.n, s.m, 200 + s.n);
         TileMatrix<T> A(s.m, s.n, s.nb);
         A.fill_from_lapack(a.data(), s.m);
-        QRFactors<T> F = geqrf(A, {.ib = s.ib});
+        QRFactors<T> F = geqrf(A, {.ib = s.ib, .qr_form = form});
         auto q = explicit_q(A, F, s.m);
         const int64_t other = s.nb + 5;  // the dimension of C that Q does not touch
         for (Side side : {Side::Left, Side::Right})
@@ -91,7 +113,7 @@ TYPED_TEST(QR, UnmqrAllSidesAndTransposes) {
                 C.to_lapack(c.data(), rows);
                 EXPECT_LE(check::unmqr_residual(side, trans, s.m, q.data(), s.m, rows, cols, c0.data(), c.data(), rows),
                           check::kThreshold)
-                    << describe(s) << " side " << char(side) << " trans " << char(trans);
+                    << describe(s, form) << " side " << char(side) << " trans " << char(trans);
             }
     }
 }
@@ -118,6 +140,7 @@ TYPED_TEST(QR, GelsMatchesLapackeAllCases) {
     using T = TypeParam;
     this->allow_cpu_tasks();
     const Shape shapes[] = {{150, 50, 32, 12}, {96, 96, 32, 8}, {45, 110, 32, 7}, {13, 9, 16, 4}};
+    for (QRForm form : kForms)
     for (const Shape& s : shapes)
         for (Trans trans : {Trans::NoTrans, kQt<T>}) {
             const int64_t m = s.m, n = s.n, nrhs = 3, lda = m + 2, ldb = std::max(m, n) + 1;
@@ -125,8 +148,10 @@ TYPED_TEST(QR, GelsMatchesLapackeAllCases) {
             const int64_t in_rows = nt ? m : n, out_rows = nt ? n : m;
             auto a = check::random_matrix<T>(m, n, lda, 400 + m), f = a;
             auto b = check::random_matrix<T>(in_rows, nrhs, ldb, 5000 + n), x = b;  // seeds apart: B ∉ range(A)
-            ASSERT_EQ(lapack::gels<T>(char(trans), m, n, nrhs, f.data(), lda, x.data(), ldb, {.nb = s.nb, .ib = s.ib}), 0);
-            const std::string what = describe(s) + " trans " + char(trans);
+            ASSERT_EQ(lapack::gels<T>(char(trans), m, n, nrhs, f.data(), lda, x.data(), ldb,
+                                      {.nb = s.nb, .ib = s.ib, .qr_form = form}),
+                      0);
+            const std::string what = describe(s, form) + " trans " + char(trans);
             if (in_rows > out_rows)
                 EXPECT_LE(check::least_squares_residual(trans, m, n, nrhs, a.data(), lda, x.data(), ldb, b.data(), ldb),
                           check::kThreshold) << what;
@@ -159,12 +184,14 @@ TYPED_TEST(QR, AsyncFormsAndRankDeficiency) {
               check::kThreshold);
 
     // A zero column gives an exactly zero R(j, j): info = j + 1 (1-based), as LAPACK's xGELS.
-    for (int64_t zero : {0, 40}) {
-        auto d = a;
-        for (int64_t i = 0; i < m; ++i) d[size_t(i + zero * m)] = T(0);
-        auto y = b;
-        EXPECT_EQ(lapack::gels<T>('N', m, n, nrhs, d.data(), m, y.data(), m, {.nb = nb, .ib = 8}), zero + 1);
-    }
+    for (QRForm form : kForms)
+        for (int64_t zero : {0, 40}) {
+            auto d = a;
+            for (int64_t i = 0; i < m; ++i) d[size_t(i + zero * m)] = T(0);
+            auto y = b;
+            EXPECT_EQ(lapack::gels<T>('N', m, n, nrhs, d.data(), m, y.data(), m, {.nb = nb, .ib = 8, .qr_form = form}),
+                      zero + 1);
+        }
 }
 
 TYPED_TEST(QR, EmptyMatricesAndBadArguments) {

@@ -58,12 +58,13 @@ TEST(TaskFlops, EveryComputeCodeletCountsAndDataMovementIsFree) {
     const BufferShape pivots{8, 1, false};
     const std::vector<BufferShape> four = {tile(8, 8), tile(8, 8), tile(8, 8), tile(8, 8)};
     for (const char* op : {"gemm", "syrk", "herk", "trsm", "trmm", "potrf", "trtri", "getrf_nopiv", "getrf_incpiv",
-                           "getrf_panel", "tstrf", "ssssm", "geqrt", "gemqrt", "tpqrt", "tpmqrt"})
+                           "getrf_panel", "geqrf_panel", "tstrf", "ssssm", "geqrt", "gemqrt", "tpqrt", "tpmqrt"})
         EXPECT_GT(codelet_flops(std::string("d") + op, flags('L', 'N'), four), 0) << op;
     EXPECT_GT(codelet_flops("dgessm", 0, {pivots, tile(8, 8), tile(8, 8)}), 0);
     EXPECT_EQ(codelet_flops("dgetrf_nopiv", 0, {tile(8, 8)}), detail::getrf_flops(8, 8));
     // The panel: its tiles stacked; the pivots handle last (a kb×1 matrix) is no rows of it.
     EXPECT_EQ(codelet_flops("dgetrf_panel", 0, {tile(8, 4), tile(6, 4), tile(4, 1)}), detail::getrf_flops(14, 4));
+    EXPECT_EQ(codelet_flops("dgeqrf_panel", 0, {tile(8, 4), tile(6, 4), tile(4, 4)}), detail::geqrf_flops(14, 4));
     EXPECT_EQ(codelet_flops("cgeqrt", 0, {tile(10, 8), tile(4, 8)}), 4 * detail::geqrf_flops(10, 8));
     EXPECT_NEAR(detail::getrf_flops(400, 400), 2. / 3 * 400 * 400 * 400, 0.01 * 400 * 400 * 400);
     EXPECT_NEAR(detail::geqrf_flops(400, 400), 4. / 3 * 400 * 400 * 400, 0.01 * 400 * 400 * 400);

@@ -1,12 +1,17 @@
 // Tile Householder QR: geqrf, unmqr (ormqr), ungqr (orgqr), gels (LAPACK semantics, tile storage).
 //
-// Algorithm: the flat-tree tile QR of Buttari, Langou, Kurzak and Dongarra (2009), as in PLASMA's
-// pdgeqrf and Chameleon's pzgeqrf: at step k, geqrt factors the diagonal tile, gemqrt applies its Qᵀ
-// to the tiles on its right, tpqrt (tsqrt) annihilates each tile below against the diagonal R and
-// tpmqrt (tsmqr) applies that to the trailing pairs of tiles. Inner blocking ib: every kernel keeps
-// its Householder block factors in LAPACK's compact-WY layout (xGEQRT/xTPQRT), ib×k per tile.
-// The Householder vectors differ from LAPACK xGEQRF's (one set per tile, not per column), so the
-// factors are consumed by unmqr/ungqr/gels here, not by LAPACK's xORMQR.
+// Algorithms, one per QRForm (types.hpp), chosen when the factors are built:
+//  - TileTree: the flat-tree tile QR of Buttari, Langou, Kurzak and Dongarra (2009), as in PLASMA's
+//    pdgeqrf and Chameleon's pzgeqrf: at step k, geqrt factors the diagonal tile, gemqrt applies its
+//    Qᴴ to the tiles on its right, tpqrt (tsqrt) annihilates each tile below against the diagonal R
+//    and tpmqrt (tsmqr) applies that to the trailing pairs of tiles. Inner blocking ib: every kernel
+//    keeps its Householder block factors in LAPACK's compact-WY layout (xGEQRT/xTPQRT), ib×k per
+//    tile. The Householder vectors differ from LAPACK xGEQRF's (one set per tile, not per column).
+//  - ColumnPanel (with an OpenCL device): LAPACK xGEQRF's blocking with nb-column panels (as MAGMA's
+//    and cuSOLVER's GPU geqrf): panel k, the whole tile column, is one task (Elmroth and Gustavson's
+//    recursive QR on the device, xGEQRT on a CPU), and Q_k = I − V_k·T_k·V_kᴴ reaches the trailing
+//    tiles as GEMMs (xLARFB). The Householder vectors are LAPACK xGEQRF's, one per column.
+// Either way the factors are consumed by unmqr/ungqr/gels here, not by LAPACK's xORMQR.
 //
 // Failures: invalid arguments throw Error before anything is submitted; a task that fails on its
 // worker (kernel launch, device, allocation) makes the synchronous forms, the LAPACK-layout forms and
@@ -20,18 +25,25 @@
 
 namespace tessera {
 
-/// The T factors of a tile QR of an m×n TileMatrix A with tile size nb: mt×nt tiles, tile (i, j)
-/// of ib rows × A.tile_cols(j) columns, column-major, registered with StarPU like A's tiles.
-/// Tile (k, k) holds geqrt's factors of step k, tile (i, k) (i > k) tpqrt's factors of A(i, k).
-/// Only the tiles of the lower trapezoid (i ≥ j) are written by geqrf. Move-only; the running
-/// Runtime must outlive it (the destructor unregisters the tiles, waiting for their tasks).
+/// The T factors of a QR of an m×n TileMatrix A with tile size nb, in one of two forms (QRForm):
+///  - TileTree: mt×nt tiles, tile (i, j) of ib rows × A.tile_cols(j) columns: tile (k, k) holds
+///    geqrt's factors of step k, tile (i, k) (i > k) tpqrt's factors of A(i, k); only the tiles of
+///    the lower trapezoid (i ≥ j) are written by geqrf.
+///  - ColumnPanel: one tile (k, k) of A.tile_cols(k)² elements for each tile column k < min(mt, nt),
+///    the upper triangular T of panel k's reflectors (LAPACK xLARFT), Q_k = I − V_k·T_k·V_kᴴ, V_k the
+///    Householder vectors below the diagonal of tile column k (unit diagonal not stored); the other
+///    handles are null, and ib is not used.
+/// Column-major, registered with StarPU like A's tiles. Move-only; the running Runtime must outlive
+/// it (the destructor unregisters the tiles, waiting for their tasks).
 template <class T>
 class QRFactors {
 public:
     QRFactors() = default;
-    /// Factors for A's shape and tiling with inner block size ib (the tile algorithm uses
-    /// min(ib, reflectors of the tile) per kernel). Throws Error if ib < 1.
-    QRFactors(const TileMatrix<T>& A, int64_t ib);
+    /// Factors for A's shape and tiling with inner block size ib (TileTree: the tile algorithm uses
+    /// min(ib, reflectors of the tile) per kernel) in the given form (Auto: ColumnPanel when the
+    /// Runtime has an OpenCL device, distributed MPI rank 0's choice, else TileTree; collective when
+    /// distributed, as every constructor of a registered matrix). Throws Error if ib < 1.
+    QRFactors(const TileMatrix<T>& A, int64_t ib, QRForm form = QRForm::Auto);
     ~QRFactors();
     QRFactors(QRFactors&&) noexcept;
     QRFactors& operator=(QRFactors&&) noexcept;
@@ -41,11 +53,13 @@ public:
     int64_t m() const { return m_; }    ///< rows of the factored matrix
     int64_t n() const { return n_; }    ///< columns of the factored matrix
     int64_t nb() const { return nb_; }  ///< its tile size
-    int64_t ib() const { return ib_; }  ///< inner block size: rows of every T tile
+    int64_t ib() const { return ib_; }  ///< inner block size: rows of every T tile (TileTree)
     int64_t mt() const { return mt_; }
     int64_t nt() const { return nt_; }
-    /// StarPU handle of T tile (i, j), 0 ≤ i < mt, 0 ≤ j < nt. Throws Error once the Runtime has
-    /// stopped (it releases the factors of a QRFactors that outlives it, as it does a TileMatrix's tiles).
+    QRForm form() const { return form_; }  ///< TileTree or ColumnPanel (never Auto)
+    /// StarPU handle of T tile (i, j), 0 ≤ i < mt, 0 ≤ j < nt (ColumnPanel: null unless i = j).
+    /// Throws Error once the Runtime has stopped (it releases the factors of a QRFactors that
+    /// outlives it, as it does a TileMatrix's tiles).
     TileHandle handle(int64_t i, int64_t j) const {
         if (store_.orphaned()) throw_orphaned();
         return store_.handles()[size_t(j * mt_ + i)];
@@ -56,17 +70,19 @@ public:
 private:
     [[noreturn]] static void throw_orphaned();
     int64_t m_ = 0, n_ = 0, nb_ = 1, ib_ = 1, mt_ = 0, nt_ = 0;
+    QRForm form_ = QRForm::TileTree;
     detail::TileStorage store_;  // the T tiles (this rank's) and their handles
 };
 
 /// QR factorization A = Q·R of the m×n A (any m, n ≥ 0; m < n included), in place: R in the upper
-/// trapezoid of A; below it the Householder vectors of each tile kernel; their T factors in F, which
-/// must have been built for A (QRFactors(A, ib)). Flat-tree tile algorithm (see the top of this
-/// header), priorities along the critical path. Throws Error if F does not match A.
+/// trapezoid of A; below it the Householder vectors (of each tile kernel, or of each column); their
+/// T factors in F, which must have been built for A (QRFactors(A, ib[, form])). The algorithm of
+/// F.form() (see the top of this header), priorities along the critical path. Throws Error if F
+/// does not match A.
 template <class T>
 void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence& seq);
 /// Synchronous form: returns the factors built with opts.ib (0: the tuned geqrf inner block, clamped
-/// to A.nb(); opts.nb is not used: A is already tiled).
+/// to A.nb(); opts.nb is not used: A is already tiled) in the form opts.qr_form.
 template <class T>
 QRFactors<T> geqrf(TileMatrix<T>& A, const Options& opts = {});
 

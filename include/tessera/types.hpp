@@ -43,6 +43,14 @@ enum class LapackLayout : char {
                ///< per tile column from pageable memory in place
 };
 
+/// How geqrf factors A and stores Q (QRFactors, tessera/qr.hpp).
+enum class QRForm {
+    Auto,         ///< ColumnPanel when the Runtime has an OpenCL device (MPI rank 0's), else TileTree
+    TileTree,     ///< flat-tree tile QR (Buttari et al. 2009): a T tile of ib rows per tile of A
+    ColumnPanel,  ///< LAPACK xGEQRF's blocking with nb-column panels: one Householder vector per
+                  ///< column, one nb×nb T per tile column (the GPU formulation)
+};
+
 /// Tuning knobs of the tile algorithms. Named, defaulted fields; no environment variables.
 /// nb = 0 and ib = 0 mean the tuned choice for the routine on this machine (tuned_tile in
 /// tessera/tuning.hpp: the user's tessera-tune --cpu table, the shipped table, else a rule from the
@@ -51,6 +59,7 @@ struct Options {
     int64_t nb = 0;  ///< tile size (rows = columns of a full tile); 0: tuned
     int64_t ib = 0;  ///< inner block size of incremental-pivoting LU and tile QR; 0: tuned (clamped to nb)
     LapackLayout layout = LapackLayout::Auto;  ///< lapack:: forms only: in place or copied (LapackLayout)
+    QRForm qr_form = QRForm::Auto;             ///< geqrf and gels: how Q is factored and stored (QRForm)
 };
 
 /// Error thrown for invalid arguments (LAPACK's xerbla role) and runtime failures.

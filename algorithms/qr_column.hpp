@@ -1,0 +1,47 @@
+// The column-panel form of QR (QRForm::ColumnPanel; LAPACK xGEQRF's blocking, as MAGMA's and
+// cuSOLVER's GPU geqrf): panel k is one task on the whole tile column k (tasks::geqrf_panel), and its
+// Q_k = I − V_k·T_k·V_kᴴ reaches every other tile through GEMMs only. Internal header of geqrf.cpp,
+// unmqr.cpp and ungqr.cpp.
+#pragma once
+
+#include <cstdint>
+
+#include "tessera/qr.hpp"
+
+namespace tessera::detail {
+
+/// Q_k of panel k of a ColumnPanel QR of A (F its factors), applied to tile columns or rows of a
+/// matrix C tiled like A's rows. V_k is A's tile column k from tile row k down: the diagonal tile's
+/// V as a dense copy (unit diagonal, zeros above: tasks::unit_lower, made by the constructor), the
+/// tiles below as they are. Each application to one tile column (row) of C is, with W an
+/// nb × C.tile_cols(o) temporary:
+///   W = V_kᴴ·C(k:, o) (a chain of GEMMs down the column), W = op(T_k)·W, C(k:, o) −= V_k·W
+/// (LAPACK xLARFB's products, one GEMM per tile).
+template <class T>
+class ColumnReflectors {
+public:
+    ColumnReflectors(const TileMatrix<T>& A, const QRFactors<T>& F, int64_t k, int prio);
+    ~ColumnReflectors();
+    ColumnReflectors(const ColumnReflectors&) = delete;
+    ColumnReflectors& operator=(const ColumnReflectors&) = delete;
+
+    /// C(k:, o) = op(Q_k)·C(k:, o) (tile rows k .. mt−1 of tile column o; op: NoTrans or ConjTrans).
+    void left(Trans trans, TileMatrix<T>& C, int64_t o, int prio);
+    /// C(o, k:) = C(o, k:)·op(Q_k) (tile columns k .. mt−1 of tile row o).
+    void right(Trans trans, TileMatrix<T>& C, int64_t o, int prio);
+
+private:
+    TileHandle v(int64_t m) const;  // V_k's tile in tile row m ≥ k
+
+    const TileMatrix<T>& A_;
+    const int64_t k_;
+    TileHandle t_ = nullptr, vkk_ = nullptr;
+};
+
+/// Submit the ColumnPanel geqrf of A into F (F.form() == ColumnPanel, F built for A): for each tile
+/// column k, the panel, then Q_kᴴ on every tile column right of it; priorities along the critical
+/// path (the panel, then the next column's update).
+template <class T>
+void geqrf_columns(TileMatrix<T>& A, QRFactors<T>& F);
+
+}  // namespace tessera::detail
