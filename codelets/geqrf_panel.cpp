@@ -9,7 +9,6 @@
 
 #include "codelets/lu_codelet.hpp"
 #include "codelets/tasks_qr.hpp"
-#include "kernels/cpu/blas.hpp"
 #include "kernels/cpu/qr.hpp"
 #include "kernels/opencl/launch_qr.hpp"
 #include "runtime/precisions.hpp"
@@ -24,37 +23,18 @@ struct PanelArgs {
 
 template <class T>
 void panel_cpu(void* buffers[], void* cl_arg) {
-    const int64_t ntiles = static_cast<PanelArgs*>(cl_arg)->ntiles, cols = codelets::tile_cols(buffers[0]);
+    const int64_t ntiles = static_cast<PanelArgs*>(cl_arg)->ntiles;
+    thread_local std::vector<T> work_buffer;
+    const codelets::CpuPanel<T> panel(buffers, ntiles, work_buffer);
     auto Tt = codelets::cpu_tile<T>(buffers[ntiles]);
-    int64_t rows = 0;
-    for (int64_t t = 0; t < ntiles; ++t) rows += codelets::tile_rows(buffers[t]);
-    thread_local std::vector<T> work_buffer;  // per worker, grown on demand and reused
-    auto first = codelets::cpu_tile<T>(buffers[0]);
-    bool stacked = true;
-    for (int64_t t = 1, row = first.m; t < ntiles && stacked; row += codelets::tile_rows(buffers[t]), ++t) {
-        auto A = codelets::cpu_tile<T>(buffers[t]);
-        stacked = A.ld == first.ld && A.ptr == first.ptr + row;
-    }
-    T* panel = first.ptr;
-    int64_t ld = first.ld;
-    if (!stacked) {
-        panel = codelets::workspace(work_buffer, size_t(rows * cols)), ld = rows;
-        for (int64_t t = 0, row = 0; t < ntiles; row += codelets::tile_rows(buffers[t]), ++t) {
-            auto A = codelets::cpu_tile<T>(buffers[t]);
-            cpu::lacpy<T>(Uplo::General, A.m, cols, A.ptr, A.ld, panel + row, ld);
-        }
-    }
     for (int64_t j = 0; j < Tt.n; ++j) std::fill(Tt.ptr + j * Tt.ld, Tt.ptr + j * Tt.ld + Tt.m, T(0));
-    const int64_t kb = std::min(rows, cols);
+    const int64_t kb = std::min(panel.rows, panel.cols);
     if (kb > 0) {
-        const int info = cpu::geqrt<T>(rows, cols, kb, panel, ld, Tt.ptr, Tt.ld);
+        const int info = cpu::geqrt<T>(panel.rows, panel.cols, kb, panel.ptr, panel.ld, Tt.ptr, Tt.ld);
         if (info != 0) throw Error("xGEQRT returned info " + std::to_string(info));  // an argument LAPACK refused
         for (int64_t j = 0; j < kb; ++j) std::fill(Tt.ptr + j + 1 + j * Tt.ld, Tt.ptr + kb + j * Tt.ld, T(0));
     }
-    for (int64_t t = 0, row = 0; t < ntiles && !stacked; row += codelets::tile_rows(buffers[t]), ++t) {
-        auto A = codelets::cpu_tile<T>(buffers[t]);
-        cpu::lacpy<T>(Uplo::General, A.m, cols, panel + row, ld, A.ptr, A.ld);
-    }
+    panel.scatter();
 }
 
 // Buffers: the tiles of the column, top to bottom, then T.

@@ -28,43 +28,13 @@ struct PanelArgs {
 template <class T>
 void panel_cpu(void* buffers[], void* cl_arg) {
     const auto& a = *static_cast<PanelArgs*>(cl_arg);
-    const int64_t ntiles = a.ntiles, cols = codelets::tile_cols(buffers[0]);
-    int64_t rows = 0;
-    for (int64_t t = 0; t < ntiles; ++t) rows += codelets::tile_rows(buffers[t]);
-    // Per-worker workspaces, grown on demand and reused across panels (no page faults per task).
     thread_local std::vector<T> work_buffer;
     thread_local std::vector<int> piv_buffer;
-    int* piv = codelets::workspace(piv_buffer, size_t(cols));
-    // Tiles of a LAPACK array registered in place (TileMatrix::view) stack into one column-major
-    // panel already: each tile starts where the one above ends, all with the same leading dimension.
-    auto first = codelets::cpu_tile<T>(buffers[0]);
-    bool stacked = true;
-    for (int64_t t = 1, row = first.m; t < ntiles && stacked; row += codelets::tile_rows(buffers[t]), ++t) {
-        auto A = codelets::cpu_tile<T>(buffers[t]);
-        stacked = A.ld == first.ld && A.ptr == first.ptr + row;
-    }
-    T* panel = first.ptr;
-    int64_t ld = first.ld;
-    if (!stacked) {
-        panel = codelets::workspace(work_buffer, size_t(rows * cols)), ld = rows;
-        for (int64_t c = 0; c < cols; ++c) {
-            T* dst = panel + c * rows;
-            for (int64_t t = 0; t < ntiles; ++t) {
-                auto A = codelets::cpu_tile<T>(buffers[t]);
-                dst = std::copy(A.ptr + c * A.ld, A.ptr + c * A.ld + A.m, dst);
-            }
-        }
-    }
-    const int info = cpu::getrf<T>(rows, cols, panel, ld, piv);
-    for (int64_t c = 0; c < cols && !stacked; ++c) {
-        const T* src = panel + c * rows;
-        for (int64_t t = 0; t < ntiles; ++t) {
-            auto A = codelets::cpu_tile<T>(buffers[t]);
-            std::copy(src, src + A.m, A.ptr + c * A.ld);
-            src += A.m;
-        }
-    }
-    const int64_t kb = std::min(rows, cols);
+    const codelets::CpuPanel<T> panel(buffers, a.ntiles, work_buffer);
+    int* piv = codelets::workspace(piv_buffer, size_t(panel.cols));
+    const int info = cpu::getrf<T>(panel.rows, panel.cols, panel.ptr, panel.ld, piv);
+    panel.scatter();
+    const int64_t kb = std::min(panel.rows, panel.cols);
     for (int64_t i = 0; i < kb; ++i) a.ipiv[i] = a.row0 + piv[i];
     *a.info = info;
 }

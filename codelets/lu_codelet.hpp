@@ -1,9 +1,11 @@
-// StarPU glue shared by the LU codelets: tasks with a variable number of buffers
-// (a column of tiles can exceed STARPU_NMAXBUFS = 8), and dependency tokens. Internal header.
+// StarPU glue shared by the panel codelets (LU's getrf_panel, laswp; QR's geqrf_panel): tasks with
+// a variable number of buffers (a column of tiles can exceed STARPU_NMAXBUFS = 8), a column of
+// tiles as one panel, and dependency tokens. Internal header.
 #pragma once
 
 #include <starpu.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +55,55 @@ struct OclColumn {
             rows.push_back(tile_rows(buffers[t]));
         }
     }
+};
+
+/// A column of tiles (a task's first `ntiles` buffers, top to bottom, one width) as one column-major
+/// rows×cols panel on a CPU worker: the tiles themselves when they stack into one already (tiles of
+/// a LAPACK array registered in place, TileMatrix::view: each starts where the one above ends, all
+/// with one leading dimension), else a copy in `workspace` (per worker, grown on demand and reused
+/// across panels: no page faults per task), which scatter() writes back.
+template <class T>
+struct CpuPanel {
+    CpuPanel(void* buffers[], int64_t ntiles, std::vector<T>& workspace)
+        : buffers_(buffers), ntiles_(ntiles), cols(tile_cols(buffers[0])) {
+        for (int64_t t = 0; t < ntiles; ++t) rows += tile_rows(buffers[t]);
+        const auto first = cpu_tile<T>(buffers[0]);
+        for (int64_t t = 1, row = first.m; t < ntiles && stacked_; row += tile_rows(buffers[t]), ++t) {
+            const auto A = cpu_tile<T>(buffers[t]);
+            stacked_ = A.ld == first.ld && A.ptr == first.ptr + row;
+        }
+        ptr = first.ptr, ld = first.ld;
+        if (stacked_) return;
+        ptr = codelets::workspace(workspace, size_t(rows * cols)), ld = rows;
+        for (int64_t c = 0; c < cols; ++c) {
+            T* dst = ptr + c * rows;
+            for (int64_t t = 0; t < ntiles; ++t) {
+                const auto A = cpu_tile<T>(buffers[t]);
+                dst = std::copy(A.ptr + c * A.ld, A.ptr + c * A.ld + A.m, dst);
+            }
+        }
+    }
+    /// The copy back into the tiles (nothing when they are the panel).
+    void scatter() const {
+        for (int64_t c = 0; c < cols && !stacked_; ++c) {
+            const T* src = ptr + c * rows;
+            for (int64_t t = 0; t < ntiles_; ++t) {
+                const auto A = cpu_tile<T>(buffers_[t]);
+                std::copy(src, src + A.m, A.ptr + c * A.ld);
+                src += A.m;
+            }
+        }
+    }
+
+private:
+    void** buffers_;
+    int64_t ntiles_;
+    bool stacked_ = true;
+
+public:
+    int64_t rows = 0, cols;
+    T* ptr = nullptr;
+    int64_t ld = 0;
 };
 
 /// Number of buffers of the running task whose codelet has a variable number of them.

@@ -53,6 +53,27 @@ TESSERA_UNROLL
     return r;
 }
 
+// xLARFG's reflector of (alpha, x) from xnorm = ‖x‖: beta = −sign(Re alpha)·‖(alpha, x)‖ (scaled:
+// no overflow), tau = (beta − alpha) / beta, mult = 1 / (alpha − beta), x's scaling; H = I (tau = 0,
+// beta = Re alpha, mult = 1) when x = 0 and alpha is real. No rescaling of tiny norms. qr_panel.cl's
+// one-work-group leaf takes it too.
+inline void qr_reflector(const scalar_t alpha, const real_t xnorm, scalar_t* tau, scalar_t* mult, real_t* beta)
+{
+    const real_t ar = S_REAL(alpha), ai = QRG_IMAG(alpha);
+    *tau = S_ZERO, *mult = S_ONE, *beta = ar;
+    if (xnorm == (real_t)0 && ai == (real_t)0) return;
+    const real_t w = fmax(fmax(fabs(ar), fabs(ai)), xnorm);
+    const real_t h = w * sqrt((ar / w) * (ar / w) + (ai / w) * (ai / w) + (xnorm / w) * (xnorm / w));
+    *beta = ar >= (real_t)0 ? -h : h;
+#ifdef TESSERA_COMPLEX
+    *tau = (scalar_t)((*beta - ar) / *beta, -ai / *beta);
+    *mult = S_INV((scalar_t)(ar - *beta, ai));
+#else
+    *tau = (*beta - ar) / *beta;
+    *mult = (real_t)1 / (ar - *beta);
+#endif
+}
+
 #if defined(TESSERA_NV_SM)
 inline scalar_t qrg_shfl(const scalar_t x, const int mask)
 {
@@ -233,23 +254,9 @@ TESSERA_UNROLL
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         // xLARFG of (alpha, x), every work-item.
-        const scalar_t alpha = crow[par * QRG_L];
-        const real_t xnorm = amax * sqrt(S_REAL(tot[0]));
-        const real_t ar = S_REAL(alpha), ai = QRG_IMAG(alpha);
-        scalar_t tau = S_ZERO, mult = S_ONE;
-        real_t beta = ar;
-        if (!(xnorm == (real_t)0 && ai == (real_t)0)) {
-            const real_t w = fmax(fmax(fabs(ar), fabs(ai)), xnorm);
-            const real_t h = w * sqrt((ar / w) * (ar / w) + (ai / w) * (ai / w) + (xnorm / w) * (xnorm / w));
-            beta = ar >= (real_t)0 ? -h : h;
-#ifdef TESSERA_COMPLEX
-            tau = (scalar_t)((beta - ar) / beta, -ai / beta);
-            mult = S_INV((scalar_t)(ar - beta, ai));
-#else
-            tau = (beta - ar) / beta;
-            mult = (real_t)1 / (ar - beta);
-#endif
-        }
+        scalar_t tau, mult;
+        real_t beta;
+        qr_reflector(crow[par * QRG_L], amax * sqrt(S_REAL(tot[0])), &tau, &mult, &beta);
         const scalar_t cm = S_CONJ(mult) * amax;  // vᴴ·X(:, c + j) = row c's + cm·tot[j]
         if (lid >= 1 && lid < left) {
             const scalar_t w = crow[par * QRG_L + lid] + S_MUL(cm, tot[lid]);

@@ -1,6 +1,6 @@
 // Householder QR of a leaf of a tile's columns (launch_qr_panel.cpp), one work-group: LAPACK
 // xGEQR2 (the block of a tile, `tri` = 1) or xTPQR2 with l = 0 (a triangle stacked on a tile,
-// `tri` = 0), with the leaf's T (xLARFT) built on the way.
+// `tri` = 0), with the leaf's T (xLARFT) built on the way; the reflector is qr_grid.cl's qr_reflector.
 
 #define TESSERA_QRL_WG 64
 #define TESSERA_QRL_MAX 32
@@ -68,19 +68,11 @@ void tessera_qr_leaf(const int nc, const int mx, const int tri,
             }
         const real_t xnorm = scale * sqrt(qrl_reduce(red, mysum, 0));
         const scalar_t alpha = Top[j + (long)j * ldtop];
-        scalar_t tau = S_ZERO, mult = S_ONE;
+        scalar_t tau, mult;
+        real_t beta;
+        qr_reflector(alpha, xnorm, &tau, &mult, &beta);  // qr_grid.cl
         const int identity = xnorm == (real_t)0 && QRL_IMAG(alpha) == (real_t)0;
         if (!identity) {
-            const real_t ar = S_REAL(alpha), ai = QRL_IMAG(alpha);
-            const real_t h = sqrt(ar * ar + ai * ai + xnorm * xnorm);
-            const real_t beta = ar >= (real_t)0 ? -h : h;
-#ifdef TESSERA_COMPLEX
-            tau = (scalar_t)((beta - ar) / beta, -ai / beta);
-            mult = S_INV((scalar_t)(ar - beta, ai));
-#else
-            tau = (beta - ar) / beta;
-            mult = (real_t)1 / (ar - beta);
-#endif
             for (int r = xs + lid; r < mx; r += TESSERA_QRL_WG) x[r] = S_MUL(x[r], mult);
             barrier(CLK_GLOBAL_MEM_FENCE);
             if (lid == 0) Top[j + (long)j * ldtop] = S_FROM_REAL(beta);
