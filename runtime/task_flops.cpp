@@ -52,6 +52,13 @@ using Buffers = std::vector<BufferShape>;
 char flag(uint32_t flags, int byte) { return char((flags >> (8 * byte)) & 0xFF); }
 double rows(const Buffers& b, size_t i) { return i < b.size() ? double(b[i].rows) : 0.; }
 double cols(const Buffers& b, size_t i) { return i < b.size() ? double(b[i].cols) : 0.; }
+/// Rows of a panel's column of tiles: every matrix buffer but the last (the panel's pivots or T).
+double column_rows(const Buffers& b) {
+    double m = 0;
+    for (size_t t = 0; t + 1 < b.size(); ++t)
+        if (b[t].matrix) m += double(b[t].rows);
+    return m;
+}
 
 // Real flops of operation `op` (the codelet name without its precision letter).
 double op_flops(std::string_view op, uint32_t f, const Buffers& b) {
@@ -67,18 +74,9 @@ double op_flops(std::string_view op, uint32_t f, const Buffers& b) {
     if (op == "potrf") return potrf_flops(cols(b, 0));
     if (op == "trtri") return trtri_flops(cols(b, 1));  // A, W = A⁻¹
     if (op == "getrf_nopiv" || op == "getrf_incpiv") return getrf_flops(rows(b, 0), cols(b, 0));
-    if (op == "getrf_panel") {  // the column's tiles stacked, then the pivots (kb × 1)
-        double m = 0;
-        for (size_t t = 0; t + 1 < b.size(); ++t)
-            if (b[t].matrix) m += double(b[t].rows);
-        return getrf_flops(m, cols(b, 0));
-    }
-    if (op == "geqrf_panel") {  // the column's tiles stacked, then T (n × n)
-        double m = 0;
-        for (size_t t = 0; t + 1 < b.size(); ++t)
-            if (b[t].matrix) m += double(b[t].rows);
-        return geqrf_flops(m, cols(b, 0));
-    }
+    // The panels: the column's tiles stacked, then one more buffer (LU's pivots, QR's T).
+    if (op == "getrf_panel") return getrf_flops(column_rows(b), cols(b, 0));
+    if (op == "geqrf_panel") return geqrf_flops(column_rows(b), cols(b, 0));
     if (op == "gessm") {  // ipiv (kb), L, A: unit lower solve on A's first k rows, update of the rest
         const double m = rows(b, 2), n = cols(b, 2), k = std::min(rows(b, 0), m);
         return triangular_flops(true, k, n) + 2. * (m - k) * n * k;
