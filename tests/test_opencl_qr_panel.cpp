@@ -217,6 +217,19 @@ TEST(OpenCLQrGrid, TallPanelInOneLaunch) {
     run_column_panel<Z>(*dkz, q, rng, {12, 9}, 30);
 }
 
+// A leaf taller than the compute units hold at the program's rows per work-item (1 on NVIDIA GPUs,
+// 8 elsewhere) takes tessera_qr_leaf_grid_tall, up to twice as many: on an H100 a 65536-row panel
+// (33792 rows at one per work-item), which otherwise fell back to the one-work-group leaf (3 s
+// per 65536×2048 panel, bench/gpu_notes.md). The panel here needs 9 rows per work-item on PoCL.
+TEST(OpenCLQrGrid, LeafTallerThanTheRegistersHold) {
+    std::mt19937_64 rng(13);
+    const auto dk = Env::get().build_variant('d', "-DTESSERA_QR_GRID=2 -DTESSERA_QR_LEAF=8");
+    const int64_t units = std::max<int64_t>(1, dk->info().compute_units);
+    const int64_t per_item = dk->options().find("-DTESSERA_NV_SM") != std::string::npos ? 1 : 8;
+    const int64_t rows = per_item * 256 * units + 700;
+    run_column_panel<double>(*dk, Env::get().queue(), rng, {rows / 2, rows - rows / 2}, 20);
+}
+
 // When the work-groups of a one-launch leaf do not meet (every wait gives up at once,
 // GETRF_GRID_SPINS=0), the panel raises an Error naming the cause and the way around it, instead of
 // hanging or returning a wrong factor.

@@ -159,17 +159,20 @@ private:
 
     /// The leaf in one launch of tessera_qr_leaf_grid, at most one work-group per compute unit: false,
     /// and nothing enqueued, when the device reports no compute units or the rows exceed what their
-    /// registers hold (QRG_RPT rows per work-item: 1 in a program for NVIDIA GPUs, else 8).
+    /// registers hold (QRG_RPT rows per work-item: 1 in a program for NVIDIA GPUs, else 8; leaves
+    /// that need up to twice as many take tessera_qr_leaf_grid_tall: an H100's 132 compute units
+    /// hold 33792 rows at one per work-item, a 65536-row panel needs two).
     bool leaf_grid(int64_t c0, int64_t n) {
         const int64_t units = dk_.info().compute_units, rows = m_ - c0, wg = int64_t(kGridLocal);
         const int64_t per_item = nvidia_program(dk_) ? 1 : 8;
         if (units < 1) return false;
         const int64_t per_wg = int64_t(round_up(size_t(std::max<int64_t>(1, (rows + units - 1) / units)), size_t(wg)));
         const int64_t groups = (rows + per_wg - 1) / per_wg;
-        if (per_wg / wg > per_item || size_t(groups) + 1 > ws_.grid_ints) return false;
-        cl_kernel kernel = dk_.get("tessera_qr_leaf_grid");
+        if (per_wg / wg > 2 * per_item || size_t(groups) + 1 > ws_.grid_ints) return false;
+        const char* name = per_wg / wg > per_item ? "tessera_qr_leaf_grid_tall" : "tessera_qr_leaf_grid";
+        cl_kernel kernel = dk_.get(name);
         const size_t local[1] = {kGridLocal}, global[1] = {size_t(groups) * kGridLocal};
-        check_local(dk_, "tessera_qr_leaf_grid", local, 1);
+        check_local(dk_, name, local, 1);
         if (!used_grid_) {  // the exchange's ints, once per panel (tags grow through the panel)
             const cl_int zero = 0;
             check(clEnqueueFillBuffer(q_, s_, &zero, sizeof zero, ws_.grid, ws_.grid_ints * sizeof(cl_int), 0, nullptr,
@@ -182,9 +185,9 @@ private:
         const cl_int ldt = to_int(t.ld, "geqrf_panel", "ldt");
         const cl_ulong offA = a.off, offT = t.off, offM = ws_.smax / sizeof(real_t<T>), offP = ws_.part / sizeof(T),
                        offC = ws_.crow / sizeof(T), offG = ws_.grid / sizeof(cl_int);
-        set_args(kernel, "clSetKernelArg(tessera_qr_leaf_grid)", cm, cn, crw, tag0, a.mem, offA, lda, t.mem, offT, ldt, s_,
+        set_args(kernel, "clSetKernelArg(geqrf_panel grid leaf)", cm, cn, crw, tag0, a.mem, offA, lda, t.mem, offT, ldt, s_,
                  offM, s_, offP, s_, offC, s_, offG);
-        enqueue(q_, kernel, 1, global, local, "clEnqueueNDRangeKernel(tessera_qr_leaf_grid)");
+        enqueue(q_, kernel, 1, global, local, "clEnqueueNDRangeKernel(geqrf_panel grid leaf)");
         used_grid_ = true;
         return true;
     }

@@ -14,12 +14,14 @@
 #define QRG_L TESSERA_QR_LEAF
 #endif
 // Rows per work-item: one on an NVIDIA GPU (the registers), eight elsewhere (launch_qr_panel.cpp
-// says the same).
+// says the same); tessera_qr_leaf_grid_tall takes up to twice as many, for leaves taller than the
+// compute units hold at QRG_RPT.
 #if defined(TESSERA_NV_SM)
 #define QRG_RPT 1
 #else
 #define QRG_RPT 8
 #endif
+#define QRG_RPT_TALL (2 * QRG_RPT)
 
 #ifdef TESSERA_COMPLEX
 #define QRG_ABSMAX(a) fmax(fabs((a).x), fabs((a).y))
@@ -85,12 +87,12 @@ inline scalar_t qrg_shfl(const scalar_t x, const int mask)
 }
 #endif
 
-// tessera_qr_leaf_grid: xGEQR2 on the m×nc leaf A (nc ≤ QRG_L ≤ m), its G work-groups (at most one
+// tessera_qr_leaf_grid (and tessera_qr_leaf_grid_tall): xGEQR2 on the m×nc leaf A (nc ≤ QRG_L ≤ m), its G work-groups (at most one
 // per compute unit, all resident) exchanging once per column through memory; the same contract as
 // qr_panel.cl's tessera_qr_leaf with tri = 1: R on and above the diagonal, V (unit diagonal not
 // stored) below it, the leaf's T (xLARFT, upper triangle only) in Tf.
 // Work-group g owns rows [g·rows_per_wg, (g+1)·rows_per_wg) (rows_per_wg = QRG_WG·rpt, rpt ≤
-// QRG_RPT), each work-item rpt rows, each row's nc columns in registers v[t][0 .. QRG_L): at column
+// QRG_RPT, or QRG_RPT_TALL for _tall), each work-item rpt rows, each row's nc columns in registers v[t][0 .. QRG_L): at column
 // c, v[t][j] is column c + j of the row for j < nc − c, and v[t][QRG_L − c + p] is its V(i, p) for
 // p < c (every column rotates the registers one place and appends the row's new V entry), so that
 // every index is a constant. Column c, with x the entries below the diagonal:
@@ -107,24 +109,22 @@ inline scalar_t qrg_shfl(const scalar_t x, const int mask)
 // scalars, crow[2·QRG_L] scalars, grid[1 + G] ints (0 before the panel's first such launch;
 // tags tag0 + c + 1 grow through the panel). When a wait gives up (or rows_per_wg is not as
 // above), every work-group stops and grid[0] is set; the launcher reports it.
-// Launch: 1-D, G work-groups of QRG_WG work-items.
-__kernel __attribute__((reqd_work_group_size(QRG_WG, 1, 1)))
-void tessera_qr_leaf_grid(const int m, const int nc, const int rows_per_wg, const int tag0,
+//
+// qrg_leaf_grid: the body of both kernels below, for work-items of at most `cap` rows (QRG_RPT or
+// QRG_RPT_TALL: a constant once inlined, so the registers of rows beyond it vanish). The __local
+// arrays are the kernel's: rred[QRG_WG], sred[QRG_WG], tot, coef and uq[QRG_L], stop[1].
+inline void qrg_leaf_grid(const int cap, const int m, const int nc, const int rows_per_wg, const int tag0,
                           __global scalar_t* A, const ulong offA, const int lda,
                           __global scalar_t* Tf, const ulong offT, const int ldt,
                           __global real_t* smax_, const ulong offM, __global scalar_t* part_, const ulong offP,
-                          __global scalar_t* crow_, const ulong offC, __global int* grid, const ulong offG)
+                          __global scalar_t* crow_, const ulong offC, __global int* grid, const ulong offG,
+                          __local real_t* rred, __local scalar_t* sred, __local scalar_t* tot, __local scalar_t* coef,
+                          __local scalar_t* uq, __local int* stop_)
 {
-    __local real_t rred[QRG_WG];
-    __local scalar_t sred[QRG_WG];
-    __local scalar_t tot[QRG_L];   // this work-group's sums, then the combined ones
-    __local scalar_t coef[QRG_L];  // conj(tau)·w_j of the columns right of c
-    __local scalar_t uq[QRG_L];    // V(:, q)ᴴ·v for T's column
-    __local int stop;
     const int lid = (int)get_local_id(0), g = (int)get_group_id(0), G = (int)get_num_groups(0);
     const int r0 = g * rows_per_wg, r1 = min(m, r0 + rows_per_wg), rpt = rows_per_wg / QRG_WG;
     volatile __global int* gridv = grid + offG;
-    if (rpt < 1 || rpt > QRG_RPT || rpt * QRG_WG != rows_per_wg || nc > QRG_L) {  // uniform; never so launched
+    if (rpt < 1 || rpt > cap || rpt * QRG_WG != rows_per_wg || nc > QRG_L) {  // uniform; never so launched
         if (lid == 0) gridv[0] = 1;
         return;
     }
@@ -134,19 +134,19 @@ void tessera_qr_leaf_grid(const int m, const int nc, const int rows_per_wg, cons
     A += offA;
     Tf += offT;
 
-    scalar_t v[QRG_RPT][QRG_L];
+    scalar_t v[QRG_RPT_TALL][QRG_L];
 TESSERA_UNROLL
-    for (int t = 0; t < QRG_RPT; ++t) {
+    for (int t = 0; t < QRG_RPT_TALL; ++t) {
         const int i = r0 + lid + t * QRG_WG;
 TESSERA_UNROLL
-        for (int j = 0; j < QRG_L; ++j) v[t][j] = (t < rpt && i < r1 && j < nc) ? A[i + (long)j * lda] : S_ZERO;
+        for (int j = 0; j < QRG_L; ++j) v[t][j] = (t < cap && t < rpt && i < r1 && j < nc) ? A[i + (long)j * lda] : S_ZERO;
     }
     for (int c = 0; c < nc; ++c) {
         const int par = c & 1, left = nc - c;
         // This work-group's scale and sums over its rows below the diagonal.
         real_t mx = (real_t)0;
 TESSERA_UNROLL
-        for (int t = 0; t < QRG_RPT; ++t) {
+        for (int t = 0; t < QRG_RPT_TALL && t < cap; ++t) {
             const int i = r0 + lid + t * QRG_WG;
             if (t < rpt && i > c && i < r1) mx = fmax(mx, QRG_ABSMAX(v[t][0]));
         }
@@ -156,7 +156,7 @@ TESSERA_UNROLL
 TESSERA_UNROLL
         for (int j = 0; j < QRG_L; ++j) acc[j] = S_ZERO;
 TESSERA_UNROLL
-        for (int t = 0; t < QRG_RPT; ++t) {
+        for (int t = 0; t < QRG_RPT_TALL && t < cap; ++t) {
             const int i = r0 + lid + t * QRG_WG;
             if (t < rpt && i > c && i < r1) {
                 const scalar_t xs = S_CONJ(v[t][0] * inv);
@@ -209,7 +209,7 @@ TESSERA_UNROLL
             part[(long)(par * G + g) * QRG_L + lid] = lid == 0 ? S_FROM_REAL(S_REAL(tot[0]) * inv) : tot[lid];
         if (lid == 0) smax[par * G + g] = s_g;
 TESSERA_UNROLL
-        for (int t = 0; t < QRG_RPT; ++t)
+        for (int t = 0; t < QRG_RPT_TALL && t < cap; ++t)
             if (t < rpt && r0 + lid + t * QRG_WG == c)
 TESSERA_UNROLL
                 for (int j = 0; j < QRG_L; ++j) crow[par * QRG_L + j] = v[t][j];
@@ -226,11 +226,11 @@ TESSERA_UNROLL
                     break;
                 }
             }
-        if (lid == 0) stop = gridv[0];
+        if (lid == 0) *stop_ = gridv[0];
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-        if (quit) stop = 1;
+        if (quit) *stop_ = 1;
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (stop) return;  // uniform
+        if (*stop_) return;  // uniform
         // Combine: smax over the groups, then the scaled sums (chunks of groups per work-item).
         real_t my = (real_t)0;
         for (int t = lid; t < G; t += QRG_WG) my = fmax(my, smax[par * G + t]);
@@ -278,7 +278,7 @@ TESSERA_UNROLL
             if (lid == c) Tf[c + (long)c * ldt] = tau;
         }
 TESSERA_UNROLL
-        for (int t = 0; t < QRG_RPT; ++t) {
+        for (int t = 0; t < QRG_RPT_TALL && t < cap; ++t) {
             const int i = r0 + lid + t * QRG_WG;
             const scalar_t vi = S_MUL(mult, v[t][0]);
             if (t < rpt && i > c && i < r1) {
@@ -293,6 +293,31 @@ TESSERA_UNROLL
         }
         barrier(CLK_LOCAL_MEM_FENCE);  // tot, coef, uq are written again by the next column
     }
+}
+
+// Launch: 1-D, G work-groups of QRG_WG work-items; rows_per_wg = QRG_WG·rpt, rpt ≤ QRG_RPT.
+#define QRG_KERNEL_ARGS                                                                                      \
+    const int m, const int nc, const int rows_per_wg, const int tag0, __global scalar_t *A, const ulong offA, \
+        const int lda, __global scalar_t *Tf, const ulong offT, const int ldt, __global real_t *smax_,        \
+        const ulong offM, __global scalar_t *part_, const ulong offP, __global scalar_t *crow_,              \
+        const ulong offC, __global int *grid, const ulong offG
+#define QRG_KERNEL_BODY(cap)                                                                                 \
+    __local real_t rred[QRG_WG];                                                                             \
+    __local scalar_t sred[QRG_WG];                                                                           \
+    __local scalar_t tot[QRG_L];  /* this work-group's sums, then the combined ones */                       \
+    __local scalar_t coef[QRG_L]; /* conj(tau)·w_j of the columns right of c */                              \
+    __local scalar_t uq[QRG_L];   /* V(:, q)ᴴ·v for T's column */                                            \
+    __local int stop[1];                                                                                     \
+    qrg_leaf_grid(cap, m, nc, rows_per_wg, tag0, A, offA, lda, Tf, offT, ldt, smax_, offM, part_, offP, crow_, \
+                  offC, grid, offG, rred, sred, tot, coef, uq, stop)
+__kernel __attribute__((reqd_work_group_size(QRG_WG, 1, 1))) void tessera_qr_leaf_grid(QRG_KERNEL_ARGS)
+{
+    QRG_KERNEL_BODY(QRG_RPT);
+}
+// tessera_qr_leaf_grid_tall: the same for rpt ≤ QRG_RPT_TALL (more registers per work-item).
+__kernel __attribute__((reqd_work_group_size(QRG_WG, 1, 1))) void tessera_qr_leaf_grid_tall(QRG_KERNEL_ARGS)
+{
+    QRG_KERNEL_BODY(QRG_RPT_TALL);
 }
 
 // tessera_qr_take_r: on the rows×cols block of P at the panel's (r0, r0 + shift), whose R has
