@@ -16,7 +16,7 @@ template <class T>
 ColumnReflectors<T>::ColumnReflectors(const TileMatrix<T>& A, const QRFactors<T>& F, int64_t k, int prio)
     : A_(A), k_(k), t_(F.handle(k, k)) {
     const int64_t reflectors = std::min(A.m() - k * A.nb(), A.tile_cols(k));
-    vkk_ = tasks::temp_tile<T>(A.tile_rows(k), A.tile_cols(k), A.owner(k, k));
+    vkk_ = tasks::temp_tile<T>(A.tile_rows(k), A.tile_cols(k), A.owner(k, k), A.handle(k, k));
     tasks::unit_lower<T>(reflectors, A.handle(k, k), vkk_, prio);
 }
 
@@ -34,8 +34,9 @@ template <class T>
 void ColumnReflectors<T>::left(Trans trans, TileMatrix<T>& C, int64_t o, int prio) {
     const Trans op = trans == Trans::NoTrans ? Trans::NoTrans : Trans::ConjTrans;
     const int64_t mt = A_.mt();
-    const TileHandle w = tasks::temp_tile<T>(A_.tile_cols(k_), C.tile_cols(o), C.owner(k_, o));
-    const TileHandle tw = tasks::temp_tile<T>(A_.tile_cols(k_), C.tile_cols(o), C.owner(k_, o));
+    // W and T·W on the device of C's tile column (o): only V_k and T_k travel to it.
+    const TileHandle w = tasks::temp_tile<T>(A_.tile_cols(k_), C.tile_cols(o), C.owner(k_, o), C.handle(k_, o));
+    const TileHandle tw = tasks::temp_tile<T>(A_.tile_cols(k_), C.tile_cols(o), C.owner(k_, o), C.handle(k_, o));
     for (int64_t m = k_; m < mt; ++m)
         tasks::gemm<T>(Trans::ConjTrans, Trans::NoTrans, T(1), v(m), C.handle(m, o), T(m == k_ ? 0 : 1), w, prio);
     tasks::gemm<T>(op, Trans::NoTrans, T(1), t_, w, T(0), tw, prio);
@@ -49,8 +50,8 @@ template <class T>
 void ColumnReflectors<T>::right(Trans trans, TileMatrix<T>& C, int64_t o, int prio) {
     const Trans op = trans == Trans::NoTrans ? Trans::NoTrans : Trans::ConjTrans;
     const int64_t mt = A_.mt();
-    const TileHandle w = tasks::temp_tile<T>(C.tile_rows(o), A_.tile_cols(k_), C.owner(o, k_));
-    const TileHandle wt = tasks::temp_tile<T>(C.tile_rows(o), A_.tile_cols(k_), C.owner(o, k_));
+    const TileHandle w = tasks::temp_tile<T>(C.tile_rows(o), A_.tile_cols(k_), C.owner(o, k_), C.handle(o, k_));
+    const TileHandle wt = tasks::temp_tile<T>(C.tile_rows(o), A_.tile_cols(k_), C.owner(o, k_), C.handle(o, k_));
     for (int64_t m = k_; m < mt; ++m)
         tasks::gemm<T>(Trans::NoTrans, Trans::NoTrans, T(1), C.handle(o, m), v(m), T(m == k_ ? 0 : 1), w, prio);
     tasks::gemm<T>(Trans::NoTrans, op, T(1), w, t_, T(0), wt, prio);

@@ -3,6 +3,7 @@
 
 #include <starpu.h>
 
+#include "runtime/device_map.hpp"
 #include "runtime/mpi_internal.hpp"
 #include "runtime/precisions.hpp"
 #include "runtime/runtime_internal.hpp"
@@ -21,8 +22,9 @@ TileHandle tasks::register_tile(const void* ptr, int64_t rows, int64_t cols, int
 void tasks::unregister_tile(TileHandle h) { starpu_data_unregister_no_coherency(h); }
 
 template <class T>
-TileHandle tasks::temp_tile(int64_t rows, int64_t cols, int owner) {
+TileHandle tasks::temp_tile(int64_t rows, int64_t cols, int owner, TileHandle device_like) {
     TileHandle h = register_tile(nullptr, rows, cols, rows, sizeof(T), owner);
+    if (device_like) detail::share_tile_device(h, device_like);
     detail::track_temporary(h);  // unregistered by the scope if the algorithm is interrupted
     return h;
 }
@@ -38,7 +40,7 @@ void tasks::release_temp_tile(TileHandle h) {
     starpu_data_unregister_submit(h);
 }
 
-#define TESSERA_INSTANTIATE(T) template TileHandle tasks::temp_tile<T>(int64_t, int64_t, int);
+#define TESSERA_INSTANTIATE(T) template TileHandle tasks::temp_tile<T>(int64_t, int64_t, int, TileHandle);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

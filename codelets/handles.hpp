@@ -22,9 +22,12 @@ void unregister_tile(TileHandle h);
 
 /// A rows×cols tile of T owned by MPI rank `owner` (ignored in one process) with no home storage:
 /// StarPU allocates it where a task first writes it (its first access must be a write). Give it
-/// back with release_temp_tile().
+/// back with release_temp_tile(). With several OpenCL devices (runtime/device_map.hpp), `device_like`
+/// (a tile, or nullptr) gives it that tile's device, so that the tasks writing it run there; without
+/// one, a task writing it runs on the device of its first operand that has one (a QR panel's V
+/// tile: every column's Vᴴ·C then ran on the panel's device, and C's tiles crossed devices).
 template <class T>
-TileHandle temp_tile(int64_t rows, int64_t cols, int owner);
+TileHandle temp_tile(int64_t rows, int64_t cols, int owner, TileHandle device_like = nullptr);
 /// The pivots ipiv[0..count) (int64_t) as a handle owned by MPI rank `owner` (ignored in one
 /// process): the partial-pivoting panel writes it, the interchanges read it, and StarPU-MPI brings
 /// it to the ranks whose interchanges need it. Give it back with release_temp_tile() (its home

@@ -1,5 +1,5 @@
 // Several OpenCL devices in one process (runtime/device_map.hpp): PoCL exposes two devices
-// (POCL_DEVICES="pthread pthread"); potrf, gemm and getrf in s, d, c and z pass the residual checks
+// (POCL_DEVICES="pthread pthread"); potrf, gemm, getrf and geqrf in s, d, c and z pass the residual checks
 // of docs/architecture.md#numerical-checks and (opencl mode) spread their tasks over both; the map gives
 // tiles to devices 2D block-cyclically. Run by tests/multi_device/CMakeLists.txt as
 // multi_device.opencl (tasks on the devices only), multi_device.mixed (dmdas, CPU worker too) and
@@ -11,6 +11,7 @@
 
 #include "examples/common/checks.hpp"
 #include "examples/common/checks_lu.hpp"
+#include "examples/common/checks_qr.hpp"
 #include "runtime/device_map.hpp"
 #include "runtime/host_memory.hpp"
 #include "runtime/runtime_internal.hpp"
@@ -135,6 +136,43 @@ TYPED_TEST(MultiDevice, GetrfSpreadsAndChecks) {
     A.to_lapack(f.data(), n);
     EXPECT_LE(check::getrf_residual(n, n, a.data(), n, f.data(), n, ipiv.data()), check::kThreshold);
     this->expect_every_device_used("getrf");
+}
+
+// geqrf's column panels (QRForm::ColumnPanel, the form with OpenCL devices) spread over both devices
+// and pass the residual checks. In opencl mode the tiles that reach the devices are at most what the
+// tile-column map needs: each tile once to its owner, each panel's V tiles to the other device, and
+// per panel its T tile and V's diagonal tile; the Vᴴ·C products of a tile column run on that
+// column's device (before, they ran on the panel's device and C's tiles went back and forth: twice
+// these bytes at n = 1024, nb = 128).
+TYPED_TEST(MultiDevice, GeqrfSpreadsAndChecks) {
+    using T = TypeParam;
+    this->allow_cpu_tasks();  // ungqr (the check's Q) starts from Q.generate, a CPU task per tile
+    const int64_t n = 192, nb = 32, mt = n / nb;
+    auto a = check::random_matrix<T>(n, n, n, 13), f = a;
+    TileMatrix<T> A(n, n, nb);
+    A.fill_from_lapack(a.data(), n);
+    Runtime::wait_all();
+    Runtime& rt = test::RuntimeEnvironment::runtime();
+    rt.profile_begin();
+    QRFactors<T> F = geqrf(A);
+    const Profile p = rt.profile_end();
+    EXPECT_EQ(F.form(), QRForm::ColumnPanel);
+    A.to_lapack(f.data(), n);
+    std::vector<T> q(size_t(n * n));
+    TileMatrix<T> Q(n, n, nb);
+    ungqr(A, F, Q);
+    Q.to_lapack(q.data(), n);
+    EXPECT_LE(check::qr_residual(n, n, a.data(), n, q.data(), n, f.data(), n), check::kThreshold);
+    EXPECT_LE(check::orthogonality_residual(n, n, q.data(), n), check::kThreshold);
+    this->expect_every_device_used("geqrf");
+    if (test::mode() != "opencl") return;
+    for (const Profile::Worker& w : p.workers)  // geqrf itself: every task on the devices
+        if (!w.opencl) EXPECT_EQ(w.tasks, 0) << "geqrf ran tasks on " << w.name;
+    int64_t to_devices = 0;
+    for (const Profile::Transfer& t : p.transfers)
+        if (t.from.rfind("NUMA", 0) == 0 && t.to.rfind("OpenCL", 0) == 0) to_devices += t.bytes;
+    const int64_t tiles = mt * mt + mt * (mt - 1) / 2 + 2 * (mt - 1);
+    EXPECT_LE(to_devices, tiles * nb * nb * int64_t(sizeof(T))) << "tiles moved to the devices";
 }
 
 // STARPU_LIMIT_OPENCL_MEM (MiB per device) below the matrix: each device holds part of it at a
