@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # multi_gpu.sh — Tessera on several GPUs of one host (issue 40), in one run, every run checked:
-#   1. scaling: one process driving 1, 2, ... OpenCL GPUs (STARPU_NOPENCL=g), dpotrf and dgemm end
-#      to end (tiles in host memory before and after), --check-random; from the profile of the last
-#      run, the time each GPU's worker spends per task beyond the kernels (ms/task);
+#   1. scaling: one process driving 1, 2, ... OpenCL GPUs (STARPU_NOPENCL=g), dpotrf and dgemm (and
+#      dgetrf, dgeqrf: OPS="getrf geqrf", with NB=2048 for geqrf) end to end (tiles in host memory
+#      before and after), --check-random; from the profile of the last run, the time each GPU's
+#      worker spends per task beyond the kernels (ms/task);
 #   2. overhead (OVERHEAD=1): dgemm n=16384 on each GPU count under StarPU settings that change what
 #      a worker does between kernels (binding, pipeline, CPU workers, scheduler), with the ms/task;
 #   3. capped memory (CAP_RATIO, e.g. 1.3): dpotrf on 1 GPU whose memory is capped by
@@ -11,10 +12,12 @@
 #   4. distributed (MPI=1): each op on RANKS MPI ranks ("1 2"; "1 2 4" on nvidia-h100-x4) with
 #      GPR GPUs each (1; GPR=2 RANKS="1 2" for 2 ranks x 2 GPUs), on a 1xR process grid, each rank
 #      driving GPUs [local rank * GPR, + GPR), --check-random, with the bytes each rank sent;
-#   5. the reference: cuSOLVER dpotrf at each size and cuBLAS dgemm (at most n = 32768, which fits
-#      one GPU), device-resident, torch.
-# Prints one table: TFLOP/s (median of REPS runs after one warm-up run that also calibrates the
-# perfmodels), speed-up over one GPU of the same run, ms/task beyond the kernel, check.
+#   5. the reference, for the ops in OPS: cuSOLVER dpotrf, dgetrf, dgeqrf at each size and cuBLAS
+#      dgemm (at most n = 32768, which fits one GPU), device-resident, torch, each checked by a
+#      randomized residual.
+# Prints one table: TFLOP/s (median of REPS runs, the mean of the middle two for an even count,
+# after one warm-up run that also calibrates the perfmodels), speed-up over one GPU of the same
+# run, ms/task beyond the kernel, check.
 #
 # Run on the GPU machine from the repository root with .gpu-kit and .gpu-build carried
 # (tessera-tester, libtessera.so.0, and for MPI=1 bench's mpi_bandwidth; ../shared/device/README.md):
@@ -29,11 +32,15 @@ gpus=${GPUS:-1 2} sizes=${SIZES:-32768 65536} ops=${OPS:-potrf gemm} nb=${NB:-40
 tester=.gpu-build/tessera-tester
 nvidia-smi --query-gpu=index,name,driver_version,clocks.sm --format=csv 2>/dev/null | tee "$outdir/gpu.txt"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-flops() { awk -v op="$1" -v n="$2" 'BEGIN {print (op == "gemm" ? 2 * n * n * n : n * n * n / 3)}'; }
+# flop counts (square): gemm 2n³, potrf n³/3, getrf 2n³/3, geqrf 4n³/3
+flops() {
+    awk -v op="$1" -v n="$2" 'BEGIN {c = op == "gemm" ? 2 : op == "getrf" ? 2 / 3 : op == "geqrf" ? 4 / 3 : 1 / 3; print c * n * n * n}'
+}
 # median TFLOP/s and check status of the tester's csv rows in file $1 (op $2, order $3)
 summary() {
     local med st
-    med=$(awk -F, -v op="$2" '$1 == op {print $7}' "$1" | sort -g | awk '{t[NR] = $1} END {if (NR) print t[int((NR + 1) / 2)]}')
+    med=$(awk -F, -v op="$2" '$1 == op {print $7}' "$1" | sort -g |
+        awk '{t[NR] = $1} END {if (NR) print (NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2)}')
     st=$(awk -F, -v op="$2" '$1 == op {k++; if ($10 != "pass") bad = 1} END {print (k && !bad ? "pass" : "FAILED")}' "$1")
     if [ -z "$med" ]; then echo "- FAILED"; else awk -v f="$(flops "$2" "$3")" -v m="$med" -v s="$st" 'BEGIN {printf "%.2f %s\n", f / m * 1e-12, s}'; fi
 }
@@ -132,8 +139,8 @@ SH
     done
 fi
 
-[ "${PEER:-1}" = 1 ] && PYTHONUNBUFFERED=1 python3 - $sizes <<'PY' 2>&1 | tee -a "$outdir/table.txt"
-import sys, time, torch
+[ "${PEER:-1}" = 1 ] && OPS="$ops" PYTHONUNBUFFERED=1 python3 - $sizes <<'PY' 2>&1 | tee -a "$outdir/table.txt"
+import os, sys, time, torch
 torch.backends.cuda.matmul.allow_tf32 = False
 def median(f, reps=3):
     ts = []
@@ -148,24 +155,60 @@ def symv_lower(a, x, bs=8192):  # y = A·x with A symmetric, stored in its lower
             if i == j: y[i:i + bs] += (torch.tril(blk) + torch.tril(blk, -1).T) @ x[j:j + bs]
             elif j < i: y[i:i + bs] += blk @ x[j:j + bs]; y[j:j + bs] += blk.T @ x[i:i + bs]
     return y
+ops = os.environ.get("OPS", "potrf gemm").split()
+def tri_mv(f, x, part, bs=8192):  # U·x, strictly-lower L·x, or Uᵀ·x of the factors f, by row blocks
+    n = f.shape[0]; y = torch.zeros_like(x)
+    for i in range(0, n, bs):
+        if part == "U": y[i:i + bs] = torch.triu(f[i:i + bs], i) @ x
+        elif part == "L": y[i:i + bs] = torch.tril(f[i:i + bs], i - 1) @ x
+        else: y += torch.triu(f[i:i + bs], i).T @ x[i:i + bs]
+    return y
 done_gemm = set()
 for n in map(int, sys.argv[1:]):
     g = min(n, 32768)
-    if g not in done_gemm:
+    if "gemm" in ops and g not in done_gemm:
         done_gemm.add(g)
         a = torch.rand(g, g, dtype=torch.float64, device="cuda"); b = torch.rand(g, g, dtype=torch.float64, device="cuda")
         t = median(lambda: a @ b)
         print(f"{'cuBLAS dgemm n=%d (1 GPU, resident)' % g:52s} {2 * g**3 / t * 1e-12:9.2f}", flush=True)
         del a, b
-    # lower triangle random in [0, 1), diagonal + n: symmetric diagonally dominant, so SPD
-    s = torch.rand(n, n, dtype=torch.float64, device="cuda"); s.diagonal().add_(n)
-    l = torch.linalg.cholesky(s)
-    t = median(lambda: torch.linalg.cholesky(s, out=l))
-    x = torch.rand(n, 1, dtype=torch.float64, device="cuda")
-    ax = symv_lower(s, x)
-    res = (ax - l @ (l.T @ x)).norm() / (n * ax.norm() * 2.2e-16)
-    print(f"{'cuSOLVER dpotrf n=%d (1 GPU, resident)' % n:52s} {n**3 / 3 / t * 1e-12:9.2f}          residual {res.item():.2g}", flush=True)
-    del s, l, x
+    if "potrf" in ops:
+        # lower triangle random in [0, 1), diagonal + n: symmetric diagonally dominant, so SPD
+        s = torch.rand(n, n, dtype=torch.float64, device="cuda"); s.diagonal().add_(n)
+        l = torch.linalg.cholesky(s)
+        t = median(lambda: torch.linalg.cholesky(s, out=l))
+        x = torch.rand(n, 1, dtype=torch.float64, device="cuda")
+        ax = symv_lower(s, x)
+        res = (ax - l @ (l.T @ x)).norm() / (n * ax.norm() * 2.2e-16)
+        print(f"{'cuSOLVER dpotrf n=%d (1 GPU, resident)' % n:52s} {n**3 / 3 / t * 1e-12:9.2f}          residual {res.item():.2g}", flush=True)
+        del s, l, x
+    for op in ("getrf", "geqrf"):
+        if op not in ops:
+            continue
+        a = torch.rand(n, n, dtype=torch.float64, device="cuda") * 2 - 1
+        f = (lambda: torch.linalg.lu_factor(a)) if op == "getrf" else (lambda: torch.geqrf(a))
+        t = median(f)
+        out = f()
+        # randomized residual ||A x - F x|| / (n ||A x|| eps), F applying the factors (P L U, or
+        # R^T R for A^T A), triangles taken by row blocks (no second n×n matrix)
+        x = torch.rand(n, 1, dtype=torch.float64, device="cuda") + 0.5
+        ax = a @ x
+        if op == "getrf":
+            lu, piv = out
+            perm = list(range(n))
+            for i, j in enumerate((piv.cpu() - 1).tolist()):
+                perm[i], perm[j] = perm[j], perm[i]
+            y = tri_mv(lu, x, "U")
+            y = tri_mv(lu, y, "L") + y
+            res = (ax[torch.tensor(perm, device="cuda")] - y).norm() / (n * ax.norm() * 2.2e-16)
+        else:
+            aax = a.T @ ax
+            y = tri_mv(out[0], tri_mv(out[0], x, "U"), "UT")
+            res = (aax - y).norm() / (n * aax.norm() * 2.2e-16)
+        c = 2 / 3 if op == "getrf" else 4 / 3
+        print(f"{'cuSOLVER d%s n=%d (1 GPU, resident)' % (op, n):52s} {c * n**3 / t * 1e-12:9.2f}          residual {res.item():.2g}", flush=True)
+        del a, out, x, ax, y
+        torch.cuda.empty_cache()
     torch.cuda.empty_cache()
 PY
 tar czf "$outdir/models.tgz" -C "$STARPU_HOME/.starpu" sampling 2>/dev/null
