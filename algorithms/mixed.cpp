@@ -30,6 +30,18 @@ double cabs1(T x) {
     return std::abs(double(std::real(x))) + std::abs(double(std::imag(x)));
 }
 
+// |x| without std::abs's hypot (several times slower, and ‖A‖∞ reads n² entries on the host): the
+// plain square root, unless its squares overflowed.
+template <class T>
+double modulus(T x) {
+    if constexpr (!is_complex_v<T>) {
+        return std::abs(double(x));
+    } else {
+        const double re = std::real(x), im = std::imag(x), h = std::sqrt(re * re + im * im);
+        return std::isfinite(h) ? h : std::abs(x);
+    }
+}
+
 // Submit B = low(A) on every tile of A's uplo triangle (General: all), each kernel reporting an
 // overflow into an info slot of seq: seq.wait() > 0 means an entry overflowed.
 template <class T>
@@ -102,10 +114,10 @@ double norm_inf(Uplo uplo, const TileMatrix<T>& A) {
             for (int64_t c = 0; c < A.tile_cols(j); ++c)
                 for (int64_t r = 0; r < A.tile_rows(i); ++r) {
                     const int64_t gi = i * A.nb() + r, gj = j * A.nb() + c;
-                    if (uplo == Uplo::General) { rows[size_t(gi)] += std::abs(t[r + c * A.tile_ld(i)]); continue; }
+                    if (uplo == Uplo::General) { rows[size_t(gi)] += modulus(t[r + c * A.tile_ld(i)]); continue; }
                     if ((uplo == Uplo::Lower && gi < gj) || (uplo == Uplo::Upper && gi > gj)) continue;
                     if (gi == gj) { rows[size_t(gi)] += std::abs(std::real(t[r + c * A.tile_ld(i)])); continue; }
-                    const double v = std::abs(t[r + c * A.tile_ld(i)]);
+                    const double v = modulus(t[r + c * A.tile_ld(i)]);
                     rows[size_t(gi)] += v;
                     rows[size_t(gj)] += v;
                 }
@@ -171,24 +183,25 @@ int64_t refine(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const Ti
     iter = 0;
     const int64_t n = A.n(), nrhs = B.n(), nb = A.nb();
     if (n == 0) return 0;
-    const double eps = std::numeric_limits<real_t<T>>::epsilon() / 2;  // DLAMCH('Epsilon')
-    const double cte = norm_inf(uplo, A) * eps * std::sqrt(double(n)) * kBwdmax;
     LowFactor<T> low{uplo, TileMatrix<low_t<T>>(n, n, nb), {}};
     TileMatrix<low_t<T>> Xs(n, nrhs, nb);  // SWORK: B, then each residual, in the low precision
-    {
-        Sequence seq;
-        convert_down_async(Uplo::General, B, Xs, seq);
-        convert_down_async(uplo, A, low.A, seq);
-        if (seq.wait() != 0) return iter = -2, fallback(uplo, A, ipiv, B, X);
-    }
     TileMatrix<T> R(n, nrhs, nb);
-    {
-        Sequence seq;
-        low.solve_async(Xs, seq);
-        convert_up_async(false, Xs, X, seq);
-        residual_async(uplo, A, B, X, R, seq);
-        if (seq.wait() != 0) return iter = -3, fallback(uplo, A, ipiv, B, X);
-    }
+    // Two sequences, submitted together: the conversions (whose info flags an overflow) and the
+    // low-precision factorization, solve and first residual (whose info is the factorization's),
+    // so that LAPACK's -2 is told from -3. ‖A‖∞ is computed on the host meanwhile: it only reads A,
+    // as the tasks do.
+    Sequence convert, solve;
+    convert_down_async(Uplo::General, B, Xs, convert);
+    convert_down_async(uplo, A, low.A, convert);
+    low.solve_async(Xs, solve);
+    convert_up_async(false, Xs, X, solve);
+    residual_async(uplo, A, B, X, R, solve);
+    const double eps = std::numeric_limits<real_t<T>>::epsilon() / 2;  // DLAMCH('Epsilon')
+    const double cte = norm_inf(uplo, A) * eps * std::sqrt(double(n)) * kBwdmax;
+    const bool overflow = convert.wait() != 0;
+    const int64_t info = solve.wait();
+    if (overflow) return iter = -2, fallback(uplo, A, ipiv, B, X);
+    if (info != 0) return iter = -3, fallback(uplo, A, ipiv, B, X);
     if (converged(R, X, cte)) {
         if (uplo == Uplo::General) ipiv = low.ipiv;
         return 0;
