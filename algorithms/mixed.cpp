@@ -153,16 +153,20 @@ struct LowFactor {
     }
 };
 
+// Submit X = B.
+template <class T>
+void copy_async(const TileMatrix<T>& B, TileMatrix<T>& X, Sequence& seq) {
+    detail::SubmitScope scope(seq);
+    for (int64_t j = 0; j < X.nt(); ++j)
+        for (int64_t i = 0; i < X.mt(); ++i) tasks::lacpy<T>(Uplo::General, B.handle(i, j), X.handle(i, j));
+}
+
 // The high-precision fallback: X = B, then posv / gesv on A and X (A overwritten by the factors).
 template <class T>
 int64_t fallback(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const TileMatrix<T>& B, TileMatrix<T>& X) {
-    {
-        Sequence seq;
-        detail::SubmitScope scope(seq);
-        for (int64_t j = 0; j < X.nt(); ++j)
-            for (int64_t i = 0; i < X.mt(); ++i) tasks::lacpy<T>(Uplo::General, B.handle(i, j), X.handle(i, j));
-        seq.wait();
-    }
+    Sequence seq;
+    copy_async(B, X, seq);
+    seq.wait();
     return uplo == Uplo::General ? gesv(A, ipiv, X) : posv(uplo, A, X);
 }
 
