@@ -370,6 +370,11 @@ void refuse_unavailable(const Op& op, const Command& c, const Runtime& rt) {
         throw Error(std::string(op.name) + " takes --prec " + taken + " only, not " + c.p.prec +
                     " (the mixed-precision solvers refine a d or z solution from s or c factors)");
     }
+    const std::string name = op.name;
+    if (rt.distributed() && !op.distributed && name.size() > 6 && name.compare(name.size() - 6, 6, "_mixed") == 0)
+        throw Error(name + " is not distributed yet (" + std::to_string(rt.ranks()) +
+                    " MPI ranks): the mixed-precision solvers test convergence on the residual's tiles in one "
+                    "process's memory; run one process");
     if (rt.distributed() && !op.distributed)
         throw Error(std::string(op.name) + " is not distributed yet (" + std::to_string(rt.ranks()) +
                     " MPI ranks): the solves with LU's partial pivots (getrs, gesv) are not; under mpirun use "
