@@ -79,7 +79,7 @@ constexpr std::pair<OpOption, const char*> kOpOptions[] = {
     {kM, "--m"},         {kK, "--k"},         {kNrhs, "--nrhs"},     {kIb, "--ib"},
     {kUplo, "--uplo"},   {kSide, "--side"},   {kDiag, "--diag"},     {kTrans, "--trans"},
     {kTransA, "--transA"}, {kTransB, "--transB"}, {kAlpha, "--alpha"}, {kBeta, "--beta"},
-    {kResident, "--resident"},
+    {kResident, "--resident"}, {kCond, "--cond"},
 };
 
 /// "--n, --uplo, --resident": the options of kOpOptions that `op` reads, after --n.
@@ -210,6 +210,10 @@ void add_options(CLI::App& app, Command& c) {
     app.add_option("--alpha", p.alpha, "alpha of gemm/trsm/syrk");
     app.add_option("--beta", p.beta, "beta of gemm/syrk");
     app.add_option("--seed", p.seed, "seed of the random matrices");
+    app.add_option("--cond", p.cond,
+                   "2-norm condition number of the generated matrix (posv_mixed: Q·diag(σ)·Qᴴ, gesv_mixed: "
+                   "U·diag(σ)·Vᴴ, σ geometric from 1 to 1/cond, Q, U, V Householder reflectors; built on the host)")
+        ->check(CLI::Range(1.0, 1e300));
     app.add_option("--repeat", c.repeat, "number of runs")->check(positive);
     app.add_option("--warmup", c.warmup,
                    "untimed runs first, neither printed nor checked (calibrate StarPU's perfmodels, build kernels)")
@@ -334,6 +338,7 @@ int run_rows(const Op& op, const Command& c, Runtime& rt) {
         // "pass" only for work done and checked: a run without --check is "unchecked" (exit 0).
         std::string status = !r.ok() ? "FAILED" : r.checked ? "pass" : "unchecked";
         if (r.info != 0) status += " (info=" + std::to_string(r.info) + ")";
+        if (r.has_iter) status += " (iter=" + std::to_string(r.iter) + ")";
         auto size = [](int64_t shown, int64_t given) { return (long long)(shown >= 0 ? shown : given); };
         if (root)
             std::printf(fmt, op.name, p.prec, size(r.m, p.m), size(r.n, p.n), size(r.k, p.k), (long long)p.nb,
@@ -359,6 +364,17 @@ std::string tuned_family(const std::string& op) {
 /// Refuse what a run cannot do on this Runtime: an operation not distributed yet, --resident when
 /// distributed or without an OpenCL device.
 void refuse_unavailable(const Op& op, const Command& c, const Runtime& rt) {
+    if (std::string(op.precisions).find(c.p.prec) == std::string::npos) {
+        std::string taken;  // "d or z"
+        for (const char* l = op.precisions; *l; ++l) taken += std::string(taken.empty() ? "" : l[1] ? ", " : " or ") + *l;
+        throw Error(std::string(op.name) + " takes --prec " + taken + " only, not " + c.p.prec +
+                    " (the mixed-precision solvers refine a d or z solution from s or c factors)");
+    }
+    const std::string name = op.name;
+    if (rt.distributed() && !op.distributed && name.size() > 6 && name.compare(name.size() - 6, 6, "_mixed") == 0)
+        throw Error(name + " is not distributed yet (" + std::to_string(rt.ranks()) +
+                    " MPI ranks): the mixed-precision solvers test convergence on the residual's tiles in one "
+                    "process's memory; run one process");
     if (rt.distributed() && !op.distributed)
         throw Error(std::string(op.name) + " is not distributed yet (" + std::to_string(rt.ranks()) +
                     " MPI ranks): the solves with LU's partial pivots (getrs, gesv) are not; under mpirun use "

@@ -25,6 +25,7 @@ struct Params {
     bool check_random = false;  ///< --check-random: O(n²) randomized residuals (checks_random.hpp) where available
     bool resident = false;  ///< --resident: operands on OpenCL device 0 before the clock starts, results left there
     uint64_t seed = 42;
+    double cond = 0;  ///< --cond: 2-norm condition number of the generated matrix (0: the default matrices)
     Options options() const { return Options{.nb = nb, .ib = ib}; }
 };
 
@@ -38,6 +39,8 @@ struct Result {
     bool checked = false;
     int64_t info = 0;
     int64_t m = -1, n = -1, k = -1;  ///< sizes to print when they differ from the parameters'
+    bool has_iter = false;  ///< the mixed-precision solvers: `iter` (LAPACK's ITER) is printed in the status
+    int64_t iter = 0;
     bool ok() const;
 };
 
@@ -49,6 +52,7 @@ enum OpOption : uint32_t {
     kUplo = 1u << 4, kSide = 1u << 5, kDiag = 1u << 6, kTrans = 1u << 7, kTransA = 1u << 8, kTransB = 1u << 9,
     kAlpha = 1u << 10, kBeta = 1u << 11,
     kResident = 1u << 12,  ///< the operation is timed by time_op, which honours --resident
+    kCond = 1u << 13,      ///< --cond: a generated matrix of that 2-norm condition number
 };
 
 /// One matrix a run allocates in tile storage: rows × cols, the options its sizes come from (named
@@ -74,6 +78,7 @@ struct Op {
     uint32_t options;     ///< the OpOptions it reads
     OperandsFn operands;  ///< the matrices it allocates: the memory it needs is checked before the run
     bool distributed = true;  ///< runs under mpirun; false: refused there before the run (not distributed yet)
+    const char* precisions = "sdcz";  ///< the --prec letters it takes; others are refused before the run
 };
 /// The four precisions' instances of the run function template F, given its other template
 /// arguments: TESSERA_RUNS(run_solve, Solve::Getrs) is run_solve<float, Solve::Getrs>, ... for

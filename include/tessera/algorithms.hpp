@@ -7,4 +7,5 @@
 #include "tessera/blas3.hpp"
 #include "tessera/cholesky.hpp"
 #include "tessera/lu.hpp"
+#include "tessera/mixed.hpp"
 #include "tessera/qr.hpp"

@@ -71,6 +71,23 @@ void herk(Uplo uplo, Trans trans, int64_t n, int64_t k, real_t<T> alpha, const T
     }
 }
 
+/// C = alpha·A·B + beta·C (side Left) or alpha·B·A + beta·C (side Right), A symmetric (s, d) or
+/// Hermitian (c, z) referenced through its uplo triangle, C m×n (xSYMM for real T, xHEMM for complex).
+template <class T>
+void hemm(Side side, Uplo uplo, int64_t m, int64_t n, T alpha, const T* A, int64_t lda, const T* B, int64_t ldb,
+          T beta, T* C, int64_t ldc) {
+    const CBLAS_SIDE s = cblas(side);
+    const CBLAS_UPLO u = cblas(uplo);
+    if constexpr (std::is_same_v<T, float>)
+        cblas_ssymm(CblasColMajor, s, u, int(m), int(n), alpha, A, int(lda), B, int(ldb), beta, C, int(ldc));
+    else if constexpr (std::is_same_v<T, double>)
+        cblas_dsymm(CblasColMajor, s, u, int(m), int(n), alpha, A, int(lda), B, int(ldb), beta, C, int(ldc));
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        cblas_chemm(CblasColMajor, s, u, int(m), int(n), &alpha, A, int(lda), B, int(ldb), &beta, C, int(ldc));
+    else
+        cblas_zhemm(CblasColMajor, s, u, int(m), int(n), &alpha, A, int(lda), B, int(ldb), &beta, C, int(ldc));
+}
+
 /// B = alpha·op(A)⁻¹·B or alpha·B·op(A)⁻¹ (xTRSM), B m×n.
 template <class T>
 void trsm(Side side, Uplo uplo, Trans trans, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda, T* B,

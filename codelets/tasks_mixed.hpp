@@ -1,0 +1,24 @@
+// Typed task insertion for the mixed-precision solvers (algorithms/mixed.cpp): precision
+// conversions of tiles and the symmetric/Hermitian product of a diagonal tile. All CPU only.
+#pragma once
+
+#include "kernels/cpu/lag2.hpp"
+#include "tessera/tile_matrix.hpp"
+
+namespace tessera::tasks {
+
+/// B = A rounded to the low precision (T = double: float; std::complex<double>: std::complex<float>)
+/// on the tile or its uplo trapezoid (R A, W B; LAPACK xLAG2S / xLAT2S / xLAG2C / xLAT2C). The
+/// kernel writes 1 into *info when an entry overflows the low precision, else 0 (CPU only).
+template <class T>
+void lag2_down(Uplo uplo, TileHandle A, TileHandle B, int* info, int prio = 0);
+/// B = A (accumulate false) or B += A, A a tile of the low precision of T, B of T (R A, RW B;
+/// LAPACK xLAG2D / xLAG2Z, then the refinement's xAXPY; CPU only).
+template <class T>
+void lag2_up(bool accumulate, TileHandle A, TileHandle B, int prio = 0);
+/// C = alpha·A·B + beta·C (side Left) or alpha·B·A + beta·C (Right), A a symmetric (s, d) or
+/// Hermitian (c, z) tile referenced through its uplo triangle (R A, R B, RW C; xSYMM / xHEMM; CPU only).
+template <class T>
+void hemm(Side side, Uplo uplo, T alpha, TileHandle A, TileHandle B, T beta, TileHandle C, int prio = 0);
+
+}  // namespace tessera::tasks

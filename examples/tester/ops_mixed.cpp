@@ -1,0 +1,84 @@
+// tessera-tester operations: posv_mixed and gesv_mixed, the mixed-precision solvers (d from s
+// factors, z from c; tessera/mixed.hpp). Timed from host memory to host memory with time_it around
+// the synchronous call (the refinement waits on every iteration's residual anyway). --check reports
+// the double backward error ‖B − A·X‖₁ / (‖A‖₁·‖X‖₁·n·eps) (check::backward_error); the status
+// shows LAPACK's iter (< 0: fell back to the double solver). --cond κ generates A of 2-norm
+// condition number κ (check::random_cond, O(n²) on the host) instead of the default matrices.
+#include <vector>
+
+#include "examples/common/checks.hpp"
+#include "examples/common/checks_mixed.hpp"
+#include "examples/tester/tester.hpp"
+#include "tessera/tessera.hpp"
+
+namespace tessera::tester {
+namespace {
+
+// A of the run: of condition number p.cond when given, else the default SPD (posv) or random
+// (gesv) matrix of the other solvers' ops.
+template <class T>
+void generate_a(const Params& p, bool spd, TileMatrix<T>& A) {
+    if (p.cond > 0) {
+        const int64_t lda = std::max<int64_t>(p.n, 1);
+        const auto a = check::random_cond<T>(p.n, lda, p.cond, spd, p.seed);
+        A.fill_from_lapack(a.data(), lda);
+        A.acquire_host();  // a is released on return
+    } else if (spd) {
+        check::generate_random_spd(A, p.seed);
+    } else {
+        check::generate_random(A, p.seed);
+    }
+}
+
+template <class T>
+Result run_mixed(const Params& p, bool spd) {
+    const int64_t lda = std::max<int64_t>(p.n, 1);
+    TileMatrix<T> A(p.n, p.n, p.nb), B(p.n, p.nrhs, p.nb), X(p.n, p.nrhs, p.nb);
+    generate_a(p, spd, A);
+    check::generate_random(B, p.seed + 1);
+    check::LapackArray<T> a, b;
+    if (p.check) a = check::lapack_copy(A), b = check::lapack_copy(B);
+    Runtime::wait_all();
+    Result r{.m = p.n, .k = p.nrhs, .has_iter = true};
+    std::vector<int64_t> ipiv;
+    r.seconds = time_it([&] {
+        r.info = spd ? posv_mixed(p.uplo, A, B, X, r.iter) : gesv_mixed(A, ipiv, B, X, r.iter);
+    });
+    // The nominal flops of the double solver (posv: n³/3, gesv: 2n³/3, plus the solves), as LAPACK's
+    // timings of xSPOSV / xSGESV count them: the rate says how far the mixed solver beats it.
+    const double n = double(p.n);
+    r.flops = (spd ? n * n * n / 3.0 : 2.0 * n * n * n / 3.0) + 2.0 * n * n * double(p.nrhs);
+    if (p.check) {
+        const auto x = check::lapack_copy(X);
+        CallerBlasThreads blas;  // the check runs on every core, StarPU paused
+        r.error = check::backward_error(p.n, p.nrhs, a.data(), lda, x.data(), lda, b.data(), lda);
+        r.checked = true;
+    }
+    return r;
+}
+
+template <class T>
+Result run_posv_mixed(const Params& p) {
+    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) return run_mixed<T>(p, true);
+    else throw Error("posv_mixed takes --prec d or z");  // refused before the run (Op::precisions)
+}
+template <class T>
+Result run_gesv_mixed(const Params& p) {
+    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) return run_mixed<T>(p, false);
+    else throw Error("gesv_mixed takes --prec d or z");
+}
+
+// A, B and X in double, the low-precision copies of A and B, and the residual (the low ones counted
+// at the double size: an overestimate of the memory needed).
+std::vector<Operand> mixed_operands(const Params& p) {
+    return {{p.n, p.n, "--n", "--n"}, {p.n, p.n, "--n", "--n", 0, true}, {p.n, p.nrhs, "--n", "--nrhs"},
+            {p.n, p.nrhs, "--n", "--nrhs"}, {p.n, p.nrhs, "--n", "--nrhs", 0, true}, {p.n, p.nrhs, "--n", "--nrhs", 0, true}};
+}
+
+const Register reg_posv_mixed{{"posv_mixed", TESSERA_RUNS(run_posv_mixed), kUplo | kNrhs | kCond, mixed_operands,
+                               false, "dz"}};
+const Register reg_gesv_mixed{{"gesv_mixed", TESSERA_RUNS(run_gesv_mixed), kNrhs | kCond, mixed_operands, false,
+                               "dz"}};
+
+}  // namespace
+}  // namespace tessera::tester

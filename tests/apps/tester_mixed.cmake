@@ -1,0 +1,23 @@
+# tessera-tester's mixed-precision solvers (issue 47): posv_mixed and gesv_mixed in d and z with
+# --check (the double backward error) and the refinement's iter in the status, --cond matrices that
+# converge and that fall back to double (iter < 0), and the refusals of the precisions and of --cond
+# where it is not read. Included by tests/apps/CMakeLists.txt (apps_test); CPU workers, each run
+# well under a second.
+if(TARGET tessera-tester)
+  set(tester $<TARGET_FILE:tessera-tester>)
+  set(row "[0-9.e+-]+  pass")  # the error column, then the status
+  apps_test(tester.mixed.dposv 0 "posv_mixed d .*${row} \\(iter=[0-9]+\\)"
+            ${tester} posv_mixed --prec d --n 300 --nb 64 --nrhs 2 --check)
+  apps_test(tester.mixed.zposv_upper 0 "posv_mixed z .*${row} \\(iter=[0-9]+\\)"
+            ${tester} posv_mixed --prec z --uplo U --n 200 --nb 64 --check)
+  apps_test(tester.mixed.dgesv_cond 0 "gesv_mixed d .*${row} \\(iter=[0-9]+\\)"
+            ${tester} gesv_mixed --prec d --n 300 --nb 64 --cond 1e4 --check)
+  apps_test(tester.mixed.zgesv_fallback 0 "gesv_mixed z .*${row} \\(iter=-(3|31)\\)"
+            ${tester} gesv_mixed --prec z --n 200 --nb 64 --cond 1e12 --check)
+  apps_test(tester.mixed.dposv_fallback 0 "posv_mixed d .*${row} \\(iter=-(3|31)\\)"
+            ${tester} posv_mixed --prec d --n 200 --nb 64 --cond 1e12 --check)
+  apps_test(errors.tester.mixed_prec 2 "^tessera-tester: posv_mixed takes --prec d or z only, not s[ -~]*.?$"
+            ${tester} posv_mixed --prec s --n 10)
+  apps_test(errors.tester.cond_not_read 2 "^tessera-tester: --cond does not apply to posv [ -~]*.?$"
+            ${tester} posv --n 10 --cond 10)
+endif()

@@ -1,0 +1,224 @@
+// Mixed-precision solvers (tessera/mixed.hpp) in d and z: convergence of the refinement to the
+// double backward error, the fallbacks LAPACK's DSPOSV / DSGESV report through iter (-2 overflow,
+// -3 low-precision factorization failure, -31 no convergence), info, and argument checks.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "examples/common/checks.hpp"
+#include "examples/common/checks_mixed.hpp"
+#include "kernels/cpu/blas.hpp"
+#include "tests/test_env.hpp"
+
+namespace tessera {
+namespace {
+
+template <class T>
+class Mixed : public test::RuntimeTest {
+protected:
+    void SetUp() override {
+        test::RuntimeTest::SetUp();
+        allow_cpu_tasks();  // the precision conversions and the diagonal tiles' hemm are CPU only
+    }
+};
+using Precisions = ::testing::Types<double, std::complex<double>>;  // d (ds) and z (zc)
+TYPED_TEST_SUITE(Mixed, Precisions);
+
+using Z = std::complex<double>;
+int64_t posv_lapack(char uplo, int64_t n, int64_t nrhs, double* a, int64_t lda, const double* b, int64_t ldb,
+                    double* x, int64_t ldx, int64_t& iter, const Options& o) {
+    return lapack::dsposv(uplo, n, nrhs, a, lda, b, ldb, x, ldx, iter, o);
+}
+int64_t posv_lapack(char uplo, int64_t n, int64_t nrhs, Z* a, int64_t lda, const Z* b, int64_t ldb, Z* x, int64_t ldx,
+                    int64_t& iter, const Options& o) {
+    return lapack::zcposv(uplo, n, nrhs, a, lda, b, ldb, x, ldx, iter, o);
+}
+int64_t gesv_lapack(int64_t n, int64_t nrhs, double* a, int64_t lda, int64_t* ipiv, const double* b, int64_t ldb,
+                    double* x, int64_t ldx, int64_t& iter, const Options& o) {
+    return lapack::dsgesv(n, nrhs, a, lda, ipiv, b, ldb, x, ldx, iter, o);
+}
+int64_t gesv_lapack(int64_t n, int64_t nrhs, Z* a, int64_t lda, int64_t* ipiv, const Z* b, int64_t ldb, Z* x,
+                    int64_t ldx, int64_t& iter, const Options& o) {
+    return lapack::zcgesv(n, nrhs, a, lda, ipiv, b, ldb, x, ldx, iter, o);
+}
+
+// Several tiles with a partial last one (100 = 3·32 + 4), and a single tile.
+struct Shape {
+    int64_t n, nb;
+};
+const Shape kShapes[] = {{100, 32}, {20, 32}};
+
+// Well conditioned (κ ≈ 1 from the dominant diagonal): the refinement converges in a few
+// corrections to the double backward error, and A is left unchanged.
+TYPED_TEST(Mixed, PosvConvergesToDoubleAccuracy) {
+    using T = TypeParam;
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+        for (auto [n, nb] : kShapes)
+            for (int64_t nrhs : {1, 3}) {
+                const int64_t lda = n + 2, ldx = n + 1;
+                auto a = check::random_spd<T>(n, lda, 5 + n), f = a;
+                auto b = check::random_matrix<T>(n, nrhs, n, 6);
+                std::vector<T> x(size_t(ldx * nrhs));
+                int64_t iter = -99;
+                ASSERT_EQ(posv_lapack(char(uplo), n, nrhs, f.data(), lda, b.data(), n, x.data(), ldx, iter, {.nb = nb}), 0);
+                const std::string where = std::string("uplo ") + char(uplo) + " n " + std::to_string(n) + " nrhs " +
+                                          std::to_string(nrhs);
+                EXPECT_GE(iter, 0) << where;
+                EXPECT_LE(iter, 5) << where;
+                EXPECT_EQ(f, a) << where;  // untouched when the refinement converged
+                EXPECT_LE(check::backward_error(n, nrhs, a.data(), lda, x.data(), ldx, b.data(), n), check::kThreshold)
+                    << where;
+            }
+}
+
+TYPED_TEST(Mixed, GesvConvergesToDoubleAccuracy) {
+    using T = TypeParam;
+    for (auto [n, nb] : kShapes)
+        for (int64_t nrhs : {1, 3}) {
+            const int64_t lda = n + 1;
+            auto a = check::random_matrix<T>(n, n, lda, 9 + n), f = a;  // κ of a few hundred
+            auto b = check::random_matrix<T>(n, nrhs, n, 10), x = b;
+            std::vector<int64_t> ipiv(size_t(n), 0);
+            int64_t iter = -99;
+            ASSERT_EQ(gesv_lapack(n, nrhs, f.data(), lda, ipiv.data(), b.data(), n, x.data(), n, iter, {.nb = nb}), 0);
+            EXPECT_GE(iter, 0) << "n " << n << " nrhs " << nrhs;
+            EXPECT_LE(iter, 10) << "n " << n << " nrhs " << nrhs;
+            EXPECT_EQ(f, a);
+            for (int64_t p : ipiv) EXPECT_TRUE(p >= 1 && p <= n) << "pivot " << p;
+            EXPECT_LE(check::backward_error(n, nrhs, a.data(), lda, x.data(), n, b.data(), n), check::kThreshold);
+        }
+}
+
+// The tile forms on TileMatrix, the matrix built with a chosen condition number.
+TYPED_TEST(Mixed, TileFormsWithModerateCondition) {
+    using T = TypeParam;
+    const int64_t n = 70, nb = 32, nrhs = 2;
+    for (bool spd : {true, false}) {
+        const auto a = check::random_cond<T>(n, n, 1e3, spd, 17);
+        const auto b = check::random_matrix<T>(n, nrhs, n, 18);
+        TileMatrix<T> A(n, n, nb), B(n, nrhs, nb), X(n, nrhs, nb);
+        A.fill_from_lapack(a.data(), n);
+        B.fill_from_lapack(b.data(), n);
+        int64_t iter = -99;
+        std::vector<int64_t> ipiv;
+        ASSERT_EQ(spd ? posv_mixed(Uplo::Lower, A, B, X, iter) : gesv_mixed(A, ipiv, B, X, iter), 0);
+        EXPECT_GE(iter, 0) << (spd ? "posv" : "gesv");
+        std::vector<T> x(size_t(n * nrhs));
+        X.to_lapack(x.data(), n);
+        EXPECT_LE(check::backward_error(n, nrhs, a.data(), n, x.data(), n, b.data(), n), check::kThreshold);
+    }
+}
+
+// κ = 1e12 is beyond what the low precision's factors can refine (κ·eps_s ≫ 1): the solvers fall
+// back to double (iter < 0) and still return a backward stable solution.
+TYPED_TEST(Mixed, IllConditionedFallsBackToDouble) {
+    using T = TypeParam;
+    const int64_t n = 64, nb = 32, nrhs = 3;
+    for (bool spd : {true, false}) {
+        const auto a = check::random_cond<T>(n, n, 1e12, spd, 23);
+        const auto b = check::random_matrix<T>(n, nrhs, n, 24);
+        auto f = a;
+        std::vector<T> x(size_t(n * nrhs));
+        std::vector<int64_t> ipiv(static_cast<size_t>(n));
+        int64_t iter = 0;
+        const int64_t info = spd ? posv_lapack('L', n, nrhs, f.data(), n, b.data(), n, x.data(), n, iter, {.nb = nb})
+                                 : gesv_lapack(n, nrhs, f.data(), n, ipiv.data(), b.data(), n, x.data(), n, iter, {.nb = nb});
+        ASSERT_EQ(info, 0);
+        EXPECT_TRUE(iter == -3 || iter == -31) << (spd ? "posv" : "gesv") << " iter " << iter;
+        EXPECT_LE(check::backward_error(n, nrhs, a.data(), n, x.data(), n, b.data(), n), check::kThreshold);
+        // After the fallback, a holds the double factorization, as LAPACK's xSPOSV leaves it.
+        if (spd) EXPECT_LE(check::potrf_residual(Uplo::Lower, n, a.data(), n, f.data(), n), check::kThreshold);
+    }
+}
+
+// Entries beyond FLT_MAX cannot be rounded to the low precision: iter = -2, solved in double.
+TYPED_TEST(Mixed, OverflowInConversionFallsBack) {
+    using T = TypeParam;
+    const int64_t n = 40, nb = 16, nrhs = 1;
+    for (bool spd : {true, false}) {
+        auto a = spd ? check::random_spd<T>(n, n, 31) : check::random_matrix<T>(n, n, n, 31);
+        for (T& v : a) v *= 1e39;
+        const auto b = check::random_matrix<T>(n, nrhs, n, 32);
+        auto f = a;
+        std::vector<T> x(size_t(n * nrhs));
+        std::vector<int64_t> ipiv(static_cast<size_t>(n));
+        int64_t iter = 0;
+        const int64_t info = spd ? posv_lapack('U', n, nrhs, f.data(), n, b.data(), n, x.data(), n, iter, {.nb = nb})
+                                 : gesv_lapack(n, nrhs, f.data(), n, ipiv.data(), b.data(), n, x.data(), n, iter, {.nb = nb});
+        ASSERT_EQ(info, 0);
+        EXPECT_EQ(iter, -2) << (spd ? "posv" : "gesv");
+        EXPECT_LE(check::backward_error(n, nrhs, a.data(), n, x.data(), n, b.data(), n), check::kThreshold);
+    }
+}
+
+// Not positive definite: the single factorization fails (iter = -3) and so does the double one,
+// whose info is LAPACKE's xPOTRF's; X then holds B (LAPACK's xSPOSV copies B to X first).
+TYPED_TEST(Mixed, NotPositiveDefiniteReportsInfo) {
+    using T = TypeParam;
+    const int64_t n = 50, bad = 37;
+    auto a = check::random_spd<T>(n, n, 41);
+    a[size_t(bad + bad * n)] = T(-1);
+    auto ref = a;
+    const int64_t expected = cpu::potrf<T>(Uplo::Lower, n, ref.data(), n);
+    ASSERT_EQ(expected, bad + 1);
+    const auto b = check::random_matrix<T>(n, 1, n, 42);
+    std::vector<T> x(static_cast<size_t>(n));
+    int64_t iter = 0;
+    EXPECT_EQ(posv_lapack('L', n, 1, a.data(), n, b.data(), n, x.data(), n, iter, {.nb = 16}), expected);
+    EXPECT_EQ(iter, -3);
+    EXPECT_EQ(x, b);
+}
+
+// An exactly singular A (a zero column): getrf's info in both precisions.
+TYPED_TEST(Mixed, SingularGesvReportsInfo) {
+    using T = TypeParam;
+    const int64_t n = 45, zero = 20;
+    auto a = check::random_matrix<T>(n, n, n, 51);
+    for (int64_t i = 0; i < n; ++i) a[size_t(i + zero * n)] = T(0);
+    const auto b = check::random_matrix<T>(n, 2, n, 52);
+    std::vector<T> x(size_t(n * 2));
+    std::vector<int64_t> ipiv(static_cast<size_t>(n));
+    int64_t iter = 0;
+    EXPECT_EQ(gesv_lapack(n, 2, a.data(), n, ipiv.data(), b.data(), n, x.data(), n, iter, {.nb = 16}), zero + 1);
+    EXPECT_EQ(iter, -3);
+}
+
+TYPED_TEST(Mixed, EmptyMatrixAndBadArguments) {
+    using T = TypeParam;
+    this->expect_no_tasks();
+    T a[4] = {}, b[2] = {}, x[2] = {};
+    int64_t ipiv[2] = {}, iter = -5;
+    EXPECT_EQ(posv_lapack('L', 0, 1, a, 1, b, 1, x, 1, iter, {}), 0);
+    EXPECT_EQ(iter, 0);
+    iter = -5;
+    EXPECT_EQ(gesv_lapack(0, 1, a, 1, ipiv, b, 1, x, 1, iter, {}), 0);
+    EXPECT_EQ(iter, 0);
+    auto message = [](auto&& f) {
+        try { f(); } catch (const Error& e) { return std::string(e.what()); }
+        return std::string("no error");
+    };
+    const char* posv = std::is_same_v<T, double> ? "dsposv" : "zcposv";
+    const char* gesv = std::is_same_v<T, double> ? "dsgesv" : "zcgesv";
+    auto has = [](const std::string& m, const std::string& func, const std::string& arg) {
+        return m.find(func) != std::string::npos && m.find("'" + arg + "'") != std::string::npos;
+    };
+    EXPECT_TRUE(has(message([&] { posv_lapack('X', 2, 1, a, 2, b, 2, x, 2, iter, {}); }), "", "uplo"));
+    EXPECT_TRUE(has(message([&] { posv_lapack('L', -1, 1, a, 2, b, 2, x, 2, iter, {}); }), posv, "n"));
+    EXPECT_TRUE(has(message([&] { posv_lapack('L', 2, -1, a, 2, b, 2, x, 2, iter, {}); }), posv, "nrhs"));
+    EXPECT_TRUE(has(message([&] { posv_lapack('L', 2, 1, a, 1, b, 2, x, 2, iter, {}); }), posv, "lda"));
+    EXPECT_TRUE(has(message([&] { posv_lapack('L', 2, 1, a, 2, b, 1, x, 2, iter, {}); }), posv, "ldb"));
+    EXPECT_TRUE(has(message([&] { posv_lapack('L', 2, 1, a, 2, b, 2, x, 1, iter, {}); }), posv, "ldx"));
+    EXPECT_TRUE(has(message([&] { gesv_lapack(2, 1, a, 2, nullptr, b, 2, x, 2, iter, {}); }), gesv, "ipiv"));
+    EXPECT_TRUE(has(message([&] { gesv_lapack(2, 1, a, 2, ipiv, b, 2, x, 1, iter, {}); }), gesv, "ldx"));
+    EXPECT_TRUE(has(message([&] { gesv_lapack(-2, 1, a, 2, ipiv, b, 2, x, 2, iter, {}); }), gesv, "n"));
+    TileMatrix<T> A(4, 4, 2), B(4, 1, 2), X2(4, 2, 2), Xb(4, 1, 3), R(4, 3, 2), B3(3, 1, 2);
+    std::vector<int64_t> piv;
+    EXPECT_TRUE(has(message([&] { posv_mixed(Uplo::General, A, B, X2, iter); }), "posv_mixed", "uplo"));
+    EXPECT_TRUE(has(message([&] { posv_mixed(Uplo::Lower, A, B, X2, iter); }), "posv_mixed", "X"));
+    EXPECT_TRUE(has(message([&] { posv_mixed(Uplo::Lower, R, B, X2, iter); }), "posv_mixed", "A"));
+    EXPECT_TRUE(has(message([&] { gesv_mixed(A, piv, B, Xb, iter); }), "gesv_mixed", "nb"));
+    EXPECT_TRUE(has(message([&] { gesv_mixed(A, piv, B3, B, iter); }), "gesv_mixed", "B"));
+}
+
+}  // namespace
+}  // namespace tessera
