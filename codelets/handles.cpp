@@ -21,6 +21,8 @@ TileHandle tasks::register_tile(const void* ptr, int64_t rows, int64_t cols, int
 
 void tasks::unregister_tile(TileHandle h) { starpu_data_unregister_no_coherency(h); }
 
+void tasks::unregister_tile_home(TileHandle h) { starpu_data_unregister(h); }
+
 template <class T>
 TileHandle tasks::temp_tile(int64_t rows, int64_t cols, int owner, TileHandle device_like) {
     TileHandle h = register_tile(nullptr, rows, cols, rows, sizeof(T), owner);

@@ -37,6 +37,12 @@ void potrf(Uplo uplo, TileHandle A, int* info, int prio = 0);
 /// B = A on B's rows × columns, or on its uplo trapezoid (R A, W B; A at least as large as B).
 template <class T>
 void lacpy(Uplo uplo, TileHandle A, TileHandle B, int prio = 0);
+/// The partial `part` of a norm of tile A (R A) into W (W), a rows×1 tile of real_t<T> of length
+/// cpu::norm_part_length (kernels/cpu/norms.hpp: `part` and `tile` are cpu::NormPart and
+/// cpu::NormTile as ints; `unit`: a trapezoid's diagonal as ones; `herm`: a symmetric tile's diagonal
+/// by its real part). CPU and OpenCL give the same bits for the max and the sums.
+template <class T>
+void norm_tile(int part, int tile, bool unit, bool herm, TileHandle A, TileHandle W, int prio = 0);
 /// Fill the tile with f(i0, j0, rows, cols, tile, ld) on a CPU worker (W A); what f throws fails
 /// the task (its sequence's wait throws TaskError).
 template <class T>

@@ -59,6 +59,16 @@ Diag diag_from_char(char c, const char* arg) {
     bad_char(arg, c, "N, U");
 }
 
+Norm norm_from_char(char c, const char* arg) {
+    switch (std::toupper(static_cast<unsigned char>(c))) {
+        case 'M': return Norm::Max;
+        case 'O': case '1': return Norm::One;
+        case 'I': return Norm::Inf;
+        case 'F': case 'E': return Norm::Fro;
+    }
+    bad_char(arg, c, "M, O, 1, I, F, E");
+}
+
 namespace detail {
 
 void warn_once(const std::string& msg) {

@@ -8,4 +8,5 @@
 #include "tessera/cholesky.hpp"
 #include "tessera/lu.hpp"
 #include "tessera/mixed.hpp"
+#include "tessera/norms.hpp"
 #include "tessera/qr.hpp"

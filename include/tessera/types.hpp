@@ -17,12 +17,18 @@ enum class Trans : char { NoTrans = 'N', Trans = 'T', ConjTrans = 'C' };
 enum class Side : char { Left = 'L', Right = 'R' };
 /// Whether a triangular matrix has a unit diagonal (LAPACK's DIAG).
 enum class Diag : char { NonUnit = 'N', Unit = 'U' };
+/// Which matrix norm (LAPACK's NORM of xLANGE, xLANSY, xLANHE, xLANTR): the largest modulus
+/// max |a_ij| ('M'), the one norm max_j Σ_i |a_ij| ('O' or '1'), the infinity norm max_i Σ_j |a_ij|
+/// ('I'), the Frobenius norm sqrt(Σ |a_ij|²) ('F' or 'E'). Not a matrix norm for Max, as LAPACK's.
+enum class Norm : char { Max = 'M', One = 'O', Inf = 'I', Fro = 'F' };
 
 /// Parse a LAPACK character ('L'/'l', ...). Throw tessera::Error naming `arg` when invalid.
 Uplo uplo_from_char(char c, const char* arg = "uplo");
 Trans trans_from_char(char c, const char* arg = "trans");
 Side side_from_char(char c, const char* arg = "side");
 Diag diag_from_char(char c, const char* arg = "diag");
+/// 'M', 'O' or '1', 'I', 'F' or 'E' (either case) as LAPACK's xLANGE reads NORM.
+Norm norm_from_char(char c, const char* arg = "norm");
 
 /// A P×Q process grid with its 2D block-cyclic owner map: tile (i, j) belongs to MPI rank
 /// (i mod P)·Q + (j mod Q) (ScaLAPACK's and Chameleon's convention), so P·Q ranks share the tiles.

@@ -96,5 +96,12 @@ void geadd(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T 
 /// B = A on the m×n region (uplo General), or on its lower/upper trapezoid (LAPACK xLACPY).
 template <class T>
 void lacpy(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, int64_t n, Mat A, Mat B);
+/// The partial `part` of a norm of the m×n tile A into the real vector `out` (buffer and offset in
+/// real elements): the device form of cpu::norm_tile (kernels/cpu/norms.hpp: `part` and `tile` are
+/// cpu::NormPart and cpu::NormTile as ints), bit-for-bit its results for the max and the sums
+/// (kernels/opencl/norms.cl; launch_norms.cpp).
+template <class T>
+void norm_tile(const DeviceKernels& dk, cl_command_queue q, int part, int tile, bool unit, bool herm, int64_t m,
+               int64_t n, Mat A, cl_mem out, size_t out_off);
 
 }  // namespace tessera::ocl
