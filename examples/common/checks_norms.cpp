@@ -2,11 +2,13 @@
 #include "examples/common/checks_norms.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <limits>
 #include <vector>
 
 #include "kernels/cpu/cblas_lapacke.hpp"
+#include "examples/common/checks.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera::check {
@@ -77,12 +79,26 @@ double norm_tolerance(char norm, int64_t m, int64_t n) {
     }
 }
 
+template <class T>
+double norm_error(char norm, int64_t m, int64_t n, real_t<T> got, real_t<T> ref) {
+    const double eps = double(std::numeric_limits<real_t<T>>::epsilon()) / 2;
+    double k = 1;
+    switch (std::toupper(static_cast<unsigned char>(norm))) {
+        case 'M': k = 1; break;
+        case 'F': case 'E': k = double(m) * double(n); break;
+        default: k = double(std::max(m, n)); break;
+    }
+    if (std::isnan(double(got)) || std::isnan(double(ref))) return std::numeric_limits<double>::quiet_NaN();
+    return ratio(std::abs(double(got) - double(ref)), std::abs(double(ref)) * std::max(k, 1.0) * eps);
+}
+
 #define TESSERA_INSTANTIATE(T)                                                                   \
     template real_t<T> ref_lange<T>(char, int64_t, int64_t, const T*, int64_t);                 \
     template real_t<T> ref_lansy<T>(char, char, int64_t, const T*, int64_t);                    \
     template real_t<T> ref_lanhe<T>(char, char, int64_t, const T*, int64_t);                    \
     template real_t<T> ref_lantr<T>(char, char, char, int64_t, int64_t, const T*, int64_t);     \
-    template double norm_tolerance<T>(char, int64_t, int64_t);
+    template double norm_tolerance<T>(char, int64_t, int64_t);                                     \
+    template double norm_error<T>(char, int64_t, int64_t, real_t<T>, real_t<T>);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

@@ -26,4 +26,10 @@ real_t<T> ref_lantr(char norm, char uplo, char diag, int64_t m, int64_t n, const
 template <class T>
 double norm_tolerance(char norm, int64_t m, int64_t n);
 
+/// The tester's scaled error of a norm against LAPACK's (docs/architecture.md#numerical-checks):
+/// |got − ref| / (|ref| · k · eps), k = 1 for Max, max(m, n) for One and Inf, m·n for Fro (at least
+/// 1); check::ratio's conventions (0 for an exact result, NaN for a NaN norm); passes ≤ kThreshold.
+template <class T>
+double norm_error(char norm, int64_t m, int64_t n, real_t<T> got, real_t<T> ref);
+
 }  // namespace tessera::check

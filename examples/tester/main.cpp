@@ -79,7 +79,7 @@ constexpr std::pair<OpOption, const char*> kOpOptions[] = {
     {kM, "--m"},         {kK, "--k"},         {kNrhs, "--nrhs"},     {kIb, "--ib"},
     {kUplo, "--uplo"},   {kSide, "--side"},   {kDiag, "--diag"},     {kTrans, "--trans"},
     {kTransA, "--transA"}, {kTransB, "--transB"}, {kAlpha, "--alpha"}, {kBeta, "--beta"},
-    {kResident, "--resident"}, {kCond, "--cond"},
+    {kResident, "--resident"}, {kCond, "--cond"}, {kNorm, "--norm"},
 };
 
 /// "--n, --uplo, --resident": the options of kOpOptions that `op` reads, after --n.
@@ -203,6 +203,11 @@ void add_options(CLI::App& app, Command& c) {
     add_flag_char(app, "--uplo", p.uplo, {{"L", Uplo::Lower}, {"U", Uplo::Upper}}, "L or U");
     add_flag_char(app, "--side", p.side, {{"L", Side::Left}, {"R", Side::Right}}, "L or R");
     add_flag_char(app, "--diag", p.diag, {{"N", Diag::NonUnit}, {"U", Diag::Unit}}, "N or U");
+    add_flag_char(app, "--norm", p.norm,
+                  {{"M", Norm::Max}, {"O", Norm::One}, {"1", Norm::One}, {"I", Norm::Inf}, {"F", Norm::Fro},
+                   {"E", Norm::Fro}},
+                  "norm of lange, lansy, lanhe, lantr: M (max |a_ij|), O or 1 (one), I (infinity), F or E "
+                  "(Frobenius); default O");
     const std::map<std::string, Trans> trans{{"N", Trans::NoTrans}, {"T", Trans::Trans}, {"C", Trans::ConjTrans}};
     add_flag_char(app, "--trans", p.trans, trans, "N, T or C");
     add_flag_char(app, "--transA", p.transA, trans, "N, T or C");

@@ -19,6 +19,7 @@ struct Params {
     Uplo uplo = Uplo::Lower;
     Side side = Side::Left;
     Diag diag = Diag::NonUnit;
+    Norm norm = Norm::One;  ///< --norm of lange, lansy, lanhe, lantr
     Trans trans = Trans::NoTrans, transA = Trans::NoTrans, transB = Trans::NoTrans;
     double alpha = 1.5, beta = -0.5;
     bool check = false;
@@ -53,6 +54,7 @@ enum OpOption : uint32_t {
     kAlpha = 1u << 10, kBeta = 1u << 11,
     kResident = 1u << 12,  ///< the operation is timed by time_op, which honours --resident
     kCond = 1u << 13,      ///< --cond: a generated matrix of that 2-norm condition number
+    kNorm = 1u << 14,      ///< --norm: M, O (1), I, F (E), the norms' kind
 };
 
 /// One matrix a run allocates in tile storage: rows × cols, the options its sizes come from (named
