@@ -189,18 +189,18 @@ Diag parse_diag(char c, const char* func) {
     return c == 'U' || c == 'u' ? Diag::Unit : Diag::NonUnit;
 }
 
-// The checks every form shares (LAPACK's order: m, n, lda), then nothing to do for an empty matrix;
-// else the tuned nb and a non-null a.
+// The checks every form shares (LAPACK's order: m, n, lda; then nb, and one process), then false for
+// an empty matrix (nothing to do), else a non-null a and the tuned nb in o.
 template <class T>
 bool prepare(const char* func, int64_t m, int64_t n, const T* a, int64_t lda, const Options& opts, Options& o) {
     check_arg(m >= 0, func, "m", m, "must be >= 0");
     check_arg(n >= 0, func, "n", n, "must be >= 0");
     check_arg(lda >= std::max<int64_t>(1, m), func, "lda", lda, "must be >= max(1, m)");
     o = detail::with_tuned_nb<T>(opts, "gemm", func, std::max(m, n));
-    if (m == 0 || n == 0) return false;
-    check_arg(a != nullptr, func, "a", 0, "must not be null");
     if (detail::distributed())
         throw Error(std::string("tessera::") + func + ": distributed matrices are not supported (one process only)");
+    if (m == 0 || n == 0) return false;
+    check_arg(a != nullptr, func, "a", 0, "must not be null");
     return true;
 }
 

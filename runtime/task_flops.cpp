@@ -88,7 +88,7 @@ double op_flops(std::string_view op, uint32_t f, const Buffers& b) {
         return unmqr_flops(flag(f, 0) == 'L', rows(b, 2), cols(b, 2), std::min(rows(b, 0), cols(b, 0)));
     if (op == "tpqrt") return 2. * rows(b, 1) * cols(b, 1) * cols(b, 1);          // A (R), B (m × n), T
     if (op == "tpmqrt") return 4. * rows(b, 3) * cols(b, 3) * cols(b, 0);         // V (· × k), T, A1, A2 (m × n)
-    return 0;  // lacpy, lacpy_region, laswp, conj_transpose, zero_diagonal, unit_lower, generate, scale, unknown
+    return 0;  // norm_tile (memory-bound), lacpy, lacpy_region, laswp, conj_transpose, zero_diagonal, unit_lower, generate, scale, unknown
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 // The OpenCL BLAS-like tile kernels and their launchers (kernels/opencl/launch.hpp: gemm, syrk, herk,
-// lacpy), run directly on the first OpenCL CPU device (PoCL) without StarPU and checked against CBLAS
+// lacpy, norm_tile), run directly on the first OpenCL CPU device (PoCL) without StarPU and checked against CBLAS
 // with the scaled residuals of docs/architecture.md#numerical-checks (threshold 60); everything a kernel
 // must not write is NaN or random and compared bit for bit afterwards. Typed over s, d, c, z: complex
 // cases use ConjTrans too, complex alpha and beta, and random real and imaginary parts. The triangular
 // kernels (trsm, trmm, trtri, potrf) are in test_opencl_triangular.cpp.
 #include "tests/opencl_checks.hpp"
+
+#include "kernels/cpu/norms.hpp"
 
 #include <gtest/gtest.h>
 
@@ -309,6 +311,55 @@ TEST(OpenCLProgram, ParamsAreThoseTheProgramWasBuiltWith) {
     EXPECT_EQ(dk->compiled_local("tessera_trtri_blocks")[0], 32u);  // the kernel agrees
     EXPECT_EQ(dk->params().qr_sb, 128);  // the last definition, as the compiler takes it
     EXPECT_NE(dk->options().find("-DTESSERA_TRSM_BS=32"), std::string::npos);
+}
+
+// ---- norm_tile: the CPU kernel's bits ------------------------------------------------------
+
+// Every part and tile shape of the norm partials against cpu::norm_tile on the same tile: the
+// column maxima and the column and row sums bit for bit (the norms' determinism over CPU workers and
+// devices rests on it), the xLASSQ pairs' scale bit for bit and sumsq within its rounding.
+TYPED_TEST(OpenCLKernels, NormTileMatchesCpuBits) {
+    using T = TypeParam;
+    using R = real_t<T>;
+    struct Size {
+        int64_t m, n;
+    };
+    for (const Size s : {Size{37, 21}, Size{16, 16}, Size{1, 1}, Size{40, 40}})
+        for (int tile = 0; tile <= 4; ++tile) {
+            if (tile >= 3 && s.m != s.n) continue;  // symmetric tiles are square
+            for (int part = 0; part <= 4; ++part)
+                for (bool flag : {false, true}) {
+                    const bool unit = flag && (tile == 1 || tile == 2), herm = flag && tile >= 3;
+                    if (flag && !unit && !herm) continue;
+                    SCOPED_TRACE(::testing::Message() << "norm_tile part " << part << " tile " << tile << " flag "
+                                                      << flag << " m=" << s.m << " n=" << s.n);
+                    DevMat<T> A(s.m, s.n, 3);
+                    fill_random(A, this->rng);
+                    if (part == 3 && s.m == 40) {  // near overflow: the scaled sum of squares holds
+                        const R big = std::is_same_v<R, double> ? R(1e200) : R(1e30);
+                        for (int64_t j = 0; j < s.n; ++j)
+                            for (int64_t i = 0; i < s.m; ++i) A(i, j) *= big;
+                    }
+                    const int64_t len = cpu::norm_part_length(cpu::NormPart(part), s.m, s.n);
+                    DevMat<R> out(len, 1, 2);
+                    A.upload();
+                    out.upload();
+                    ocl::norm_tile<T>(this->dk(), this->q(), part, tile, unit, herm, s.m, s.n, A.mat(), out.mem,
+                                      out.off);
+                    out.download();
+                    std::vector<R> ref(static_cast<size_t>(len));
+                    cpu::norm_tile<T>(cpu::NormPart(part), cpu::NormTile(tile), unit, herm, s.m, s.n, A.data(), A.ld,
+                                      ref.data());
+                    for (int64_t e = 0; e < len; ++e) {
+                        const R got = out(e, 0), want = ref[size_t(e)];
+                        ASSERT_TRUE(std::isfinite(got)) << e;
+                        if (part == 3 && e % 2 == 1)
+                            EXPECT_NEAR(got, want, 4 * (double(s.m) + 4) * eps<T>() * want) << e;
+                        else
+                            ASSERT_EQ(std::memcmp(&got, &want, sizeof(R)), 0) << e << ": " << got << " vs " << want;
+                    }
+                }
+        }
 }
 
 }  // namespace

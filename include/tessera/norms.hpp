@@ -60,7 +60,7 @@ namespace lapack {
 /// tuned gemm tile size), on the array in place or on a copy (Options::layout). m or n = 0 returns
 /// 0 as LAPACK does (a is then not referenced). Invalid arguments throw Error naming the argument
 /// (norm, uplo, diag, m, n, lda, a, nb); a task failing on its worker throws TaskError; one
-/// process only (a distributed Runtime throws Error).
+/// process only (a distributed Runtime throws Error, even for an empty matrix).
 template <class T>
 real_t<T> lange(char norm, int64_t m, int64_t n, const T* a, int64_t lda, const Options& opts = {});
 template <class T>

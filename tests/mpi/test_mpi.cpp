@@ -105,6 +105,17 @@ TYPED_TEST(Distributed, RandomizedCheckAgrees) {
     EXPECT_TRUE(on_every_rank(bad)) << bad;
 }
 
+// The norms (tessera/norms.hpp) are one process only: every form refuses a distributed Runtime on
+// every rank, before submitting anything.
+TEST(DistributedRuntime, NormsRefuseDistributed) {
+    TileMatrix<double> A(10, 10, 4);
+    EXPECT_THROW(lange(Norm::One, A), Error);
+    EXPECT_THROW(lansy(Norm::Fro, Uplo::Lower, A), Error);
+    EXPECT_THROW(lantr(Norm::Max, Uplo::Upper, Diag::Unit, A), Error);
+    std::vector<double> a(100, 1.0);
+    EXPECT_THROW(lapack::lange<double>('I', 10, 10, a.data(), 10), Error);
+}
+
 TYPED_TEST(Distributed, Gemm) {
     using T = TypeParam;
     for (auto [n, nb] : kShapes) {
