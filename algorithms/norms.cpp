@@ -189,13 +189,14 @@ Diag parse_diag(char c, const char* func) {
     return c == 'U' || c == 'u' ? Diag::Unit : Diag::NonUnit;
 }
 
-// The checks every form shares (LAPACK's order: m, n, lda; then nb, and one process), then false for
-// an empty matrix (nothing to do), else a non-null a and the tuned nb in o.
+// The checks every form shares (LAPACK's order: m, n, lda, n only for the square forms; then nb, and
+// one process), then false for an empty matrix (nothing to do), else a non-null a and the tuned nb in o.
 template <class T>
-bool prepare(const char* func, int64_t m, int64_t n, const T* a, int64_t lda, const Options& opts, Options& o) {
-    check_arg(m >= 0, func, "m", m, "must be >= 0");
+bool prepare(const char* func, int64_t m, int64_t n, const T* a, int64_t lda, const Options& opts, Options& o,
+             bool square = false) {
+    if (!square) check_arg(m >= 0, func, "m", m, "must be >= 0");
     check_arg(n >= 0, func, "n", n, "must be >= 0");
-    check_arg(lda >= std::max<int64_t>(1, m), func, "lda", lda, "must be >= max(1, m)");
+    check_arg(lda >= std::max<int64_t>(1, m), func, "lda", lda, square ? "must be >= max(1, n)" : "must be >= max(1, m)");
     o = detail::with_tuned_nb<T>(opts, "gemm", func, std::max(m, n));
     if (detail::distributed())
         throw Error(std::string("tessera::") + func + ": distributed matrices are not supported (one process only)");
@@ -222,7 +223,7 @@ real_t<T> lansy(char norm, char uplo, int64_t n, const T* a, int64_t lda, const 
     const Norm nm = parse_norm(norm, f);
     const Uplo u = parse_uplo(uplo, f);
     Options o;
-    if (!prepare(f, n, n, a, lda, opts, o)) return 0;
+    if (!prepare(f, n, n, a, lda, opts, o, true)) return 0;
     auto A = detail::lapack_tiles(a, lda, n, n, o, f, "lda");
     return tessera::lansy(nm, u, A);
 }
@@ -233,7 +234,7 @@ real_t<T> lanhe(char norm, char uplo, int64_t n, const T* a, int64_t lda, const 
     const Norm nm = parse_norm(norm, f);
     const Uplo u = parse_uplo(uplo, f);
     Options o;
-    if (!prepare(f, n, n, a, lda, opts, o)) return 0;
+    if (!prepare(f, n, n, a, lda, opts, o, true)) return 0;
     auto A = detail::lapack_tiles(a, lda, n, n, o, f, "lda");
     return tessera::lanhe(nm, u, A);
 }

@@ -140,6 +140,12 @@ TYPED_TEST(Norms, BadArgumentsThrow) {
     EXPECT_THROW(lapack::lange<T>('M', 4, 4, nullptr, 4), Error);
     EXPECT_THROW(lapack::lange<T>('M', 4, 4, a.data(), 4, {.nb = -1}), Error);
     EXPECT_THROW(lapack::lansy<T>('F', 'G', 4, a.data(), 4), Error);
+    try {
+        lapack::lanhe<T>('F', 'L', -2, a.data(), 4);
+        ADD_FAILURE() << "no throw";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("'n'"), std::string::npos) << e.what();
+    }
     EXPECT_THROW(lapack::lanhe<T>('1', 'X', 4, a.data(), 4), Error);
     EXPECT_THROW(lapack::lantr<T>('I', 'U', 'X', 4, 4, a.data(), 4), Error);
     EXPECT_THROW(lapack::lantr<T>('I', 'G', 'N', 4, 4, a.data(), 4), Error);

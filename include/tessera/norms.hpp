@@ -12,7 +12,8 @@
 // threshold, 1e200 in double, give a finite norm). The partials are reduced on the host in a fixed
 // order (tile columns, then tile rows) once the tasks have run, so Max, One and Inf are bit-for-bit
 // the same for any number of workers and any schedule, CPU workers and OpenCL devices alike (their
-// kernels take the same moduli and sums in the same order). Fro combines the pairs by xCOMBSSQ, in
+// kernels take the same moduli and sums in the same order; a single-complex program on a device
+// without double precision takes its moduli in float, possibly an ulp apart). Fro combines the pairs by xCOMBSSQ, in
 // the same fixed order; it agrees with LAPACK's within a rounding error bound of about
 // (number of entries)·eps relative, not bit for bit.
 // A NaN entry makes the result NaN (LAPACK's DISNAN tests); an infinite one makes Max, One and Inf
