@@ -1,7 +1,9 @@
 // lag2 codelets: tile conversions between a high precision (d, z) and its low one (s, c), for the
-// mixed-precision solvers. CPU only (plain loops in kernels/cpu/lag2.hpp).
+// mixed-precision solvers: plain loops on CPU workers (kernels/cpu/lag2.hpp), lacpy.cl's
+// tessera_lag2_down / tessera_lag2_up on OpenCL devices (the high precision's program).
 #include "codelets/codelet.hpp"
 #include "codelets/tasks_mixed.hpp"
+#include "kernels/opencl/launch.hpp"
 
 namespace tessera {
 namespace {
@@ -20,6 +22,14 @@ void lag2_down_cpu(void* buffers[], void* cl_arg) {
     *a.info = cpu::lag2_down<T>(a.uplo, B.m, B.n, A.ptr, A.ld, B.ptr, B.ld);
 }
 
+template <class T>
+void lag2_down_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<Lag2DownArgs*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    ocl::lag2_down<T>(w.kernels, w.queue, a.uplo, codelets::tile_rows(buffers[1]), codelets::tile_cols(buffers[1]),
+                      codelets::ocl_tile<T>(buffers[0]), codelets::ocl_tile<cpu::low_t<T>>(buffers[1]), a.info);
+}
+
 struct Lag2UpArgs {
     uint32_t flags;
     bool accumulate;
@@ -33,15 +43,25 @@ void lag2_up_cpu(void* buffers[], void* cl_arg) {
     cpu::lag2_up<T>(a.accumulate, B.m, B.n, A.ptr, A.ld, B.ptr, B.ld);
 }
 
+template <class T>
+void lag2_up_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<Lag2UpArgs*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    ocl::lag2_up<T>(w.kernels, w.queue, a.accumulate, codelets::tile_rows(buffers[1]), codelets::tile_cols(buffers[1]),
+                    codelets::ocl_tile<cpu::low_t<T>>(buffers[0]), codelets::ocl_tile<T>(buffers[1]));
+}
+
 // Named after LAPACK: dlag2s, zlag2c (down) and dlag2d, zlag2z (up: the letter of T first, so
 // that one instantiation owns each codelet).
 template <class T>
 starpu_codelet& lag2_down_codelet() {
-    return codelets::named_codelet<T, lag2_down_cpu<T>>(is_complex_v<T> ? "lag2c" : "lag2s", {STARPU_R, STARPU_W});
+    return codelets::named_codelet<T, lag2_down_cpu<T>, lag2_down_opencl<T>>(is_complex_v<T> ? "lag2c" : "lag2s",
+                                                                              {STARPU_R, STARPU_W});
 }
 template <class T>
 starpu_codelet& lag2_up_codelet() {
-    return codelets::named_codelet<T, lag2_up_cpu<T>>(is_complex_v<T> ? "lag2z" : "lag2d", {STARPU_R, STARPU_RW});
+    return codelets::named_codelet<T, lag2_up_cpu<T>, lag2_up_opencl<T>>(is_complex_v<T> ? "lag2z" : "lag2d",
+                                                                          {STARPU_R, STARPU_RW});
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ class Mixed : public test::RuntimeTest {
 protected:
     void SetUp() override {
         test::RuntimeTest::SetUp();
-        allow_cpu_tasks();  // the precision conversions and the diagonal tiles' hemm are CPU only
+        allow_cpu_tasks();  // the diagonal tiles' hemm is CPU only
     }
 };
 using Precisions = ::testing::Types<double, std::complex<double>>;  // d (ds) and z (zc)

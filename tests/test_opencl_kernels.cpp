@@ -6,6 +6,7 @@
 // kernels (trsm, trmm, trtri, potrf) are in test_opencl_triangular.cpp.
 #include "tests/opencl_checks.hpp"
 
+#include "kernels/cpu/lag2.hpp"
 #include "kernels/cpu/norms.hpp"
 
 #include <gtest/gtest.h>
@@ -360,6 +361,83 @@ TYPED_TEST(OpenCLKernels, NormTileMatchesCpuBits) {
                     }
                 }
         }
+}
+
+// The mixed-precision solvers' conversions on a device (lacpy.cl's tessera_lag2_down / _up) against
+// cpu::lag2_down / lag2_up: a rounding to float and a widening (and one addition) are correctly
+// rounded in IEEE arithmetic on both, so the results are compared bit for bit; entries outside the
+// uplo trapezoid stay untouched (NaN); the overflow flag as xLAG2S's (±FLT_MAX; NaN not reported).
+template <class T>
+void run_lag2(std::mt19937_64& rng) {
+    using L = cpu::low_t<T>;
+    const ocl::DeviceKernels& dk = Env::get().kernels<T>();
+    const cl_command_queue q = Env::get().queue();
+    const int64_t m = 37, n = 21;
+    for (Uplo uplo : {Uplo::General, Uplo::Lower, Uplo::Upper}) {
+        SCOPED_TRACE(::testing::Message() << "lag2_down uplo " << char(uplo));
+        DevMat<T> A(m, n, 3);
+        DevMat<L> B(m, n, 2);
+        fill_random(A, rng);
+        A(4, 9) = A(4, 9) * real_t<T>(std::nan(""));  // converted, not reported
+        A.upload();
+        B.upload();
+        int info = -1;
+        ocl::lag2_down<T>(dk, q, uplo, m, n, A.mat(), B.mat(), &info);
+        B.download();
+        EXPECT_EQ(info, 0);
+        std::vector<L> ref(size_t(m * n));
+        EXPECT_EQ(cpu::lag2_down<T>(uplo, m, n, A.data(), A.ld, ref.data(), m), 0);
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i) {
+                const bool in = uplo == Uplo::General || (uplo == Uplo::Lower ? i >= j : i <= j);
+                const L got = B(i, j);
+                if (!in) {
+                    EXPECT_TRUE(std::isnan(std::real(got))) << i << "," << j << " outside the trapezoid was written";
+                } else if (i == 4 && j == 9) {
+                    EXPECT_TRUE(std::isnan(std::real(got)) || std::isnan(std::imag(got)));
+                } else {
+                    EXPECT_EQ(got, ref[size_t(i + j * m)]) << i << "," << j;
+                }
+            }
+    }
+    // An entry beyond ±FLT_MAX (a real part, then for complex an imaginary part) sets the flag.
+    for (int which = 0; which < (is_complex_v<T> ? 2 : 1); ++which) {
+        DevMat<T> A(m, n, 1);
+        DevMat<L> B(m, n, 1);
+        fill_random(A, rng);
+        if constexpr (is_complex_v<T>) A(30, 3) = which == 0 ? T(-1e39, 0.5) : T(0.5, 1e39);
+        else A(30, 3) = T(-1e39);
+        A.upload();
+        B.upload();
+        int info = -1;
+        ocl::lag2_down<T>(dk, q, Uplo::General, m, n, A.mat(), B.mat(), &info);
+        ocl::check(clFinish(q), "clFinish");
+        EXPECT_EQ(info, 1) << (which ? "imaginary part" : "real part");
+    }
+    for (bool accumulate : {false, true}) {
+        SCOPED_TRACE(::testing::Message() << "lag2_up accumulate " << accumulate);
+        DevMat<L> A(m, n, 2);
+        DevMat<T> B(m, n, 3);
+        fill_random(A, rng);
+        fill_random(B, rng);
+        const std::vector<T> b0 = B.h;
+        A.upload();
+        B.upload();
+        ocl::lag2_up<T>(dk, q, accumulate, m, n, A.mat(), B.mat());
+        B.download();
+        std::vector<T> ref(size_t(m * n));
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i) ref[size_t(i + j * m)] = b0[B.off + size_t(i + j * B.ld)];
+        cpu::lag2_up<T>(accumulate, m, n, A.data(), A.ld, ref.data(), m);
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i) EXPECT_EQ(B(i, j), ref[size_t(i + j * m)]) << i << "," << j;
+    }
+}
+
+TEST(OpenCLLag2, MatchesCpuBits) {
+    std::mt19937_64 rng(31);
+    run_lag2<double>(rng);
+    run_lag2<std::complex<double>>(rng);
 }
 
 }  // namespace

@@ -38,3 +38,49 @@ __kernel void tessera_geadd(const int m, const int n, const scalar_t alpha, __gl
     const long b = offB + i + (long)j * ldb;
     B[b] = S_FMA(alpha, A[offA + i + (long)j * lda], S_MUL(beta, B[b]));
 }
+
+#if defined(TESSERA_PREC_D) || defined(TESSERA_PREC_Z)
+// The low precision of a d or z program (the mixed-precision solvers: LAPACK's xLAG2S / xLAT2S /
+// xLAG2C, and back). lag2_low_t: float or float2.
+#ifdef TESSERA_COMPLEX
+typedef float2 lag2_low_t;
+#define LAG2_DOWN(a) ((float2)((float)(a).x, (float)(a).y))
+#define LAG2_UP(a) ((double2)((double)(a).x, (double)(a).y))
+#define LAG2_OUT(a) (fabs((a).x) > (double)FLT_MAX || fabs((a).y) > (double)FLT_MAX)
+#else
+typedef float lag2_low_t;
+#define LAG2_DOWN(a) ((float)(a))
+#define LAG2_UP(a) ((double)(a))
+#define LAG2_OUT(a) (fabs(a) > (double)FLT_MAX)
+#endif
+
+// tessera_lag2_down: B = A rounded to the low precision on the m×n region or its uplo trapezoid (as
+// tessera_lacpy); *flag = 1 when an entry (a real or an imaginary part) lies outside ±FLT_MAX
+// (xLAG2S's RMAX; NaN is converted, not reported; the launcher clears the flag). Launch: like
+// tessera_lacpy.
+__kernel void tessera_lag2_down(const int m, const int n, const int uplo, __global const scalar_t* A, const ulong offA,
+                                const int lda, __global lag2_low_t* B, const ulong offB, const int ldb,
+                                __global int* flag)
+{
+    const int i = (int)get_global_id(0);
+    const int j = (int)get_global_id(1);
+    if (i >= m || j >= n) return;
+    if ((uplo == 1 && i < j) || (uplo == 2 && i > j)) return;
+    const scalar_t a = A[offA + i + (long)j * lda];
+    if (LAG2_OUT(a)) *flag = 1;
+    B[offB + i + (long)j * ldb] = LAG2_DOWN(a);
+}
+
+// tessera_lag2_up: B = A (accumulate 0) or B + A (1), A in the low precision widened (xLAG2D, then
+// the refinement's update). Launch: like tessera_lacpy.
+__kernel void tessera_lag2_up(const int m, const int n, const int accumulate, __global const lag2_low_t* A,
+                              const ulong offA, const int lda, __global scalar_t* B, const ulong offB, const int ldb)
+{
+    const int i = (int)get_global_id(0);
+    const int j = (int)get_global_id(1);
+    if (i >= m || j >= n) return;
+    const long b = offB + i + (long)j * ldb;
+    const scalar_t a = LAG2_UP(A[offA + i + (long)j * lda]);
+    B[b] = accumulate ? B[b] + a : a;
+}
+#endif

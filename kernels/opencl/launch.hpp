@@ -96,6 +96,17 @@ void geadd(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T 
 /// B = A on the m×n region (uplo General), or on its lower/upper trapezoid (LAPACK xLACPY).
 template <class T>
 void lacpy(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, int64_t n, Mat A, Mat B);
+/// B = A rounded to T's low precision (float for double, float2 for complex double) on the m×n
+/// region or its uplo trapezoid (LAPACK xLAG2S / xLAT2S / xLAG2C); B's offset and ld in low-precision
+/// elements. *host_info (read back on q, non-blocking as ocl::potrf's) becomes 1 when an entry lies
+/// outside ±FLT_MAX, else 0: cpu::lag2_down's value (kernels/cpu/lag2.hpp). T: double, complex double.
+template <class T>
+void lag2_down(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, int64_t n, Mat A, Mat B,
+               int* host_info);
+/// B = A (accumulate false) or B + A, A m×n in T's low precision widened to T (xLAG2D, then xAXPY);
+/// A's offset and ld in low-precision elements.
+template <class T>
+void lag2_up(const DeviceKernels& dk, cl_command_queue q, bool accumulate, int64_t m, int64_t n, Mat A, Mat B);
 /// The partial `part` of a norm of the m×n tile A into the real vector `out` (buffer and offset in
 /// real elements): the device form of cpu::norm_tile (kernels/cpu/norms.hpp: `part` and `tile` are
 /// cpu::NormPart and cpu::NormTile as ints), bit-for-bit its results for the max and the sums
