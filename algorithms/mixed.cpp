@@ -13,6 +13,7 @@
 #include "codelets/tasks_mixed.hpp"
 #include "tessera/cholesky.hpp"
 #include "tessera/lu.hpp"
+#include "tessera/norms.hpp"
 
 namespace tessera {
 
@@ -28,18 +29,6 @@ using low_t = cpu::low_t<T>;
 template <class T>
 double cabs1(T x) {
     return std::abs(double(std::real(x))) + std::abs(double(std::imag(x)));
-}
-
-// |x| without std::abs's hypot (several times slower, and ‖A‖∞ reads n² entries on the host): the
-// plain square root, unless its squares overflowed.
-template <class T>
-double modulus(T x) {
-    if constexpr (!is_complex_v<T>) {
-        return std::abs(double(x));
-    } else {
-        const double re = std::real(x), im = std::imag(x), h = std::sqrt(re * re + im * im);
-        return std::isfinite(h) ? h : std::abs(x);
-    }
 }
 
 // Submit B = low(A) on every tile of A's uplo triangle (General: all), each kernel reporting an
@@ -101,30 +90,12 @@ std::vector<double> column_amax(const TileMatrix<T>& M) {
     return amax;
 }
 
-// ‖A‖∞ (largest row sum of |a_ij|): LAPACK's xLANGE('I') for General, xLANSY / xLANHE('I') from the
-// uplo triangle otherwise (the diagonal's real part only for complex, as xLANHE).
+// ‖A‖∞: LAPACK's xLANGE('I') for General, xLANSY / xLANHE('I') from the uplo triangle otherwise
+// (tessera/norms.hpp: its tasks only read A, as the factorization's submitted before it do).
 template <class T>
 double norm_inf(Uplo uplo, const TileMatrix<T>& A) {
-    A.acquire_host();
-    std::vector<double> rows(size_t(A.m()), 0.0);
-    for (int64_t j = 0; j < A.nt(); ++j)
-        for (int64_t i = 0; i < A.mt(); ++i) {
-            if ((uplo == Uplo::Lower && i < j) || (uplo == Uplo::Upper && i > j)) continue;
-            const T* t = A.tile_data(i, j);
-            for (int64_t c = 0; c < A.tile_cols(j); ++c)
-                for (int64_t r = 0; r < A.tile_rows(i); ++r) {
-                    const int64_t gi = i * A.nb() + r, gj = j * A.nb() + c;
-                    if (uplo == Uplo::General) { rows[size_t(gi)] += modulus(t[r + c * A.tile_ld(i)]); continue; }
-                    if ((uplo == Uplo::Lower && gi < gj) || (uplo == Uplo::Upper && gi > gj)) continue;
-                    if (gi == gj) { rows[size_t(gi)] += std::abs(std::real(t[r + c * A.tile_ld(i)])); continue; }
-                    const double v = modulus(t[r + c * A.tile_ld(i)]);
-                    rows[size_t(gi)] += v;
-                    rows[size_t(gj)] += v;
-                }
-        }
-    double norm = 0;
-    for (double s : rows) norm = std::max(norm, s);
-    return norm;
+    if (uplo == Uplo::General) return double(lange(Norm::Inf, A));
+    return double(is_complex_v<T> ? lanhe(Norm::Inf, uplo, A) : lansy(Norm::Inf, uplo, A));
 }
 
 // Whether every column satisfies LAPACK's test ‖r_j‖∞ ≤ ‖x_j‖∞ · cte (waits for R and X).
@@ -192,8 +163,7 @@ int64_t refine(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const Ti
     TileMatrix<T> R(n, nrhs, nb);
     // Two sequences, submitted together: the conversions (whose info flags an overflow) and the
     // low-precision factorization, solve and first residual (whose info is the factorization's),
-    // so that LAPACK's -2 is told from -3. ‖A‖∞ is computed on the host meanwhile: it only reads A,
-    // as the tasks do.
+    // so that LAPACK's -2 is told from -3. ‖A‖∞ (norm tasks) runs meanwhile.
     Sequence convert, solve;
     convert_down_async(Uplo::General, B, Xs, convert);
     convert_down_async(uplo, A, low.A, convert);
