@@ -217,26 +217,30 @@ real_t<T> lange(char norm, int64_t m, int64_t n, const T* a, int64_t lda, const 
     return tessera::lange(nm, A);
 }
 
-template <class T>
-real_t<T> lansy(char norm, char uplo, int64_t n, const T* a, int64_t lda, const Options& opts) {
-    const char* f = "lapack::lansy";
+namespace {
+// lansy and lanhe on a LAPACK-layout array: the same checks, then `tile_form` on the tiles.
+template <class T, class F>
+real_t<T> symmetric_lapack(const char* f, char norm, char uplo, int64_t n, const T* a, int64_t lda,
+                           const Options& opts, F tile_form) {
     const Norm nm = parse_norm(norm, f);
     const Uplo u = parse_uplo(uplo, f);
     Options o;
     if (!prepare(f, n, n, a, lda, opts, o, true)) return 0;
     auto A = detail::lapack_tiles(a, lda, n, n, o, f, "lda");
-    return tessera::lansy(nm, u, A);
+    return tile_form(nm, u, A);
+}
+}  // namespace
+
+template <class T>
+real_t<T> lansy(char norm, char uplo, int64_t n, const T* a, int64_t lda, const Options& opts) {
+    return symmetric_lapack("lapack::lansy", norm, uplo, n, a, lda, opts,
+                            [](Norm nm, Uplo u, const TileMatrix<T>& A) { return tessera::lansy(nm, u, A); });
 }
 
 template <class T>
 real_t<T> lanhe(char norm, char uplo, int64_t n, const T* a, int64_t lda, const Options& opts) {
-    const char* f = "lapack::lanhe";
-    const Norm nm = parse_norm(norm, f);
-    const Uplo u = parse_uplo(uplo, f);
-    Options o;
-    if (!prepare(f, n, n, a, lda, opts, o, true)) return 0;
-    auto A = detail::lapack_tiles(a, lda, n, n, o, f, "lda");
-    return tessera::lanhe(nm, u, A);
+    return symmetric_lapack("lapack::lanhe", norm, uplo, n, a, lda, opts,
+                            [](Norm nm, Uplo u, const TileMatrix<T>& A) { return tessera::lanhe(nm, u, A); });
 }
 
 template <class T>
