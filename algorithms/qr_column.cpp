@@ -13,11 +13,11 @@
 namespace tessera::detail {
 
 template <class T>
-ColumnReflectors<T>::ColumnReflectors(const TileMatrix<T>& A, const QRFactors<T>& F, int64_t k, int prio)
-    : A_(A), k_(k), t_(F.handle(k, k)) {
-    const int64_t reflectors = std::min(A.m() - k * A.nb(), A.tile_cols(k));
-    vkk_ = tasks::temp_tile<T>(A.tile_rows(k), A.tile_cols(k), A.owner(k, k), A.handle(k, k));
-    tasks::unit_lower<T>(reflectors, A.handle(k, k), vkk_, prio);
+ColumnReflectors<T>::ColumnReflectors(const TileMatrix<T>& A, TileHandle t, int64_t k, int64_t r, int prio)
+    : A_(A), k_(k), r_(r), t_(t) {
+    const int64_t reflectors = std::min(A.m() - r * A.nb(), A.tile_cols(k));
+    vkk_ = tasks::temp_tile<T>(A.tile_rows(r), A.tile_cols(k), A.owner(r, k), A.handle(r, k));
+    tasks::unit_lower<T>(reflectors, A.handle(r, k), vkk_, prio);
 }
 
 template <class T>
@@ -27,7 +27,7 @@ ColumnReflectors<T>::~ColumnReflectors() {
 
 template <class T>
 TileHandle ColumnReflectors<T>::v(int64_t m) const {
-    return m == k_ ? vkk_ : A_.handle(m, k_);
+    return m == r_ ? vkk_ : A_.handle(m, k_);
 }
 
 template <class T>
@@ -35,12 +35,12 @@ void ColumnReflectors<T>::left(Trans trans, TileMatrix<T>& C, int64_t o, int pri
     const Trans op = trans == Trans::NoTrans ? Trans::NoTrans : Trans::ConjTrans;
     const int64_t mt = A_.mt();
     // W and T·W on the device of C's tile column (o): only V_k and T_k travel to it.
-    const TileHandle w = tasks::temp_tile<T>(A_.tile_cols(k_), C.tile_cols(o), C.owner(k_, o), C.handle(k_, o));
-    const TileHandle tw = tasks::temp_tile<T>(A_.tile_cols(k_), C.tile_cols(o), C.owner(k_, o), C.handle(k_, o));
-    for (int64_t m = k_; m < mt; ++m)
-        tasks::gemm<T>(Trans::ConjTrans, Trans::NoTrans, T(1), v(m), C.handle(m, o), T(m == k_ ? 0 : 1), w, prio);
+    const TileHandle w = tasks::temp_tile<T>(A_.tile_cols(k_), C.tile_cols(o), C.owner(r_, o), C.handle(r_, o));
+    const TileHandle tw = tasks::temp_tile<T>(A_.tile_cols(k_), C.tile_cols(o), C.owner(r_, o), C.handle(r_, o));
+    for (int64_t m = r_; m < mt; ++m)
+        tasks::gemm<T>(Trans::ConjTrans, Trans::NoTrans, T(1), v(m), C.handle(m, o), T(m == r_ ? 0 : 1), w, prio);
     tasks::gemm<T>(op, Trans::NoTrans, T(1), t_, w, T(0), tw, prio);
-    for (int64_t m = k_; m < mt; ++m)
+    for (int64_t m = r_; m < mt; ++m)
         tasks::gemm<T>(Trans::NoTrans, Trans::NoTrans, T(-1), v(m), tw, T(1), C.handle(m, o), prio);
     tasks::release_temp_tile(w);
     tasks::release_temp_tile(tw);
@@ -50,12 +50,12 @@ template <class T>
 void ColumnReflectors<T>::right(Trans trans, TileMatrix<T>& C, int64_t o, int prio) {
     const Trans op = trans == Trans::NoTrans ? Trans::NoTrans : Trans::ConjTrans;
     const int64_t mt = A_.mt();
-    const TileHandle w = tasks::temp_tile<T>(C.tile_rows(o), A_.tile_cols(k_), C.owner(o, k_), C.handle(o, k_));
-    const TileHandle wt = tasks::temp_tile<T>(C.tile_rows(o), A_.tile_cols(k_), C.owner(o, k_), C.handle(o, k_));
-    for (int64_t m = k_; m < mt; ++m)
-        tasks::gemm<T>(Trans::NoTrans, Trans::NoTrans, T(1), C.handle(o, m), v(m), T(m == k_ ? 0 : 1), w, prio);
+    const TileHandle w = tasks::temp_tile<T>(C.tile_rows(o), A_.tile_cols(k_), C.owner(o, r_), C.handle(o, r_));
+    const TileHandle wt = tasks::temp_tile<T>(C.tile_rows(o), A_.tile_cols(k_), C.owner(o, r_), C.handle(o, r_));
+    for (int64_t m = r_; m < mt; ++m)
+        tasks::gemm<T>(Trans::NoTrans, Trans::NoTrans, T(1), C.handle(o, m), v(m), T(m == r_ ? 0 : 1), w, prio);
     tasks::gemm<T>(Trans::NoTrans, op, T(1), w, t_, T(0), wt, prio);
-    for (int64_t m = k_; m < mt; ++m)
+    for (int64_t m = r_; m < mt; ++m)
         tasks::gemm<T>(Trans::NoTrans, Trans::ConjTrans, T(-1), wt, v(m), T(1), C.handle(o, m), prio);
     tasks::release_temp_tile(w);
     tasks::release_temp_tile(wt);

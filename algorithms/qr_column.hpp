@@ -11,30 +11,35 @@
 namespace tessera::detail {
 
 /// Q_k of panel k of a ColumnPanel QR of A (F its factors), applied to tile columns or rows of a
-/// matrix C tiled like A's rows. V_k is A's tile column k from tile row k down: the diagonal tile's
-/// V as a dense copy (unit diagonal, zeros above: tasks::unit_lower, made by the constructor), the
-/// tiles below as they are. Each application to one tile column (row) of C is, with W an
-/// nb × C.tile_cols(o) temporary:
-///   W = V_kᴴ·C(k:, o) (a chain of GEMMs down the column), W = op(T_k)·W, C(k:, o) −= V_k·W
+/// matrix C tiled like A's rows. V_k is A's tile column k from tile row r = k down (r = k+1 for the
+/// panels of he2hb, which start below the diagonal tile): tile (r, k)'s V as a dense copy (unit
+/// diagonal, zeros above: tasks::unit_lower, made by the constructor), the tiles below as they are.
+/// Each application to one tile column (row) of C is, with W an nb × C.tile_cols(o) temporary:
+///   W = V_kᴴ·C(r:, o) (a chain of GEMMs down the column), W = op(T_k)·W, C(r:, o) −= V_k·W
 /// (LAPACK xLARFB's products, one GEMM per tile).
 template <class T>
 class ColumnReflectors {
 public:
-    ColumnReflectors(const TileMatrix<T>& A, const QRFactors<T>& F, int64_t k, int prio);
+    ColumnReflectors(const TileMatrix<T>& A, const QRFactors<T>& F, int64_t k, int prio)
+        : ColumnReflectors(A, F.handle(k, k), k, k, prio) {}
+    /// The reflectors in tile column k of A from tile row r down, with T factor `t` (a
+    /// tile_cols(k)² tile, zero beyond the min(rows below r, tile_cols(k)) reflectors).
+    ColumnReflectors(const TileMatrix<T>& A, TileHandle t, int64_t k, int64_t r, int prio);
     ~ColumnReflectors();
     ColumnReflectors(const ColumnReflectors&) = delete;
     ColumnReflectors& operator=(const ColumnReflectors&) = delete;
 
-    /// C(k:, o) = op(Q_k)·C(k:, o) (tile rows k .. mt−1 of tile column o; op: NoTrans or ConjTrans).
+    /// C(r:, o) = op(Q_k)·C(r:, o) (tile rows r .. mt−1 of tile column o; op: NoTrans or ConjTrans).
     void left(Trans trans, TileMatrix<T>& C, int64_t o, int prio);
-    /// C(o, k:) = C(o, k:)·op(Q_k) (tile columns k .. mt−1 of tile row o).
+    /// C(o, r:) = C(o, r:)·op(Q_k) (tile columns r .. mt−1 of tile row o).
     void right(Trans trans, TileMatrix<T>& C, int64_t o, int prio);
 
-private:
-    TileHandle v(int64_t m) const;  // V_k's tile in tile row m ≥ k
+    TileHandle v(int64_t m) const;  ///< V_k's tile in tile row m ≥ r
+    TileHandle t() const { return t_; }  ///< T_k
 
+private:
     const TileMatrix<T>& A_;
-    const int64_t k_;
+    const int64_t k_, r_;
     TileHandle t_ = nullptr, vkk_ = nullptr;
 };
 
