@@ -9,12 +9,12 @@
 namespace tessera::codelets {
 
 void submit_buffers(starpu_codelet& cl, const void* args, size_t args_size, const std::vector<Buffer>& buffers,
-                    int priority) {
+                    int priority, std::shared_ptr<const void> keep) {
     const int n = int(buffers.size());
     if (cl.nbuffers != STARPU_VARIABLE_NBUFFERS && n != cl.nbuffers)
         throw Error(std::string("tessera: wrong number of buffers for task ") + cl.name);
-    if (detail::distributed()) return submit_distributed(cl, args, args_size, buffers, priority);
-    starpu_task* task = new_task(cl, args, args_size, priority);
+    if (detail::distributed()) return submit_distributed(cl, args, args_size, buffers, priority, std::move(keep));
+    starpu_task* task = new_task(cl, args, args_size, priority, std::move(keep));
     if (cl.nbuffers == STARPU_VARIABLE_NBUFFERS) {
         task->nbuffers = n;
         if (n > STARPU_NMAXBUFS) {  // freed by StarPU with the task (or by discard_task)

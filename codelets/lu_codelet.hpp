@@ -33,14 +33,16 @@ starpu_codelet& named_var_codelet(const char* op) {
 
 /// Submit one task of `cl` (fixed or variable number of buffers) on `buffers` with a copy of
 /// `args` (trivially copyable, starting with `uint32_t flags`). Honours Placement::OpenCLOnly.
-/// Throws std::bad_alloc when memory runs out, tessera::Error as submit_task().
+/// `keep` (e.g. an object the task reads through a pointer in `args`) is held until the task has
+/// completed. Throws std::bad_alloc when memory runs out, tessera::Error as submit_task().
 void submit_buffers(starpu_codelet& cl, const void* args, size_t args_size, const std::vector<Buffer>& buffers,
-                    int priority);
+                    int priority, std::shared_ptr<const void> keep = {});
 template <class Args>
-void submit_buffers(starpu_codelet& cl, const Args& args, const std::vector<Buffer>& buffers, int priority) {
+void submit_buffers(starpu_codelet& cl, const Args& args, const std::vector<Buffer>& buffers, int priority,
+                    std::shared_ptr<const void> keep = {}) {
     static_assert(std::is_trivially_copyable_v<Args>);
     static_assert(starts_with_flags<Args>(), "a codelet's arguments start with uint32_t flags (history_model)");
-    submit_buffers(cl, &args, sizeof(Args), buffers, priority);
+    submit_buffers(cl, &args, sizeof(Args), buffers, priority, std::move(keep));
 }
 
 /// The OpenCL tiles of a task's first `ntiles` buffers (a column of tiles, top to bottom) and their
