@@ -69,6 +69,14 @@ Norm norm_from_char(char c, const char* arg) {
     bad_char(arg, c, "M, O, 1, I, F, E");
 }
 
+Job job_from_char(char c, const char* arg) {
+    switch (std::toupper(static_cast<unsigned char>(c))) {
+        case 'N': return Job::NoVec;
+        case 'V': return Job::Vec;
+    }
+    bad_char(arg, c, "N, V");
+}
+
 namespace detail {
 
 void warn_once(const std::string& msg) {

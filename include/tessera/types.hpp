@@ -21,6 +21,9 @@ enum class Diag : char { NonUnit = 'N', Unit = 'U' };
 /// max |a_ij| ('M'), the one norm max_j Σ_i |a_ij| ('O' or '1'), the infinity norm max_i Σ_j |a_ij|
 /// ('I'), the Frobenius norm sqrt(Σ |a_ij|²) ('F' or 'E'). Not a matrix norm for Max, as LAPACK's.
 enum class Norm : char { Max = 'M', One = 'O', Inf = 'I', Fro = 'F' };
+/// Which vectors an eigen solver computes besides the eigenvalues (LAPACK's JOBZ of xSYEVD, xHEEVD):
+/// none ('N') or the eigenvectors ('V').
+enum class Job : char { NoVec = 'N', Vec = 'V' };
 
 /// Parse a LAPACK character ('L'/'l', ...). Throw tessera::Error naming `arg` when invalid.
 Uplo uplo_from_char(char c, const char* arg = "uplo");
@@ -29,6 +32,8 @@ Side side_from_char(char c, const char* arg = "side");
 Diag diag_from_char(char c, const char* arg = "diag");
 /// 'M', 'O' or '1', 'I', 'F' or 'E' (either case) as LAPACK's xLANGE reads NORM.
 Norm norm_from_char(char c, const char* arg = "norm");
+/// 'N' or 'V' (either case) as LAPACK's xSYEVD reads JOBZ.
+Job job_from_char(char c, const char* arg = "jobz");
 
 /// A P×Q process grid with its 2D block-cyclic owner map: tile (i, j) belongs to MPI rank
 /// (i mod P)·Q + (j mod Q) (ScaLAPACK's and Chameleon's convention), so P·Q ranks share the tiles.
