@@ -6,6 +6,7 @@
 
 #include "tessera/blas3.hpp"
 #include "tessera/cholesky.hpp"
+#include "tessera/eig.hpp"
 #include "tessera/lu.hpp"
 #include "tessera/mixed.hpp"
 #include "tessera/norms.hpp"

@@ -1,0 +1,224 @@
+// heevd / syevd: the two-stage Hermitian eigensolver (tessera/eig.hpp). Stage 1 is a task graph
+// (he2hb.hpp); the band is then copied to the host for LAPACK's bulge-chasing kernels
+// (kernels/cpu/band_tridiag.hpp) and xSTERF / xSTEDC; the eigenvectors come back through Q2 (CPU
+// tasks) and Q1 (tile GEMMs).
+#include "kernels/cpu/cblas_lapacke.hpp"  // first: it sets up <cblas.h> and <lapacke.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "algorithms/common.hpp"
+#include "algorithms/he2hb.hpp"
+#include "codelets/tasks_eig.hpp"
+#include "runtime/precisions.hpp"
+#include "tessera/eig.hpp"
+#include "tessera/norms.hpp"
+
+namespace tessera {
+
+namespace {
+
+// Entry (r, c) of M's host storage (its valid copy must be in main memory).
+template <class T>
+T& at(const TileMatrix<T>& M, int64_t r, int64_t c) {
+    const int64_t nb = M.nb();
+    return M.tile_data(r / nb, c / nb)[r % nb + (c % nb) * M.tile_ld(r / nb)];
+}
+
+template <class T>
+T conj_of(T x) {
+    if constexpr (is_complex_v<T>) return std::conj(x);
+    else return x;
+}
+
+// B = sigma·A as a full Hermitian matrix on B's lower tiles and whole diagonal tiles, from A's uplo
+// triangle (the diagonal's imaginary parts taken as zero, as xHEEVD), tile by tile on the host: A's
+// valid copy is in main memory and B was just made. Tile (i, j), i ≥ j, of B is A's tile (i, j)
+// (Lower) or the conjugate transpose of A's tile (j, i) (Upper); a diagonal tile is mirrored.
+template <class T>
+void hermitian_working_copy(const TileMatrix<T>& A, Uplo uplo, real_t<T> sigma, TileMatrix<T>& B) {
+    const int64_t nt = A.nt();
+    for (int64_t j = 0; j < nt; ++j)
+        for (int64_t i = j; i < nt; ++i) {
+            const bool lower = uplo == Uplo::Lower;
+            const T* a = lower ? A.tile_data(i, j) : A.tile_data(j, i);
+            const int64_t lda = lower ? A.tile_ld(i) : A.tile_ld(j);
+            T* b = B.tile_data(i, j);
+            const int64_t ldb = B.tile_ld(i), rows = B.tile_rows(i), cols = B.tile_cols(j);
+            for (int64_t c = 0; c < cols; ++c)
+                for (int64_t r = 0; r < rows; ++r) {
+                    if (i == j && r <= c) continue;  // the diagonal tile's lower triangle first
+                    b[r + c * ldb] = sigma * (lower ? a[r + c * lda] : conj_of(a[c + r * lda]));
+                }
+            if (i != j) continue;
+            for (int64_t c = 0; c < cols; ++c) {
+                b[c + c * ldb] = T(sigma * std::real(a[c + c * lda]));
+                for (int64_t r = 0; r < c; ++r) b[r + c * ldb] = conj_of(b[c + r * ldb]);
+            }
+        }
+}
+
+// The band of bandwidth kd of B (lower band storage, ldab = kd + 1).
+template <class T>
+std::vector<T> lower_band(const TileMatrix<T>& B, int64_t kd) {
+    const int64_t n = B.n();
+    std::vector<T> ab(size_t((kd + 1) * n), T(0));
+    for (int64_t c = 0; c < n; ++c)
+        for (int64_t r = c; r <= std::min(n - 1, c + kd); ++r) ab[size_t(r - c + c * (kd + 1))] = at(B, r, c);
+    return ab;
+}
+
+// A = z (n×n real, column-major, leading dimension n) on A's host tiles.
+template <class T>
+void real_into_tiles(const real_t<T>* z, int64_t n, const TileMatrix<T>& A) {
+    const int64_t nb = A.nb();
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) {
+            T* a = A.tile_data(i, j);
+            for (int64_t c = 0; c < A.tile_cols(j); ++c)
+                for (int64_t r = 0; r < A.tile_rows(i); ++r)
+                    a[r + c * A.tile_ld(i)] = T(z[size_t(i * nb + r + (j * nb + c) * n)]);
+        }
+}
+
+template <class R>
+int64_t tridiagonal_values(int64_t n, R* d, R* e) {
+    if constexpr (std::is_same_v<R, float>) return LAPACKE_ssterf(int(n), d, e);
+    else return LAPACKE_dsterf(int(n), d, e);
+}
+
+template <class R>
+int64_t tridiagonal_vectors(int64_t n, R* d, R* e, R* z) {
+    if constexpr (std::is_same_v<R, float>) return LAPACKE_sstedc(LAPACK_COL_MAJOR, 'I', int(n), d, e, z, int(n));
+    else return LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', int(n), d, e, z, int(n));
+}
+
+}  // namespace
+
+template <class T>
+int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w) {
+    using R = real_t<T>;
+    const char* func = "heevd";
+    check_char_arg(jobz == Job::NoVec || jobz == Job::Vec, func, "jobz", char(jobz), "must be NoVec or Vec ('N' or 'V')");
+    check_char_arg(uplo == Uplo::Lower || uplo == Uplo::Upper, func, "uplo", char(uplo), "must be Lower or Upper");
+    check_arg(A.m() == A.n(), func, "A", A.m(), "rows must equal columns");
+    detail::require_runtime(func);
+    if (detail::distributed()) throw Error("tessera::heevd: distributed matrices are not supported (one process only)");
+    const int64_t n = A.n(), nb = A.nb();
+    w.assign(size_t(n), R(0));
+    if (n == 0) return 0;
+
+    // xHEEVD's scaling into [rmin, rmax]; a NaN or an infinity is refused rather than reduced.
+    const R anrm = lanhe(Norm::Max, uplo, A);
+    if (!std::isfinite(anrm))
+        throw Error("tessera::heevd: A has a NaN or an infinite entry in its " +
+                    std::string(uplo == Uplo::Lower ? "lower" : "upper") + " triangle");
+    const R smlnum = std::numeric_limits<R>::min() / std::numeric_limits<R>::epsilon();
+    const R rmin = std::sqrt(smlnum), rmax = std::sqrt(R(1) / smlnum);
+    R sigma = 1;
+    if (anrm > 0 && anrm < rmin) sigma = rmin / anrm;
+    else if (anrm > rmax) sigma = rmax / anrm;
+
+    // Stage 1 on a working copy B, so that A keeps its other triangle (values only) or receives Z.
+    A.keep_only_on_host();
+    TileMatrix<T> B(n, n, nb);
+    {
+        const CallerBlasThreads host;  // the workers, idle, would spin on the cores the host loops need
+        hermitian_working_copy(A, uplo, sigma, B);
+    }
+    QRFactors<T> F(B, 1, QRForm::ColumnPanel);
+    {
+        Sequence seq;
+        {
+            detail::SubmitScope scope(seq);
+            detail::he2hb(B, F);
+        }
+        seq.wait();
+    }
+    B.acquire_host();
+
+    // Stage 2 and the tridiagonal eigenproblem on the host (xSTEDC with the caller's BLAS threads).
+    const int64_t kd = std::min(nb, n - 1);
+    std::vector<R> e(size_t(std::max<int64_t>(n - 1, 1)));
+    std::shared_ptr<cpu::BandReflectors<T>> q2;
+    int64_t info = 0;
+    {
+        const CallerBlasThreads host;
+        const std::vector<T> ab = lower_band(B, kd);
+        if (jobz == Job::Vec) q2 = std::make_shared<cpu::BandReflectors<T>>();
+        const int stage2 = cpu::hb2st<T>(n, kd, ab.data(), kd + 1, w.data(), e.data(), q2.get());
+        if (stage2 != 0) throw Error("tessera::heevd: the band reduction refused argument " + std::to_string(-stage2));
+        if (jobz == Job::NoVec) {
+            info = tridiagonal_values(n, w.data(), e.data());
+        } else {
+            std::vector<R> z(size_t(n * n));
+            info = tridiagonal_vectors(n, w.data(), e.data(), z.data());
+            if (info == 0) real_into_tiles(z.data(), n, A);  // no task has used A since keep_only_on_host
+        }
+    }
+    if (jobz == Job::Vec && info == 0) {
+        // A = Q1·Q2·Z: Q2 by CPU tasks, one per tile column, then Q1 as tile GEMMs.
+        Sequence seq;
+        {
+            detail::SubmitScope scope(seq);
+            for (int64_t o = 0; o < A.nt(); ++o) {
+                std::vector<TileHandle> column;
+                for (int64_t m = 0; m < A.mt(); ++m) column.push_back(A.handle(m, o));
+                tasks::apply_band_reflectors<T>(q2, column, 1);
+            }
+            detail::unmqr_he2hb(B, F, A);
+        }
+        seq.wait();
+    }
+    if (sigma != 1)
+        for (R& x : w) x /= sigma;
+    return info;
+}
+
+template <class T>
+int64_t heevd_nb(int64_t n) {
+    return std::min(tuned_tile(prec_letter<T>() + std::string("geqrf"), n).nb, kHeevdMaxNb);
+}
+
+namespace lapack {
+
+template <class T>
+int64_t heevd(char jobz, char uplo, int64_t n, T* a, int64_t lda, real_t<T>* w, const Options& opts) {
+    const char* func = "lapack::heevd";
+    const Job j = job_from_char(jobz);
+    const Uplo u = uplo_from_char(uplo);
+    check_char_arg(u != Uplo::General, func, "uplo", uplo, "must be 'L' or 'U'");
+    check_dim(func, "n", n);
+    check_arg(w != nullptr || n == 0, func, "w", 0, "must not be null");
+    Options o = detail::with_tuned_nb<T>(opts, "geqrf", func, n);
+    if (opts.nb == 0) o.nb = heevd_nb<T>(n);
+    auto A = detail::lapack_tiles(static_cast<const T*>(a), lda, n, n, o, func, "lda");
+    std::vector<real_t<T>> values;
+    const int64_t info = tessera::heevd(j, u, A, values);
+    if (j == Job::Vec) detail::lapack_result(A, a, lda);
+    std::copy(values.begin(), values.end(), w);
+    return info;
+}
+
+template <class T>
+int64_t syevd(char jobz, char uplo, int64_t n, T* a, int64_t lda, T* w, const Options& opts) {
+    static_assert(!is_complex_v<T>, "lapack::syevd is for real matrices; use lapack::heevd");
+    return heevd(jobz, uplo, n, a, lda, w, opts);
+}
+
+}  // namespace lapack
+
+#define TESSERA_INSTANTIATE(T)                                                 \
+    template int64_t heevd(Job, Uplo, TileMatrix<T>&, std::vector<real_t<T>>&); \
+    template int64_t heevd_nb<T>(int64_t);                                       \
+    template int64_t lapack::heevd(char, char, int64_t, T*, int64_t, real_t<T>*, const Options&);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
+template int64_t lapack::syevd(char, char, int64_t, float*, int64_t, float*, const Options&);
+template int64_t lapack::syevd(char, char, int64_t, double*, int64_t, double*, const Options&);
+
+}  // namespace tessera
