@@ -79,7 +79,7 @@ constexpr std::pair<OpOption, const char*> kOpOptions[] = {
     {kM, "--m"},         {kK, "--k"},         {kNrhs, "--nrhs"},     {kIb, "--ib"},
     {kUplo, "--uplo"},   {kSide, "--side"},   {kDiag, "--diag"},     {kTrans, "--trans"},
     {kTransA, "--transA"}, {kTransB, "--transB"}, {kAlpha, "--alpha"}, {kBeta, "--beta"},
-    {kResident, "--resident"}, {kCond, "--cond"}, {kNorm, "--norm"},
+    {kResident, "--resident"}, {kCond, "--cond"}, {kNorm, "--norm"}, {kJobz, "--jobz"},
 };
 
 /// "--n, --uplo, --resident": the options of kOpOptions that `op` reads, after --n.
@@ -208,6 +208,8 @@ void add_options(CLI::App& app, Command& c) {
                    {"E", Norm::Fro}},
                   "norm of lange, lansy, lanhe, lantr: M (max |a_ij|), O or 1 (one), I (infinity), F or E "
                   "(Frobenius); default O");
+    add_flag_char(app, "--jobz", p.jobz, {{"N", Job::NoVec}, {"V", Job::Vec}},
+                  "syevd, heevd: N (eigenvalues only) or V (eigenvalues and eigenvectors); default V");
     const std::map<std::string, Trans> trans{{"N", Trans::NoTrans}, {"T", Trans::Trans}, {"C", Trans::ConjTrans}};
     add_flag_char(app, "--trans", p.trans, trans, "N, T or C");
     add_flag_char(app, "--transA", p.transA, trans, "N, T or C");
@@ -217,7 +219,9 @@ void add_options(CLI::App& app, Command& c) {
     app.add_option("--seed", p.seed, "seed of the random matrices");
     app.add_option("--cond", p.cond,
                    "2-norm condition number of the generated matrix (posv_mixed: Q·diag(σ)·Qᴴ, gesv_mixed: "
-                   "U·diag(σ)·Vᴴ, σ geometric from 1 to 1/cond, Q, U, V Householder reflectors; built on the host)")
+                   "U·diag(σ)·Vᴴ, σ geometric from 1 to 1/cond, Q, U, V Householder reflectors; syevd, heevd: "
+                   "Q·diag(λ)·Qᴴ, λ geometric from 1 to 1/cond with alternating signs, Q from the QR of a random "
+                   "matrix; built on the host)")
         ->check(CLI::Range(1.0, 1e300));
     app.add_option("--repeat", c.repeat, "number of runs")->check(positive);
     app.add_option("--warmup", c.warmup,
@@ -225,8 +229,9 @@ void add_options(CLI::App& app, Command& c) {
         ->check(non_negative);
     app.add_flag("--check", p.check, "check each result against the scaled residuals of docs/architecture.md");
     app.add_flag("--check-random", p.check_random,
-                 "check gemm, potrf, getrf (square) and geqrf with O(n^2) randomized residuals (Freivalds) instead "
-                 "of the full O(n^3) ones, for large n; other operations get the full check. Distributed: every "
+                 "check gemm, potrf, getrf (square), geqrf, syevd and heevd with O(n^2) randomized residuals "
+                 "(Freivalds; the eigensolvers' eigenvalues by their sum against the trace) instead of the full "
+                 "O(n^3) ones, for large n; other operations get the full check. Distributed: every "
                  "rank multiplies its own tiles and the O(n) products are summed over the ranks");
     app.add_flag("--csv", c.csv, "print comma-separated rows");
     app.add_option("--host-memory", c.config.host_memory,
@@ -361,7 +366,8 @@ int run_rows(const Op& op, const Command& c, Runtime& rt) {
 /// The routine family whose tuned tile size an operation uses when --nb/--ib are not given (tuned_tile).
 std::string tuned_family(const std::string& op) {
     if (op.rfind("po", 0) == 0) return "potrf";
-    if (op == "geqrf" || op == "gels" || op == "ungqr" || op == "unmqr") return "geqrf";
+    // syevd, heevd: the geqrf tile size, capped at kHeevdMaxNb in run_op (tessera::heevd_nb)
+    if (op == "geqrf" || op == "gels" || op == "ungqr" || op == "unmqr" || op == "syevd" || op == "heevd") return "geqrf";
     if (op.rfind("ge", 0) == 0) return "getrf";
     return "gemm";
 }
@@ -372,8 +378,11 @@ void refuse_unavailable(const Op& op, const Command& c, const Runtime& rt) {
     if (std::string(op.precisions).find(c.p.prec) == std::string::npos) {
         std::string taken;  // "d or z"
         for (const char* l = op.precisions; *l; ++l) taken += std::string(taken.empty() ? "" : l[1] ? ", " : " or ") + *l;
-        throw Error(std::string(op.name) + " takes --prec " + taken + " only, not " + c.p.prec +
-                    " (the mixed-precision solvers refine a d or z solution from s or c factors)");
+        const std::string name = op.name;
+        const bool mixed = name.size() > 6 && name.compare(name.size() - 6, 6, "_mixed") == 0;
+        throw Error(name + " takes --prec " + taken + " only, not " + c.p.prec +
+                    (mixed ? " (the mixed-precision solvers refine a d or z solution from s or c factors)"
+                           : name == "syevd" ? " (heevd takes the complex precisions)" : ""));
     }
     const std::string name = op.name;
     if (rt.distributed() && !op.distributed && name.size() > 6 && name.compare(name.size() - 6, 6, "_mixed") == 0)
@@ -400,7 +409,8 @@ int run_op(const Op& op, Command c, const GivenFn& given) {
     const auto refused = tool::prepare_together("tessera-tester", [&] {
         refuse_unavailable(op, c, rt);
         const TileChoice tuned = tuned_tile(c.p.prec + tuned_family(op.name), std::max({c.p.m, c.p.n, c.p.k}));
-        if (c.p.nb == 0) c.p.nb = tuned.nb;
+        const bool eig = std::string(op.name) == "syevd" || std::string(op.name) == "heevd";
+        if (c.p.nb == 0) c.p.nb = eig ? std::min(tuned.nb, kHeevdMaxNb) : tuned.nb;  // eig: heevd_nb
         if (c.p.ib == 0) c.p.ib = std::min(tuned.ib, c.p.nb);
         require_memory_for(op, c.p, given);
     });
