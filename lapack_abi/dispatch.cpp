@@ -1,0 +1,114 @@
+// The dispatcher of libtessera_lapack: thresholds, the next library's symbols, the verbose line,
+// re-entry marks and xerbla (see dispatch.hpp).
+#include "lapack_abi/dispatch.hpp"
+
+#include <dlfcn.h>
+#include <starpu.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+namespace tessera_lapack {
+
+namespace {
+
+// Default thresholds (order n from which a routine runs on Tessera). Below them one tile or a few
+// would be the whole matrix, and the next library's multithreaded LAPACK is faster than a task graph
+// (StarPU's start and per-task overheads). Routines are named without their precision letter.
+struct Threshold {
+    const char* routine;
+    int64_t min_n;
+};
+constexpr Threshold kDefaultMinN[] = {
+    {"potrf", 2048}, {"potrs", 4096}, {"posv", 2048},  {"getrf", 2048},
+    {"getrs", 4096}, {"gesv", 2048},  {"syevd", 2048}, {"heevd", 2048},
+};
+
+int64_t parse_env(const char* var, int64_t fallback) {
+    const char* v = std::getenv(var);
+    if (!v || !*v) return fallback;
+    char* end = nullptr;
+    const long long x = std::strtoll(v, &end, 10);
+    if (*end != '\0' || x < 0) {
+        std::fprintf(stderr, "tessera_lapack: ignoring %s=%s (not a non-negative integer)\n", var, v);
+        return fallback;
+    }
+    return x;
+}
+
+int64_t threshold(const char* name) {
+    int64_t t = INT64_MAX;  // a routine missing from the table stays on the next library
+    for (const Threshold& d : kDefaultMinN)
+        if (std::strcmp(name + 1, d.routine) == 0) t = d.min_n;
+    t = parse_env("TESSERA_LAPACK_MIN_N", t);
+    std::string var = "TESSERA_LAPACK_MIN_N_";
+    for (const char* c = name; *c; ++c) var += char(std::toupper(static_cast<unsigned char>(*c)));
+    return parse_env(var.c_str(), t);
+}
+
+thread_local int t_inside = 0;
+
+}  // namespace
+
+void* next_symbol(const char* name) {
+    static std::mutex m;
+    static std::map<std::string, void*> cache;
+    std::lock_guard<std::mutex> lock(m);
+    auto it = cache.find(name);
+    if (it != cache.end()) return it->second;
+    void* p = dlsym(RTLD_NEXT, name);
+    if (!p) {
+        std::fprintf(stderr, "tessera_lapack: no library after libtessera_lapack defines %s (link a LAPACK after it)\n",
+                     name);
+        std::abort();
+    }
+    cache.emplace(name, p);
+    return p;
+}
+
+bool use_tessera(const char* name, int64_t n) {
+    if (Reentry::inside()) return false;
+    static std::mutex m;
+    static std::map<std::string, int64_t> cache;  // environment read once per routine
+    int64_t t;
+    {
+        std::lock_guard<std::mutex> lock(m);
+        auto it = cache.find(name);
+        if (it == cache.end()) it = cache.emplace(name, threshold(name)).first;
+        t = it->second;
+    }
+    return n >= t;
+}
+
+bool verbose() {
+    static const bool v = [] {
+        const char* e = std::getenv("TESSERA_LAPACK_VERBOSE");
+        return e && *e && std::strcmp(e, "0") != 0;
+    }();
+    return v;
+}
+
+void report(const char* name, int64_t n, const char* where, double seconds, int info) {
+    if (!verbose()) return;
+    std::fprintf(stderr, "tessera_lapack: %s n=%lld %s %.3f s info=%d\n", name, static_cast<long long>(n), where,
+                 seconds, info);
+}
+
+Reentry::Reentry() { ++t_inside; }
+Reentry::~Reentry() { --t_inside; }
+// StarPU's worker key exists only once StarPU has started: before, no thread is a worker.
+bool Reentry::inside() { return t_inside > 0 || (runtime_started() && starpu_worker_get_id() >= 0); }
+
+void xerbla(const char* routine, int info) {
+    using Xerbla = void (*)(const char*, const int*, size_t);
+    static const auto fn = reinterpret_cast<Xerbla>(dlsym(RTLD_DEFAULT, "xerbla_"));
+    const int arg = -info;
+    if (fn)
+        fn(routine, &arg, std::strlen(routine));
+    else
+        std::fprintf(stderr, " ** On entry to %s parameter number %d had an illegal value\n", routine, arg);
+}
+
+}  // namespace tessera_lapack
