@@ -69,14 +69,14 @@ void posv(const char* uplo, const int* n, const int* nrhs, T* a, const int* lda,
 }  // namespace tessera_lapack
 
 #define TESSERA_CHOLESKY_ABI(x, T)                                                                              \
-    extern "C" void x##potrf_(const char* uplo, const int* n, T* a, const int* lda, int* info, size_t uplo_len) { \
+    TESSERA_LAPACK_API void x##potrf_(const char* uplo, const int* n, T* a, const int* lda, int* info, size_t uplo_len) { \
         tessera_lapack::potrf<T>(uplo, n, a, lda, info, uplo_len);                                             \
     }                                                                                                           \
-    extern "C" void x##potrs_(const char* uplo, const int* n, const int* nrhs, const T* a, const int* lda, T* b, \
+    TESSERA_LAPACK_API void x##potrs_(const char* uplo, const int* n, const int* nrhs, const T* a, const int* lda, T* b, \
                               const int* ldb, int* info, size_t uplo_len) {                                     \
         tessera_lapack::potrs<T>(uplo, n, nrhs, a, lda, b, ldb, info, uplo_len);                               \
     }                                                                                                           \
-    extern "C" void x##posv_(const char* uplo, const int* n, const int* nrhs, T* a, const int* lda, T* b,        \
+    TESSERA_LAPACK_API void x##posv_(const char* uplo, const int* n, const int* nrhs, T* a, const int* lda, T* b,        \
                              const int* ldb, int* info, size_t uplo_len) {                                      \
         tessera_lapack::posv<T>(uplo, n, nrhs, a, lda, b, ldb, info, uplo_len);                                \
     }

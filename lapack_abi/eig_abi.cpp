@@ -80,14 +80,14 @@ void eigd(const char* jobz, const char* uplo, const int* n, T* a, const int* lda
 }  // namespace tessera_lapack
 
 #define TESSERA_SYEVD_ABI(x, T)                                                                                  \
-    extern "C" void x##syevd_(const char* jobz, const char* uplo, const int* n, T* a, const int* lda, T* w,      \
+    TESSERA_LAPACK_API void x##syevd_(const char* jobz, const char* uplo, const int* n, T* a, const int* lda, T* w,      \
                               T* work, const int* lwork, int* iwork, const int* liwork, int* info,               \
                               size_t jobz_len, size_t uplo_len) {                                                \
         tessera_lapack::eigd<T>(jobz, uplo, n, a, lda, w, work, lwork, nullptr, nullptr, iwork, liwork, info,    \
                                 jobz_len, uplo_len);                                                             \
     }
 #define TESSERA_HEEVD_ABI(x, T, R)                                                                               \
-    extern "C" void x##heevd_(const char* jobz, const char* uplo, const int* n, T* a, const int* lda, R* w,      \
+    TESSERA_LAPACK_API void x##heevd_(const char* jobz, const char* uplo, const int* n, T* a, const int* lda, R* w,      \
                               T* work, const int* lwork, R* rwork, const int* lrwork, int* iwork,                \
                               const int* liwork, int* info, size_t jobz_len, size_t uplo_len) {                  \
         tessera_lapack::eigd<T>(jobz, uplo, n, a, lda, w, work, lwork, rwork, lrwork, iwork, liwork, info,       \

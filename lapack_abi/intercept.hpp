@@ -16,6 +16,9 @@
 #include "lapack_abi/dispatch.hpp"
 #include "tessera/types.hpp"
 
+/// The library exports only LAPACK's symbols (built with hidden visibility).
+#define TESSERA_LAPACK_API extern "C" __attribute__((visibility("default")))
+
 namespace tessera_lapack {
 
 /// LAPACK's precision letter of T: s, d, c, z.

@@ -80,14 +80,14 @@ void gesv(const int* n, const int* nrhs, T* a, const int* lda, int* ipiv, T* b, 
 }  // namespace tessera_lapack
 
 #define TESSERA_LU_ABI(x, T)                                                                                      \
-    extern "C" void x##getrf_(const int* m, const int* n, T* a, const int* lda, int* ipiv, int* info) {          \
+    TESSERA_LAPACK_API void x##getrf_(const int* m, const int* n, T* a, const int* lda, int* ipiv, int* info) {          \
         tessera_lapack::getrf<T>(m, n, a, lda, ipiv, info);                                                      \
     }                                                                                                             \
-    extern "C" void x##getrs_(const char* trans, const int* n, const int* nrhs, const T* a, const int* lda,       \
+    TESSERA_LAPACK_API void x##getrs_(const char* trans, const int* n, const int* nrhs, const T* a, const int* lda,       \
                               const int* ipiv, T* b, const int* ldb, int* info, size_t trans_len) {               \
         tessera_lapack::getrs<T>(trans, n, nrhs, a, lda, ipiv, b, ldb, info, trans_len);                         \
     }                                                                                                             \
-    extern "C" void x##gesv_(const int* n, const int* nrhs, T* a, const int* lda, int* ipiv, T* b, const int* ldb, \
+    TESSERA_LAPACK_API void x##gesv_(const int* n, const int* nrhs, T* a, const int* lda, int* ipiv, T* b, const int* ldb, \
                              int* info) {                                                                         \
         tessera_lapack::gesv<T>(n, nrhs, a, lda, ipiv, b, ldb, info);                                            \
     }
