@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Debian's numpy under LD_PRELOAD=libtessera_lapack.so (argv[1]): cholesky (xPOTRF), solve and inv
-(xGESV), eigh (xSYEVD / xHEEVD) in float64 and complex128 at n = 600 with TESSERA_LAPACK_MIN_N=256,
+(xGESV), eigh (xSYEVD / xHEEVD) in float64 and complex128 at n = 600 with TESSERA_LAPACK_MIN_N=256
+(and solve from four threads at once),
 compared with plain numpy run in a subprocess without LD_PRELOAD, within LAPACK's residual bounds
 (never exact equality); a singular matrix and a non-SPD one still raise LinAlgError. The verbose
 lines (TESSERA_LAPACK_VERBOSE=1) must show that each call ran on Tessera. Exit 77 (ctest: skipped)
@@ -36,6 +37,10 @@ def compute(dtype):
     out = {"cholesky": np.linalg.cholesky(spd), "solve": np.linalg.solve(a, b), "inv": np.linalg.inv(a)}
     out["eigh_w"], out["eigh_v"] = np.linalg.eigh(spd)
     out["eigvalsh"] = np.linalg.eigvalsh(spd)
+    # four threads at once (numpy releases the GIL in its LAPACK calls): they take turns on Tessera
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(4) as pool:
+        out["threads"] = list(pool.map(lambda k: np.linalg.solve(a + k * np.eye(N), b), range(4)))
     singular = a.copy()
     singular[:, N // 2] = 0
     bad = spd.copy()
@@ -74,6 +79,9 @@ def check(dtype, ours, plain):
         "eigh_w": np.abs(ours["eigh_w"] - plain["eigh_w"]).max() / (N * nrm(spd) * eps),
         "eigvalsh": np.abs(ours["eigvalsh"] - plain["eigh_w"]).max() / (N * nrm(spd) * eps),
     }
+    for k in range(4):
+        ak = a + k * np.eye(N)
+        ratios[f"threads_solve{k}"] = nrm(b - ak @ ours["threads"][k]) / (nrm(ak) * nrm(ours["threads"][k]) * N * eps)
     failed = []
     for k, r in list(ratios.items()) + [("agree_" + k, r) for k, r in agree.items()]:
         ok = np.isfinite(r) and r < 30
