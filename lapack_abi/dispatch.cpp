@@ -24,6 +24,8 @@ struct Threshold {
 constexpr Threshold kDefaultMinN[] = {
     {"potrf", 2048}, {"potrs", 4096}, {"posv", 2048},  {"getrf", 2048},
     {"getrs", 4096}, {"gesv", 2048},  {"syevd", 2048}, {"heevd", 2048},
+    // BLAS 3, by the smallest dimension (gemm min(m, n, k), trsm min(m, n), syrk/herk min(n, k))
+    {"gemm", 4096},  {"trsm", 4096},  {"syrk", 4096},  {"herk", 4096},
 };
 
 int64_t parse_env(const char* var, int64_t fallback) {

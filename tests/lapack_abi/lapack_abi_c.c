@@ -1,4 +1,5 @@
-/* A C program calling LAPACK's Fortran ABI directly (dgesv_, zposv_, dpotrf_, dgetrf_, dsyevd_),
+/* A C program calling LAPACK's Fortran ABI directly (dgesv_, zposv_, dpotrf_, dgetrf_, dsyevd_, and
+ * BLAS 3's dgemm_, dtrsm_, zherk_),
  * built twice: linked ahead of -llapack to libtessera_lapack, and linked to -llapack alone and run
  * with LD_PRELOAD=libtessera_lapack.so. The environment sets TESSERA_LAPACK_MIN_N=256, so n = 600
  * runs on Tessera and n = 100 falls through. Each result is checked against LAPACK's residual bounds;
@@ -27,6 +28,15 @@ extern getrf_t dgetrf_;
 extern potrf_t dpotrf_;
 extern zposv_t zposv_;
 extern syevd_t dsyevd_;
+typedef void gemm_t(const char*, const char*, const int*, const int*, const int*, const double*, const double*,
+                    const int*, const double*, const int*, const double*, double*, const int*, size_t, size_t);
+typedef void trsm_t(const char*, const char*, const char*, const char*, const int*, const int*, const double*,
+                    const double*, const int*, double*, const int*, size_t, size_t, size_t, size_t);
+typedef void zherk_t(const char*, const char*, const int*, const int*, const double*, const double complex*,
+                     const int*, const double*, double complex*, const int*, size_t, size_t);
+extern gemm_t dgemm_;
+extern trsm_t dtrsm_;
+extern zherk_t zherk_;
 
 static int failures = 0;
 #define CHECK(cond, ...)                                        \
@@ -327,6 +337,53 @@ static void test_bad_arguments(void) {
     free(a), free(b), free(ipiv), free(za), free(zb);
 }
 
+/* BLAS 3 at n = 600 (on Tessera) against OpenBLAS's, within the reference bound k·eps·|A|·|B|; bad
+ * arguments reported to xerbla_ with BLAS's positive argument number. */
+static void test_blas3(int n) {
+    double* a = dmat(n, n);
+    double* b = dmat(n, n);
+    double* c = dmat(n, n);
+    double* c2 = dcopy(c, (size_t)n * n);
+    const double alpha = 1.5, beta = -0.5;
+    dgemm_("N", "T", &n, &n, &n, &alpha, a, &n, b, &n, &beta, c, &n, 1, 1);
+    ((gemm_t*)reference("dgemm_"))("N", "T", &n, &n, &n, &alpha, a, &n, b, &n, &beta, c2, &n, 1, 1);
+    double diff = 0;
+    for (size_t i = 0; i < (size_t)n * n; ++i) diff = fmax(diff, fabs(c[i] - c2[i]));
+    const double bound = 2.0 * n * DBL_EPSILON * (alpha * n + fabs(beta)); /* entries of a, b, c in [-1, 1) */
+    CHECK(diff < bound, "dgemm n=%d: differs from OpenBLAS's by %g (bound %g)", n, diff, bound);
+    /* dtrsm: X = A⁻¹·B with A lower triangular, unit diagonal dominant */
+    for (int j = 0; j < n; ++j) a[j + (size_t)j * n] = n;
+    memcpy(c, b, sizeof(double) * (size_t)n * n);
+    memcpy(c2, b, sizeof(double) * (size_t)n * n);
+    const double one = 1.0;
+    dtrsm_("L", "L", "N", "N", &n, &n, &one, a, &n, c, &n, 1, 1, 1, 1);
+    ((trsm_t*)reference("dtrsm_"))("L", "L", "N", "N", &n, &n, &one, a, &n, c2, &n, 1, 1, 1, 1);
+    double tdiff = 0;
+    for (size_t i = 0; i < (size_t)n * n; ++i) tdiff = fmax(tdiff, fabs(c[i] - c2[i]));
+    CHECK(tdiff < 1e-12, "dtrsm n=%d: differs from OpenBLAS's by %g", n, tdiff);
+    printf("dgemm  n=%-4d within %.3g of OpenBLAS (bound %.3g); dtrsm within %.3g\n", n, diff, bound, tdiff);
+    int small = 100;
+    xerbla_arg = 0;
+    dgemm_("X", "N", &n, &n, &n, &alpha, a, &n, b, &n, &beta, c, &n, 1, 1);
+    CHECK(xerbla_arg == 1 && strcmp(xerbla_name, "DGEMM") == 0, "dgemm transa='X': xerbla_ got %s %d", xerbla_name,
+          xerbla_arg);
+    xerbla_arg = 0;
+    dgemm_("N", "N", &n, &n, &n, &alpha, a, &n, b, &n, &beta, c, &small, 1, 1);
+    CHECK(xerbla_arg == 13, "dgemm ldc=100: xerbla_ got %s %d", xerbla_name, xerbla_arg);
+    xerbla_arg = 0;
+    dtrsm_("L", "L", "N", "N", &n, &n, &one, a, &small, c, &n, 1, 1, 1, 1);
+    CHECK(xerbla_arg == 9 && strcmp(xerbla_name, "DTRSM") == 0, "dtrsm lda=100: xerbla_ got %s %d", xerbla_name,
+          xerbla_arg);
+    xerbla_arg = 0;
+    double complex* za = calloc((size_t)n * n, sizeof(double complex));
+    double complex* zc = calloc((size_t)n * n, sizeof(double complex));
+    zherk_("U", "T", &n, &n, &one, za, &n, &one, zc, &n, 1, 1);
+    CHECK(xerbla_arg == 2 && strcmp(xerbla_name, "ZHERK") == 0, "zherk trans='T': xerbla_ got %s %d", xerbla_name,
+          xerbla_arg);
+    printf("BLAS 3 bad arguments: xerbla_ as the reference BLAS\n");
+    free(a), free(b), free(c), free(c2), free(za), free(zc);
+}
+
 int main(void) {
     openblas = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
     if (!openblas) {
@@ -346,6 +403,7 @@ int main(void) {
     test_singular(600);
     test_dpotrf(600);
     test_zposv(600);
+    test_blas3(600);
     printf(failures ? "%d FAILED\n" : "all passed\n", failures);
     return failures ? 1 : 0;
 }
