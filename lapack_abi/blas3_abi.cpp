@@ -27,7 +27,7 @@ void gemm(const char* ta, const char* tb, const int* m, const int* n, const int*
             (name + "_").c_str(), ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, la, lb);
     };
     const int64_t size = std::min({*m, *n, *k});
-    if (!use_tessera(name.c_str(), size) || *alpha == T(0)) return next();
+    if (!use_tessera(name.c_str(), size) || *alpha == T(0)) return pass_through(name, size, nullptr, next);
     const int nrowa = lsame(ta, 'N') ? *m : *k, nrowb = lsame(tb, 'N') ? *k : *n;
     int info = 0;
     if (!is_trans(ta)) info = 1;
@@ -55,7 +55,7 @@ void trsm(const char* side, const char* uplo, const char* ta, const char* diag, 
             (name + "_").c_str(), side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb, ls, lu, lt, ld);
     };
     const int64_t size = std::min(*m, *n);
-    if (!use_tessera(name.c_str(), size) || *alpha == T(0)) return next();
+    if (!use_tessera(name.c_str(), size) || *alpha == T(0)) return pass_through(name, size, nullptr, next);
     const bool left = lsame(side, 'L');
     int info = 0;
     if (!left && !lsame(side, 'R')) info = 1;
@@ -87,7 +87,7 @@ void rank_k(const char* uplo, const char* trans, const int* n, const int* k, con
                                                                       alpha, a, lda, beta, c, ldc, lu, lt);
     };
     const int64_t size = std::min(*n, *k);
-    if (!use_tessera(name.c_str(), size) || *alpha == S(0)) return next();
+    if (!use_tessera(name.c_str(), size) || *alpha == S(0)) return pass_through(name, size, nullptr, next);
     // zsyrk: 'N' or 'T'; zherk: 'N' or 'C'; real xSYRK: 'N', 'T' or 'C'
     const bool trans_ok = lsame(trans, 'N') || (Herk ? lsame(trans, 'C')
                                                      : (lsame(trans, 'T') || (!tessera::is_complex_v<T> && lsame(trans, 'C'))));

@@ -12,7 +12,7 @@ void potrf(const char* uplo, const int* n, T* a, const int* lda, int* info, size
     const std::string name = routine_name<T>("potrf");
     auto next = [&] { call_next<void (*)(const char*, const int*, T*, const int*, int*, size_t)>(
                           (name + "_").c_str(), uplo, n, a, lda, info, uplo_len); };
-    if (!use_tessera(name.c_str(), *n)) return next();
+    if (!use_tessera(name.c_str(), *n)) return pass_through(name, *n, info, next);
     *info = 0;
     if (!lsame(uplo, 'U') && !lsame(uplo, 'L')) *info = -1;
     else if (*lda < std::max(1, *n)) *info = -4;  // n >= the threshold >= 0: argument 2 is valid
@@ -40,7 +40,7 @@ void potrs(const char* uplo, const int* n, const int* nrhs, const T* a, const in
         call_next<void (*)(const char*, const int*, const int*, const T*, const int*, T*, const int*, int*, size_t)>(
             (name + "_").c_str(), uplo, n, nrhs, a, lda, b, ldb, info, uplo_len);
     };
-    if (!use_tessera(name.c_str(), *n)) return next();
+    if (!use_tessera(name.c_str(), *n)) return pass_through(name, *n, info, next);
     if ((*info = check_solve<T>(uplo, n, nrhs, lda, ldb)) != 0)
         return xerbla(routine_name<T>("potrs", true).c_str(), *info);
     if (*nrhs == 0) return;  // LAPACK's quick return
@@ -58,7 +58,7 @@ void posv(const char* uplo, const int* n, const int* nrhs, T* a, const int* lda,
         call_next<void (*)(const char*, const int*, const int*, T*, const int*, T*, const int*, int*, size_t)>(
             (name + "_").c_str(), uplo, n, nrhs, a, lda, b, ldb, info, uplo_len);
     };
-    if (!use_tessera(name.c_str(), *n)) return next();
+    if (!use_tessera(name.c_str(), *n)) return pass_through(name, *n, info, next);
     if ((*info = check_solve<T>(uplo, n, nrhs, lda, ldb)) != 0)
         return xerbla(routine_name<T>("posv", true).c_str(), *info);
     intercept<T>(name, *n, info, {{a, *n, *n, *lda}, {b, *n, *nrhs, *ldb}}, next,

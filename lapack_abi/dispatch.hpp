@@ -27,7 +27,7 @@ bool use_tessera(const char* name, int64_t n);
 
 /// TESSERA_LAPACK_VERBOSE=1: whether to print one line per intercepted call.
 bool verbose();
-/// "tessera_lapack: dgesv n=600 tessera 0.153 s info=0" (where: "tessera", "next" or a note).
+/// "tessera_lapack: dgesv n=600 tessera 0.153 s info=0" (where: "tessera", "next", "next (fallback)").
 void report(const char* name, int64_t n, const char* where, double seconds, int info);
 
 /// Runs f (a call into Tessera's lapack:: forms) with the process-wide Runtime started (once, on the

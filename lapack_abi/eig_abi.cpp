@@ -45,7 +45,7 @@ void eigd(const char* jobz, const char* uplo, const int* n, T* a, const int* lda
                                                                   work, lwork, iwork, liwork, info, jobz_len,
                                                                   uplo_len);
     };
-    if (!use_tessera(name.c_str(), *n)) return next();
+    if (!use_tessera(name.c_str(), *n)) return pass_through(name, *n, info, next);
     const bool wantz = lsame(jobz, 'V');
     const bool lquery = *lwork == -1 || *liwork == -1 || (complex && *lrwork == -1);
     *info = 0;

@@ -74,6 +74,16 @@ private:
     std::vector<std::vector<T>> copies_;
 };
 
+/// Runs a call below the threshold on the next library, with its verbose line (not for calls made
+/// from inside Tessera: those are Tessera's, not the program's). info: null for BLAS (no INFO).
+template <class Next>
+void pass_through(const std::string& name, int64_t n, const int* info, Next&& next) {
+    if (!verbose() || Reentry::inside()) return next();
+    const auto start = std::chrono::steady_clock::now();
+    next();
+    report(name.c_str(), n, "next", seconds_since(start), info ? *info : 0);
+}
+
 /// Runs a valid call above the threshold: tess() (returning Tessera's info, stored into *info), or
 /// next() (the next library's routine) if tess() failed. saved lists the arrays tess() may overwrite.
 template <class T, class Next, class Tess>

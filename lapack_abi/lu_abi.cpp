@@ -15,7 +15,7 @@ void getrf(const int* m, const int* n, T* a, const int* lda, int* ipiv, int* inf
         call_next<void (*)(const int*, const int*, T*, const int*, int*, int*)>((name + "_").c_str(), m, n, a, lda,
                                                                                 ipiv, info);
     };
-    if (!use_tessera(name.c_str(), std::min(*m, *n))) return next();
+    if (!use_tessera(name.c_str(), std::min(*m, *n))) return pass_through(name, std::min(*m, *n), info, next);
     *info = 0;
     if (*m < 0) *info = -1;
     else if (*n < 0) *info = -2;
@@ -37,7 +37,7 @@ void getrs(const char* trans, const int* n, const int* nrhs, const T* a, const i
         call_next<void (*)(const char*, const int*, const int*, const T*, const int*, const int*, T*, const int*, int*,
                            size_t)>((name + "_").c_str(), trans, n, nrhs, a, lda, ipiv, b, ldb, info, trans_len);
     };
-    if (!use_tessera(name.c_str(), *n)) return next();
+    if (!use_tessera(name.c_str(), *n)) return pass_through(name, *n, info, next);
     *info = 0;
     if (!lsame(trans, 'N') && !lsame(trans, 'T') && !lsame(trans, 'C')) *info = -1;
     else if (*n < 0) *info = -2;
@@ -61,7 +61,7 @@ void gesv(const int* n, const int* nrhs, T* a, const int* lda, int* ipiv, T* b, 
         call_next<void (*)(const int*, const int*, T*, const int*, int*, T*, const int*, int*)>(
             (name + "_").c_str(), n, nrhs, a, lda, ipiv, b, ldb, info);
     };
-    if (!use_tessera(name.c_str(), *n)) return next();
+    if (!use_tessera(name.c_str(), *n)) return pass_through(name, *n, info, next);
     *info = 0;
     if (*n < 0) *info = -1;
     else if (*nrhs < 0) *info = -2;
