@@ -32,14 +32,49 @@ char uplo_char(Uplo uplo) {
 bool in_triangle(Uplo uplo, int64_t i, int64_t j) { return uplo == Uplo::Lower ? i >= j : i <= j; }
 
 /// LAPACKE_xsyevd (real) or xheevd (complex) on the n×n array a (overwritten), eigenvalues into w.
+/// Every array LAPACK reads is handed over inside a larger allocation (kPad elements on both sides):
+/// OpenBLAS 0.3.21's complex gemv_n kernels read outside their operands (OpenBLAS issue #4013), which
+/// went unnoticed in plain builds and crashed the sanitized one (cgemv_n_SKYLAKEX under xCHETRD).
+constexpr int64_t kPad = 1024;
+template <class T>
+struct Padded {
+    std::vector<T> v;
+    explicit Padded(int64_t n) : v(size_t(n + 2 * kPad)) {}
+    T* data() { return v.data() + kPad; }
+};
 template <class T>
 int lapacke_heevd(char jobz, char uplo, int64_t n, T* a, int64_t lda, real_t<T>* w) {
+    using R = real_t<T>;
     const int in = int(n), il = int(std::max<int64_t>(lda, 1));
-    if constexpr (std::is_same_v<T, float>) return LAPACKE_ssyevd(LAPACK_COL_MAJOR, jobz, uplo, in, a, il, w);
-    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dsyevd(LAPACK_COL_MAJOR, jobz, uplo, in, a, il, w);
-    else if constexpr (std::is_same_v<T, std::complex<float>>)
-        return LAPACKE_cheevd(LAPACK_COL_MAJOR, jobz, uplo, in, a, il, w);
-    else return LAPACKE_zheevd(LAPACK_COL_MAJOR, jobz, uplo, in, a, il, w);
+    const int64_t entries = n == 0 ? 0 : il * (n - 1) + n;  // what a holds (lda·(n−1) + n)
+    Padded<T> pa(entries);
+    std::copy(a, a + entries, pa.data());
+    Padded<R> pw(n);
+    T work_size{};
+    R rwork_size{};
+    lapack_int iwork_size = 0;
+    auto call = [&](T* work, lapack_int lwork, R* rwork, lapack_int lrwork, lapack_int* iwork, lapack_int liwork) {
+        if constexpr (std::is_same_v<T, float>)
+            return LAPACKE_ssyevd_work(LAPACK_COL_MAJOR, jobz, uplo, in, pa.data(), il, pw.data(), work, lwork, iwork, liwork);
+        else if constexpr (std::is_same_v<T, double>)
+            return LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, jobz, uplo, in, pa.data(), il, pw.data(), work, lwork, iwork, liwork);
+        else if constexpr (std::is_same_v<T, std::complex<float>>)
+            return LAPACKE_cheevd_work(LAPACK_COL_MAJOR, jobz, uplo, in, pa.data(), il, pw.data(), work, lwork, rwork,
+                                       lrwork, iwork, liwork);
+        else
+            return LAPACKE_zheevd_work(LAPACK_COL_MAJOR, jobz, uplo, in, pa.data(), il, pw.data(), work, lwork, rwork,
+                                       lrwork, iwork, liwork);
+    };
+    int info = call(&work_size, -1, &rwork_size, -1, &iwork_size, -1);  // workspace query
+    if (info != 0) return info;
+    Padded<T> work{int64_t(std::real(work_size))};
+    Padded<R> rwork{int64_t(rwork_size)};
+    Padded<lapack_int> iwork(iwork_size);
+    info = call(work.data(), lapack_int(std::real(work_size)), rwork.data(), lapack_int(rwork_size), iwork.data(),
+                iwork_size);
+    std::copy(pa.data(), pa.data() + entries, a);
+    std::copy(pw.data(), pw.data() + n, w);
+    return info;
 }
 
 /// The n×n Q of the QR of a (overwritten by Q), LAPACKE_xgeqrf then xorgqr / xungqr.
