@@ -208,7 +208,10 @@ TYPED_TEST(BandTridiag, ValuesOnly) {
         ASSERT_EQ(cpu::hb2st<T>(n, kd, b.ab.data(), b.ldab, d2.data(), e2.data(), nullptr), 0);
         EXPECT_EQ(d1, d2);
         EXPECT_EQ(e1, e2);
-        lapack_sb2st<T>(n, kd, b.ab, b.ldab, d3.data(), e3.data());
+        // LAPACK on the same effective band: hb2st clamps kd to n − 1, xSYTRD_SB2ST does not, and
+        // with kd ≥ n its result depended on the build (the sign of e for n = 2, complex, in the
+        // sanitized clang build only).
+        lapack_sb2st<T>(n, std::min<int64_t>(kd, std::max<int64_t>(n - 1, 0)), b.ab, b.ldab, d3.data(), e3.data());
         for (int64_t i = 0; i < n; ++i) EXPECT_NEAR(d2[size_t(i)], d3[size_t(i)], 4 * eps * b.norm) << i;
         for (size_t i = 0; i < ne; ++i) EXPECT_NEAR(e2[i], e3[i], 4 * eps * b.norm) << i;
     }
