@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "kernels/cpu/blas.hpp"
+#include "runtime/precisions.hpp"
 
 // The kernels as the LAPACK in OpenBLAS exports them (gfortran ABI: every argument by reference,
 // LOGICAL as a 4-byte int, a hidden length per CHARACTER argument at the end).
@@ -286,10 +287,7 @@ int hb2st(int64_t n, int64_t kd, const T* ab, int64_t ldab, real_t<T>* d, real_t
 #define TESSERA_INSTANTIATE(T)                                                                                   \
     template class BandReflectors<T>;                                                                            \
     template int hb2st<T>(int64_t, int64_t, const T*, int64_t, real_t<T>*, real_t<T>*, BandReflectors<T>*, int64_t);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
-TESSERA_INSTANTIATE(std::complex<float>)
-TESSERA_INSTANTIATE(std::complex<double>)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera::cpu

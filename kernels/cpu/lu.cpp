@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/cpu/blas.hpp"
+#include "runtime/precisions.hpp"
 
 namespace tessera::cpu {
 namespace {
@@ -185,10 +186,7 @@ void ssssm(int64_t n, int64_t m2, int64_t kb, int64_t ib, T* A1, int64_t lda1, T
     template int tstrf<T>(int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t, T*, int64_t, int*, T*);           \
     template void ssssm<T>(int64_t, int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t, const T*, int64_t,      \
                            const T*, int64_t, const int*);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
-TESSERA_INSTANTIATE(std::complex<float>)
-TESSERA_INSTANTIATE(std::complex<double>)
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
 }  // namespace tessera::cpu
