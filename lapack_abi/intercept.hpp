@@ -21,19 +21,10 @@
 
 namespace tessera_lapack {
 
-/// LAPACK's precision letter of T: s, d, c, z.
-template <class T>
-constexpr char prefix() {
-    if constexpr (std::is_same_v<T, float>) return 's';
-    else if constexpr (std::is_same_v<T, double>) return 'd';
-    else if constexpr (std::is_same_v<T, std::complex<float>>) return 'c';
-    else return 'z';
-}
-
 /// "dgesv" for T = double and routine "gesv"; upper = true: "DGESV" (LAPACK's name for xerbla).
 template <class T>
 std::string routine_name(const char* routine, bool upper = false) {
-    std::string s(1, prefix<T>());
+    std::string s(1, tessera::prec_letter<T>());
     s += routine;
     if (upper)
         for (char& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
