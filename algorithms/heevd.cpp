@@ -13,6 +13,7 @@
 
 #include "algorithms/common.hpp"
 #include "algorithms/he2hb.hpp"
+#include "algorithms/host_tiles.hpp"
 #include "codelets/tasks_eig.hpp"
 #include "runtime/precisions.hpp"
 #include "tessera/eig.hpp"
@@ -21,13 +22,6 @@
 namespace tessera {
 
 namespace {
-
-// Entry (r, c) of M's host storage (its valid copy must be in main memory).
-template <class T>
-T& at(const TileMatrix<T>& M, int64_t r, int64_t c) {
-    const int64_t nb = M.nb();
-    return M.tile_data(r / nb, c / nb)[r % nb + (c % nb) * M.tile_ld(r / nb)];
-}
 
 template <class T>
 T conj_of(T x) {
@@ -68,21 +62,8 @@ std::vector<T> lower_band(const TileMatrix<T>& B, int64_t kd) {
     const int64_t n = B.n();
     std::vector<T> ab(size_t((kd + 1) * n), T(0));
     for (int64_t c = 0; c < n; ++c)
-        for (int64_t r = c; r <= std::min(n - 1, c + kd); ++r) ab[size_t(r - c + c * (kd + 1))] = at(B, r, c);
+        for (int64_t r = c; r <= std::min(n - 1, c + kd); ++r) ab[size_t(r - c + c * (kd + 1))] = detail::host_at(B, r, c);
     return ab;
-}
-
-// A = z (n×n real, column-major, leading dimension n) on A's host tiles.
-template <class T>
-void real_into_tiles(const real_t<T>* z, int64_t n, const TileMatrix<T>& A) {
-    const int64_t nb = A.nb();
-    for (int64_t j = 0; j < A.nt(); ++j)
-        for (int64_t i = 0; i < A.mt(); ++i) {
-            T* a = A.tile_data(i, j);
-            for (int64_t c = 0; c < A.tile_cols(j); ++c)
-                for (int64_t r = 0; r < A.tile_rows(i); ++r)
-                    a[r + c * A.tile_ld(i)] = T(z[size_t(i * nb + r + (j * nb + c) * n)]);
-        }
 }
 
 template <class R>
@@ -157,7 +138,7 @@ int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w) 
         } else {
             std::vector<R> z(size_t(n * n));
             info = tridiagonal_vectors(n, w.data(), e.data(), z.data());
-            if (info == 0) real_into_tiles(z.data(), n, A);  // no task has used A since keep_only_on_host
+            if (info == 0) detail::host_embed_real<T>(z.data(), n, n, n, A);  // no task has used A since keep_only_on_host
         }
     }
     if (jobz == Job::Vec && info == 0) {

@@ -7,6 +7,7 @@
 #include "tessera/blas3.hpp"
 #include "tessera/cholesky.hpp"
 #include "tessera/eig.hpp"
+#include "tessera/svd.hpp"
 #include "tessera/lu.hpp"
 #include "tessera/mixed.hpp"
 #include "tessera/norms.hpp"
