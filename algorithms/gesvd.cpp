@@ -57,6 +57,13 @@ int64_t bidiagonal_svd(Bidiag solver, int64_t n, R* d, R* e, R* ub, R* vbt) {
                               ub ? ub : &dummy, in, &dummy, 1);
 }
 
+// Steps per bulge-chasing task: each costs about 16·kd² flops, so (128/kd)² of them make a task of a
+// few hundred microseconds (run_chase lowers it so that the sweeps still pipeline over the workers).
+int64_t chase_chunk(int64_t kd) {
+    const int64_t q = 128 / std::max<int64_t>(kd, 1);
+    return std::max<int64_t>(1, q * q);
+}
+
 // Submit Y(j, i) = X(i, j)ᴴ for every tile of X (Y: X's transposed shape, the same nb) and wait.
 template <class T>
 void conj_transpose_into(const TileMatrix<T>& X, TileMatrix<T>& Y) {
@@ -112,22 +119,30 @@ int64_t svd_tall(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* L, 
     }
     A.acquire_host();
 
-    // Stage 2 and the bidiagonal SVD on the host (the caller's BLAS threads).
+    // Stage 2: the bulge chasing as CPU tasks, sweeps pipelined over the workers.
     const int64_t kd = std::min(nb, n - 1);
     std::vector<R> e(size_t(std::max<int64_t>(n - 1, 1)));
     std::shared_ptr<cpu::BandReflectors<T>> u2, v2;
-    int64_t info = 0;
+    if (L) u2 = std::make_shared<cpu::BandReflectors<T>>();
+    if (V) v2 = std::make_shared<cpu::BandReflectors<T>>();
     {
-        const CallerBlasThreads host;
         std::vector<T> ab(size_t((kd + 1) * n), T(0));  // the upper band, ldab = kd + 1
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = std::max<int64_t>(0, j - kd); i <= j; ++i)
                 ab[size_t(kd + i - j + j * (kd + 1))] = detail::host_at(A, i, j);
-        if (L) u2 = std::make_shared<cpu::BandReflectors<T>>();
-        if (V) v2 = std::make_shared<cpu::BandReflectors<T>>();
-        const int stage2 = cpu::gb2bd<T>(n, kd, ab.data(), kd + 1, s.data(), e.data(), u2.get(), v2.get());
-        if (stage2 != 0) throw Error(std::string("tessera::") + func + ": the band reduction refused argument " +
-                                     std::to_string(-stage2));
+        cpu::BandBidiagChase<T> chase(n, kd, ab.data(), kd + 1, L != nullptr, V != nullptr);
+        tasks::run_chase(
+            chase.sweeps(), [&](int64_t s) { return chase.steps(s); }, cpu::BandBidiagChase<T>::kLag,
+            chase_chunk(kd),
+            [&](int64_t s, int64_t t0, int64_t t1) { chase.run(s, t0, t1); });
+        const CallerBlasThreads host;  // the T factors of U2, V2 (xLARFT)
+        chase.finish(s.data(), e.data(), u2.get(), v2.get(), 0);
+    }
+
+    // The bidiagonal SVD on the host (the caller's BLAS threads).
+    int64_t info = 0;
+    {
+        const CallerBlasThreads host;
         const bool vec = L || V;
         std::vector<R> ub(vec ? size_t(n * n) : 0), vbt(vec ? size_t(n * n) : 0);
         info = bidiagonal_svd<R>(solver, n, s.data(), e.data(), vec ? ub.data() : nullptr, vec ? vbt.data() : nullptr);

@@ -1,6 +1,8 @@
 // Typed task insertion for the eigensolvers (tessera/eig.hpp). Each function submits one StarPU task.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -15,5 +17,16 @@ namespace tessera::tasks {
 template <class T>
 void apply_band_reflectors(std::shared_ptr<const cpu::BandReflectors<T>> q2, const std::vector<TileHandle>& column,
                            int prio = 0);
+
+/// Run the steps of a bulge-chasing reduction (cpu::hb2st's or cpu::gb2bd's) as StarPU CPU tasks
+/// and wait for them: sweep s (0 … sweeps−1) has steps(s) steps, and run(s, t0, t1) runs its steps
+/// t0 … t1−1. One task runs `chunk` consecutive steps of one sweep (fewer when the first sweep has
+/// fewer than 4·chunk steps per CPU worker, so that the sweeps still pipeline over the workers),
+/// after the sweep's previous
+/// chunk and after the chunk of sweep s−1 holding its step min(last + lag, steps(s−1) − 1), so that
+/// sweeps pipeline over the CPU workers. steps(s) must not increase with s. Throws Error when StarPU
+/// refuses a task or run throws (the first failure's message; the remaining chunks are skipped).
+void run_chase(int64_t sweeps, const std::function<int64_t(int64_t)>& steps, int64_t lag, int64_t chunk,
+               const std::function<void(int64_t, int64_t, int64_t)>& run);
 
 }  // namespace tessera::tasks

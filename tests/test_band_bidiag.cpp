@@ -2,7 +2,8 @@
 // precisions. Bd's singular values (xBDSQR) against xGESVD's of the dense band matrix; U2 and V2
 // made explicit by apply_left on the identity, with LAPACK's test ratios ‖U2ᴴU2 − I‖/(nε),
 // ‖V2ᴴV2 − I‖/(nε) and ‖B − U2·Bd·V2ᴴ‖/(n‖B‖ε) below 30; several group sizes; values only
-// (u2 = v2 = nullptr) giving the same values within rounding; invalid arguments.
+// (u2 = v2 = nullptr) giving the same values within rounding; the steps run in a wavefront order
+// (BandBidiagChase, as concurrent tasks run them); invalid arguments.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -115,14 +116,31 @@ double orthogonality(const std::vector<T>& q, int64_t n) {
     return norm1(n, n, qq.data(), n) / (n * std::numeric_limits<R<T>>::epsilon());
 }
 
+// gb2bd, or (wavefront) its steps in another order the dependency rule allows: step (s, t) at time
+// t + (kLag+1)·s, the steps of one time in descending s, as concurrent workers might run them.
 template <class T>
-void check_case(const Band<T>& b, int64_t group) {
+int reduce(const Band<T>& b, int64_t group, bool wavefront, R<T>* d, R<T>* e, cpu::BandReflectors<T>* u2,
+           cpu::BandReflectors<T>* v2) {
+    if (!wavefront) return cpu::gb2bd<T>(b.n, b.kd, b.ab.data(), b.ldab, d, e, u2, v2, group);
+    cpu::BandBidiagChase<T> chase(b.n, b.kd, b.ab.data(), b.ldab, u2 != nullptr, v2 != nullptr);
+    const int64_t lag = cpu::BandBidiagChase<T>::kLag + 1, sweeps = chase.sweeps();
+    for (int64_t time = 0; sweeps > 0 && time <= chase.steps(0) + lag * sweeps; ++time)
+        for (int64_t s = std::min(sweeps - 1, time / lag); s >= 0; --s) {
+            const int64_t t = time - lag * s;
+            if (t < chase.steps(s)) chase.run(s, t, t + 1);
+        }
+    chase.finish(d, e, u2, v2, group);
+    return 0;
+}
+
+template <class T>
+void check_case(const Band<T>& b, int64_t group, bool wavefront = false) {
     const int64_t n = b.n;
     const double eps = std::numeric_limits<R<T>>::epsilon();
     SCOPED_TRACE("n = " + std::to_string(n) + ", kd = " + std::to_string(b.kd) + ", group = " + std::to_string(group));
     std::vector<R<T>> d(static_cast<size_t>(n)), e(static_cast<size_t>(std::max<int64_t>(n - 1, 0)));
     cpu::BandReflectors<T> u2, v2;
-    ASSERT_EQ(cpu::gb2bd<T>(n, b.kd, b.ab.data(), b.ldab, d.data(), e.data(), &u2, &v2, group), 0);
+    ASSERT_EQ(reduce(b, group, wavefront, d.data(), e.data(), &u2, &v2), 0);
     if (n == 0) return;
     ASSERT_EQ(u2.n(), n);
     ASSERT_EQ(v2.n(), n);
@@ -161,6 +179,12 @@ TYPED_TEST(BandBidiag, GroupSizes) {
     using T = TypeParam;
     for (auto [n, kd] : {std::pair<int64_t, int64_t>{100, 8}, {257, 32}})
         for (int64_t g : {int64_t(1), int64_t(3), kd, 2 * kd + 1, int64_t(300)}) check_case<T>(Band<T>(n, kd), g);
+}
+
+// The steps in a wavefront order (band_bidiag.hpp's dependency rule) give the same reduction.
+TYPED_TEST(BandBidiag, WavefrontOrder) {
+    using T = TypeParam;
+    for (auto [n, kd] : kCases) check_case<T>(Band<T>(n, kd), 0, true);
 }
 
 TEST(BandBidiag, InvalidArguments) {

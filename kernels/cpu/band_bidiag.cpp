@@ -60,10 +60,16 @@ void larf(char side, int64_t m, int64_t n, const T* v, T tau, T* c, int64_t ldc,
     else zlarf_(&side, &im, &in, v, &one, &tau, c, &il, work, 1);
 }
 
+[[noreturn]] void throw_oom(const char* what) {
+    throw Error(std::string("tessera::cpu::gb2bd: out of memory for ") + what);
+}
+
+}  // namespace
+
 // One side's reflectors in BandReflectors' layout: sweep s's on rows s+1 … n−1 at v[slot[s] + r − (s+1)],
 // τ of the one starting at row r at tau[(s / kd)·n + r].
 template <class T>
-struct Kept {
+struct BandBidiagChase<T>::Kept {
     std::vector<T> v, tau;
     std::vector<int64_t> slot;
     Kept(int64_t n, int64_t kd) : tau(size_t(((n - 2) / kd + 1) * n), T(0)), slot(size_t(n - 1)) {
@@ -80,114 +86,125 @@ struct Kept {
     }
 };
 
-[[noreturn]] void throw_oom(const char* what) {
-    throw Error(std::string("tessera::cpu::gb2bd: out of memory for ") + what);
-}
-
-}  // namespace
-
 template <class T>
-int gb2bd(int64_t n, int64_t kd, const T* ab, int64_t ldab, real_t<T>* d, real_t<T>* e, BandReflectors<T>* u2,
-          BandReflectors<T>* v2, int64_t group) {
-    using R = real_t<T>;
-    if (n < 0) return -1;
-    if (kd < 0) return -2;
-    if (ldab < kd + 1) return -4;
-    if (group < 0) return -9;
-    if (n > INT_MAX / 4) throw Error("tessera::cpu::gb2bd: n = " + std::to_string(n) + " exceeds LAPACK's 32-bit indices");
+BandBidiagChase<T>::BandBidiagChase(int64_t n, int64_t kd, const T* ab, int64_t ldab, bool want_u, bool want_v)
+    : n_(n), kd_(std::min(kd, std::max<int64_t>(n - 1, 0))), p0_(1) {
     const int64_t top = kd;  // ab's row of the diagonal
-    kd = std::min(kd, std::max<int64_t>(n - 1, 0));
-    const int64_t g = group > 0 ? group : default_group(kd);
-    if (u2) *u2 = BandReflectors<T>();
-    if (v2) *v2 = BandReflectors<T>();
-    if (n == 0) return 0;
-
-    // B(0, 0)'s phase moves into U2 (complex): every other diagonal entry is a reflector's real β.
-    std::vector<T> phase;
-    const T b00 = ab[top];
-    T p0(1);
-    if constexpr (is_complex_v<T>)
-        if (std::abs(b00) != R(0)) p0 = b00 / std::abs(b00);
-    if (kd == 0) {  // diagonal: complex entries become their moduli, the phases go into U2
-        try {
-            if (u2) phase.assign(size_t(n), T(1));
-        } catch (const std::bad_alloc&) {
-            throw_oom("the phases");
-        }
-        for (int64_t i = 0; i < n; ++i) {
-            const T b = ab[top + i * ldab];
-            if constexpr (is_complex_v<T>) {
-                d[i] = std::abs(b);
-                if (u2 && d[i] != R(0)) phase[size_t(i)] = b / d[i];
-            } else {
-                d[i] = b;
-            }
-            if (i + 1 < n) e[i] = R(0);
-        }
-        if (u2) *u2 = BandReflectors<T>(std::move(phase));
-        if (v2) *v2 = BandReflectors<T>(std::vector<T>(size_t(n), T(1)));
-        return 0;
-    }
-
-    // The working band: kd rows below the diagonal (the fill of a right reflector), 2kd above (the
-    // fill of a left one); W(i, j) at w[ku + i − j + j·ldw].
-    const int64_t ku = 2 * kd, ldw = 3 * kd + 1, ldm = ldw - 1;
-    std::vector<T> w, work, v;
-    std::unique_ptr<Kept<T>> left, right;
+    if (n == 0) return;
+    if constexpr (is_complex_v<T>)  // every other diagonal entry becomes a reflector's real β
+        if (std::abs(ab[top]) != real_t<T>(0)) p0_ = ab[top] / std::abs(ab[top]);
     try {
-        w.assign(size_t(ldw * n), T(0));
-        work.resize(size_t(2 * kd + 1));
-        v.resize(size_t(kd));
-        if (u2) left = std::make_unique<Kept<T>>(n, kd);
-        if (v2) right = std::make_unique<Kept<T>>(n, kd);
-        if (u2 && is_complex_v<T>) phase.assign(size_t(n), T(1));
+        w_.assign(size_t((3 * kd_ + 1) * n), T(0));
+        if (kd_ > 0 && want_u) left_ = std::make_unique<Kept>(n, kd_);
+        if (kd_ > 0 && want_v) right_ = std::make_unique<Kept>(n, kd_);
     } catch (const std::bad_alloc&) {
         throw_oom("the working band and the reflectors");
     }
-    auto at = [&](int64_t i, int64_t j) { return w.data() + (ku + i - j) + j * ldw; };
     for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = std::max<int64_t>(0, j - kd); i <= j; ++i)
-            *at(i, j) = (i == 0 ? conj_of(p0) : T(1)) * ab[(top + i - j) + j * ldab];
-    if (!phase.empty()) phase[0] = p0;
+        for (int64_t i = std::max<int64_t>(0, j - kd_); i <= j; ++i)
+            *at(i, j) = (i == 0 && kd_ > 0 ? conj_of(p0_) : T(1)) * ab[(top + i - j) + j * ldab];
+}
 
-    for (int64_t s = 0; s + 1 < n; ++s)
-        for (int64_t c = s + 1, step = 0; c <= n - 1; c += kd, ++step) {
-            const int64_t ce = std::min(c + kd - 1, n - 1), len = ce - c + 1;
-            if (step > 0 && len == 1) break;  // nothing left to chase
-            const int64_t r = step == 0 ? s : c - kd;
-            // Right reflector: row r's entries in columns c … ce, all but the first, annihilated.
-            T* x = at(r, c);
-            for (int64_t q = 0; q < len; ++q) x[q * ldm] = conj_of(x[q * ldm]);
-            const T tau_r = larfg<T>(len, x, x + ldm, ldm);
-            if (right) right->keep(n, kd, s, c, len, x + ldm, ldm, tau_r);
-            v[0] = T(1);  // v = (1, x(1 …)), contiguous for xLARF; the row keeps β
-            for (int64_t q = 1; q < len; ++q) v[size_t(q)] = x[q * ldm], x[q * ldm] = T(0);
-            if (ce > r) larf<T>('R', ce - r, len, v.data(), tau_r, at(r + 1, c), ldm, work.data());
-            // Left reflector: column c below the diagonal annihilated, applied up to column c + 2kd − 1.
-            T* y = at(c, c);
-            const T tau_l = larfg<T>(len, y, y + 1, 1);
-            if (left) left->keep(n, kd, s, c, len, y + 1, 1, tau_l);
-            const T y0 = y[0];
-            y[0] = T(1);
-            const int64_t cend = std::min(ce + kd, n - 1);
-            if (cend > c) larf<T>('L', len, cend - c, y, conj_of(tau_l), at(c, c + 1), ldm, work.data());
-            y[0] = y0;
-            std::fill(y + 1, y + len, T(0));
-        }
-    for (int64_t i = 0; i < n; ++i) d[i] = R(std::real(*at(i, i)));
-    for (int64_t i = 0; i + 1 < n; ++i) e[i] = R(std::real(*at(i, i + 1)));
+template <class T>
+BandBidiagChase<T>::~BandBidiagChase() = default;
+
+template <class T>
+int64_t BandBidiagChase<T>::steps(int64_t s) const {
+    if (kd_ == 0 || s + 1 >= n_) return 0;
+    // Step 0 always; step t ≥ 1 while its block starts before the last column: s+1+t·kd ≤ n−2.
+    return 1 + (n_ - 3 - s >= 0 ? (n_ - 3 - s) / kd_ : 0);
+}
+
+template <class T>
+void BandBidiagChase<T>::run(int64_t s, int64_t t0, int64_t t1) {
+    const int64_t n = n_, kd = kd_, ldm = 3 * kd;
+    thread_local std::vector<T> work, v;
+    if (int64_t(work.size()) < 2 * kd + 1) work.resize(size_t(2 * kd + 1));
+    if (int64_t(v.size()) < kd) v.resize(size_t(kd));
+    for (int64_t t = t0; t < t1; ++t) {
+        const int64_t c = s + 1 + t * kd, ce = std::min(c + kd - 1, n - 1), len = ce - c + 1;
+        const int64_t r = t == 0 ? s : c - kd;
+        // Right reflector: row r's entries in columns c … ce, all but the first, annihilated.
+        T* x = at(r, c);
+        for (int64_t q = 0; q < len; ++q) x[q * ldm] = conj_of(x[q * ldm]);
+        const T tau_r = larfg<T>(len, x, x + ldm, ldm);
+        if (right_) right_->keep(n, kd, s, c, len, x + ldm, ldm, tau_r);
+        v[0] = T(1);  // v = (1, x(1 …)), contiguous for xLARF; the row keeps β
+        for (int64_t q = 1; q < len; ++q) v[size_t(q)] = x[q * ldm], x[q * ldm] = T(0);
+        if (ce > r) larf<T>('R', ce - r, len, v.data(), tau_r, at(r + 1, c), ldm, work.data());
+        // Left reflector: column c below the diagonal annihilated, applied up to column c + 2kd − 1.
+        T* y = at(c, c);
+        const T tau_l = larfg<T>(len, y, y + 1, 1);
+        if (left_) left_->keep(n, kd, s, c, len, y + 1, 1, tau_l);
+        const T y0 = y[0];
+        y[0] = T(1);
+        const int64_t cend = std::min(ce + kd, n - 1);
+        if (cend > c) larf<T>('L', len, cend - c, y, conj_of(tau_l), at(c, c + 1), ldm, work.data());
+        y[0] = y0;
+        std::fill(y + 1, y + len, T(0));
+    }
+}
+
+template <class T>
+void BandBidiagChase<T>::finish(real_t<T>* d, real_t<T>* e, BandReflectors<T>* u2, BandReflectors<T>* v2,
+                                int64_t group) {
+    using R = real_t<T>;
+    const int64_t n = n_, kd = kd_;
+    if (u2) *u2 = BandReflectors<T>();
+    if (v2) *v2 = BandReflectors<T>();
+    if (n == 0) return;
+    std::vector<T> phase;
     try {
-        if (u2) *u2 = BandReflectors<T>(n, kd, g, std::move(left->v), std::move(left->slot), left->tau.data(), std::move(phase));
-        if (v2) *v2 = BandReflectors<T>(n, kd, g, std::move(right->v), std::move(right->slot), right->tau.data());
+        if (u2 && is_complex_v<T>) phase.assign(size_t(n), T(1));
+    } catch (const std::bad_alloc&) {
+        throw_oom("the phases");
+    }
+    for (int64_t i = 0; i < n; ++i) {
+        const T b = *at(i, i);
+        if (kd == 0 && is_complex_v<T>) {  // diagonal: the moduli, the phases into U2
+            d[i] = std::abs(b);
+            if (!phase.empty() && d[i] != R(0)) phase[size_t(i)] = b / d[i];
+        } else {
+            d[i] = R(std::real(b));
+        }
+        if (i + 1 < n) e[i] = kd == 0 ? R(0) : R(std::real(*at(i, i + 1)));
+    }
+    if (kd > 0 && !phase.empty()) phase[0] = p0_;
+    const int64_t g = group > 0 ? group : default_group(std::max<int64_t>(kd, 1));
+    try {
+        if (kd == 0) {
+            if (u2) *u2 = phase.empty() ? BandReflectors<T>(std::vector<T>(size_t(n), T(1))) : BandReflectors<T>(std::move(phase));
+            if (v2) *v2 = BandReflectors<T>(std::vector<T>(size_t(n), T(1)));
+            return;
+        }
+        if (u2 && left_)
+            *u2 = BandReflectors<T>(n, kd, g, std::move(left_->v), std::move(left_->slot), left_->tau.data(), std::move(phase));
+        if (v2 && right_) *v2 = BandReflectors<T>(n, kd, g, std::move(right_->v), std::move(right_->slot), right_->tau.data());
     } catch (const Error&) {
         if (u2) *u2 = BandReflectors<T>();
         if (v2) *v2 = BandReflectors<T>();
         throw;
     }
+}
+
+template <class T>
+int gb2bd(int64_t n, int64_t kd, const T* ab, int64_t ldab, real_t<T>* d, real_t<T>* e, BandReflectors<T>* u2,
+          BandReflectors<T>* v2, int64_t group) {
+    if (n < 0) return -1;
+    if (kd < 0) return -2;
+    if (ldab < kd + 1) return -4;
+    if (group < 0) return -9;
+    if (n > INT_MAX / 4) throw Error("tessera::cpu::gb2bd: n = " + std::to_string(n) + " exceeds LAPACK's 32-bit indices");
+    if (u2) *u2 = BandReflectors<T>();
+    if (v2) *v2 = BandReflectors<T>();
+    BandBidiagChase<T> chase(n, kd, ab, ldab, u2 != nullptr, v2 != nullptr);
+    for (int64_t s = 0; s < chase.sweeps(); ++s) chase.run(s, 0, chase.steps(s));
+    chase.finish(d, e, u2, v2, group);
     return 0;
 }
 
-#define TESSERA_INSTANTIATE(T) \
+#define TESSERA_INSTANTIATE(T)        \
+    template class BandBidiagChase<T>; \
     template int gb2bd<T>(int64_t, int64_t, const T*, int64_t, real_t<T>*, real_t<T>*, BandReflectors<T>*, BandReflectors<T>*, int64_t);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

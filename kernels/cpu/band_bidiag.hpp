@@ -21,6 +21,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "kernels/cpu/band_reflectors.hpp"
 #include "tessera/types.hpp"
@@ -45,5 +47,44 @@ namespace tessera::cpu {
 template <class T>
 int gb2bd(int64_t n, int64_t kd, const T* ab, int64_t ldab, real_t<T>* d, real_t<T>* e, BandReflectors<T>* u2,
           BandReflectors<T>* v2, int64_t group = 0);
+
+/// gb2bd's reduction as separately runnable steps, for a caller that runs sweeps concurrently (a
+/// task graph): sweep s (0 … sweeps()−1) has steps(s) steps, run in order; step t of sweep s may run
+/// once sweep s−1 has run its step min(t + kLag, steps(s−1) − 1) (steps that satisfy this touch
+/// disjoint entries, so they may run at the same time on different threads). gb2bd runs them all
+/// in order on the calling thread.
+template <class T>
+class BandBidiagChase {
+public:
+    /// How far sweep s−1 must be ahead of sweep s (in steps).
+    static constexpr int64_t kLag = 2;
+    /// The working copy of B; arguments as gb2bd's, valid (n ≥ 0, 0 ≤ kd, ldab ≥ kd+1, n ≤ 2³¹/4).
+    /// want_u, want_v: keep the left (U2) or right (V2) reflectors. Throws tessera::Error when memory
+    /// runs out.
+    BandBidiagChase(int64_t n, int64_t kd, const T* ab, int64_t ldab, bool want_u, bool want_v);
+    ~BandBidiagChase();
+    BandBidiagChase(const BandBidiagChase&) = delete;
+    BandBidiagChase& operator=(const BandBidiagChase&) = delete;
+
+    int64_t n() const { return n_; }
+    int64_t kd() const { return kd_; }  ///< the bandwidth, clamped to n − 1
+    int64_t sweeps() const { return kd_ > 0 ? n_ - 1 : 0; }
+    /// Steps of sweep s: one per column block s+1+t·kd ≤ n−1, the last two blocks of one column
+    /// excepted (nothing left to chase there).
+    int64_t steps(int64_t s) const;
+    /// Steps t0 … t1−1 of sweep s (0 ≤ t0 ≤ t1 ≤ steps(s)), in order on the calling thread.
+    void run(int64_t s, int64_t t0, int64_t t1);
+    /// After every step: Bd's d and e, and U2, V2 (when wanted at construction and not null) as
+    /// gb2bd gives them. Throws tessera::Error when memory runs out.
+    void finish(real_t<T>* d, real_t<T>* e, BandReflectors<T>* u2, BandReflectors<T>* v2, int64_t group);
+
+private:
+    struct Kept;
+    T* at(int64_t i, int64_t j) { return w_.data() + (2 * kd_ + i - j) + j * (3 * kd_ + 1); }
+    int64_t n_, kd_;
+    T p0_;                ///< B(0, 0)'s phase (complex), moved into U2
+    std::vector<T> w_;    ///< the working band: W(i, j) at w_[2kd + i − j + j·(3kd+1)]
+    std::unique_ptr<Kept> left_, right_;
+};
 
 }  // namespace tessera::cpu
