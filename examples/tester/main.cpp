@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <climits>
 #include <cmath>
@@ -80,6 +81,7 @@ constexpr std::pair<OpOption, const char*> kOpOptions[] = {
     {kUplo, "--uplo"},   {kSide, "--side"},   {kDiag, "--diag"},     {kTrans, "--trans"},
     {kTransA, "--transA"}, {kTransB, "--transB"}, {kAlpha, "--alpha"}, {kBeta, "--beta"},
     {kResident, "--resident"}, {kCond, "--cond"}, {kNorm, "--norm"}, {kJobz, "--jobz"},
+    {kJobuvt, "--jobu"}, {kJobuvt, "--jobvt"},
 };
 
 /// "--n, --uplo, --resident": the options of kOpOptions that `op` reads, after --n.
@@ -179,6 +181,7 @@ void require_memory_for(const Op& op, const Params& p, const GivenFn& given) {
 /// The parsed command line.
 struct Command {
     std::string op_name, prec = "d";
+    std::string jobz, jobu, jobvt;  ///< --jobz (read per operation: set_jobs), --jobu, --jobvt
     Params p;
     int64_t m = -1, k = -1, repeat = 1, warmup = 0;
     bool csv = false, describe = false, profile = false, comm = false;
@@ -208,8 +211,16 @@ void add_options(CLI::App& app, Command& c) {
                    {"E", Norm::Fro}},
                   "norm of lange, lansy, lanhe, lantr: M (max |a_ij|), O or 1 (one), I (infinity), F or E "
                   "(Frobenius); default O");
-    add_flag_char(app, "--jobz", p.jobz, {{"N", Job::NoVec}, {"V", Job::Vec}},
-                  "syevd, heevd: N (eigenvalues only) or V (eigenvalues and eigenvectors); default V");
+    app.add_option("--jobz", c.jobz,
+                   "syevd, heevd: N (eigenvalues only) or V (eigenvalues and eigenvectors); default V. gesdd: N "
+                   "(singular values only), S (and the min(m, n) leading singular vectors), A (all of U and V^H) "
+                   "or O (U's, or V^H's for m < n, leading vectors overwrite A: the lapack:: form); default S")
+        ->check(CLI::IsMember({"N", "V", "S", "A", "O"}, CLI::ignore_case));
+    for (auto [name, target] : {std::pair{"--jobu", &c.jobu}, std::pair{"--jobvt", &c.jobvt}})
+        app.add_option(name, *target,
+                       "gesvd: U's (--jobu) or V^H's (--jobvt) vectors, N (none), S (min(m, n) leading), A (all) "
+                       "or O (leading vectors overwrite A; the lapack:: form; not both); default S")
+            ->check(CLI::IsMember({"N", "S", "A", "O"}, CLI::ignore_case));
     const std::map<std::string, Trans> trans{{"N", Trans::NoTrans}, {"T", Trans::Trans}, {"C", Trans::ConjTrans}};
     add_flag_char(app, "--trans", p.trans, trans, "N, T or C");
     add_flag_char(app, "--transA", p.transA, trans, "N, T or C");
@@ -221,7 +232,8 @@ void add_options(CLI::App& app, Command& c) {
                    "2-norm condition number of the generated matrix (posv_mixed: Q·diag(σ)·Qᴴ, gesv_mixed: "
                    "U·diag(σ)·Vᴴ, σ geometric from 1 to 1/cond, Q, U, V Householder reflectors; syevd, heevd: "
                    "Q·diag(λ)·Qᴴ, λ geometric from 1 to 1/cond with alternating signs, Q from the QR of a random "
-                   "matrix; built on the host)")
+                   "matrix; gesdd, gesvd: U·diag(σ)·Vᴴ, σ geometric from 1 to 1/cond, U, V from the QR of random "
+                   "matrices; built on the host)")
         ->check(CLI::Range(1.0, 1e300));
     app.add_option("--repeat", c.repeat, "number of runs")->check(positive);
     app.add_option("--warmup", c.warmup,
@@ -229,8 +241,9 @@ void add_options(CLI::App& app, Command& c) {
         ->check(non_negative);
     app.add_flag("--check", p.check, "check each result against the scaled residuals of docs/architecture.md");
     app.add_flag("--check-random", p.check_random,
-                 "check gemm, potrf, getrf (square), geqrf, syevd and heevd with O(n^2) randomized residuals "
-                 "(Freivalds; the eigensolvers' eigenvalues by their sum against the trace) instead of the full "
+                 "check gemm, potrf, getrf (square), geqrf, syevd, heevd, gesdd and gesvd with O(n^2) randomized "
+                 "residuals (Freivalds; the eigensolvers' eigenvalues by their sum against the trace, the singular "
+                 "values' squares against the Frobenius norm, sampled orthogonality) instead of the full "
                  "O(n^3) ones, for large n; other operations get the full check. Distributed: every "
                  "rank multiplies its own tiles and the O(n) products are summed over the ranks");
     app.add_flag("--csv", c.csv, "print comma-separated rows");
@@ -367,7 +380,9 @@ int run_rows(const Op& op, const Command& c, Runtime& rt) {
 std::string tuned_family(const std::string& op) {
     if (op.rfind("po", 0) == 0) return "potrf";
     // syevd, heevd: the geqrf tile size, capped at kHeevdMaxNb in run_op (tessera::heevd_nb)
-    if (op == "geqrf" || op == "gels" || op == "ungqr" || op == "unmqr" || op == "syevd" || op == "heevd") return "geqrf";
+    if (op == "geqrf" || op == "gels" || op == "ungqr" || op == "unmqr" || op == "syevd" || op == "heevd" ||
+        op == "gesdd" || op == "gesvd")
+        return "geqrf";
     if (op.rfind("ge", 0) == 0) return "getrf";
     return "gemm";
 }
@@ -409,8 +424,9 @@ int run_op(const Op& op, Command c, const GivenFn& given) {
     const auto refused = tool::prepare_together("tessera-tester", [&] {
         refuse_unavailable(op, c, rt);
         const TileChoice tuned = tuned_tile(c.p.prec + tuned_family(op.name), std::max({c.p.m, c.p.n, c.p.k}));
-        const bool eig = std::string(op.name) == "syevd" || std::string(op.name) == "heevd";
-        if (c.p.nb == 0) c.p.nb = eig ? std::min(tuned.nb, kHeevdMaxNb) : tuned.nb;  // eig: heevd_nb
+        const std::string name = op.name;
+        const bool eig = name == "syevd" || name == "heevd" || name == "gesdd" || name == "gesvd";
+        if (c.p.nb == 0) c.p.nb = eig ? std::min(tuned.nb, kHeevdMaxNb) : tuned.nb;  // eig: heevd_nb, gesvd_nb
         if (c.p.ib == 0) c.p.ib = std::min(tuned.ib, c.p.nb);
         require_memory_for(op, c.p, given);
     });
@@ -420,6 +436,24 @@ int run_op(const Op& op, Command c, const GivenFn& given) {
                                                   "resolved", "give --nb and --ib"))
         return *rc;
     return tool::run_in_runtime("tessera-tester", [&] { return run_rows(op, c, rt); });
+}
+
+/// --jobz, --jobu and --jobvt into Params: --jobz is N or V for the eigensolvers, N, S, A or O for gesdd.
+void set_jobs(Command& c, const Op& op) {
+    auto letter = [](const std::string& t) { return char(std::toupper(static_cast<unsigned char>(t[0]))); };
+    if (!c.jobz.empty()) {
+        const char j = letter(c.jobz);
+        if (std::string(op.name) == "gesdd") {
+            if (j == 'V') throw Error("--jobz V does not apply to gesdd (it takes N, S, A or O)");
+            c.p.svd_jobz = j;
+        } else {
+            if (j != 'N' && j != 'V') throw Error(std::string("--jobz ") + j + " does not apply to " + op.name + " (it takes N or V)");
+            c.p.jobz = static_cast<Job>(j);
+        }
+    }
+    if (!c.jobu.empty()) c.p.jobu = letter(c.jobu);
+    if (!c.jobvt.empty()) c.p.jobvt = letter(c.jobvt);
+    if (c.p.jobu == 'O' && c.p.jobvt == 'O') throw Error("--jobu O and --jobvt O: at most one side overwrites A");
 }
 
 int tester_main(int argc, char** argv) {
@@ -437,6 +471,7 @@ int tester_main(int argc, char** argv) {
     p.k = c.k < 0 ? p.n : c.k;
     const Op& op = *std::find_if(registry().begin(), registry().end(), [&](const Op& o) { return c.op_name == o.name; });
     refuse_options_not_read(app, op);
+    set_jobs(c, op);
     return run_op(op, c, [&app](const std::string& name) { return app.count(name) > 0; });
 }
 

@@ -21,6 +21,8 @@ struct Params {
     Diag diag = Diag::NonUnit;
     Norm norm = Norm::One;  ///< --norm of lange, lansy, lanhe, lantr
     Job jobz = Job::Vec;    ///< --jobz of syevd, heevd: N (eigenvalues) or V (and eigenvectors)
+    char svd_jobz = 'S';    ///< --jobz of gesdd: N, S, A or O (LAPACK's JOBZ of xGESDD)
+    char jobu = 'S', jobvt = 'S';  ///< --jobu, --jobvt of gesvd: N, S, A or O (LAPACK's xGESVD)
     Trans trans = Trans::NoTrans, transA = Trans::NoTrans, transB = Trans::NoTrans;
     double alpha = 1.5, beta = -0.5;
     bool check = false;
@@ -56,7 +58,8 @@ enum OpOption : uint32_t {
     kResident = 1u << 12,  ///< the operation is timed by time_op, which honours --resident
     kCond = 1u << 13,      ///< --cond: a generated matrix of that 2-norm condition number
     kNorm = 1u << 14,      ///< --norm: M, O (1), I, F (E), the norms' kind
-    kJobz = 1u << 15,      ///< --jobz: N or V, the eigensolvers' eigenvectors
+    kJobz = 1u << 15,      ///< --jobz: N or V, the eigensolvers' eigenvectors; N, S, A or O for gesdd
+    kJobuvt = 1u << 16,    ///< --jobu, --jobvt: gesvd's N, S, A or O
 };
 
 /// One matrix a run allocates in tile storage: rows × cols, the options its sizes come from (named
