@@ -57,13 +57,6 @@ int64_t bidiagonal_svd(Bidiag solver, int64_t n, R* d, R* e, R* ub, R* vbt) {
                               ub ? ub : &dummy, in, &dummy, 1);
 }
 
-// Steps per bulge-chasing task: each costs about 16·kd² flops, so (128/kd)² of them make a task of a
-// few hundred microseconds (run_chase lowers it so that the sweeps still pipeline over the workers).
-int64_t chase_chunk(int64_t kd) {
-    const int64_t q = 128 / std::max<int64_t>(kd, 1);
-    return std::max<int64_t>(1, q * q);
-}
-
 // Submit Y(j, i) = X(i, j)ᴴ for every tile of X (Y: X's transposed shape, the same nb) and wait.
 template <class T>
 void conj_transpose_into(const TileMatrix<T>& X, TileMatrix<T>& Y) {
@@ -99,7 +92,7 @@ int64_t svd_tall(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* L, 
     if (anrm > 0 && anrm < smlnum) sigma = smlnum / anrm;
     else if (anrm > bignum) sigma = bignum / anrm;
     if (sigma != 1) {
-        A.acquire_host();
+        A.keep_only_on_host();  // written on the host: no device may keep a copy
         const CallerBlasThreads host;
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = 0; i < m; ++i) detail::host_at(A, i, j) *= sigma;
@@ -133,7 +126,7 @@ int64_t svd_tall(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* L, 
         cpu::BandBidiagChase<T> chase(n, kd, ab.data(), kd + 1, L != nullptr, V != nullptr);
         tasks::run_chase(
             chase.sweeps(), [&](int64_t s) { return chase.steps(s); }, cpu::BandBidiagChase<T>::kLag,
-            chase_chunk(kd),
+            tasks::chase_chunk(kd),
             [&](int64_t s, int64_t t0, int64_t t1) { chase.run(s, t0, t1); });
         const CallerBlasThreads host;  // the T factors of U2, V2 (xLARFT)
         chase.finish(s.data(), e.data(), u2.get(), v2.get(), 0);
