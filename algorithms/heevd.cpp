@@ -1,7 +1,7 @@
 // heevd / syevd: the two-stage Hermitian eigensolver (tessera/eig.hpp). Stage 1 is a task graph
 // (he2hb.hpp); the band is then copied to the host for LAPACK's bulge-chasing kernels
-// (kernels/cpu/band_tridiag.hpp) and xSTERF / xSTEDC; the eigenvectors come back through Q2 (CPU
-// tasks) and Q1 (tile GEMMs).
+// (kernels/cpu/band_tridiag.hpp), run as pipelined CPU tasks (tasks::run_chase), and xSTERF /
+// xSTEDC; the eigenvectors come back through Q2 (CPU tasks) and Q1 (tile GEMMs).
 #include "kernels/cpu/cblas_lapacke.hpp"  // first: it sets up <cblas.h> and <lapacke.h>
 
 #include <algorithm>
@@ -122,17 +122,25 @@ int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w) 
     }
     B.acquire_host();
 
-    // Stage 2 and the tridiagonal eigenproblem on the host (xSTEDC with the caller's BLAS threads).
+    // Stage 2: LAPACK's bulge-chasing kernels as CPU tasks, sweeps pipelined over the workers.
     const int64_t kd = std::min(nb, n - 1);
     std::vector<R> e(size_t(std::max<int64_t>(n - 1, 1)));
     std::shared_ptr<cpu::BandReflectors<T>> q2;
+    if (jobz == Job::Vec) q2 = std::make_shared<cpu::BandReflectors<T>>();
+    {
+        const std::vector<T> ab = lower_band(B, kd);
+        cpu::BandTridiagChase<T> chase(n, kd, ab.data(), kd + 1, q2 != nullptr);
+        tasks::run_chase(
+            chase.sweeps(), [&](int64_t s) { return chase.steps(s); }, cpu::BandTridiagChase<T>::kLag,
+            tasks::chase_chunk(kd), [&](int64_t s, int64_t t0, int64_t t1) { chase.run(s, t0, t1); });
+        const CallerBlasThreads host;  // the T factors of Q2 (xLARFT)
+        chase.finish(w.data(), e.data(), q2.get(), 0);
+    }
+
+    // The tridiagonal eigenproblem on the host (xSTEDC with the caller's BLAS threads).
     int64_t info = 0;
     {
         const CallerBlasThreads host;
-        const std::vector<T> ab = lower_band(B, kd);
-        if (jobz == Job::Vec) q2 = std::make_shared<cpu::BandReflectors<T>>();
-        const int stage2 = cpu::hb2st<T>(n, kd, ab.data(), kd + 1, w.data(), e.data(), q2.get());
-        if (stage2 != 0) throw Error("tessera::heevd: the band reduction refused argument " + std::to_string(-stage2));
         if (jobz == Job::NoVec) {
             info = tridiagonal_values(n, w.data(), e.data());
         } else {

@@ -18,6 +18,13 @@ template <class T>
 void apply_band_reflectors(std::shared_ptr<const cpu::BandReflectors<T>> q2, const std::vector<TileHandle>& column,
                            int prio = 0);
 
+/// Steps per bulge-chasing task for bandwidth kd: a step costs about 16·kd² flops, so (128/kd)² of
+/// them make a task of a few hundred microseconds.
+inline int64_t chase_chunk(int64_t kd) {
+    const int64_t q = 128 / (kd > 0 ? kd : 1);
+    return q > 1 ? q * q : 1;
+}
+
 /// Run the steps of a bulge-chasing reduction (cpu::hb2st's or cpu::gb2bd's) as StarPU CPU tasks
 /// and wait for them: sweep s (0 … sweeps−1) has steps(s) steps, and run(s, t0, t1) runs its steps
 /// t0 … t1−1. One task runs `chunk` consecutive steps of one sweep (fewer when the first sweep has

@@ -2,7 +2,8 @@
 // precisions. Tri's eigenvalues (xSTERF) against xSBEV/xHBEV's; Q2 made explicit by apply_left on the
 // identity, with LAPACK's test ratios ‖Q2ᴴQ2 − I‖/(nε) and ‖B − Q2·Tri·Q2ᴴ‖/(n‖B‖ε) below 30;
 // apply_left on a block of fewer columns with ldz > n (rows below n untouched); several group sizes;
-// concurrent apply_left calls; values only (q2 = nullptr) identical to the run with q2 and, within
+// concurrent apply_left calls; the steps in a wavefront order (BandTridiagChase, as concurrent tasks
+// run them); values only (q2 = nullptr) identical to the run with q2 and, within
 // rounding, to LAPACK's own xSYTRD_SB2ST / xHETRD_HB2ST; invalid arguments. DISABLED_Timing prints
 // the n = 4096 timings (--gtest_also_run_disabled_tests).
 #include <gtest/gtest.h>
@@ -131,14 +132,30 @@ const std::vector<std::pair<int64_t, int64_t>> kCases = {
 
 // The checks of one (n, kd, group): eigenvalues, Q2's orthogonality and the residual, a block of
 // columns with ldz > n. Returns Q2 (n×n).
+// hb2st, or (wavefront) its steps in another order the dependency rule allows: step (s, t) at time
+// t + (kLag+1)·s, the steps of one time in descending s, as concurrent workers might run them.
 template <class T>
-void check_case(const Band<T>& b, int64_t group) {
+int reduce(const Band<T>& b, int64_t group, bool wavefront, R<T>* d, R<T>* e, cpu::BandReflectors<T>* q2) {
+    if (!wavefront) return cpu::hb2st<T>(b.n, b.kd, b.ab.data(), b.ldab, d, e, q2, group);
+    cpu::BandTridiagChase<T> chase(b.n, b.kd, b.ab.data(), b.ldab, q2 != nullptr);
+    const int64_t lag = cpu::BandTridiagChase<T>::kLag + 1, sweeps = chase.sweeps();
+    for (int64_t time = 0; sweeps > 0 && time <= chase.steps(0) + lag * sweeps; ++time)
+        for (int64_t s = std::min(sweeps - 1, time / lag); s >= 0; --s) {
+            const int64_t t = time - lag * s;
+            if (t < chase.steps(s)) chase.run(s, t, t + 1);
+        }
+    chase.finish(d, e, q2, group);
+    return 0;
+}
+
+template <class T>
+void check_case(const Band<T>& b, int64_t group, bool wavefront = false) {
     const int64_t n = b.n;
     const double eps = std::numeric_limits<R<T>>::epsilon();
     SCOPED_TRACE("n = " + std::to_string(n) + ", kd = " + std::to_string(b.kd) + ", group = " + std::to_string(group));
     std::vector<R<T>> d(static_cast<size_t>(n)), e(static_cast<size_t>(std::max<int64_t>(n - 1, 0)));
     cpu::BandReflectors<T> q2;
-    ASSERT_EQ(cpu::hb2st<T>(n, b.kd, b.ab.data(), b.ldab, d.data(), e.data(), &q2, group), 0);
+    ASSERT_EQ(reduce(b, group, wavefront, d.data(), e.data(), &q2), 0);
     ASSERT_EQ(q2.n(), n);
 
     // Eigenvalues: |λ − λref| ≤ 10·n·ε·‖B‖.
@@ -184,6 +201,12 @@ void check_case(const Band<T>& b, int64_t group) {
 TYPED_TEST(BandTridiag, EigenvaluesAndQ2) {
     using T = TypeParam;
     for (auto [n, kd] : kCases) check_case<T>(Band<T>(n, kd), 0);
+}
+
+// The steps in a wavefront order (band_tridiag.hpp's dependency rule) give the same reduction.
+TYPED_TEST(BandTridiag, WavefrontOrder) {
+    using T = TypeParam;
+    for (auto [n, kd] : kCases) check_case<T>(Band<T>(n, kd), 0, true);
 }
 
 // Any group size g is valid (the ordering in band_tridiag.hpp): g = 1, below kd, above kd, above n.

@@ -8,7 +8,8 @@
 //      xSYTRD_SY2SB: W = A·V·T, Y = W − ½·V·(Tᴴ·Vᴴ·W), A −= Y·Vᴴ + V·Yᴴ, as tile GEMMs on CPU
 //      workers and OpenCL devices (4n³/3 flops).
 //   2. B = Q2·Tr·Q2ᴴ, Tr real symmetric tridiagonal: LAPACK's bulge-chasing kernels of
-//      xSYTRD_SB2ST / xHETRD_HB2ST on the host, keeping every reflector when vectors are wanted
+//      xSYTRD_SB2ST / xHETRD_HB2ST on a host copy of the band, as CPU tasks that pipeline the sweeps
+//      (LAPACK's OpenMP dependencies), keeping every reflector when vectors are wanted
 //      (kernels/cpu/band_tridiag.hpp).
 //   3. Tr = Z·Λ·Zᵀ by LAPACK's xSTERF (values only) or xSTEDC (divide and conquer, with vectors).
 //   4. With vectors, A's eigenvectors Q1·Q2·Z: Q2 by CPU tasks, one per tile column (the reflectors
@@ -56,7 +57,7 @@ int64_t syevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<T>& w) {
 
 /// The tile size (= stage 1's bandwidth) the lapack:: forms and tessera-tester give heevd and syevd
 /// of order n in T's precision when none is given: the tuned geqrf tile size (tuned_tile), capped at
-/// kHeevdMaxNb, because the band-to-tridiagonal stage runs on one core in O(n²·nb) (at n = 4096 on
+/// kHeevdMaxNb, because the band-to-tridiagonal stage costs O(n²·nb) on the CPU workers (at n = 4096 on
 /// this project's 2-core CI machine, the whole values-only solve took 4.5, 5.0 and 3.5 s with
 /// nb = 64, 96 and 128, and 4 to 5 times longer at the tuned 480). Needs a running Runtime.
 inline constexpr int64_t kHeevdMaxNb = 128;

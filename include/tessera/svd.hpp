@@ -7,15 +7,16 @@
 //      (geqrf_panel), Q_kᴴ on the tiles to its right; then the LQ of tile row k right of the
 //      diagonal tile (the QR of its conjugate transpose), applied to the tiles below. Tile GEMMs
 //      (xLARFB's products) on CPU workers and OpenCL devices: 4mn² − 4n³/3 flops.
-//   2. B = U2·Bd·V2ᴴ, Bd real upper bidiagonal: bulge chasing with Householder reflectors on the
-//      host, keeping every reflector when vectors are wanted (kernels/cpu/band_bidiag.hpp).
+//   2. B = U2·Bd·V2ᴴ, Bd real upper bidiagonal: bulge chasing with Householder reflectors on a
+//      host copy of the band, as CPU tasks that pipeline the sweeps, keeping every reflector when
+//      vectors are wanted (kernels/cpu/band_bidiag.hpp).
 //   3. Bd = Ub·Σ·Vbᵀ by LAPACK's xBDSDC (divide and conquer; gesdd) or xBDSQR (implicit QR; gesvd).
 //   4. U = Q1·U2·Ub and V = P1·V2·Vb: U2 and V2 by CPU tasks, one per tile column (block
 //      reflectors), Q1 and P1 as tile GEMMs on any worker.
 // As LAPACK's xGESDD, A is scaled into [SMLNUM, BIGNUM] when its largest entry lies outside
 // (SMLNUM = sqrt(safe minimum)/eps, BIGNUM = 1/SMLNUM) and the singular values are scaled back.
 //
-// One process only (stages 2 and 3 run on the host): on a distributed Runtime the calls throw
+// One process only (stages 2 and 3 work on host copies): on a distributed Runtime the calls throw
 // Error. Invalid arguments throw Error naming the argument before anything is submitted; a task
 // failing on its worker throws TaskError (see Sequence in tile_matrix.hpp).
 #pragma once
@@ -53,7 +54,7 @@ int64_t gesvd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U = nu
 
 /// The tile size (= stage 1's bandwidth) the lapack:: forms and tessera-tester give gesdd and gesvd
 /// of an m×n matrix in T's precision when none is given: heevd_nb(min(m, n)) (tessera/eig.hpp), for
-/// the same reason: the band stage runs on one core in O(n²·nb). Needs a running Runtime.
+/// the same reason: the band stage costs O(n²·nb) on the CPU workers. Needs a running Runtime.
 template <class T>
 int64_t gesvd_nb(int64_t m, int64_t n);
 

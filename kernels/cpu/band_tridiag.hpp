@@ -43,4 +43,40 @@ template <class T>
 int hb2st(int64_t n, int64_t kd, const T* ab, int64_t ldab, real_t<T>* d, real_t<T>* e, BandReflectors<T>* q2,
           int64_t group = 0);
 
+/// hb2st's reduction as separately runnable steps (one LAPACK kernel call each), for a caller that
+/// runs sweeps concurrently (a task graph): sweep s (0 … sweeps()−1) has steps(s) steps, run in
+/// order; step t of sweep s may run once sweep s−1 has run its step min(t + kLag, steps(s−1) − 1)
+/// (LAPACK xSYTRD_SB2ST's OpenMP dependencies, SHIFT = 3); steps that satisfy this touch disjoint
+/// entries. hb2st runs them all in order on the calling thread.
+template <class T>
+class BandTridiagChase {
+public:
+    static constexpr int64_t kLag = 2;
+    /// The working copy of B; arguments as hb2st's, valid (n ≥ 0, kd ≥ 0, ldab ≥ kd+1, n ≤ 2³¹/4).
+    /// want_q: keep every reflector for Q2. Throws tessera::Error when memory runs out.
+    BandTridiagChase(int64_t n, int64_t kd, const T* ab, int64_t ldab, bool want_q);
+    ~BandTridiagChase();
+    BandTridiagChase(const BandTridiagChase&) = delete;
+    BandTridiagChase& operator=(const BandTridiagChase&) = delete;
+
+    int64_t n() const { return n_; }
+    int64_t kd() const { return kd_; }  ///< the bandwidth, clamped to n − 1
+    /// Sweeps of bulge chasing (none for kd ≤ 1: B is already tridiagonal).
+    int64_t sweeps() const { return kd_ >= 2 ? n_ - 1 : 0; }
+    int64_t steps(int64_t s) const { return calls_[size_t(s)]; }
+    /// Steps t0 … t1−1 of sweep s (0 ≤ t0 ≤ t1 ≤ steps(s)), in order on the calling thread.
+    void run(int64_t s, int64_t t0, int64_t t1);
+    /// After every step: Tri's d and e, and Q2 (when wanted at construction and not null) as hb2st
+    /// gives them. Throws tessera::Error when memory runs out.
+    void finish(real_t<T>* d, real_t<T>* e, BandReflectors<T>* q2, int64_t group);
+
+private:
+    int64_t n_, kd_;
+    bool want_q_;
+    std::vector<T> a_;              ///< the working band, lda = 2kd+1
+    std::vector<T> v_, tau_;        ///< the reflectors (want_q: per sweep, else LAPACK's two sweeps)
+    std::vector<int64_t> slot_;     ///< want_q: sweep s's reflectors at v_[slot_[s] + r − (s+1)]
+    std::vector<int64_t> calls_;    ///< steps(s)
+};
+
 }  // namespace tessera::cpu
