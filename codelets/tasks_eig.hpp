@@ -18,8 +18,8 @@ template <class T>
 void apply_band_reflectors(std::shared_ptr<const cpu::BandReflectors<T>> q2, const std::vector<TileHandle>& column,
                            int prio = 0);
 
-/// Steps per bulge-chasing task for bandwidth kd: a step costs about 16·kd² flops, so (128/kd)² of
-/// them make a task of a few hundred microseconds.
+/// Steps per bulge-chasing task for bandwidth kd when a step costs about 16·kd² flops (a step of
+/// cpu::BandBidiagChase): (128/kd)² of them make a task of a few hundred microseconds.
 inline int64_t chase_chunk(int64_t kd) {
     const int64_t q = 128 / (kd > 0 ? kd : 1);
     return q > 1 ? q * q : 1;
