@@ -145,7 +145,9 @@ int64_t gels(char trans, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, 
     const Options o = detail::with_tuned_nb<T>(opts, "geqrf", "lapack::gels", std::max({m, n, nrhs}));
     auto A = detail::lapack_tiles(a, lda, m, n, o, "lapack::gels", "lda");
     auto B = detail::lapack_tiles(b, ldb, std::max(m, n), nrhs, o, "lapack::gels", "ldb");
-    const int64_t info = tessera::gels(t, A, B, opts);
+    Options form = opts;  // m >= n: xGEQRF's layout left in a
+    if (m >= n) form.qr_form = QRForm::ColumnPanel;
+    const int64_t info = tessera::gels(t, A, B, form);
     if (m >= n) detail::lapack_result(A, a, lda);
     detail::lapack_result(B, b, ldb);
     return info;

@@ -1,5 +1,5 @@
 // Typed task insertion for QR (the tile tree's geqrt, gemqrt, tpqrt, tpmqrt; the column panels'
-// geqrf_panel, unit_lower) and the helpers the QR algorithms
+// geqrf_panel, unit_lower; larft_panel and t_diagonal between them and LAPACK's tau) and the helpers the QR algorithms
 // need: region copies, transposition, a zero-diagonal check and temporary tiles. Tile sizes come
 // from the handles; `ib` is the inner block size of the T factors (clamped to the number of
 // reflectors, as kernels/cpu/qr.hpp explains). Each function submits one StarPU task.
@@ -44,6 +44,18 @@ void geqrf_panel(const std::vector<TileHandle>& column, TileHandle Tt, int prio 
 /// zeros above it and in columns ≥ k (R A, W V; V of A's shape; CPU and OpenCL).
 template <class T>
 void unit_lower(int64_t k, TileHandle A, TileHandle V, int prio = 0);
+
+/// Tt (the column's width squared) = the upper triangular T (LAPACK xLARFT, forward, columnwise) of
+/// the min(rows, width) Householder vectors stored below the diagonal of a whole column of tiles, top
+/// to bottom (xGEQRF's layout: unit diagonal implied, the entries on and above it not read), with
+/// scalars tau[0..min(rows, width)), zeros elsewhere: the factors geqrf_panel would have left
+/// (R every tile, W Tt; CPU). tau must stay valid until the task has run.
+template <class T>
+void larft_panel(const std::vector<TileHandle>& column, const T* tau, TileHandle Tt, int prio = 0);
+/// tau[i] = Tt(i, i) for i < k: xGEQRF's scalars from a ColumnPanel T (R Tt; CPU). tau must stay
+/// valid until the task has run.
+template <class T>
+void t_diagonal(int64_t k, TileHandle Tt, T* tau, int prio = 0);
 
 /// B's leading rows×cols region (or its uplo trapezoid) = A's; the rest of B is kept
 /// (R A, RW B; CPU and OpenCL). Both tiles must hold at least rows×cols.

@@ -11,7 +11,9 @@
 //    and cuSOLVER's GPU geqrf): panel k, the whole tile column, is one task (Elmroth and Gustavson's
 //    recursive QR on the device, xGEQRT on a CPU), and Q_k = I − V_k·T_k·V_kᴴ reaches the trailing
 //    tiles as GEMMs (xLARFB). The Householder vectors are LAPACK xGEQRF's, one per column.
-// Either way the factors are consumed by unmqr/ungqr/gels here, not by LAPACK's xORMQR.
+// Either way the factors are consumed by unmqr/ungqr/gels here, not by LAPACK's xORMQR. The
+// lapack:: forms (xGEQRF, xORMQR/xUNMQR, xORGQR/xUNGQR, xGELS on column-major arrays) use ColumnPanel,
+// whose vectors and tau are LAPACK's: their results can be passed to LAPACK and back.
 //
 // Failures: invalid arguments throw Error before anything is submitted; a task that fails on its
 // worker (kernel launch, device, allocation) makes the synchronous forms, the LAPACK-layout forms and
@@ -123,14 +125,57 @@ template <class T>
 void gels_async(Trans trans, TileMatrix<T>& A, QRFactors<T>& F, TileMatrix<T>& B, Sequence& seq);
 
 namespace lapack {
+/// xGEQRF on a LAPACK column-major array: the QR factorization A = Q·R of the m×n a (lda ≥ max(1, m)),
+/// in place, in xGEQRF's layout exactly: R (min(m, n)×n, upper trapezoidal) on and above the
+/// diagonal, below it the Householder vector v_i of each reflector H_i = I − tau_i·v_i·v_iᴴ
+/// (v_i(i) = 1 not stored, zeros above it), Q = H_1·…·H_min(m, n); tau (min(m, n) scalars) receives
+/// the tau_i. Algorithm: QRForm::ColumnPanel (LAPACK xGEQRF's blocking with opts.nb-wide panels, each
+/// factored by xGEQRT on a CPU or the recursive panel on an OpenCL device, the trailing updates as
+/// xLARFB's GEMMs); tau_i is the diagonal of each panel's T (xLARFT's T(i, i)). opts.ib and
+/// opts.qr_form are not used; tiles of opts.nb (0: the tuned geqrf one), in place or on copies
+/// (Options::layout). R and tau agree with LAPACKE_xgeqrf's within rounding (the same reflectors).
+/// Returns info = 0. Invalid arguments (m, n < 0, lda < max(1, m), tau null with min(m, n) > 0, no
+/// Runtime) throw Error naming the argument; distributed (MPI) runs throw Error; a task failing on
+/// its worker throws TaskError (a then holds unspecified values).
+template <class T>
+int64_t geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau, const Options& opts = {});
+
+/// xORMQR (real T) / xUNMQR (complex T) on LAPACK column-major arrays: C (m×n, ldc ≥ max(1, m)) is
+/// overwritten by op(Q)·C (side 'L') or C·op(Q) (side 'R'), Q = H_1·…·H_k of order nq (m for 'L',
+/// n for 'R') given in xGEQRF's layout: the k ≤ nq Householder vectors below the diagonal of the
+/// nq×k a (lda ≥ max(1, nq); the entries on and above the diagonal are not read, a is not written)
+/// and their scalars tau[0..k). trans 'N': op(Q) = Q; 'C': Qᴴ, and for real T 'T' (or 'C') Qᵀ, as
+/// LAPACK's xORMQR / xUNMQR ('T' with complex T throws). Algorithm: each nb-wide group of reflectors
+/// gets its T again (xLARFT by blocks of 32 reflectors, merged through xHERK and xTRMM; a CPU task
+/// per panel), then the tile unmqr of QRForm::ColumnPanel (xLARFB's GEMMs). Tiles of opts.nb (0:
+/// the tuned geqrf one); in place or on copies (Options::layout). Invalid arguments (side, trans,
+/// m, n, k < 0 or k > nq, lda, ldc, tau null with k > 0, no Runtime) throw Error naming the
+/// argument; distributed runs throw Error; a failed task throws TaskError (C unspecified).
+template <class T>
+void unmqr(char side, char trans, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* tau, T* c,
+           int64_t ldc, const Options& opts = {});
+
+/// xORGQR (real T) / xUNGQR (complex T) on a LAPACK column-major array: the m×n a (m ≥ n ≥ k ≥ 0,
+/// lda ≥ max(1, m)) holds in its first k columns the Householder vectors of xGEQRF's layout (below
+/// the diagonal), tau[0..k) their scalars; a is overwritten by the first n columns of Q = H_1·…·H_k
+/// (orthonormal columns; n = k = min(m, n_A) after geqrf gives the thin Q, n = m the full one).
+/// Algorithm: the vectors are copied (m×k), each nb-wide panel's T formed as in unmqr, then the
+/// tile ungqr of QRForm::ColumnPanel (identity, then the panels applied last to first). Tiles of
+/// opts.nb (0: the tuned geqrf one). Invalid arguments (m, n, k < 0, n > m, k > n, lda, tau null
+/// with k > 0, no Runtime) throw Error naming the argument; distributed runs throw Error; a failed
+/// task throws TaskError (a unspecified).
+template <class T>
+void ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau, const Options& opts = {});
+
 /// xGELS on LAPACK column-major arrays: a is m×n (lda ≥ max(1, m)), b is max(m, n)×nrhs
-/// (ldb ≥ max(1, m, n)); trans 'N' or 'T' ('C' = 'T' for real T); semantics as tessera::gels.
-/// Tiles of opts.nb and inner block opts.ib (0: the tuned geqrf ones), on the arrays in place or on
-/// copies (Options::layout).
-/// For m ≥ n, a is overwritten by the tile QR factors (not LAPACK's xGEQRF layout); for m < n it is
-/// unchanged. Returns info as gels; invalid arguments throw Error naming the argument, a task failing
-/// on its worker throws TaskError (the arrays then hold unspecified values).
-/// (No LAPACK-layout geqrf/ormqr/orgqr: tile QR's Householder vectors have no xGEQRF/tau form.)
+/// (ldb ≥ max(1, m, n)); trans 'N' or 'C' ('T' = 'C' for real T); semantics as tessera::gels.
+/// Tiles of opts.nb (0: the tuned geqrf one), on the arrays in place or on copies (Options::layout).
+/// For m ≥ n, a is overwritten by xGEQRF's layout of A = Q·R, as LAPACK's xGELS leaves it (R on and
+/// above the diagonal, the Householder vectors below; their tau are not returned, as LAPACK keeps
+/// them in its workspace): QRForm::ColumnPanel is used whatever opts.qr_form says. For m < n, a is
+/// unchanged (Aᴴ is factored on a copy, where LAPACK leaves an LQ factorization in a). Returns info
+/// as gels; invalid arguments throw Error naming the argument, a task failing on its worker throws
+/// TaskError (the arrays then hold unspecified values).
 template <class T>
 int64_t gels(char trans, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb,
              const Options& opts = {});

@@ -1,6 +1,6 @@
 // CPU tile kernels of Householder QR: typed wrappers over LAPACKE's xGEQRT, xGEMQRT, xTPQRT and
-// xTPMQRT (column-major, LAPACK 3.4+ compact-WY with an inner block size), and larft, one T for all
-// of a tile's reflectors (CBLAS), in s, d, c and z; op(Q) is Q or Qᵀ for real T, Q or Qᴴ for
+// xTPMQRT (column-major, LAPACK 3.4+ compact-WY with an inner block size), xLARFT, and larft, one T
+// for all of a tile's reflectors (CBLAS), in s, d, c and z; op(Q) is Q or Qᵀ for real T, Q or Qᴴ for
 // complex T (LAPACK's 'C'). No StarPU here.
 //
 // The T factor of k reflectors with inner block size ib is an ib×k array (ldt ≥ ib): block b
@@ -114,6 +114,22 @@ int tpmqrt(Side side, Trans trans, int64_t m, int64_t n, int64_t k, int64_t ib, 
     else
         return LAPACKE_ztpmqrt_work(LAPACK_COL_MAJOR, s, t, int(m), int(n), int(k), 0, int(nb), V, int(ldv), Tf,
                                     int(ldt), A, int(lda), B, int(ldb), work);
+}
+
+/// T (k×k, ldt ≥ k, upper triangle written) of the block reflector H(0)·…·H(k−1) = I − V·T·Vᴴ from
+/// the m×k unit lower trapezoidal V (upper part not referenced) and the scalars tau[0..k) (LAPACK
+/// xLARFT, direct = 'F', storev = 'C'; level 2: meant for a few dozen columns).
+template <class T>
+int larft_forward(int64_t m, int64_t k, const T* V, int64_t ldv, const T* tau, T* Tf, int64_t ldt) {
+    if (k == 0) return 0;
+    if constexpr (std::is_same_v<T, float>)
+        return LAPACKE_slarft_work(LAPACK_COL_MAJOR, 'F', 'C', int(m), int(k), V, int(ldv), tau, Tf, int(ldt));
+    else if constexpr (std::is_same_v<T, double>)
+        return LAPACKE_dlarft_work(LAPACK_COL_MAJOR, 'F', 'C', int(m), int(k), V, int(ldv), tau, Tf, int(ldt));
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        return LAPACKE_clarft_work(LAPACK_COL_MAJOR, 'F', 'C', int(m), int(k), V, int(ldv), tau, Tf, int(ldt));
+    else
+        return LAPACKE_zlarft_work(LAPACK_COL_MAJOR, 'F', 'C', int(m), int(k), V, int(ldv), tau, Tf, int(ldt));
 }
 
 /// Tk (k×k, ldtk ≥ k) = the upper triangular T of all k reflectors of V, zeros below its diagonal,
