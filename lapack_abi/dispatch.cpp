@@ -24,6 +24,8 @@ struct Threshold {
 constexpr Threshold kDefaultMinN[] = {
     {"potrf", 2048}, {"potrs", 4096}, {"posv", 2048},  {"getrf", 2048},
     {"getrs", 4096}, {"gesv", 2048},
+    // QR: geqrf and gels by min(m, n), ormqr/unmqr by min(m, n, k), orgqr/ungqr by k
+    {"geqrf", 2048}, {"ormqr", 2048}, {"unmqr", 2048}, {"orgqr", 2048}, {"ungqr", 2048}, {"gels", 2048},
     // xSYEVD / xHEEVD are left out (they stay on the next library unless TESSERA_LAPACK_MIN_N or
     // TESSERA_LAPACK_MIN_N_DSYEVD opts in): the two-stage heevd was slower than LAPACKE_dsyevd in
     // every measurement so far (bench/eig_vs_lapack.sh: 0.75× values only, 0.59× with vectors at
