@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Debian's numpy under LD_PRELOAD=libtessera_lapack.so (argv[1]): cholesky (xPOTRF), solve and inv
-(xGESV), eigh (xSYEVD / xHEEVD) in float64 and complex128 at n = 600 with TESSERA_LAPACK_MIN_N=256
+(xGESV), eigh (xSYEVD / xHEEVD), qr reduced and complete of an 800×600 matrix (xGEQRF + xORGQR /
+xUNGQR) in float64 and complex128 at n = 600 with TESSERA_LAPACK_MIN_N=256
 (and solve from four threads at once),
 compared with plain numpy run in a subprocess without LD_PRELOAD, within LAPACK's residual bounds
 (never exact equality); a singular matrix and a non-SPD one still raise LinAlgError. The verbose
@@ -28,15 +29,17 @@ def matrices(dtype):
         return x + 1j * rng.standard_normal(shape) if dtype == np.complex128 else x
     a = rand(N, N)
     spd = a @ a.conj().T + N * np.eye(N)
-    return a, spd, rand(N, 3)
+    return a, spd, rand(N, 3), rand(N + 200, N)
 
 
 def compute(dtype):
     """Every result, in this process (under LD_PRELOAD or not)."""
-    a, spd, b = matrices(dtype)
+    a, spd, b, tall = matrices(dtype)
     out = {"cholesky": np.linalg.cholesky(spd), "solve": np.linalg.solve(a, b), "inv": np.linalg.inv(a)}
     out["eigh_w"], out["eigh_v"] = np.linalg.eigh(spd)
     out["eigvalsh"] = np.linalg.eigvalsh(spd)
+    out["qr_q"], out["qr_r"] = np.linalg.qr(tall)  # reduced: xGEQRF, then xORGQR (800×600, k = 600)
+    out["qrc_q"], out["qrc_r"] = np.linalg.qr(tall, mode="complete")  # xORGQR 800×800, k = 600
     # four threads at once (numpy releases the GIL in its LAPACK calls): they take turns on Tessera
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(4) as pool:
@@ -57,7 +60,7 @@ def compute(dtype):
 
 
 def check(dtype, ours, plain):
-    a, spd, b = matrices(dtype)
+    a, spd, b, tall = matrices(dtype)
     eps = np.finfo(np.float64).eps
     nrm = lambda x: np.linalg.norm(x, 1)
     ratios = {  # LAPACK's test ratios (xPOT01, xGET02, xGET03, xSYT21/xHET21), threshold 30
@@ -67,10 +70,15 @@ def check(dtype, ours, plain):
         "eigh": nrm(spd @ ours["eigh_v"] - ours["eigh_v"] * ours["eigh_w"]) / (N * nrm(spd) * eps),
         "eigh_orth": nrm(np.eye(N) - ours["eigh_v"].conj().T @ ours["eigh_v"]) / (N * eps),
     }
+    for mode in ("qr", "qrc"):  # LAPACK's xQRT01 ratios: ‖A − QR‖/(n‖A‖eps), ‖I − QᴴQ‖/(m eps)
+        q, r = ours[mode + "_q"], ours[mode + "_r"]
+        ratios[mode] = nrm(tall - q @ r) / (N * nrm(tall) * eps)
+        ratios[mode + "_orth"] = nrm(np.eye(q.shape[1]) - q.conj().T @ q) / (tall.shape[0] * eps)
     # agreement with plain numpy within the perturbation bounds: κ·eps for solve and inv, the
     # eigenvalues within n·‖A‖·eps (Weyl), the Cholesky factor (unique) within κ(A)·eps
     kappa = np.linalg.cond(a, 1)
     kappa_spd = np.linalg.cond(spd, 1)
+    kappa_tall = np.linalg.cond(tall)  # 2-norm (SVD): tall is not square
     rel = lambda x, y: nrm(x - y) / nrm(y)
     agree = {
         "cholesky": rel(ours["cholesky"], plain["cholesky"]) / (N * kappa_spd * eps),
@@ -78,6 +86,9 @@ def check(dtype, ours, plain):
         "inv": rel(ours["inv"], plain["inv"]) / (N * kappa * eps),
         "eigh_w": np.abs(ours["eigh_w"] - plain["eigh_w"]).max() / (N * nrm(spd) * eps),
         "eigvalsh": np.abs(ours["eigvalsh"] - plain["eigh_w"]).max() / (N * nrm(spd) * eps),
+        # the same reflectors (xLARFG's signs): R within κ(A)·eps of plain numpy's, Q's first N columns too
+        "qr_r": rel(ours["qr_r"], plain["qr_r"]) / (N * kappa_tall * eps),
+        "qrc_q": rel(ours["qrc_q"][:, :N], plain["qrc_q"][:, :N]) / (N * kappa_tall * eps),
     }
     for k in range(4):
         ak = a + k * np.eye(N)
@@ -122,7 +133,7 @@ def main():
     failed = []
     # The interposition worked: every LAPACK routine numpy calls for these ran on Tessera.
     log = results["preload"][1]
-    for routine in ("dpotrf", "dgesv", "dsyevd", "zpotrf", "zgesv", "zheevd"):
+    for routine in ("dpotrf", "dgesv", "dsyevd", "zpotrf", "zgesv", "zheevd", "dgeqrf", "dorgqr", "zgeqrf", "zungqr"):
         line = f"tessera_lapack: {routine} n={N} tessera"
         ok = line in log
         print(f"  verbose shows '{line}': {'ok' if ok else 'FAIL'}")
