@@ -3,14 +3,21 @@
 # system) with and without LD_PRELOAD=libtessera_lapack.so, in one run: numpy.linalg.cholesky
 # (xPOTRF) and numpy.linalg.solve (xGESV, one right-hand side) at n = 8192, the median of REPS calls
 # in each process, every call checked (Cholesky: ‖L·Lᵀ − A‖₁/(n‖A‖₁eps) on a random sample of
-# 64 columns; solve: ‖b − A·x‖₁/(‖A‖₁‖x‖₁ n eps), both below 30, LAPACK's threshold). The preloaded
+# 64 columns; solve: ‖b − A·x‖₁/(‖A‖₁‖x‖₁ n eps), both below 30, LAPACK's threshold), and
+# numpy.linalg.qr (mode 'reduced': xGEQRF then xORGQR) of a QR_M×QR_N matrix (16384×4096), checked by
+# ‖A − Q·R‖₁/(n‖A‖₁eps) and ‖I − QᵀQ‖₁/(m eps) on a random sample of 64 columns. The preloaded
 # run must show its calls on Tessera (TESSERA_LAPACK_VERBOSE=1); its first call also starts the
-# Runtime, reported apart. Prints one table: median seconds, GFLOP/s (n³/3, 2n³/3) and the speed-up
-# plain / preload (> 1: faster under LD_PRELOAD). On a shared machine compare ratios of one run.
+# Runtime, reported apart (qr's first call is a warm-up: the Runtime has started). Prints one table:
+# median seconds of the whole numpy call, GFLOP/s (n³/3, 2n³/3; qr 4mn² − 4n³/3, LAPACK Working
+# Note 41's xGEQRF + xORGQR) and the speed-up plain / preload (> 1: faster under LD_PRELOAD); for
+# qr, also the preloaded run's median seconds inside dgeqrf_ + dorgqr_ (verbose lines: the rest of
+# numpy's call is its own copies). On a shared machine compare ratios of one run.
 #   bash bench/lapack_preload.sh [BUILD_DIR]
-# Environment: N (8192), REPS (3), PYTHON (/usr/bin/python3), TIMEOUT (seconds per process, 900).
+# Environment: N (8192), QR_M (16384), QR_N (4096), OPS ("cholesky solve qr"), REPS (3),
+# PYTHON (/usr/bin/python3), TIMEOUT (seconds per process, 1800).
 set -uo pipefail
-n=${N:-8192} reps=${REPS:-3} py=${PYTHON:-/usr/bin/python3} timeout=${TIMEOUT:-900}
+n=${N:-8192} reps=${REPS:-3} py=${PYTHON:-/usr/bin/python3} timeout=${TIMEOUT:-1800}
+qm=${QR_M:-16384} qn=${QR_N:-4096} ops=${OPS:-cholesky solve qr}
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
 lib=$(cd "$build" && pwd)/lapack_abi/libtessera_lapack.so
@@ -21,56 +28,75 @@ trap 'rm -rf "$home"' EXIT
 cat > "$home/run.py" <<'PY'
 import sys, time, json
 import numpy as np
-n, reps = int(sys.argv[1]), int(sys.argv[2])
+n, reps, qm, qn, ops, preload = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5].split(), len(sys.argv) > 6
 rng = np.random.default_rng(8192)
-r = rng.uniform(-1, 1, (n, n))
-spd = (r + r.T) / 2 + n * np.eye(n)           # diagonally dominant: SPD, O(n²) to build
-a = r + np.sqrt(n) * np.eye(n)
-b = rng.uniform(-1, 1, n)
 eps = np.finfo(float).eps
 nrm = lambda x: np.linalg.norm(x, 1)
+if "cholesky" in ops or "solve" in ops:
+    r = rng.uniform(-1, 1, (n, n))
+    spd = (r + r.T) / 2 + n * np.eye(n)           # diagonally dominant: SPD, O(n²) to build
+    a = r + np.sqrt(n) * np.eye(n)
+    b = rng.uniform(-1, 1, n)
+if "qr" in ops:
+    t = rng.uniform(-1, 1, (qm, qn))
 out = {}
-for op in ("cholesky", "solve"):
+for op in ops:
     times, worst = [], 0.0
-    for _ in range(reps + (1 if len(sys.argv) > 3 else 0)):  # preload: one more, the Runtime's start
-        t = time.perf_counter()
-        x = np.linalg.cholesky(spd) if op == "cholesky" else np.linalg.solve(a, b)
-        times.append(time.perf_counter() - t)
+    for _ in range(reps + (1 if preload else 0)):  # preload: one more, the Runtime's start
+        start = time.perf_counter()
+        x = np.linalg.cholesky(spd) if op == "cholesky" else np.linalg.solve(a, b) if op == "solve" else np.linalg.qr(t)
+        times.append(time.perf_counter() - start)
         if op == "cholesky":
             cols = rng.choice(n, 64, replace=False)
             ratio = nrm(x @ x[cols].T - spd[:, cols]) / (n * nrm(spd) * eps)
-        else:
+        elif op == "solve":
             ratio = nrm(b - a @ x) / (nrm(a) * nrm(x) * n * eps)
+        else:
+            q, rr = x
+            cols = rng.choice(qn, 64, replace=False)
+            ratio = max(nrm(t[:, cols] - q @ rr[:, cols]) / (qn * nrm(t) * eps),
+                        nrm(np.eye(64) - q[:, cols].T @ q[:, cols]) / (qm * eps))
+        del x
         worst = max(worst, ratio)
-    first = times.pop(0) if len(sys.argv) > 3 else None
+    first = times.pop(0) if preload else None
     out[op] = {"median": float(np.median(times)), "first": first, "ratio": worst}
 print(json.dumps(out))
 PY
 run() {  # run MODE: the JSON line of one process
     if [ "$1" = preload ]; then
         env STARPU_HOME="$home" STARPU_SILENT=1 TESSERA_LAPACK_VERBOSE=1 LD_PRELOAD="$lib" \
-            timeout "$timeout" "$py" "$home/run.py" "$n" "$reps" first 2> "$home/preload.err"
+            timeout "$timeout" "$py" "$home/run.py" "$n" "$reps" "$qm" "$qn" "$ops" first 2> "$home/preload.err"
     else
-        timeout "$timeout" "$py" "$home/run.py" "$n" "$reps" 2> "$home/plain.err"
+        timeout "$timeout" "$py" "$home/run.py" "$n" "$reps" "$qm" "$qn" "$ops" 2> "$home/plain.err"
     fi
 }
 plain=$(run plain) || { echo "plain run failed:"; cat "$home/plain.err"; exit 1; }
 pre=$(run preload) || { echo "preloaded run failed:"; cat "$home/preload.err"; exit 1; }
-on_tessera=$(grep -c "tessera_lapack: d\(potrf\|gesv\) n=$n tessera" "$home/preload.err")
-"$py" - "$n" "$plain" "$pre" "$on_tessera" "$((2 * (reps + 1)))" <<'PY'
-import sys, json
-n, plain, pre, on, expected = int(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-flops = {"cholesky": n**3 / 3, "solve": 2 * n**3 / 3}
-print(f"n = {n}; median seconds; {on} of {expected} preloaded calls on Tessera")
-print(f"| call | plain numpy (OpenBLAS) | LD_PRELOAD libtessera_lapack | speed-up | first preloaded call (Runtime start) | check |")
+"$py" - "$n" "$qm" "$qn" "$reps" "$plain" "$pre" "$home/preload.err" <<'PY'
+import sys, json, re, statistics
+n, qm, qn, reps = (int(x) for x in sys.argv[1:5])
+plain, pre, log = json.loads(sys.argv[5]), json.loads(sys.argv[6]), open(sys.argv[7]).read()
+flops = {"cholesky": n**3 / 3, "solve": 2 * n**3 / 3, "qr": 4 * qm * qn**2 - 4 * qn**3 / 3}
+routines = {"cholesky": ["dpotrf"], "solve": ["dgesv"], "qr": ["dgeqrf", "dorgqr"]}
+size = {"cholesky": n, "solve": n, "qr": qn}
+secs = lambda r, s: [float(t) for t in re.findall(rf"tessera_lapack: {r} n={s} tessera ([0-9.]+) s", log)]
+ok = True
+print(f"median seconds of {reps} calls (whole numpy call); cholesky, solve: n = {n}; qr: {qm}x{qn} (mode 'reduced')")
+print(f"| call | plain numpy (OpenBLAS) | LD_PRELOAD libtessera_lapack | speed-up | first preloaded call | check |")
 print("| --- | ---: | ---: | ---: | ---: | --- |")
-ok = on == expected
-for op in ("cholesky", "solve"):
+for op in plain:
     p, q = plain[op], pre[op]
-    good = p["ratio"] < 30 and q["ratio"] < 30
+    on = min(len(secs(r, size[op])) for r in routines[op])
+    good = p["ratio"] < 30 and q["ratio"] < 30 and on == reps + 1
     ok &= good
-    print(f"| numpy.linalg.{op} | {p['median']:.3f} s ({flops[op] / p['median'] / 1e9:.1f} GFLOP/s) | "
+    name = f"numpy.linalg.{op}" + (f" {qm}x{qn}" if op == "qr" else "")
+    print(f"| {name} | {p['median']:.3f} s ({flops[op] / p['median'] / 1e9:.1f} GFLOP/s) | "
           f"{q['median']:.3f} s ({flops[op] / q['median'] / 1e9:.1f} GFLOP/s) | {p['median'] / q['median']:.2f}x | "
-          f"{q['first']:.3f} s | {'pass' if good else 'FAIL'} (ratios {p['ratio']:.2g}, {q['ratio']:.2g}) |")
+          f"{q['first']:.3f} s | {'pass' if good else 'FAIL'} (ratios {p['ratio']:.2g}, {q['ratio']:.2g}; "
+          f"{on} of {reps + 1} on Tessera) |")
+if "qr" in plain:
+    inside = {r: statistics.median(secs(r, qn)[1:] or [float("nan")]) for r in routines["qr"]}
+    print("qr, preloaded, median seconds inside the LAPACK calls: " +
+          ", ".join(f"{r} {t:.3f} s" for r, t in inside.items()) + f" (total {sum(inside.values()):.3f} s)")
 sys.exit(0 if ok else 1)
 PY
