@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
 # eig_vs_lapack.sh — Tessera's dsyevd (the two-stage tile eigensolver, tessera/eig.hpp) next to
 # LAPACKE_dsyevd (OpenBLAS on every core) on the same matrix in one run, values only (jobz N) and with
-# eigenvectors (jobz V), every run checked:
+# eigenvectors (jobz V), then Tessera's dgesdd (the two-stage SVD, tessera/svd.hpp) next to
+# LAPACKE_dgesdd on the same square matrix, values only (jobz N) and with thin vectors (jobz S), every
+# run checked:
 #   ours     tessera-tester syevd --jobz N|V end to end (tiles in host memory before and after), with
 #            --check up to n = 4096 (LAPACK's ratios: residual, orthogonality, eigenvalues against
 #            LAPACKE's) and --check-random above (O(n²): A·X against Z·Λ·Zᵀ·X, and Σw against the trace);
-#   LAPACKE  bench/eig_lapack (LAPACKE_dsyevd on the tester's seeded matrix, its lower triangle), its
-#            last call checked (residual and orthogonality up to n = 4096, else the randomized
-#            residual; the trace in both);
-#   cuSOLVER with PEER=torch (on the GPU machine): torch.linalg.eigvalsh / eigh on cuda in float64,
-#            device-resident, each checked by the trace and, with vectors, the randomized residual.
+#            dgesdd: tessera-tester gesdd --jobz N|S, --check up to n = 2048 (residual, orthogonality, σ
+#            against LAPACKE's; every repetition is checked) and --check-random above (A·X against
+#            U·Σ·Vᵀ·X, Σσ² against ‖A‖_F², sampled orthogonality);
+#   LAPACKE  bench/eig_lapack (LAPACKE_dsyevd on the tester's seeded matrix, its lower triangle; with
+#            --op gesdd LAPACKE_dgesdd on the whole matrix), its last call checked (residual and
+#            orthogonality up to n = 4096, else the randomized residual; the trace, or Σσ², in both);
+#   cuSOLVER with PEER=torch (on the GPU machine): torch.linalg.eigvalsh / eigh and svdvals / svd
+#            (full_matrices=False) on cuda in float64, device-resident, each checked by the trace (Σσ²
+#            against ‖A‖_F²) and, with vectors, the randomized residual.
 # Prints one table: median seconds of REPS runs (after WARMUP untimed runs of ours, which also
-# calibrate StarPU's perfmodels), GFLOP/s at LAPACK's nominal counts (4n³/3 values only, 4n³ with
-# vectors), the ratio LAPACKE's median / the row's (> 1: faster than LAPACKE), and the check.
+# calibrate StarPU's perfmodels), GFLOP/s at LAPACK's nominal counts (dsyevd 4n³/3 values only, 4n³
+# with vectors; dgesdd 8n³/3 values only, 20n³/3 with thin vectors, LAWN 41), the ratio LAPACKE's median / the row's (> 1: faster than LAPACKE), and the check.
 # On a shared machine compare the ratios of one run, not times across runs.
 #
 # On this machine (CPU workers; the build in build/, or BUILD_DIR):
@@ -20,7 +26,8 @@
 # On the GPU machine, from the repository root with .gpu-kit and .gpu-build carried (tessera-tester,
 # libtessera.so.0 and bench's eig_lapack copied flat into .gpu-build; ../shared/device/README.md):
 #   PEER=torch bash bench/eig_vs_lapack.sh .gpu-build
-# Environment: N (4096), REPS (3), WARMUP (1), NB (the tester's tuned geqrf tile size), THREADS
+# Environment: N (4096), REPS (3), WARMUP (1), NB (the tester's tuned geqrf tile size), OPS (the
+# solvers to run: "syevd gesdd"), THREADS
 # (OpenBLAS threads of the LAPACKE peer; default the BLAS library's own, every core), PEER (lapack;
 # torch adds cuSOLVER), EXTRA (more tester arguments), TIMEOUT (seconds per process, 1800),
 # OUTDIR ($OUT or /tmp/eig_vs_lapack).
@@ -54,7 +61,8 @@ check=--check
 nb_arg=()
 [ -n "${NB:-}" ] && nb_arg=(--nb "$NB")
 
-flops() { awk -v j="$1" -v n="$n" 'BEGIN {print (j == "V" ? 4 : 4 / 3) * n * n * n}'; }
+# flops of jobz $1 (N, V: dsyevd; n, S: dgesdd values only, thin vectors)
+flops() { awk -v j="$1" -v n="$n" 'BEGIN {print (j == "V" ? 4 : j == "N" ? 4 / 3 : j == "S" ? 20 / 3 : 8 / 3) * n * n * n}'; }
 # median seconds of the csv rows of op $2 in file $1, and the check: pass when every checked row
 # passed and at least one was checked ("unchecked" rows are the peer's earlier calls)
 summary() {
@@ -74,7 +82,9 @@ echo "n = $n, $reps runs (median), ours: $check, $(nproc) cores, tester $tester"
 
 declare -A lapacke_median
 status=0
+ops=${OPS:-syevd gesdd}
 for jobz in N V; do
+    [[ " $ops " == *" syevd "* ]] || break
     # LAPACKE first, then ours: the same matrix (seed 42, lower triangle)
     log="$outdir/lapacke_$jobz"
     timeout "${TIMEOUT:-1800}" "$lapack_peer" --n "$n" --jobz "$jobz" --repeat "$reps" ${THREADS:+--threads "$THREADS"} \
@@ -91,18 +101,39 @@ for jobz in N V; do
     [ "$st" = pass ] || { status=1; sed 's/^/    /' "$log.err" | tail -n 5; }
 done
 
+svd_check=--check
+[ "$n" -gt 2048 ] && svd_check=--check-random
+for jobz in N S; do
+    [[ " $ops " == *" gesdd "* ]] || break
+    key=$([ "$jobz" = N ] && echo n || echo S)  # flops()'s key: n is dgesdd's values only
+    log="$outdir/lapacke_gesdd_$jobz"
+    timeout "${TIMEOUT:-1800}" "$lapack_peer" --op gesdd --n "$n" --jobz "$jobz" --repeat "$reps" \
+        ${THREADS:+--threads "$THREADS"} >"$log.csv" 2>"$log.err" || status=1
+    read -r ref st < <(summary "$log.csv" lapacke_gesdd)
+    lapacke_median[svd$jobz]=$ref
+    row "dgesdd jobz=$jobz: LAPACKE_dgesdd (OpenBLAS)" "$ref" "$(gflops "$key" "$ref")" "$(ratio "$ref" "$ref")" "$st"
+    log="$outdir/tessera_gesdd_$jobz"
+    timeout "${TIMEOUT:-1800}" "$tester" gesdd --n "$n" --jobz "$jobz" "${nb_arg[@]}" --warmup "$warmup" \
+        --repeat "$reps" --csv $svd_check ${EXTRA:-} >"$log.csv" 2>"$log.err" || status=1
+    read -r t st < <(summary "$log.csv" gesdd)
+    nb_used=$(awk -F, '$1 == "gesdd" {print $6; exit}' "$log.csv")
+    row "dgesdd jobz=$jobz: Tessera (nb ${nb_used:-?})" "$t" "$(gflops "$key" "$t")" "$(ratio "$ref" "$t")" "$st"
+    [ "$st" = pass ] || { status=1; sed 's/^/    /' "$log.err" | tail -n 5; }
+done
+
 if [ "$peer" = torch ]; then
-    N="$n" REPS="$reps" REF_N="${lapacke_median[N]}" REF_V="${lapacke_median[V]}" PYTHONUNBUFFERED=1 python3 - <<'PY' \
+    N="$n" REPS="$reps" OPS="$ops" REF_N="${lapacke_median[N]:-}" REF_V="${lapacke_median[V]:-}" \
+        REF_SVDN="${lapacke_median[svdN]:-}" REF_SVDS="${lapacke_median[svdS]:-}" PYTHONUNBUFFERED=1 python3 - <<'PY' \
         2>&1 | tee -a "$outdir/table.txt"
 import os, time, torch
 n, reps = int(os.environ["N"]), int(os.environ["REPS"])
-ref = {"N": float(os.environ.get("REF_N") or 0), "V": float(os.environ.get("REF_V") or 0)}
+ops = os.environ["OPS"].split()
+ref = {k: float(os.environ.get("REF_" + k) or 0) for k in ("N", "V", "SVDN", "SVDS")}
 torch.backends.cuda.matmul.allow_tf32 = False
 dev = "cuda"
 g = torch.Generator(device=dev).manual_seed(1)
 r = torch.rand(n, n, dtype=torch.float64, device=dev, generator=g) - 0.5
 a = torch.tril(r) + torch.tril(r, -1).T  # symmetric, entries in [-0.5, 0.5) as the tester's
-del r
 eps = torch.finfo(torch.float64).eps / 2
 norm1 = a.abs().sum(0).max().item()  # = the infinity norm (symmetric)
 x = torch.rand(n, 4, dtype=torch.float64, device=dev, generator=g) + 0.5
@@ -115,7 +146,7 @@ def median(f):
         ts.append(time.perf_counter() - t)
     ts.sort()
     return ts[len(ts) // 2], out
-for jobz in ("N", "V"):
+for jobz in (("N", "V") if "syevd" in ops else ()):
     t, out = median((lambda: torch.linalg.eigvalsh(a)) if jobz == "N" else (lambda: torch.linalg.eigh(a)))
     w, z = (out, None) if jobz == "N" else out
     err = (w.sum() - a.diagonal().sum()).abs().item() / (n * norm1 * eps)
@@ -125,6 +156,24 @@ for jobz in ("N", "V"):
     flops = (4 if jobz == "V" else 4 / 3) * n ** 3
     label = f"dsyevd jobz={jobz}: torch.linalg.{'eigvalsh' if jobz == 'N' else 'eigh'} (cuSOLVER)"
     rat = f"{ref[jobz] / t:.2f}" if ref[jobz] > 0 else "-"
+    print(f"{label:50s} {t:10.4f} {flops / t * 1e-9:9.2f} {rat:>13s}  {'pass' if err <= 60 else 'FAILED'} ({err:.2g})")
+# dgesdd on the general r: Σσ² against ‖A‖_F² and, with thin vectors, A·X against U·(Σ·(Vᵀ·X))
+del a, ax
+frob2 = (r * r).sum().item()
+rx = r @ x
+norm_inf = r.abs().sum(1).max().item()
+for jobz in (("N", "S") if "gesdd" in ops else ()):
+    t, out = median((lambda: torch.linalg.svdvals(r)) if jobz == "N" else (lambda: torch.linalg.svd(r, full_matrices=False)))
+    u, s, vh = (None, out, None) if jobz == "N" else out
+    ordered = bool((s[:-1] >= s[1:]).all().item()) and bool((s >= 0).all().item())
+    err = abs((s * s).sum().item() - frob2) / (frob2 * n * eps) if ordered else float("inf")
+    if u is not None:
+        res = (rx - u @ (s[:, None] * (vh @ x))).abs().sum(1).max().item()
+        err = max(err, res / (norm_inf * x.abs().sum(1).max().item() * n * eps))
+    flops = (20 / 3 if jobz == "S" else 8 / 3) * n ** 3
+    label = f"dgesdd jobz={jobz}: torch.linalg.{'svdvals' if jobz == 'N' else 'svd'} (cuSOLVER)"
+    r0 = ref["SVD" + jobz]
+    rat = f"{r0 / t:.2f}" if r0 > 0 else "-"
     print(f"{label:50s} {t:10.4f} {flops / t * 1e-9:9.2f} {rat:>13s}  {'pass' if err <= 60 else 'FAILED'} ({err:.2g})")
 PY
 fi
