@@ -249,5 +249,33 @@ TYPED_TEST(Svd, BadUAndVTThrowError) {
     }
 }
 
+// The checks fail on wrong results: a value off by 100·max(m, n)·eps·σ₁, two values out of order, a
+// perturbed U, two columns of U swapped (U only: the one-sided residual's Gram matrix sees it).
+TYPED_TEST(Svd, ChecksRejectWrongResults) {
+    using T = TypeParam;
+    using R = real_t<T>;
+    const int64_t m = 40, n = 30, k = 30;
+    const auto a = check::random_matrix<T>(m, n, m, 81);
+    const auto r = run_tiles<T>(true, m, n, 16, a, m, k, k);
+    expect_svd("checks", m, n, a, m, k, k, r);
+    if (int64_t(r.s.size()) != k) return;
+    auto error = [&](const std::vector<R>& s, const std::vector<T>& u, bool with_vt) {
+        return check::svd_error<T>(m, n, a.data(), m, s.data(), u.data(), m, k, with_vt ? r.vt.data() : nullptr, k, with_vt ? k : 0);
+    };
+    auto s = r.s;
+    s[3] += R(100 * m * check::eps<T>()) * s[0];
+    EXPECT_FALSE(check::passes(error(s, r.u, true))) << "a value off";
+    s = r.s;
+    std::swap(s[4], s[5]);
+    EXPECT_FALSE(check::passes(error(s, r.u, true))) << "values out of order";
+    auto u = r.u;
+    u[size_t(5 + 2 * m)] += T(1e-3);
+    EXPECT_FALSE(check::passes(error(r.s, u, true))) << "U perturbed";
+    u = r.u;
+    std::swap_ranges(u.begin(), u.begin() + m, u.begin() + 2 * m);  // columns 0 and 2
+    EXPECT_FALSE(check::passes(error(r.s, u, false))) << "U's columns swapped, U only";
+    EXPECT_TRUE(check::passes(error(r.s, r.u, false))) << "U only";
+}
+
 }  // namespace
 }  // namespace tessera
