@@ -37,9 +37,9 @@ void gemm(const char* ta, const char* tb, const int* m, const int* n, const int*
     else if (*ldc < std::max(1, *m)) info = 13;
     if (info != 0) return xerbla(routine_name<T>("gemm", true).c_str(), -info);
     int unused = 0;
-    intercept<T>(name, size, &unused, {{c, *m, *n, *ldc}}, next, [&] {
+    intercept<T>(name, size, &unused, {}, next, [&] {
         tessera::lapack::gemm<T>(trans_char<T>(ta), trans_char<T>(tb), *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta,
-                                 c, *ldc);
+                                 c, *ldc, on_copies());
         return int64_t(0);
     });
 }
@@ -66,11 +66,11 @@ void trsm(const char* side, const char* uplo, const char* ta, const char* diag, 
     else if (*ldb < std::max(1, *m)) info = 11;
     if (info != 0) return xerbla(routine_name<T>("trsm", true).c_str(), -info);
     int unused = 0;
-    intercept<T>(name, size, &unused, {{b, *m, *n, *ldb}}, next, [&] {
+    intercept<T>(name, size, &unused, {}, next, [&] {
         tessera::lapack::trsm<T>(char(std::toupper(static_cast<unsigned char>(*side))),
                                  char(std::toupper(static_cast<unsigned char>(*uplo))), trans_char<T>(ta),
                                  char(std::toupper(static_cast<unsigned char>(*diag))), *m, *n, *alpha, a, *lda, b,
-                                 *ldb);
+                                 *ldb, on_copies());
         return int64_t(0);
     });
 }
@@ -98,12 +98,12 @@ void rank_k(const char* uplo, const char* trans, const int* n, const int* k, con
     else if (*ldc < std::max(1, *n)) info = 10;
     if (info != 0) return xerbla(routine_name<T>(routine, true).c_str(), -info);
     int unused = 0;
-    intercept<T>(name, size, &unused, {{c, *n, *n, *ldc}}, next, [&] {
+    intercept<T>(name, size, &unused, {}, next, [&] {
         const char u = char(std::toupper(static_cast<unsigned char>(*uplo)));
         if constexpr (Herk)
-            tessera::lapack::herk<T>(u, trans_char<T>(trans), *n, *k, *alpha, a, *lda, *beta, c, *ldc);
+            tessera::lapack::herk<T>(u, trans_char<T>(trans), *n, *k, *alpha, a, *lda, *beta, c, *ldc, on_copies());
         else
-            tessera::lapack::syrk<T>(u, trans_char<T>(trans), *n, *k, *alpha, a, *lda, *beta, c, *ldc);
+            tessera::lapack::syrk<T>(u, trans_char<T>(trans), *n, *k, *alpha, a, *lda, *beta, c, *ldc, on_copies());
         return int64_t(0);
     });
 }

@@ -17,8 +17,7 @@ void potrf(const char* uplo, const int* n, T* a, const int* lda, int* info, size
     if (!lsame(uplo, 'U') && !lsame(uplo, 'L')) *info = -1;
     else if (*lda < std::max(1, *n)) *info = -4;  // n >= the threshold >= 0: argument 2 is valid
     if (*info != 0) return xerbla(routine_name<T>("potrf", true).c_str(), *info);
-    intercept<T>(name, *n, info, {{a, *n, *n, *lda}}, next,
-                 [&] { return tessera::lapack::potrf<T>(*uplo, *n, a, *lda); });
+    intercept<T>(name, *n, info, {}, next, [&] { return tessera::lapack::potrf<T>(*uplo, *n, a, *lda, on_copies()); });
 }
 
 // xPOTRS and xPOSV share their arguments and LAPACK's numbering (1 uplo, 2 n, 3 nrhs, 5 lda, 7 ldb).
@@ -44,8 +43,8 @@ void potrs(const char* uplo, const int* n, const int* nrhs, const T* a, const in
     if ((*info = check_solve<T>(uplo, n, nrhs, lda, ldb)) != 0)
         return xerbla(routine_name<T>("potrs", true).c_str(), *info);
     if (*nrhs == 0) return;  // LAPACK's quick return
-    intercept<T>(name, *n, info, {{b, *n, *nrhs, *ldb}}, next, [&] {
-        tessera::lapack::potrs<T>(*uplo, *n, *nrhs, a, *lda, b, *ldb);
+    intercept<T>(name, *n, info, {}, next, [&] {
+        tessera::lapack::potrs<T>(*uplo, *n, *nrhs, a, *lda, b, *ldb, on_copies());
         return int64_t(0);
     });
 }
@@ -61,8 +60,8 @@ void posv(const char* uplo, const int* n, const int* nrhs, T* a, const int* lda,
     if (!use_tessera(name.c_str(), *n)) return pass_through(name, *n, info, next);
     if ((*info = check_solve<T>(uplo, n, nrhs, lda, ldb)) != 0)
         return xerbla(routine_name<T>("posv", true).c_str(), *info);
-    intercept<T>(name, *n, info, {{a, *n, *n, *lda}, {b, *n, *nrhs, *ldb}}, next,
-                 [&] { return tessera::lapack::posv<T>(*uplo, *n, *nrhs, a, *lda, b, *ldb); });
+    intercept<T>(name, *n, info, {}, next,
+                 [&] { return tessera::lapack::posv<T>(*uplo, *n, *nrhs, a, *lda, b, *ldb, on_copies()); });
 }
 
 }  // namespace

@@ -67,11 +67,11 @@ void eigd(const char* jobz, const char* uplo, const int* n, T* a, const int* lda
     }
     if (*info != 0) return xerbla(routine_name<T>(routine, true).c_str(), *info);
     if (lquery) return;
-    intercept<T>(name, *n, info, {{a, *n, *n, *lda}}, next, [&] {
+    intercept<T>(name, *n, info, {}, next, [&] {
         if constexpr (complex)
-            return tessera::lapack::heevd<T>(*jobz, *uplo, *n, a, *lda, w);
+            return tessera::lapack::heevd<T>(*jobz, *uplo, *n, a, *lda, w, on_copies());
         else
-            return tessera::lapack::syevd<T>(*jobz, *uplo, *n, a, *lda, w);
+            return tessera::lapack::syevd<T>(*jobz, *uplo, *n, a, *lda, w, on_copies());
     });
     if (*info >= 0) answer();
 }

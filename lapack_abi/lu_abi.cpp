@@ -21,9 +21,9 @@ void getrf(const int* m, const int* n, T* a, const int* lda, int* ipiv, int* inf
     else if (*n < 0) *info = -2;
     else if (*lda < std::max(1, *m)) *info = -4;
     if (*info != 0) return xerbla(routine_name<T>("getrf", true).c_str(), *info);
-    intercept<T>(name, std::min(*m, *n), info, {{a, *m, *n, *lda}}, next, [&] {
+    intercept<T>(name, std::min(*m, *n), info, {}, next, [&] {
         std::vector<int64_t> piv(static_cast<size_t>(std::min(*m, *n)));
-        const int64_t r = tessera::lapack::getrf<T>(*m, *n, a, *lda, piv.data());
+        const int64_t r = tessera::lapack::getrf<T>(*m, *n, a, *lda, piv.data(), on_copies());
         copy_pivots(piv, ipiv);
         return r;
     });
@@ -46,10 +46,10 @@ void getrs(const char* trans, const int* n, const int* nrhs, const T* a, const i
     else if (*ldb < std::max(1, *n)) *info = -8;
     if (*info != 0) return xerbla(routine_name<T>("getrs", true).c_str(), *info);
     if (*nrhs == 0) return;  // LAPACK's quick return
-    intercept<T>(name, *n, info, {{b, *n, *nrhs, *ldb}}, next, [&] {
+    intercept<T>(name, *n, info, {}, next, [&] {
         const std::vector<int64_t> piv(ipiv, ipiv + *n);
         const char t = char(std::toupper(static_cast<unsigned char>(*trans)));
-        tessera::lapack::getrs<T>(t, *n, *nrhs, a, *lda, piv.data(), b, *ldb);
+        tessera::lapack::getrs<T>(t, *n, *nrhs, a, *lda, piv.data(), b, *ldb, on_copies());
         return int64_t(0);
     });
 }
@@ -68,9 +68,9 @@ void gesv(const int* n, const int* nrhs, T* a, const int* lda, int* ipiv, T* b, 
     else if (*lda < std::max(1, *n)) *info = -4;
     else if (*ldb < std::max(1, *n)) *info = -7;
     if (*info != 0) return xerbla(routine_name<T>("gesv", true).c_str(), *info);
-    intercept<T>(name, *n, info, {{a, *n, *n, *lda}, {b, *n, *nrhs, *ldb}}, next, [&] {
+    intercept<T>(name, *n, info, {}, next, [&] {
         std::vector<int64_t> piv(static_cast<size_t>(*n));
-        const int64_t r = tessera::lapack::gesv<T>(*n, *nrhs, a, *lda, piv.data(), b, *ldb);
+        const int64_t r = tessera::lapack::gesv<T>(*n, *nrhs, a, *lda, piv.data(), b, *ldb, on_copies());
         copy_pivots(piv, ipiv);
         return r;
     });

@@ -30,8 +30,8 @@ void geqrf(const int* m, const int* n, T* a, const int* lda, T* tau, T* work, co
     else if (*lwork <= 0 || (*m > 0 && *lwork < std::max(1, *n))) *info = -7;
     if (*info != 0) return xerbla(routine_name<T>("geqrf", true).c_str(), *info);
     if (size == 0) return void(work[0] = T(1));  // LAPACK's quick return
-    intercept<T>(name, size, info, {{a, *m, *n, *lda}, {tau, size, 1, size}}, next,
-                 [&] { return tessera::lapack::geqrf<T>(*m, *n, a, *lda, tau); });
+    intercept<T>(name, size, info, {{tau, size, 1, size}}, next,  // tau is written by tasks, a through a copy
+                 [&] { return tessera::lapack::geqrf<T>(*m, *n, a, *lda, tau, on_copies()); });
 }
 
 // xORMQR (real) / xUNMQR (complex): trans 'T' for real T, 'C' for complex T, besides 'N'.
@@ -62,10 +62,10 @@ void unmqr(const char* side, const char* trans, const int* m, const int* n, cons
     else if (*lwork < nw) *info = -12;
     if (*info != 0) return xerbla(routine_name<T>(routine, true).c_str(), *info);
     if (*m == 0 || *n == 0 || *k == 0) return void(work[0] = T(1));
-    intercept<T>(name, size, info, {{c, *m, *n, *ldc}}, next, [&] {
+    intercept<T>(name, size, info, {}, next, [&] {
         tessera::lapack::unmqr<T>(char(std::toupper(static_cast<unsigned char>(*side))),
                                   char(std::toupper(static_cast<unsigned char>(*trans))), *m, *n, *k, a, *lda, tau, c,
-                                  *ldc);
+                                  *ldc, on_copies());
         return int64_t(0);
     });
 }
@@ -90,8 +90,8 @@ void ungqr(const int* m, const int* n, const int* k, T* a, const int* lda, const
     else if (*lwork < std::max(1, *n)) *info = -8;
     if (*info != 0) return xerbla(routine_name<T>(routine, true).c_str(), *info);
     if (*n <= 0) return void(work[0] = T(1));
-    intercept<T>(name, *k, info, {{a, *m, *n, *lda}}, next, [&] {
-        tessera::lapack::ungqr<T>(*m, *n, *k, a, *lda, tau);
+    intercept<T>(name, *k, info, {}, next, [&] {
+        tessera::lapack::ungqr<T>(*m, *n, *k, a, *lda, tau, on_copies());
         return int64_t(0);
     });
 }
@@ -120,6 +120,7 @@ void gels(const char* trans, const int* m, const int* n, const int* nrhs, T* a, 
     else if (*lwork < std::max(1, mn + std::max(mn, *nrhs))) *info = -10;
     if (*info != 0) return xerbla(routine_name<T>("gels", true).c_str(), *info);
     if (std::min({*m, *n, *nrhs}) == 0) return next();  // B = 0 (LAPACK's quick return)
+    // In place with a backup: lapack::gels writes a and b back also when it returns info > 0.
     intercept<T>(name, size, info, {{a, *m, *n, *lda}, {b, *m, *nrhs, *ldb}}, next, [&] {
         const int64_t r = tessera::lapack::gels<T>(*trans, *m, *n, *nrhs, a, *lda, b, *ldb);
         if (r > 0)  // A rank deficient, or zero (LAPACK: X = 0, info = 0): LAPACK's answer, restored A and B
