@@ -23,12 +23,6 @@ namespace tessera {
 
 namespace {
 
-template <class T>
-T conj_of(T x) {
-    if constexpr (is_complex_v<T>) return std::conj(x);
-    else return x;
-}
-
 // B = sigma·A as a full Hermitian matrix on B's lower tiles and whole diagonal tiles, from A's uplo
 // triangle (the diagonal's imaginary parts taken as zero, as xHEEVD), tile by tile on the host: A's
 // valid copy is in main memory and B was just made. Tile (i, j), i ≥ j, of B is A's tile (i, j)
@@ -46,12 +40,12 @@ void hermitian_working_copy(const TileMatrix<T>& A, Uplo uplo, real_t<T> sigma, 
             for (int64_t c = 0; c < cols; ++c)
                 for (int64_t r = 0; r < rows; ++r) {
                     if (i == j && r <= c) continue;  // the diagonal tile's lower triangle first
-                    b[r + c * ldb] = sigma * (lower ? a[r + c * lda] : conj_of(a[c + r * lda]));
+                    b[r + c * ldb] = sigma * (lower ? a[r + c * lda] : conjugate(a[c + r * lda]));
                 }
             if (i != j) continue;
             for (int64_t c = 0; c < cols; ++c) {
                 b[c + c * ldb] = T(sigma * std::real(a[c + c * lda]));
-                for (int64_t r = 0; r < c; ++r) b[r + c * ldb] = conj_of(b[c + r * ldb]);
+                for (int64_t r = 0; r < c; ++r) b[r + c * ldb] = conjugate(b[c + r * ldb]);
             }
         }
 }

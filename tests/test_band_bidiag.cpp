@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernels/cpu/band_bidiag.hpp"
+#include "examples/common/checks.hpp"
 #include "kernels/cpu/blas.hpp"
 
 namespace {
@@ -27,17 +28,6 @@ T random_entry(std::mt19937_64& gen) {
     std::uniform_real_distribution<double> u(-1, 1);
     if constexpr (is_complex_v<T>) return T(R<T>(u(gen)), R<T>(u(gen)));
     else return T(u(gen));
-}
-
-template <class T>
-double norm1(int64_t m, int64_t n, const T* a, int64_t lda) {
-    double best = 0;
-    for (int64_t j = 0; j < n; ++j) {
-        double s = 0;
-        for (int64_t i = 0; i < m; ++i) s += std::abs(std::complex<double>(a[i + j * lda]));
-        best = std::max(best, s);
-    }
-    return best;
 }
 
 // Singular values, descending: of the bidiagonal (xBDSQR on copies) and of a dense matrix (xGESVD 'N').
@@ -87,7 +77,7 @@ struct Band {
                 ab[size_t((kd + i - j) + j * ldab)] = x;
                 dense[size_t(i + j * n)] = x;
             }
-        norm = norm1(n, n, dense.data(), n);
+        norm = check::lange('O', n, n, dense.data(), n);
     }
 };
 
@@ -113,7 +103,7 @@ double orthogonality(const std::vector<T>& q, int64_t n) {
     std::vector<T> qq(size_t(n * n), T(0));
     for (int64_t i = 0; i < n; ++i) qq[size_t(i + i * n)] = T(-1);
     cpu::gemm<T>(Trans::ConjTrans, Trans::NoTrans, n, n, n, T(1), q.data(), n, q.data(), n, T(1), qq.data(), n);
-    return norm1(n, n, qq.data(), n) / (n * std::numeric_limits<R<T>>::epsilon());
+    return check::lange('O', n, n, qq.data(), n) / (n * std::numeric_limits<R<T>>::epsilon());
 }
 
 // gb2bd, or (wavefront) its steps in another order the dependency rule allows: step (s, t) at time
@@ -161,7 +151,7 @@ void check_case(const Band<T>& b, int64_t group, bool wavefront = false) {
             ub[size_t(i + j * n)] = x;
         }
     cpu::gemm<T>(Trans::NoTrans, Trans::ConjTrans, n, n, n, T(-1), ub.data(), n, v.data(), n, T(1), res.data(), n);
-    EXPECT_LT(norm1(n, n, res.data(), n) / (n * std::max(b.norm, 1.0) * eps), 30);
+    EXPECT_LT(check::lange('O', n, n, res.data(), n) / (n * std::max(b.norm, 1.0) * eps), 30);
 
     // Values only: the same d and e within rounding (the same reflectors are made).
     std::vector<R<T>> d0(static_cast<size_t>(n)), e0(e.size());

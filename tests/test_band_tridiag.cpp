@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "kernels/cpu/band_tridiag.hpp"
+#include "examples/common/checks.hpp"
 #include "kernels/cpu/blas.hpp"
 
 extern "C" {  // LAPACK's own stage 2, values only (gfortran ABI)
@@ -87,18 +88,6 @@ T random_entry(std::mt19937_64& gen) {
     else return T(u(gen));
 }
 
-// The 1-norm of an m×n block.
-template <class T>
-double norm1(int64_t m, int64_t n, const T* a, int64_t lda) {
-    double best = 0;
-    for (int64_t j = 0; j < n; ++j) {
-        double s = 0;
-        for (int64_t i = 0; i < m; ++i) s += std::abs(std::complex<double>(a[i + j * lda]));
-        best = std::max(best, s);
-    }
-    return best;
-}
-
 // A random Hermitian band matrix of order n, bandwidth kd, in lower band storage (ldab = kd + 3)
 // and as a dense n×n matrix.
 template <class T>
@@ -118,7 +107,7 @@ struct Band {
                 dense[size_t(i + j * n)] = x;
                 dense[size_t(j + i * n)] = conjugate(x);
             }
-        norm = norm1(n, n, dense.data(), n);
+        norm = check::lange('O', n, n, dense.data(), n);
     }
 };
 
@@ -171,7 +160,7 @@ void check_case(const Band<T>& b, int64_t group, bool wavefront = false) {
     std::vector<T> qq(size_t(n * n), T(0));
     for (int64_t i = 0; i < n; ++i) qq[size_t(i + i * n)] = T(-1);
     cpu::gemm<T>(Trans::ConjTrans, Trans::NoTrans, n, n, n, T(1), q.data(), ldq, q.data(), ldq, T(1), qq.data(), n);
-    EXPECT_LT(norm1(n, n, qq.data(), n) / (n * eps), 30);
+    EXPECT_LT(check::lange('O', n, n, qq.data(), n) / (n * eps), 30);
     std::vector<T> w(size_t(n * n), T(0)), res = b.dense;  // w = Q2·Tri
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < n; ++i) {
@@ -181,7 +170,7 @@ void check_case(const Band<T>& b, int64_t group, bool wavefront = false) {
             w[size_t(i + j * n)] = x;
         }
     cpu::gemm<T>(Trans::NoTrans, Trans::ConjTrans, n, n, n, T(-1), w.data(), n, q.data(), ldq, T(1), res.data(), n);
-    EXPECT_LT(norm1(n, n, res.data(), n) / (n * std::max(b.norm, 1.0) * eps), 30);
+    EXPECT_LT(check::lange('O', n, n, res.data(), n) / (n * std::max(b.norm, 1.0) * eps), 30);
 
     // A block of c < n columns, ldz = n + 7: Q2·Z0, rows n … ldz−1 untouched.
     const int64_t c = std::max<int64_t>(1, n / 3), ldz = n + 7;
@@ -195,7 +184,7 @@ void check_case(const Band<T>& b, int64_t group, bool wavefront = false) {
         for (int64_t i = 0; i < ldz; ++i)
             if (i < n) ref_z[size_t(i + j * n)] -= z[size_t(i + j * ldz)];
             else EXPECT_EQ(z[size_t(i + j * ldz)], z0[size_t(i + j * ldz)]);
-    EXPECT_LT(norm1(n, c, ref_z.data(), n) / (n * norm1(n, c, z0.data(), ldz) * eps), 30);
+    EXPECT_LT(check::lange('O', n, c, ref_z.data(), n) / (n * check::lange('O', n, c, z0.data(), ldz) * eps), 30);
 }
 
 TYPED_TEST(BandTridiag, EigenvaluesAndQ2) {
@@ -257,7 +246,7 @@ TYPED_TEST(BandTridiag, ConcurrentApply) {
     std::thread t2([&] { q2.apply_left(c - c / 2, two.data() + (c / 2) * n, n); });
     t1.join(), t2.join();
     for (size_t i = 0; i < one.size(); ++i) one[i] -= two[i];
-    EXPECT_LT(norm1(n, c, one.data(), n) / (n * norm1(n, c, z0.data(), n) * std::numeric_limits<R<T>>::epsilon()), 30);
+    EXPECT_LT(check::lange('O', n, c, one.data(), n) / (n * check::lange('O', n, c, z0.data(), n) * std::numeric_limits<R<T>>::epsilon()), 30);
 }
 
 TYPED_TEST(BandTridiag, InvalidArguments) {

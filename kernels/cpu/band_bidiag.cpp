@@ -30,12 +30,6 @@ void zlarf_(const char*, const int*, const int*, const std::complex<double>*, co
 namespace tessera::cpu {
 namespace {
 
-template <class T>
-T conj_of(T x) {
-    if constexpr (is_complex_v<T>) return std::conj(x);
-    else return x;
-}
-
 // xLARFG on (alpha, x(0 … len−2) with stride incx): alpha becomes β, x becomes v(1 …); returns τ.
 template <class T>
 T larfg(int64_t len, T* alpha, T* x, int64_t incx) {
@@ -102,7 +96,7 @@ BandBidiagChase<T>::BandBidiagChase(int64_t n, int64_t kd, const T* ab, int64_t 
     }
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = std::max<int64_t>(0, j - kd_); i <= j; ++i)
-            *at(i, j) = (i == 0 && kd_ > 0 ? conj_of(p0_) : T(1)) * ab[(top + i - j) + j * ldab];
+            *at(i, j) = (i == 0 && kd_ > 0 ? conjugate(p0_) : T(1)) * ab[(top + i - j) + j * ldab];
 }
 
 template <class T>
@@ -126,7 +120,7 @@ void BandBidiagChase<T>::run(int64_t s, int64_t t0, int64_t t1) {
         const int64_t r = t == 0 ? s : c - kd;
         // Right reflector: row r's entries in columns c … ce, all but the first, annihilated.
         T* x = at(r, c);
-        for (int64_t q = 0; q < len; ++q) x[q * ldm] = conj_of(x[q * ldm]);
+        for (int64_t q = 0; q < len; ++q) x[q * ldm] = conjugate(x[q * ldm]);
         const T tau_r = larfg<T>(len, x, x + ldm, ldm);
         if (right_) right_->keep(n, kd, s, c, len, x + ldm, ldm, tau_r);
         v[0] = T(1);  // v = (1, x(1 …)), contiguous for xLARF; the row keeps β
@@ -139,7 +133,7 @@ void BandBidiagChase<T>::run(int64_t s, int64_t t0, int64_t t1) {
         const T y0 = y[0];
         y[0] = T(1);
         const int64_t cend = std::min(ce + kd, n - 1);
-        if (cend > c) larf<T>('L', len, cend - c, y, conj_of(tau_l), at(c, c + 1), ldm, work.data());
+        if (cend > c) larf<T>('L', len, cend - c, y, conjugate(tau_l), at(c, c + 1), ldm, work.data());
         y[0] = y0;
         std::fill(y + 1, y + len, T(0));
     }
