@@ -54,6 +54,10 @@ starpu_codelet make_chase_codelet() {
 void tasks::run_chase(int64_t sweeps, const std::function<int64_t(int64_t)>& steps, int64_t lag, int64_t chunk,
                       const std::function<void(int64_t, int64_t, int64_t)>& run) {
     static starpu_codelet cl = make_chase_codelet();
+    if (starpu_cpu_worker_get_count() == 0) {  // OpenCL workers only: the calling thread runs the steps
+        for (int64_t s = 0; s < sweeps; ++s) run(s, 0, steps(s));
+        return;
+    }
     // At most a quarter of the first sweep per CPU worker in one task, so that the sweeps pipeline.
     const int64_t workers = std::max(1u, starpu_cpu_worker_get_count());
     chunk = std::clamp<int64_t>(chunk, 1, std::max<int64_t>(1, (sweeps > 0 ? steps(0) : 0) / (4 * workers)));

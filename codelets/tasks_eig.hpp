@@ -31,7 +31,8 @@ inline int64_t chase_chunk(int64_t kd) {
 /// fewer than 4·chunk steps per CPU worker, so that the sweeps still pipeline over the workers),
 /// after the sweep's previous
 /// chunk and after the chunk of sweep s−1 holding its step min(last + lag, steps(s−1) − 1), so that
-/// sweeps pipeline over the CPU workers. steps(s) must not increase with s. Throws Error when StarPU
+/// sweeps pipeline over the CPU workers (without CPU workers, the calling thread runs every step in
+/// order). steps(s) must not increase with s. Throws Error when StarPU
 /// refuses a task or run throws (the first failure's message; the remaining chunks are skipped).
 void run_chase(int64_t sweeps, const std::function<int64_t(int64_t)>& steps, int64_t lag, int64_t chunk,
                const std::function<void(int64_t, int64_t, int64_t)>& run);
