@@ -77,6 +77,13 @@ int64_t resolve_ib(const Options& opts, int64_t nb, const char* family, const ch
     return std::max<int64_t>(1, std::min(tuned_tile(prec_letter<T>() + std::string(family)).ib, nb));
 }
 
+/// Whether the lapack:: forms work on the caller's arrays in place (Options::layout InPlace, or Auto
+/// in one process without OpenCL devices) rather than on tile-major copies.
+inline bool lapack_in_place(const Options& opts) {
+    return opts.layout == LapackLayout::InPlace ||
+           (opts.layout == LapackLayout::Auto && !distributed() && opencl_devices() == 0);
+}
+
 /// The caller's column-major rows×cols array `a` (ld ≥ max(1, rows)) as a tile matrix of tile size
 /// opts.nb (already resolved), as opts.layout says: a view of `a` (TileMatrix::view: InPlace, or
 /// Auto without OpenCL devices in one process) or a tile-major copy filled from it (TileCopy). A view
@@ -87,12 +94,21 @@ TileMatrix<T> lapack_tiles(const T* a, int64_t ld, int64_t rows, int64_t cols, c
     // Distributed, rank 0's array is scattered: the other ranks' ld is not used.
     check_arg(rank() != 0 || ld >= std::max<int64_t>(1, rows), func, ld_name, ld, "must be >= max(1, rows)");
     require_runtime(func);
-    const bool in_place = opts.layout == LapackLayout::InPlace ||
-                          (opts.layout == LapackLayout::Auto && !distributed() && opencl_devices() == 0);
-    if (in_place) return TileMatrix<T>::view(const_cast<T*>(a), rows, cols, ld, opts.nb);
+    if (lapack_in_place(opts)) return TileMatrix<T>::view(const_cast<T*>(a), rows, cols, ld, opts.nb);
     TileMatrix<T> A(rows, cols, opts.nb);
     A.fill_from_lapack(a, ld);
     return A;
+}
+
+/// lapack_tiles for an array the call only writes (its content on entry is not read): the same view
+/// in place, or a tile matrix left unfilled (the copy in would be wasted; lapack_result copies it out).
+template <class T>
+TileMatrix<T> lapack_output_tiles(T* a, int64_t ld, int64_t rows, int64_t cols, const Options& opts, const char* func,
+                                  const char* ld_name) {
+    check_arg(rank() != 0 || ld >= std::max<int64_t>(1, rows), func, ld_name, ld, "must be >= max(1, rows)");
+    require_runtime(func);
+    if (lapack_in_place(opts)) return TileMatrix<T>::view(a, rows, cols, ld, opts.nb);
+    return TileMatrix<T>(rows, cols, opts.nb);
 }
 
 /// Leave the result of A (from lapack_tiles) in the caller's array `a`: a view waits for its tasks

@@ -38,11 +38,11 @@ int64_t svd_lapack(bool divide_and_conquer, char ujob, char vjob, int64_t m, int
     if (opts.nb == 0) o.nb = gesvd_nb<T>(m, n);
     // U and Vᴴ in their arrays, or (job 'O') in tile matrices copied into a at the end.
     std::unique_ptr<TileMatrix<T>> U, VT;
-    if (u_array) U = std::make_unique<TileMatrix<T>>(detail::lapack_tiles(static_cast<const T*>(u), ldu, m,
-                                                                          ujob == 'A' ? m : k, o, func, "ldu"));
+    if (u_array) U = std::make_unique<TileMatrix<T>>(detail::lapack_output_tiles(u, ldu, m, ujob == 'A' ? m : k, o,
+                                                                                 func, "ldu"));
     else if (ujob == 'O') U = std::make_unique<TileMatrix<T>>(m, k, o.nb);
-    if (vt_array) VT = std::make_unique<TileMatrix<T>>(detail::lapack_tiles(static_cast<const T*>(vt), ldvt,
-                                                                            vjob == 'A' ? n : k, n, o, func, "ldvt"));
+    if (vt_array) VT = std::make_unique<TileMatrix<T>>(detail::lapack_output_tiles(vt, ldvt, vjob == 'A' ? n : k, n,
+                                                                                   o, func, "ldvt"));
     else if (vjob == 'O') VT = std::make_unique<TileMatrix<T>>(k, n, o.nb);
     std::vector<real_t<T>> values;
     int64_t info;

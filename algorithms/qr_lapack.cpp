@@ -121,7 +121,7 @@ void ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau, con
     TileMatrix<T> V(m, k, o.nb);
     V.fill_from_lapack(a, lda);
     seq.wait();  // the copy tasks read `a` itself, which the tasks on Q's tiles then overwrite
-    auto Q = detail::lapack_tiles(a, lda, m, n, o, f, "lda");
+    auto Q = detail::lapack_output_tiles(a, lda, m, n, o, f, "lda");  // ungqr starts from the identity
     QRFactors<T> F(V, 1, QRForm::ColumnPanel);
     {
         detail::SubmitScope scope(seq);
