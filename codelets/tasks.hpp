@@ -28,6 +28,18 @@ void trsm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A, T
 /// B = alpha·op(A)·B or alpha·B·op(A), A triangular (RW B).
 template <class T>
 void trmm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A, TileHandle B, int prio = 0);
+/// C = alpha·A·B + beta·C (side Left) or alpha·B·A + beta·C (Right), A a diagonal tile referenced
+/// through its uplo triangle, symmetric, or Hermitian with `hermitian` and complex T (R A, R B, RW C;
+/// xSYMM / xHEMM; CPU only).
+template <class T>
+void symm(bool hermitian, Side side, Uplo uplo, T alpha, TileHandle A, TileHandle B, T beta, TileHandle C,
+          int prio = 0);
+/// C = alpha·op(A)·op(B)ᵀ + alpha·op(B)·op(A)ᵀ + beta·C on the uplo triangle of a diagonal tile, or
+/// with `hermitian` ᴴ and conj(alpha) on the second term and beta real (R A, R B, RW C; xSYR2K /
+/// xHER2K; CPU only).
+template <class T>
+void syr2k(bool hermitian, Uplo uplo, Trans trans, T alpha, TileHandle A, TileHandle B, T beta, TileHandle C,
+           int prio = 0);
 /// W = A⁻¹ for the triangular tile A (zeros in W's other triangle); W is written, A only read.
 template <class T>
 void trtri(Uplo uplo, Diag diag, TileHandle A, TileHandle W, int prio = 0);

@@ -171,6 +171,63 @@ double trsm_residual(Side side, Uplo uplo, Trans trans, Diag diag, int64_t m, in
 }
 
 template <class T>
+double trmm_residual(Side side, Uplo uplo, Trans trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a,
+                     int64_t lda, const T* b0, const T* b, int64_t ldb) {
+    if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
+    const int64_t order = side == Side::Left ? m : n;
+    std::vector<T> ref = copy_of(m, n, b0, ldb);
+    if (m > 0 && n > 0) cpu::trmm<T>(side, uplo, trans, diag, m, n, alpha, a, lda, ref.data(), ldb);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) ref[size_t(i + j * ldb)] -= b[i + j * ldb];
+    std::vector<T> tri = copy_of(order, order, a, lda);
+    keep_triangle(uplo, diag, order, tri.data(), lda);
+    const double den = std::abs(alpha) * lange('1', order, order, tri.data(), lda) * lange('1', m, n, b0, ldb) *
+                       double(std::max<int64_t>(order, 1)) * eps<T>();
+    return ratio(lange('1', m, n, ref.data(), ldb), den);
+}
+
+template <class T>
+double symm_residual(bool hermitian, Side side, Uplo uplo, int64_t m, int64_t n, T alpha, const T* a, int64_t lda,
+                     const T* b, int64_t ldb, T beta, const T* c0, const T* c, int64_t ldc) {
+    if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
+    const int64_t order = side == Side::Left ? m : n;
+    std::vector<T> ref = copy_of(m, n, c0, ldc);
+    if (m > 0 && n > 0) cpu::symm<T>(hermitian, side, uplo, m, n, alpha, a, lda, b, ldb, beta, ref.data(), ldc);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) ref[size_t(i + j * ldc)] -= c[i + j * ldc];
+    // The full A its uplo triangle defines.
+    std::vector<T> full = copy_of(order, order, a, lda);
+    for (int64_t j = 0; j < order; ++j)
+        for (int64_t i = 0; i < order; ++i)
+            if (uplo == Uplo::Lower ? i < j : i > j) {
+                T t = a[j + i * lda];
+                if constexpr (is_complex_v<T>)
+                    if (hermitian) t = std::conj(t);
+                full[size_t(i + j * lda)] = t;
+            }
+    const double den = (std::abs(alpha) * lange('1', order, order, full.data(), lda) * lange('1', m, n, b, ldb) +
+                        std::abs(beta) * lange('1', m, n, c0, ldc)) *
+                       double(std::max<int64_t>(order, 1)) * eps<T>();
+    return ratio(lange('1', m, n, ref.data(), ldc), den);
+}
+
+template <class T>
+double syr2k_residual(bool hermitian, Uplo uplo, Trans trans, int64_t n, int64_t k, T alpha, const T* a,
+                      int64_t lda, const T* b, int64_t ldb, T beta, const T* c0, const T* c, int64_t ldc) {
+    if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
+    std::vector<T> ref = copy_of(n, n, c0, ldc), diff(size_t(std::max<int64_t>(n, 1) * std::max<int64_t>(n, 1)));
+    if (n > 0) cpu::syr2k<T>(hermitian, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, ref.data(), ldc);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i)
+            if (uplo == Uplo::Lower ? i >= j : i <= j) diff[size_t(i + j * n)] = ref[size_t(i + j * ldc)] - c[i + j * ldc];
+    const int64_t rows = trans == Trans::NoTrans ? n : k, cols = trans == Trans::NoTrans ? k : n;
+    const double den = (2 * std::abs(alpha) * lange('1', rows, cols, a, lda) * lange('1', rows, cols, b, ldb) +
+                        std::abs(beta) * lange('1', n, n, c0, ldc)) *
+                       double(std::max<int64_t>(k, 1)) * eps<T>();
+    return ratio(lange('1', n, n, diff.data(), std::max<int64_t>(n, 1)), den);
+}
+
+template <class T>
 double potrf_residual(Uplo uplo, int64_t n, const T* a, int64_t lda, const T* f, int64_t ldf) {
     if (Runtime::rank() != 0) return 0;  // distributed: rank 0 holds the gathered arrays
     if (n == 0) return 0;
@@ -215,6 +272,12 @@ double solve_residual(Trans trans, int64_t m, int64_t n, int64_t nrhs, const T* 
                                   int64_t);                                                                      \
     template double herk_residual(Uplo, Trans, int64_t, int64_t, real_t<T>, const T*, int64_t, real_t<T>,        \
                                   const T*, const T*, int64_t);                                                  \
+    template double trmm_residual(Side, Uplo, Trans, Diag, int64_t, int64_t, T, const T*, int64_t, const T*,     \
+                                  const T*, int64_t);                                                            \
+    template double symm_residual(bool, Side, Uplo, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, \
+                                  const T*, const T*, int64_t);                                                  \
+    template double syr2k_residual(bool, Uplo, Trans, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, \
+                                   T, const T*, const T*, int64_t);                                              \
     template double trsm_residual(Side, Uplo, Trans, Diag, int64_t, int64_t, T, const T*, int64_t, const T*,     \
                                   const T*, int64_t);                                                            \
     template double potrf_residual(Uplo, int64_t, const T*, int64_t, const T*, int64_t);                         \

@@ -138,6 +138,21 @@ double herk_residual(Uplo uplo, Trans trans, int64_t n, int64_t k, real_t<T> alp
 template <class T>
 double trsm_residual(Side side, Uplo uplo, Trans trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a,
                      int64_t lda, const T* b0, const T* x, int64_t ldb);
+/// trmm: ‖B − B_ref‖ / (|α|·‖A‖·‖B₀‖ · order · eps), B_ref = α·op(A)·B₀ (Left) or α·B₀·op(A)
+/// via CBLAS's xTRMM, ‖A‖ of the triangle (unit diagonal as ones), order m (Left) or n (Right).
+template <class T>
+double trmm_residual(Side side, Uplo uplo, Trans trans, Diag diag, int64_t m, int64_t n, T alpha, const T* a,
+                     int64_t lda, const T* b0, const T* b, int64_t ldb);
+/// symm (hermitian false) or hemm: ‖C − C_ref‖ / ((|α|·‖A‖·‖B‖ + |β|·‖C₀‖) · order · eps),
+/// C_ref via CBLAS's xSYMM / xHEMM, ‖A‖ of the full matrix its uplo triangle defines.
+template <class T>
+double symm_residual(bool hermitian, Side side, Uplo uplo, int64_t m, int64_t n, T alpha, const T* a, int64_t lda,
+                     const T* b, int64_t ldb, T beta, const T* c0, const T* c, int64_t ldc);
+/// syr2k (hermitian false) or her2k (β real): like syrk's on the uplo triangle, with 2·‖A‖·‖B‖
+/// for ‖A‖², C_ref via CBLAS's xSYR2K / xHER2K.
+template <class T>
+double syr2k_residual(bool hermitian, Uplo uplo, Trans trans, int64_t n, int64_t k, T alpha, const T* a,
+                      int64_t lda, const T* b, int64_t ldb, T beta, const T* c0, const T* c, int64_t ldc);
 /// potrf: ‖A − L·Lᴴ‖ / (n · ‖A‖ · eps) (‖A − Uᴴ·U‖ for Upper; ᴴ is ᵀ for real T), A symmetric or
 /// Hermitian from its uplo triangle; f holds the factor in its uplo triangle.
 template <class T>

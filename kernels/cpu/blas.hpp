@@ -89,6 +89,51 @@ void hemm(Side side, Uplo uplo, int64_t m, int64_t n, T alpha, const T* A, int64
 }
 
 /// B = alpha·op(A)⁻¹·B or alpha·B·op(A)⁻¹ (xTRSM), B m×n.
+/// C = alpha·A·B + beta·C (side Left) or alpha·B·A + beta·C (side Right), A referenced through its
+/// uplo triangle: symmetric (xSYMM, also for c/z) or, with hermitian and complex T, Hermitian (xHEMM).
+template <class T>
+void symm(bool hermitian, Side side, Uplo uplo, int64_t m, int64_t n, T alpha, const T* A, int64_t lda, const T* B,
+          int64_t ldb, T beta, T* C, int64_t ldc) {
+    const CBLAS_SIDE s = cblas(side);
+    const CBLAS_UPLO u = cblas(uplo);
+    if constexpr (!is_complex_v<T>) hemm<T>(side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
+    else if (hermitian) hemm<T>(side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+        cblas_csymm(CblasColMajor, s, u, int(m), int(n), &alpha, A, int(lda), B, int(ldb), &beta, C, int(ldc));
+    else
+        cblas_zsymm(CblasColMajor, s, u, int(m), int(n), &alpha, A, int(lda), B, int(ldb), &beta, C, int(ldc));
+}
+
+/// C = alpha·op(A)·op(B)ᵀ + alpha·op(B)·op(A)ᵀ + beta·C on the uplo triangle of the n×n C (xSYR2K;
+/// complex symmetric for c/z), or with hermitian and complex T C = alpha·op(A)·op(B)ᴴ +
+/// conj(alpha)·op(B)·op(A)ᴴ + beta·C, beta real (xHER2K). trans: NoTrans, or Trans (syr2k) /
+/// ConjTrans (her2k); both for real T.
+template <class T>
+void syr2k(bool hermitian, Uplo uplo, Trans trans, int64_t n, int64_t k, T alpha, const T* A, int64_t lda, const T* B,
+           int64_t ldb, T beta, T* C, int64_t ldc) {
+    const CBLAS_UPLO u = cblas(uplo);
+    if constexpr (std::is_same_v<T, float>)
+        cblas_ssyr2k(CblasColMajor, u, cblas_trans<T>(trans), int(n), int(k), alpha, A, int(lda), B, int(ldb), beta, C,
+                     int(ldc));
+    else if constexpr (std::is_same_v<T, double>)
+        cblas_dsyr2k(CblasColMajor, u, cblas_trans<T>(trans), int(n), int(k), alpha, A, int(lda), B, int(ldb), beta, C,
+                     int(ldc));
+    else {
+        const auto t = trans == Trans::NoTrans ? CblasNoTrans : hermitian ? CblasConjTrans : CblasTrans;
+        if (hermitian) {
+            if constexpr (std::is_same_v<T, std::complex<float>>)
+                cblas_cher2k(CblasColMajor, u, t, int(n), int(k), &alpha, A, int(lda), B, int(ldb), std::real(beta), C,
+                             int(ldc));
+            else
+                cblas_zher2k(CblasColMajor, u, t, int(n), int(k), &alpha, A, int(lda), B, int(ldb), std::real(beta), C,
+                             int(ldc));
+        } else if constexpr (std::is_same_v<T, std::complex<float>>)
+            cblas_csyr2k(CblasColMajor, u, t, int(n), int(k), &alpha, A, int(lda), B, int(ldb), &beta, C, int(ldc));
+        else
+            cblas_zsyr2k(CblasColMajor, u, t, int(n), int(k), &alpha, A, int(lda), B, int(ldb), &beta, C, int(ldc));
+    }
+}
+
 template <class T>
 void trsm(Side side, Uplo uplo, Trans trans, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda, T* B,
           int64_t ldb) {

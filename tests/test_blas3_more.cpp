@@ -1,0 +1,234 @@
+// Tile trmm, symm / hemm and syr2k / her2k in s, d, c, z against CBLAS on the same data (the scaled
+// residuals of examples/common/checks.hpp), every side, uplo, trans and diag, on shapes with m ≠ n,
+// partial tiles, a single tile and nb > n; alpha = 0, beta = 0 and 1, empty sizes, bad arguments.
+#include <string>
+#include <vector>
+
+#include "examples/common/checks.hpp"
+#include "tests/test_env.hpp"
+
+namespace tessera {
+namespace {
+
+template <class T>
+class Blas3More : public test::RuntimeTest {};
+using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;  // s, d, c, z
+TYPED_TEST_SUITE(Blas3More, Precisions);
+
+struct Shape {
+    int64_t m, n, k, nb;
+};
+// As test_blas3: PoCL runs every kernel slowly, so the OpenCL modes take three shapes (a single
+// tile, partial tiles with m ≠ n ≠ k, full tiles).
+std::vector<Shape> shapes() {
+    if (test::mode() != "cpu") return {{1, 1, 1, 8}, {37, 53, 29, 16}, {64, 32, 48, 16}};
+    return {{1, 1, 1, 8}, {7, 5, 3, 16}, {37, 53, 29, 16}, {64, 32, 48, 16}, {50, 30, 70, 32}};
+}
+
+// A scalar with an imaginary part for complex T.
+template <class T>
+T scalar(double re, double im) {
+    if constexpr (is_complex_v<T>) return T(real_t<T>(re), real_t<T>(im));
+    else return T(re);
+}
+
+template <class T>
+std::vector<Trans> transposes() {
+    if constexpr (is_complex_v<T>) return {Trans::NoTrans, Trans::Trans, Trans::ConjTrans};
+    else return {Trans::NoTrans, Trans::Trans};
+}
+
+template <class F>
+std::string message(F&& f) {
+    try { f(); } catch (const Error& e) { return e.what(); }
+    return "no error";
+}
+
+TYPED_TEST(Blas3More, TrmmAllCombinations) {
+    using T = TypeParam;
+    for (auto [m, n, k, nb] : shapes())
+        for (Side side : {Side::Left, Side::Right})
+            for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+                for (Trans trans : transposes<T>())
+                    for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
+                        (void)k;
+                        const int64_t order = side == Side::Left ? m : n, lda = order + 1, ldb = m + 2;
+                        auto a = check::random_matrix<T>(order, order, lda, 4);
+                        auto b0 = check::random_matrix<T>(m, n, ldb, 5), b = b0;
+                        const T alpha = scalar<T>(1.5, -0.5);
+                        lapack::trmm<T>(char(side), char(uplo), char(trans), char(diag), m, n, alpha, a.data(), lda,
+                                        b.data(), ldb, {.nb = nb});
+                        EXPECT_LE(check::trmm_residual(side, uplo, trans, diag, m, n, alpha, a.data(), lda, b0.data(),
+                                                       b.data(), ldb),
+                                  check::kThreshold)
+                            << char(side) << char(uplo) << char(trans) << char(diag) << " m " << m << " n " << n;
+                    }
+}
+
+TYPED_TEST(Blas3More, TrmmAlphaZeroGivesZero) {
+    using T = TypeParam;
+    const int64_t m = 37, n = 21;
+    auto a = check::random_matrix<T>(m, m, m, 4), b = check::random_matrix<T>(m, n, m, 5);
+    lapack::trmm<T>('L', 'U', 'N', 'N', m, n, T(0), a.data(), m, b.data(), m, {.nb = 16});
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) ASSERT_EQ(b[size_t(i + j * m)], T(0)) << i << "," << j;
+}
+
+// symm and hemm: both sides and uplos, alpha and beta with imaginary parts for complex T.
+TYPED_TEST(Blas3More, SymmAndHemm) {
+    using T = TypeParam;
+    this->allow_cpu_tasks();  // the diagonal tiles' xSYMM / xHEMM tasks are CPU only
+    for (bool hermitian : {false, true})
+        for (auto [m, n, k, nb] : shapes())
+            for (Side side : {Side::Left, Side::Right})
+                for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+                    (void)k;
+                    const int64_t order = side == Side::Left ? m : n, lda = order + 1, ldb = m + 2, ldc = m + 3;
+                    auto a = check::random_matrix<T>(order, order, lda, 6), b = check::random_matrix<T>(m, n, ldb, 7);
+                    auto c0 = check::random_matrix<T>(m, n, ldc, 8), c = c0;
+                    const T alpha = scalar<T>(-1.25, 0.5), beta = scalar<T>(0.5, 0.25);
+                    if (hermitian)
+                        lapack::hemm<T>(char(side), char(uplo), m, n, alpha, a.data(), lda, b.data(), ldb, beta,
+                                        c.data(), ldc, {.nb = nb});
+                    else
+                        lapack::symm<T>(char(side), char(uplo), m, n, alpha, a.data(), lda, b.data(), ldb, beta,
+                                        c.data(), ldc, {.nb = nb});
+                    EXPECT_LE(check::symm_residual(hermitian, side, uplo, m, n, alpha, a.data(), lda, b.data(), ldb,
+                                                   beta, c0.data(), c.data(), ldc),
+                              check::kThreshold)
+                        << (hermitian ? "hemm " : "symm ") << char(side) << char(uplo) << " m " << m << " n " << n;
+                }
+}
+
+// alpha = 0 (C = beta·C), beta = 0 (C's input not used: NaN there does not propagate) and beta = 1.
+TYPED_TEST(Blas3More, SymmSpecialScalars) {
+    using T = TypeParam;
+    this->allow_cpu_tasks();
+    const int64_t m = 37, n = 21, nb = 16;
+    auto a = check::random_matrix<T>(m, m, m, 6), b = check::random_matrix<T>(m, n, m, 7);
+    const T one(1), zero(0);
+    for (auto [alpha, beta] : {std::pair{zero, T(2)}, std::pair{one, zero}, std::pair{one, one}}) {
+        auto c0 = check::random_matrix<T>(m, n, m, 8), c = c0;
+        if (beta == zero) std::fill(c.begin(), c.end(), T(NAN));
+        lapack::symm<T>('L', 'L', m, n, alpha, a.data(), m, b.data(), m, beta, c.data(), m, {.nb = nb});
+        if (beta == zero) c0.assign(c0.size(), T(0));
+        EXPECT_LE(check::symm_residual(false, Side::Left, Uplo::Lower, m, n, alpha, a.data(), m, b.data(), m, beta,
+                                       c0.data(), c.data(), m),
+                  check::kThreshold)
+            << "alpha " << alpha << " beta " << beta;
+    }
+}
+
+// syr2k and her2k: both uplos, every transpose they allow; the other triangle is not referenced.
+TYPED_TEST(Blas3More, Syr2kAndHer2k) {
+    using T = TypeParam;
+    this->allow_cpu_tasks();  // the diagonal tiles' xSYR2K / xHER2K tasks are CPU only
+    for (bool hermitian : {false, true})
+        for (auto [m, n, k, nb] : shapes())
+            for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+                for (Trans trans : {Trans::NoTrans, hermitian ? Trans::ConjTrans : Trans::Trans}) {
+                    (void)m;
+                    const int64_t ar = trans == Trans::NoTrans ? n : k, ac = trans == Trans::NoTrans ? k : n;
+                    auto a = check::random_matrix<T>(ar, ac, ar + 1, 9), b = check::random_matrix<T>(ar, ac, ar + 2, 10);
+                    auto c0 = check::random_matrix<T>(n, n, n, 11), c = c0;
+                    const T alpha = scalar<T>(-1, 0.75);
+                    const real_t<T> beta = 2;
+                    if (hermitian)
+                        lapack::her2k<T>(char(uplo), char(trans), n, k, alpha, a.data(), ar + 1, b.data(), ar + 2,
+                                         beta, c.data(), n, {.nb = nb});
+                    else
+                        lapack::syr2k<T>(char(uplo), char(trans), n, k, alpha, a.data(), ar + 1, b.data(), ar + 2,
+                                         T(beta), c.data(), n, {.nb = nb});
+                    EXPECT_LE(check::syr2k_residual(hermitian, uplo, trans, n, k, alpha, a.data(), ar + 1, b.data(),
+                                                    ar + 2, T(beta), c0.data(), c.data(), n),
+                              check::kThreshold)
+                        << (hermitian ? "her2k " : "syr2k ") << char(uplo) << char(trans) << " n " << n << " k " << k;
+                    for (int64_t j = 0; j < n; ++j) {
+                        if (hermitian) EXPECT_EQ(std::imag(c[size_t(j + j * n)]), 0) << "diagonal of a Hermitian result";
+                        for (int64_t i = 0; i < n; ++i)
+                            if (uplo == Uplo::Lower ? i < j : i > j) ASSERT_EQ(c[size_t(i + j * n)], c0[size_t(i + j * n)]);
+                    }
+                }
+}
+
+// alpha = 0 with beta = 1 leaves C as it is; beta = 0 ignores C's input.
+TYPED_TEST(Blas3More, Syr2kSpecialScalars) {
+    using T = TypeParam;
+    this->allow_cpu_tasks();
+    const int64_t n = 37, k = 21, nb = 16;
+    auto a = check::random_matrix<T>(n, k, n, 9), b = check::random_matrix<T>(n, k, n, 10);
+    for (auto [alpha, beta] : {std::pair{T(0), T(1)}, std::pair{T(1), T(0)}}) {
+        auto c0 = check::random_matrix<T>(n, n, n, 11), c = c0;
+        if (beta == T(0)) std::fill(c.begin(), c.end(), T(NAN));
+        lapack::syr2k<T>('U', 'N', n, k, alpha, a.data(), n, b.data(), n, beta, c.data(), n, {.nb = nb});
+        if (beta == T(0)) c0.assign(c0.size(), T(0));
+        EXPECT_LE(check::syr2k_residual(false, Uplo::Upper, Trans::NoTrans, n, k, alpha, a.data(), n, b.data(), n,
+                                        beta, c0.data(), c.data(), n),
+                  check::kThreshold)
+            << "alpha " << alpha << " beta " << beta;
+    }
+}
+
+// k = 0 scales C's triangle by beta (CPU tasks: no OpenCL task exists for a bare scaling).
+TYPED_TEST(Blas3More, Syr2kWithEmptyInnerDimensionScalesC) {
+    using T = TypeParam;
+    this->allow_cpu_tasks();
+    this->expect_no_tasks();
+    auto c = check::random_matrix<T>(5, 5, 5, 12), c0 = c;
+    T dummy[1] = {};
+    lapack::syr2k<T>('L', 'N', 5, 0, T(2), dummy, 5, dummy, 5, T(0.5), c.data(), 5, {.nb = 2});
+    for (int64_t j = 0; j < 5; ++j)
+        for (int64_t i = 0; i < 5; ++i)
+            EXPECT_EQ(c[size_t(i + j * 5)], i >= j ? T(0.5) * c0[size_t(i + j * 5)] : c0[size_t(i + j * 5)]);
+}
+
+TYPED_TEST(Blas3More, EmptyMatricesSubmitNothing) {
+    using T = TypeParam;
+    this->expect_no_tasks();
+    T dummy[1] = {};
+    lapack::trmm<T>('L', 'L', 'N', 'N', 0, 5, T(1), dummy, 1, dummy, 1);
+    lapack::trmm<T>('R', 'U', 'T', 'U', 4, 0, T(1), dummy, 1, dummy, 4);
+    lapack::symm<T>('L', 'U', 0, 3, T(1), dummy, 1, dummy, 1, T(0), dummy, 1);
+    lapack::hemm<T>('R', 'L', 3, 0, T(1), dummy, 1, dummy, 3, T(0), dummy, 3);
+    lapack::syr2k<T>('L', 'T', 0, 4, T(1), dummy, 4, dummy, 4, T(0), dummy, 1);
+    lapack::her2k<T>('U', 'N', 0, 4, T(1), dummy, 1, dummy, 1, 0, dummy, 1);
+    TileMatrix<T> A(0, 0, 4), B(0, 7, 4), C(0, 7, 4);
+    trmm(Side::Left, Uplo::Lower, Trans::NoTrans, Diag::NonUnit, T(1), A, B);
+    symm(Side::Left, Uplo::Lower, T(1), A, B, T(0), C);
+}
+
+TYPED_TEST(Blas3More, BadArgumentsThrowNamingTheArgument) {
+    using T = TypeParam;
+    this->expect_no_tasks();
+    TileMatrix<T> A(4, 5, 2), Q(4, 4, 2), B(4, 3, 2), C(4, 3, 2), D(4, 3, 3), S(4, 4, 2), W(5, 4, 2);
+    auto has = [](const std::string& m, const char* arg) { return m.find(std::string("'") + arg + "'") != std::string::npos; };
+    const Side L = Side::Left;
+    EXPECT_TRUE(has(message([&] { trmm(L, Uplo::Lower, Trans::NoTrans, Diag::Unit, T(1), A, B); }), "A"));
+    EXPECT_TRUE(has(message([&] { trmm(L, Uplo::General, Trans::NoTrans, Diag::Unit, T(1), Q, B); }), "uplo"));
+    EXPECT_TRUE(has(message([&] { trmm(L, Uplo::Lower, Trans::NoTrans, Diag::Unit, T(1), Q, D); }), "nb"));
+    EXPECT_TRUE(has(message([&] { symm(L, Uplo::Lower, T(1), A, B, T(0), C); }), "A"));
+    EXPECT_TRUE(has(message([&] { hemm(L, Uplo::Lower, T(1), Q, W, T(0), C); }), "B"));
+    EXPECT_TRUE(has(message([&] { symm(Side::Right, Uplo::Lower, T(1), Q, B, T(0), C); }), "A"));
+    EXPECT_TRUE(has(message([&] { syr2k(Uplo::Lower, Trans::NoTrans, T(1), A, B, T(0), S); }), "B"));
+    EXPECT_TRUE(has(message([&] { syr2k(Uplo::Lower, Trans::NoTrans, T(1), B, B, T(0), C); }), "C"));
+    EXPECT_TRUE(has(message([&] { her2k(Uplo::Upper, Trans::NoTrans, T(1), W, W, real_t<T>(0), S); }), "A"));
+    if constexpr (is_complex_v<T>) {
+        EXPECT_TRUE(has(message([&] { syr2k(Uplo::Lower, Trans::ConjTrans, T(1), Q, Q, T(0), S); }), "trans"));
+        EXPECT_TRUE(has(message([&] { her2k(Uplo::Lower, Trans::Trans, T(1), Q, Q, real_t<T>(0), S); }), "trans"));
+    }
+    T dummy[16] = {};
+    EXPECT_TRUE(has(message([&] { lapack::trmm<T>('X', 'L', 'N', 'N', 2, 2, T(1), dummy, 2, dummy, 2); }), "side"));
+    EXPECT_TRUE(has(message([&] { lapack::trmm<T>('L', 'X', 'N', 'N', 2, 2, T(1), dummy, 2, dummy, 2); }), "uplo"));
+    EXPECT_TRUE(has(message([&] { lapack::trmm<T>('L', 'L', 'X', 'N', 2, 2, T(1), dummy, 2, dummy, 2); }), "trans"));
+    EXPECT_TRUE(has(message([&] { lapack::trmm<T>('L', 'L', 'N', 'X', 2, 2, T(1), dummy, 2, dummy, 2); }), "diag"));
+    EXPECT_TRUE(has(message([&] { lapack::trmm<T>('L', 'L', 'N', 'N', 3, 2, T(1), dummy, 2, dummy, 3); }), "lda"));
+    EXPECT_TRUE(has(message([&] { lapack::symm<T>('X', 'L', 2, 2, T(1), dummy, 2, dummy, 2, T(0), dummy, 2); }), "side"));
+    EXPECT_TRUE(has(message([&] { lapack::hemm<T>('L', 'X', 2, 2, T(1), dummy, 2, dummy, 2, T(0), dummy, 2); }), "uplo"));
+    EXPECT_TRUE(has(message([&] { lapack::symm<T>('R', 'L', 2, 3, T(1), dummy, 3, dummy, 1, T(0), dummy, 2); }), "ldb"));
+    EXPECT_TRUE(has(message([&] { lapack::syr2k<T>('L', 'X', 2, 2, T(1), dummy, 2, dummy, 2, T(0), dummy, 2); }), "trans"));
+    EXPECT_TRUE(has(message([&] { lapack::her2k<T>('L', 'N', 3, 2, T(1), dummy, 3, dummy, 2, 0, dummy, 3); }), "ldb"));
+    EXPECT_TRUE(has(message([&] { lapack::syr2k<T>('L', 'N', 3, 2, T(1), dummy, 3, dummy, 3, T(0), dummy, 2); }), "ldc"));
+}
+
+}  // namespace
+}  // namespace tessera
