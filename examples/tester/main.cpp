@@ -199,7 +199,7 @@ void add_options(CLI::App& app, Command& c) {
         ->check(CLI::IsMember({"s", "d", "c", "z"}));
     app.add_option("--n", p.n, "columns (order of square matrices)")->check(non_negative);
     app.add_option("--m", c.m, "rows (default n)")->check(non_negative);
-    app.add_option("--k", c.k, "inner dimension of gemm/syrk (default n)")->check(non_negative);
+    app.add_option("--k", c.k, "inner dimension of gemm/syrk/herk/syr2k/her2k (default n)")->check(non_negative);
     app.add_option("--nrhs", p.nrhs, "right-hand sides")->check(non_negative);
     app.add_option("--nb", p.nb, "tile size (default: the tuned one for the operation on this machine and its devices, docs/tuning.md)")->check(positive);
     app.add_option("--ib", p.ib, "inner block size (default: the tuned one)")->check(positive);
