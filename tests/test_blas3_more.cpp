@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "examples/common/checks.hpp"
+#include "kernels/cpu/blas.hpp"
 #include "tests/test_env.hpp"
 
 namespace tessera {
@@ -180,6 +181,84 @@ TYPED_TEST(Blas3More, Syr2kWithEmptyInnerDimensionScalesC) {
     for (int64_t j = 0; j < 5; ++j)
         for (int64_t i = 0; i < 5; ++i)
             EXPECT_EQ(c[size_t(i + j * 5)], i >= j ? T(0.5) * c0[size_t(i + j * 5)] : c0[size_t(i + j * 5)]);
+}
+
+// The lapack:: forms in both layouts (in place on the caller's arrays, or on tile copies): residuals,
+// and the rows between m and ld, which no form may touch.
+TYPED_TEST(Blas3More, LapackFormsInBothLayoutsKeepThePadding) {
+    using T = TypeParam;
+    this->allow_cpu_tasks();
+    const int64_t m = 37, n = 21, nb = 16, ld = m + 5;
+    auto padded = [&](int64_t rows, int64_t cols, uint64_t seed) {
+        auto a = check::random_matrix<T>(rows, cols, ld, seed);
+        for (int64_t j = 0; j < cols; ++j)
+            for (int64_t i = rows; i < ld; ++i) a[size_t(i + j * ld)] = T(-7);
+        return a;
+    };
+    auto intact = [&](const std::vector<T>& a, int64_t rows, int64_t cols) {
+        for (int64_t j = 0; j < cols; ++j)
+            for (int64_t i = rows; i < ld; ++i)
+                if (a[size_t(i + j * ld)] != T(-7)) return false;
+        return true;
+    };
+    for (LapackLayout layout : {LapackLayout::InPlace, LapackLayout::TileCopy}) {
+        const Options opts{.nb = nb, .layout = layout};
+        const T alpha = scalar<T>(0.75, 0.5), beta = scalar<T>(-1, 0.25);
+        auto a = padded(m, m, 1), b0 = padded(m, n, 2), b = b0;
+        lapack::trmm<T>('L', 'U', 'C', 'N', m, n, alpha, a.data(), ld, b.data(), ld, opts);
+        EXPECT_LE(check::trmm_residual(Side::Left, Uplo::Upper, Trans::ConjTrans, Diag::NonUnit, m, n, alpha, a.data(),
+                                       ld, b0.data(), b.data(), ld),
+                  check::kThreshold);
+        EXPECT_TRUE(intact(b, m, n)) << "trmm";
+        auto c0 = padded(m, n, 3), c = c0;
+        lapack::hemm<T>('L', 'L', m, n, alpha, a.data(), ld, b0.data(), ld, beta, c.data(), ld, opts);
+        EXPECT_LE(check::symm_residual(true, Side::Left, Uplo::Lower, m, n, alpha, a.data(), ld, b0.data(), ld, beta,
+                                       c0.data(), c.data(), ld),
+                  check::kThreshold);
+        EXPECT_TRUE(intact(c, m, n)) << "hemm";
+        auto d0 = padded(m, m, 4), d = d0;
+        lapack::syr2k<T>('L', 'N', m, n, alpha, b0.data(), ld, c0.data(), ld, beta, d.data(), ld, opts);
+        EXPECT_LE(check::syr2k_residual(false, Uplo::Lower, Trans::NoTrans, m, n, alpha, b0.data(), ld, c0.data(), ld,
+                                        beta, d0.data(), d.data(), ld),
+                  check::kThreshold);
+        EXPECT_TRUE(intact(d, m, m)) << "syr2k";
+    }
+}
+
+// The _async forms chained in one Sequence: B = L·B (trmm), then C = B·S (symm, S symmetric from
+// its upper triangle), then D += B·Cᵀ + C·Bᵀ (syr2k); each reads the previous one's result.
+TYPED_TEST(Blas3More, AsyncFormsChainInOneSequence) {
+    using T = TypeParam;
+    this->allow_cpu_tasks();
+    const int64_t m = 40, n = 24, nb = 16;
+    auto l = check::random_matrix<T>(m, m, m, 1), b0 = check::random_matrix<T>(m, n, m, 2);
+    auto s = check::random_matrix<T>(n, n, n, 3), d0 = check::random_matrix<T>(m, m, m, 4);
+    TileMatrix<T> L(m, m, nb), B(m, n, nb), S(n, n, nb), C(m, n, nb), D(m, m, nb);
+    L.fill_from_lapack(l.data(), m);
+    B.fill_from_lapack(b0.data(), m);
+    S.fill_from_lapack(s.data(), n);
+    D.fill_from_lapack(d0.data(), m);
+    Sequence seq;
+    trmm_async(Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, T(2), L, B, seq);
+    symm_async(Side::Right, Uplo::Upper, T(1), S, B, T(0), C, seq);
+    syr2k_async(Uplo::Upper, Trans::NoTrans, T(1), B, C, T(1), D, seq);
+    seq.wait();
+    // The same on the host with CBLAS.
+    auto b = b0;
+    cpu::trmm<T>(Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, m, n, T(2), l.data(), m, b.data(), m);
+    std::vector<T> c(size_t(m * n)), d = d0;
+    cpu::symm<T>(false, Side::Right, Uplo::Upper, m, n, T(1), s.data(), n, b.data(), m, T(0), c.data(), m);
+    auto got_b = check::lapack_copy(B), got_c = check::lapack_copy(C), got_d = check::lapack_copy(D);
+    EXPECT_LE(check::trmm_residual(Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, m, n, T(2), l.data(), m,
+                                   b0.data(), got_b.data(), m),
+              check::kThreshold);
+    const std::vector<T> zeros(size_t(m * n));
+    EXPECT_LE(check::symm_residual(false, Side::Right, Uplo::Upper, m, n, T(1), s.data(), n, b.data(), m, T(0),
+                                   zeros.data(), got_c.data(), m),
+              check::kThreshold);
+    EXPECT_LE(check::syr2k_residual(false, Uplo::Upper, Trans::NoTrans, m, n, T(1), b.data(), m, c.data(), m, T(1),
+                                    d0.data(), got_d.data(), m),
+              check::kThreshold);
 }
 
 TYPED_TEST(Blas3More, EmptyMatricesSubmitNothing) {
