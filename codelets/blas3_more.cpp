@@ -1,7 +1,8 @@
 // symm and syr2k codelets for the public BLAS-3 operations (algorithms/blas3_more.cpp): the product
 // with a symmetric or Hermitian diagonal tile (xSYMM / xHEMM) and the rank-2k update of a diagonal
-// tile's triangle (xSYR2K / xHER2K). CPU only: the off-diagonal tiles, the bulk of the flops, are
-// gemm tasks with CPU and OpenCL codelets.
+// tile's triangle (xSYR2K / xHER2K; on OpenCL devices two GEMMs masked to the triangle,
+// ocl::syr2k). symm is CPU only: its off-diagonal tiles, the bulk of the flops, are gemm tasks with
+// CPU and OpenCL codelets.
 #include "codelets/codelet.hpp"
 #include "codelets/tasks.hpp"
 #include "kernels/cpu/blas.hpp"
@@ -46,13 +47,23 @@ void syr2k_cpu(void* buffers[], void* cl_arg) {
 }
 
 template <class T>
+void syr2k_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<Syr2kArgs<T>*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    const int64_t k = a.trans == Trans::NoTrans ? codelets::tile_cols(buffers[0]) : codelets::tile_rows(buffers[0]);
+    ocl::syr2k<T>(w.kernels, w.queue, a.hermitian, a.uplo, a.trans, codelets::tile_cols(buffers[2]), k, a.alpha,
+                  codelets::ocl_tile<T>(buffers[0]), codelets::ocl_tile<T>(buffers[1]), a.beta,
+                  codelets::ocl_tile<T>(buffers[2]));
+}
+
+template <class T>
 starpu_codelet& symm_codelet() {
     return codelets::named_codelet<T, symm_cpu<T>>("symm", {STARPU_R, STARPU_R, STARPU_RW});
 }
 
 template <class T>
 starpu_codelet& syr2k_codelet() {
-    return codelets::named_codelet<T, syr2k_cpu<T>>("syr2k", {STARPU_R, STARPU_R, STARPU_RW});
+    return codelets::named_codelet<T, syr2k_cpu<T>, syr2k_opencl<T>>("syr2k", {STARPU_R, STARPU_R, STARPU_RW});
 }
 
 }  // namespace

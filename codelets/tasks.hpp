@@ -36,7 +36,7 @@ void symm(bool hermitian, Side side, Uplo uplo, T alpha, TileHandle A, TileHandl
           int prio = 0);
 /// C = alpha·op(A)·op(B)ᵀ + alpha·op(B)·op(A)ᵀ + beta·C on the uplo triangle of a diagonal tile, or
 /// with `hermitian` ᴴ and conj(alpha) on the second term and beta real (R A, R B, RW C; xSYR2K /
-/// xHER2K; CPU only).
+/// xHER2K; CPU and OpenCL).
 template <class T>
 void syr2k(bool hermitian, Uplo uplo, Trans trans, T alpha, TileHandle A, TileHandle B, T beta, TileHandle C,
            int prio = 0);

@@ -123,7 +123,6 @@ TYPED_TEST(Blas3More, SymmSpecialScalars) {
 // syr2k and her2k: both uplos, every transpose they allow; the other triangle is not referenced.
 TYPED_TEST(Blas3More, Syr2kAndHer2k) {
     using T = TypeParam;
-    this->allow_cpu_tasks();  // the diagonal tiles' xSYR2K / xHER2K tasks are CPU only
     for (bool hermitian : {false, true})
         for (auto [m, n, k, nb] : shapes())
             for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
@@ -155,7 +154,6 @@ TYPED_TEST(Blas3More, Syr2kAndHer2k) {
 // alpha = 0 with beta = 1 leaves C as it is; beta = 0 ignores C's input.
 TYPED_TEST(Blas3More, Syr2kSpecialScalars) {
     using T = TypeParam;
-    this->allow_cpu_tasks();
     const int64_t n = 37, k = 21, nb = 16;
     auto a = check::random_matrix<T>(n, k, n, 9), b = check::random_matrix<T>(n, k, n, 10);
     for (auto [alpha, beta] : {std::pair{T(0), T(1)}, std::pair{T(1), T(0)}}) {

@@ -77,8 +77,8 @@ void hemm(Side side, Uplo uplo, T alpha, const TileMatrix<T>& A, const TileMatri
 
 /// C = alpha·op(A)·op(B)ᵀ + alpha·op(B)·op(A)ᵀ + beta·C on the uplo triangle of the n×n C; op(A)
 /// and op(B) are n×k (A and B n×k for NoTrans, k×n for Trans). The other triangle is not referenced
-/// (BLAS xSYR2K, complex symmetric for c, z; Chameleon's pzsyr2k: xSYR2K tasks on the diagonal
-/// tiles on CPU workers, two gemm tasks per off-diagonal tile and k step). Throws Error for complex
+/// (BLAS xSYR2K, complex symmetric for c, z; Chameleon's pzsyr2k: a syr2k task per diagonal tile
+/// and k step, two gemm tasks per off-diagonal one, CPU and OpenCL). Throws Error for complex
 /// T with trans = ConjTrans (Trans and ConjTrans are the same for real T).
 template <class T>
 void syr2k_async(Uplo uplo, Trans trans, T alpha, const TileMatrix<T>& A, const TileMatrix<T>& B, T beta,

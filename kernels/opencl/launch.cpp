@@ -213,6 +213,30 @@ void herk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, i
 }
 
 template <class T>
+void syr2k(const DeviceKernels& dk, cl_command_queue q, bool hermitian, Uplo uplo, Trans trans, int64_t n, int64_t k,
+           T alpha, Mat A, Mat B, T beta, Mat C) {
+    check_prec<T>(dk, "syr2k");
+    if (n == 0) return;
+    if (uplo == Uplo::General) throw Error("tessera::ocl::syr2k: uplo must be Lower or Upper");
+    const bool herm = hermitian && is_complex_v<T>;
+    if (herm && trans == Trans::Trans) throw Error("tessera::ocl::her2k: trans must be NoTrans or ConjTrans");
+    // NoTrans: C = α·A·Bᵀ + α·B·Aᵀ (A, B n×k); Trans: C = α·Aᵀ·B + α·Bᵀ·A (k×n); ᴴ and conj(α) on
+    // the second term for her2k. Two masked GEMMs on the triangle; for her2k both keep the diagonal
+    // real (tri | 4): each term's diagonal imaginary part cancels the other's.
+    const Trans tt = herm ? Trans::ConjTrans : Trans::Trans;
+    const bool t = trans != Trans::NoTrans;
+    const Trans ta = t ? tt : Trans::NoTrans, tb = t ? Trans::NoTrans : tt;
+    const cl_int tri = (uplo == Uplo::Lower ? 1 : 2) | (herm ? 4 : 0);
+    T alpha2 = alpha;
+    if constexpr (is_complex_v<T>)
+        if (herm) alpha2 = std::conj(alpha);
+    if (!nv_gemm_any<T>(dk, q, ta, tb, n, n, k, alpha, A, B, beta, C, tri))
+        gemm_launch<T>(dk, dk.params(), q, "syr2k", ta, tb, n, n, k, alpha, A, B, beta, C, tri);
+    if (!nv_gemm_any<T>(dk, q, ta, tb, n, n, k, alpha2, B, A, T(1), C, tri))
+        gemm_launch<T>(dk, dk.params(), q, "syr2k", ta, tb, n, n, k, alpha2, B, A, T(1), C, tri);
+}
+
+template <class T>
 void trsm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Trans trans, Diag diag, int64_t m,
           int64_t n, T alpha, Mat A, Mat B) {
     check_prec<T>(dk, "trsm");
@@ -245,6 +269,8 @@ void lacpy(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, in
                           Mat, Mat, T, Mat);                                                                   \
     template void syrk<T>(const DeviceKernels&, cl_command_queue, Uplo, Trans, int64_t, int64_t, T, Mat, T,    \
                           Mat);                                                                                \
+    template void syr2k<T>(const DeviceKernels&, cl_command_queue, bool, Uplo, Trans, int64_t, int64_t, T, Mat, Mat, \
+                           T, Mat);                                                                             \
     template void trsm<T>(const DeviceKernels&, cl_command_queue, Side, Uplo, Trans, Diag, int64_t, int64_t, T, \
                           Mat, Mat);                                                                           \
     template void herk<T>(const DeviceKernels&, cl_command_queue, Uplo, Trans, int64_t, int64_t, real_t<T>, Mat, \

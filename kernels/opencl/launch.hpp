@@ -41,6 +41,14 @@ template <class T>
 void herk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, int64_t n, int64_t k,
           real_t<T> alpha, Mat A, real_t<T> beta, Mat C);
 
+/// C = alpha·op(A)·op(B)ᵀ + alpha·op(B)·op(A)ᵀ + beta·C on the uplo triangle of the n×n C, op(A),
+/// op(B) n×k (BLAS xSYR2K, complex symmetric for complex T); with hermitian and complex T, ᴴ and
+/// conj(alpha) on the second term, beta real and C's diagonal kept real (xHER2K). Two GEMMs masked
+/// to the triangle. Throws tessera::Error if uplo is General, or for her2k if trans is Trans.
+template <class T>
+void syr2k(const DeviceKernels& dk, cl_command_queue q, bool hermitian, Uplo uplo, Trans trans, int64_t n, int64_t k,
+           T alpha, Mat A, Mat B, T beta, Mat C);
+
 /// B = alpha·op(A)⁻¹·B (Left, A m×m) or alpha·B·op(A)⁻¹ (Right, A n×n); B m×n (BLAS xTRSM).
 /// Reads only the uplo triangle of A, not its diagonal when diag is Unit; alpha = 0 sets B = 0
 /// reading neither A nor B. A singular A is not detected (Inf/NaN in B, as in BLAS). Algorithm:
