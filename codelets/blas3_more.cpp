@@ -1,8 +1,8 @@
 // symm and syr2k codelets for the public BLAS-3 operations (algorithms/blas3_more.cpp): the product
 // with a symmetric or Hermitian diagonal tile (xSYMM / xHEMM) and the rank-2k update of a diagonal
-// tile's triangle (xSYR2K / xHER2K; on OpenCL devices two GEMMs masked to the triangle,
-// ocl::syr2k). symm is CPU only: its off-diagonal tiles, the bulk of the flops, are gemm tasks with
-// CPU and OpenCL codelets.
+// tile's triangle (xSYR2K / xHER2K). On OpenCL devices: ocl::symm (two triangular GEMMs on a
+// scratch copy of the tile's strict triangle plus half its diagonal) and ocl::syr2k (two GEMMs
+// masked to the triangle).
 #include "codelets/codelet.hpp"
 #include "codelets/tasks.hpp"
 #include "kernels/cpu/blas.hpp"
@@ -26,6 +26,15 @@ void symm_cpu(void* buffers[], void* cl_arg) {
     auto A = codelets::cpu_tile<T>(buffers[0]), B = codelets::cpu_tile<T>(buffers[1]);
     auto C = codelets::cpu_tile<T>(buffers[2]);
     cpu::symm<T>(a.hermitian, a.side, a.uplo, C.m, C.n, a.alpha, A.ptr, A.ld, B.ptr, B.ld, a.beta, C.ptr, C.ld);
+}
+
+template <class T>
+void symm_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<SymmArgs<T>*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    ocl::symm<T>(w.kernels, w.queue, a.hermitian, a.side, a.uplo, codelets::tile_rows(buffers[2]),
+                 codelets::tile_cols(buffers[2]), a.alpha, codelets::ocl_tile<T>(buffers[0]),
+                 codelets::ocl_tile<T>(buffers[1]), a.beta, codelets::ocl_tile<T>(buffers[2]));
 }
 
 template <class T>
@@ -58,7 +67,7 @@ void syr2k_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& symm_codelet() {
-    return codelets::named_codelet<T, symm_cpu<T>>("symm", {STARPU_R, STARPU_R, STARPU_RW});
+    return codelets::named_codelet<T, symm_cpu<T>, symm_opencl<T>>("symm", {STARPU_R, STARPU_R, STARPU_RW});
 }
 
 template <class T>

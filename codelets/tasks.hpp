@@ -30,7 +30,7 @@ template <class T>
 void trmm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A, TileHandle B, int prio = 0);
 /// C = alpha·A·B + beta·C (side Left) or alpha·B·A + beta·C (Right), A a diagonal tile referenced
 /// through its uplo triangle, symmetric, or Hermitian with `hermitian` and complex T (R A, R B, RW C;
-/// xSYMM / xHEMM; CPU only).
+/// xSYMM / xHEMM; CPU and OpenCL).
 template <class T>
 void symm(bool hermitian, Side side, Uplo uplo, T alpha, TileHandle A, TileHandle B, T beta, TileHandle C,
           int prio = 0);

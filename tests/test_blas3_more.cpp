@@ -78,7 +78,6 @@ TYPED_TEST(Blas3More, TrmmAlphaZeroGivesZero) {
 // symm and hemm: both sides and uplos, alpha and beta with imaginary parts for complex T.
 TYPED_TEST(Blas3More, SymmAndHemm) {
     using T = TypeParam;
-    this->allow_cpu_tasks();  // the diagonal tiles' xSYMM / xHEMM tasks are CPU only
     for (bool hermitian : {false, true})
         for (auto [m, n, k, nb] : shapes())
             for (Side side : {Side::Left, Side::Right})
@@ -104,7 +103,6 @@ TYPED_TEST(Blas3More, SymmAndHemm) {
 // alpha = 0 (C = beta·C), beta = 0 (C's input not used: NaN there does not propagate) and beta = 1.
 TYPED_TEST(Blas3More, SymmSpecialScalars) {
     using T = TypeParam;
-    this->allow_cpu_tasks();
     const int64_t m = 37, n = 21, nb = 16;
     auto a = check::random_matrix<T>(m, m, m, 6), b = check::random_matrix<T>(m, n, m, 7);
     const T one(1), zero(0);
@@ -185,7 +183,6 @@ TYPED_TEST(Blas3More, Syr2kWithEmptyInnerDimensionScalesC) {
 // and the rows between m and ld, which no form may touch.
 TYPED_TEST(Blas3More, LapackFormsInBothLayoutsKeepThePadding) {
     using T = TypeParam;
-    this->allow_cpu_tasks();
     const int64_t m = 37, n = 21, nb = 16, ld = m + 5;
     auto padded = [&](int64_t rows, int64_t cols, uint64_t seed) {
         auto a = check::random_matrix<T>(rows, cols, ld, seed);
@@ -227,7 +224,6 @@ TYPED_TEST(Blas3More, LapackFormsInBothLayoutsKeepThePadding) {
 // its upper triangle), then D += B·Cᵀ + C·Bᵀ (syr2k); each reads the previous one's result.
 TYPED_TEST(Blas3More, AsyncFormsChainInOneSequence) {
     using T = TypeParam;
-    this->allow_cpu_tasks();
     const int64_t m = 40, n = 24, nb = 16;
     auto l = check::random_matrix<T>(m, m, m, 1), b0 = check::random_matrix<T>(m, n, m, 2);
     auto s = check::random_matrix<T>(n, n, n, 3), d0 = check::random_matrix<T>(m, m, m, 4);

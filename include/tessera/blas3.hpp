@@ -59,8 +59,8 @@ void trmm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, const TileMatri
 
 /// C = alpha·A·B + beta·C (side Left, A m×m) or C = alpha·B·A + beta·C (side Right, A n×n), B and C
 /// m×n, A symmetric (complex symmetric for c, z: Aᵀ = A) read from its uplo triangle only (BLAS
-/// xSYMM; Chameleon's pzsymm: the diagonal tiles by xSYMM tasks on CPU workers, the others by gemm
-/// tasks with the stored tile transposed where needed, CPU and OpenCL).
+/// xSYMM; Chameleon's pzsymm: a symm task per diagonal tile of A, gemm tasks with the stored tile
+/// transposed where needed for the others; CPU and OpenCL).
 template <class T>
 void symm_async(Side side, Uplo uplo, T alpha, const TileMatrix<T>& A, const TileMatrix<T>& B, T beta,
                 TileMatrix<T>& C, Sequence& seq);

@@ -41,6 +41,14 @@ template <class T>
 void herk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, int64_t n, int64_t k,
           real_t<T> alpha, Mat A, real_t<T> beta, Mat C);
 
+/// C = alpha·A·B + beta·C (Left, A m×m) or alpha·B·A + beta·C (Right, A n×n), A symmetric (xSYMM,
+/// complex symmetric for complex T) or with hermitian Hermitian (xHEMM: the imaginary parts of its
+/// diagonal are not used), read from its uplo triangle; B, C m×n. Two triangular GEMMs on a scratch
+/// copy of A's strict triangle plus half its diagonal (launch_tri.cpp).
+template <class T>
+void symm(const DeviceKernels& dk, cl_command_queue q, bool hermitian, Side side, Uplo uplo, int64_t m, int64_t n,
+          T alpha, Mat A, Mat B, T beta, Mat C);
+
 /// C = alpha·op(A)·op(B)ᵀ + alpha·op(B)·op(A)ᵀ + beta·C on the uplo triangle of the n×n C, op(A),
 /// op(B) n×k (BLAS xSYR2K, complex symmetric for complex T); with hermitian and complex T, ᴴ and
 /// conj(alpha) on the second term, beta real and C's diagonal kept real (xHER2K). Two GEMMs masked

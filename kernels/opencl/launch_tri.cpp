@@ -98,13 +98,43 @@ void trmm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Tra
     gemm_triangular<T>(dk, q, side, uplo, trans, m, n, alpha, S, Bc, T(0), B);
 }
 
+template <class T>
+void symm(const DeviceKernels& dk, cl_command_queue q, bool hermitian, Side side, Uplo uplo, int64_t m, int64_t n,
+          T alpha, Mat A, Mat B, T beta, Mat C) {
+    check_prec<T>(dk, "symm");
+    if (uplo == Uplo::General) throw Error("tessera::ocl::symm: uplo must be Lower or Upper");
+    to_int(m, "symm", "m");
+    to_int(n, "symm", "n");
+    if (m == 0 || n == 0) return;
+    // A = S + op(S) with S the strict uplo triangle of A plus half its diagonal (zeros elsewhere) and
+    // op ᵀ (symm) or ᴴ (hemm: the diagonal's imaginary parts then cancel, as xHEMM ignores them):
+    // C = alpha·S·B + beta·C, then C += alpha·op(S)·B (Right: B·S, B·op(S)), two triangular GEMMs.
+    const bool left = side == Side::Left, lower = uplo == Uplo::Lower;
+    const int64_t k = left ? m : n;
+    const int64_t lds = int64_t(round_up(size_t(k), 8));
+    cl_mem s = dk.scratch(size_t(lds * k) * sizeof(T));
+    const Mat S{s, 0, lds};
+    laset<T>(dk, q, k, k, T(0), T(0), S);
+    if (k > 1) {  // the strict triangle: the uplo trapezoid of the (k−1)×(k−1) block next to the diagonal
+        const Mat a{A.mem, A.off + size_t(lower ? 1 : A.ld), A.ld}, t{s, size_t(lower ? 1 : lds), lds};
+        lacpy<T>(dk, q, uplo, k - 1, k - 1, a, t);
+    }
+    // The diagonals as 1×k matrices (leading dimension ld + 1): S's = A's / 2.
+    geadd<T>(dk, q, 1, k, T(0.5), Mat{A.mem, A.off, A.ld + 1}, T(0), Mat{s, 0, lds + 1});
+    const Trans tt = hermitian && is_complex_v<T> ? Trans::ConjTrans : Trans::Trans;
+    gemm_triangular<T>(dk, q, side, uplo, Trans::NoTrans, m, n, alpha, S, B, beta, C);
+    gemm_triangular<T>(dk, q, side, uplo, tt, m, n, alpha, S, B, T(1), C);
+}
+
 #define TESSERA_INSTANTIATE(T)                                                                                  \
     template void laset<T>(const DeviceKernels&, cl_command_queue, int64_t, int64_t, T, T, Mat);               \
     template void geadd<T>(const DeviceKernels&, cl_command_queue, int64_t, int64_t, T, Mat, T, Mat);          \
     template void gemm_triangular<T>(const DeviceKernels&, cl_command_queue, Side, Uplo, Trans, int64_t, int64_t, \
                                      T, Mat, Mat, T, Mat);                                                    \
     template void trmm<T>(const DeviceKernels&, cl_command_queue, Side, Uplo, Trans, Diag, int64_t, int64_t, T, \
-                          Mat, Mat);
+                          Mat, Mat);                                                                          \
+    template void symm<T>(const DeviceKernels&, cl_command_queue, bool, Side, Uplo, int64_t, int64_t, T, Mat, Mat, T, \
+                          Mat);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
