@@ -62,11 +62,7 @@ void trsm_async(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, const Til
                 Sequence& seq) {
     detail::SubmitScope scope(seq);
     detail::require_runtime("trsm");
-    check_arg(uplo != Uplo::General, "trsm", "uplo", 'G', "must be Lower or Upper");
-    check_arg(A.m() == A.n(), "trsm", "A", A.n(), "must be square");
-    const int64_t order = side == Side::Left ? B.m() : B.n();
-    check_arg(A.n() == order, "trsm", "A", A.n(), side == Side::Left ? "order must equal rows of B" : "order must equal columns of B");
-    check_arg(A.nb() == B.nb(), "trsm", "nb", A.nb(), "must be the same for A and B");
+    detail::check_triangular_operands("trsm", side, uplo, A, B);
     // op(A) lower triangular (Left) or upper triangular (Right): solve from the first tile on.
     const bool forward = side == Side::Left ? (uplo == Uplo::Lower) == (trans == Trans::NoTrans)
                                             : (uplo == Uplo::Upper) == (trans == Trans::NoTrans);

@@ -14,11 +14,7 @@ void trmm_async(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, const Til
                 Sequence& seq) {
     detail::SubmitScope scope(seq);
     detail::require_runtime("trmm");
-    check_arg(uplo != Uplo::General, "trmm", "uplo", 'G', "must be Lower or Upper");
-    check_arg(A.m() == A.n(), "trmm", "A", A.n(), "must be square");
-    const int64_t order = side == Side::Left ? B.m() : B.n();
-    check_arg(A.n() == order, "trmm", "A", A.n(), side == Side::Left ? "order must equal rows of B" : "order must equal columns of B");
-    check_arg(A.nb() == B.nb(), "trmm", "nb", A.nb(), "must be the same for A and B");
+    detail::check_triangular_operands("trmm", side, uplo, A, B);
     // op(A) upper triangular: a tile row (Left) of the product needs B's rows below it, which are
     // overwritten later, so the rows go from the first on; a tile column (Right) needs B's columns
     // to its left, so the columns go from the last on. Lower op(A): the reverse orders. Each tile of

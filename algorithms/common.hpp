@@ -77,6 +77,19 @@ int64_t resolve_ib(const Options& opts, int64_t nb, const char* family, const ch
     return std::max<int64_t>(1, std::min(tuned_tile(prec_letter<T>() + std::string(family)).ib, nb));
 }
 
+/// The argument checks trsm and trmm share: uplo Lower or Upper, A square of the order of B's rows
+/// (side Left) or columns (side Right), A and B of the same tile size. Throws Error naming `func`.
+template <class T>
+void check_triangular_operands(const char* func, Side side, Uplo uplo, const TileMatrix<T>& A,
+                               const TileMatrix<T>& B) {
+    check_arg(uplo != Uplo::General, func, "uplo", 'G', "must be Lower or Upper");
+    check_arg(A.m() == A.n(), func, "A", A.n(), "must be square");
+    const int64_t order = side == Side::Left ? B.m() : B.n();
+    check_arg(A.n() == order, func, "A", A.n(),
+              side == Side::Left ? "order must equal rows of B" : "order must equal columns of B");
+    check_arg(A.nb() == B.nb(), func, "nb", A.nb(), "must be the same for A and B");
+}
+
 /// Whether the lapack:: forms work on the caller's arrays in place (Options::layout InPlace, or Auto
 /// in one process without OpenCL devices) rather than on tile-major copies.
 inline bool lapack_in_place(const Options& opts) {
