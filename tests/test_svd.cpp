@@ -173,7 +173,8 @@ void expect_refused(const std::string& where, F f, const char* arg = nullptr) {
 TYPED_TEST(Svd, NaNAndInfinityAreRefused) {
     using T = TypeParam;
     using R = real_t<T>;
-    for (auto [m, n] : {std::pair<int64_t, int64_t>{50, 30}, {30, 50}})
+    for (auto mn : {std::pair<int64_t, int64_t>{50, 30}, {30, 50}}) {
+        const int64_t m = mn.first, n = mn.second;  // not a structured binding: clang 14 cannot capture one
         for (R bad : {std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::infinity(), -std::numeric_limits<R>::infinity()})
             for (int64_t at : {int64_t(0), 17 + 19 * m, m * n - 1}) {
                 auto a = check::random_matrix<T>(m, n, m, 61);
@@ -183,6 +184,7 @@ TYPED_TEST(Svd, NaNAndInfinityAreRefused) {
                         expect_refused(describe(std::isnan(bad) ? "NaN" : "Inf", dc, m, n, 16, v, v) + " at " + std::to_string(at),
                                        [&] { run_tiles<T>(dc, m, n, 16, a, m, v, v); });
             }
+    }
 }
 
 // Entries near the underflow and the overflow thresholds: gesdd scales A into [SMLNUM, BIGNUM] and

@@ -113,7 +113,8 @@ TYPED_TEST(SvdLapack, BadArgumentsThrowError) {
     using T = TypeParam;
     using R = real_t<T>;
     this->expect_no_tasks();
-    for (auto [m, n] : {std::pair<int64_t, int64_t>{6, 4}, {4, 6}}) {
+    for (auto mn : {std::pair<int64_t, int64_t>{6, 4}, {4, 6}}) {
+        const int64_t m = mn.first, n = mn.second;  // not a structured binding: clang 14 cannot capture one
         const int64_t k = std::min(m, n), big = std::max(m, n);
         std::vector<T> a(size_t(big * big), T(1)), u(size_t(big * big), T(1)), vt(size_t(big * big), T(1));
         std::vector<R> s(size_t(big), R(1));

@@ -59,7 +59,8 @@ template <class T, bool Dc>
 Result run_svd(const Params& p) {
     using R = real_t<T>;
     const int64_t m = p.m, n = p.n, k = std::min(m, n), lda = std::max<int64_t>(m, 1);
-    const auto [uj, vj] = side_jobs(Dc, p);
+    const auto jobs = side_jobs(Dc, p);  // not a structured binding: clang 14 cannot capture one in a lambda
+    const char uj = jobs.first, vj = jobs.second;
     const int64_t ucols = uj == 'N' ? 0 : uj == 'A' ? m : k, vrows = vj == 'N' ? 0 : vj == 'A' ? n : k;
     TileMatrix<T> A(m, n, p.nb);
     if (p.cond > 0) {
