@@ -126,7 +126,7 @@ int64_t svd_tall(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* L, 
         cpu::BandBidiagChase<T> chase(n, kd, ab.data(), kd + 1, L != nullptr, V != nullptr);
         tasks::run_chase(
             chase.sweeps(), [&](int64_t s) { return chase.steps(s); }, cpu::BandBidiagChase<T>::kLag,
-            tasks::chase_chunk(kd),
+            chase.step_flops(),
             [&](int64_t s, int64_t t0, int64_t t1) { chase.run(s, t0, t1); });
         const CallerBlasThreads host;  // the T factors of U2, V2 (xLARFT)
         chase.finish(s.data(), e.data(), u2.get(), v2.get(), 0);

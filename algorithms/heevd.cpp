@@ -124,11 +124,9 @@ int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w) 
     {
         const std::vector<T> ab = lower_band(B, kd);
         cpu::BandTridiagChase<T> chase(n, kd, ab.data(), kd + 1, q2 != nullptr);
-        // A kernel call costs about 4·kd² flops, a quarter of chase_chunk's step: 4× as many per task
-        // (n = 4096 values only on 2 cores: 2.68 s against 3.04 s with chase_chunk's).
         tasks::run_chase(
             chase.sweeps(), [&](int64_t s) { return chase.steps(s); }, cpu::BandTridiagChase<T>::kLag,
-            4 * tasks::chase_chunk(kd), [&](int64_t s, int64_t t0, int64_t t1) { chase.run(s, t0, t1); });
+            chase.step_flops(), [&](int64_t s, int64_t t0, int64_t t1) { chase.run(s, t0, t1); });
         const CallerBlasThreads host;  // the T factors of Q2 (xLARFT)
         chase.finish(w.data(), e.data(), q2.get(), 0);
     }

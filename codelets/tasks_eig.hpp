@@ -18,23 +18,16 @@ template <class T>
 void apply_band_reflectors(std::shared_ptr<const cpu::BandReflectors<T>> q2, const std::vector<TileHandle>& column,
                            int prio = 0);
 
-/// Steps per bulge-chasing task for bandwidth kd when a step costs about 16·kd² flops (a step of
-/// cpu::BandBidiagChase): (128/kd)² of them make a task of a few hundred microseconds.
-inline int64_t chase_chunk(int64_t kd) {
-    const int64_t q = 128 / (kd > 0 ? kd : 1);
-    return q > 1 ? q * q : 1;
-}
-
 /// Run the steps of a bulge-chasing reduction (cpu::hb2st's or cpu::gb2bd's) as StarPU CPU tasks
-/// and wait for them: sweep s (0 … sweeps−1) has steps(s) steps, and run(s, t0, t1) runs its steps
-/// t0 … t1−1. One task runs `chunk` consecutive steps of one sweep (fewer when the first sweep has
-/// fewer than 4·chunk steps per CPU worker, so that the sweeps still pipeline over the workers),
-/// after the sweep's previous
-/// chunk and after the chunk of sweep s−1 holding its step min(last + lag, steps(s−1) − 1), so that
-/// sweeps pipeline over the CPU workers (without CPU workers, the calling thread runs every step in
-/// order). steps(s) must not increase with s. Throws Error when StarPU
-/// refuses a task or run throws (the first failure's message; the remaining chunks are skipped).
-void run_chase(int64_t sweeps, const std::function<int64_t(int64_t)>& steps, int64_t lag, int64_t chunk,
+/// and wait for them: sweep s (0 … sweeps−1) has steps(s) steps, each costing about step_flops
+/// flops, and run(s, t0, t1) runs its steps t0 … t1−1. One task runs consecutive steps of one sweep
+/// worth about 2¹⁸ flops (a few hundred microseconds; fewer steps when the first sweep has fewer
+/// than four tasks' worth per CPU worker, so that the sweeps still pipeline over the workers),
+/// after the sweep's previous task and after the task of sweep s−1 holding its step
+/// min(last + lag, steps(s−1) − 1). Without CPU workers the calling thread runs every step in order.
+/// steps(s) must not increase with s. Throws Error when StarPU refuses a task or run throws (the
+/// first failure's message; the remaining steps are skipped).
+void run_chase(int64_t sweeps, const std::function<int64_t(int64_t)>& steps, int64_t lag, double step_flops,
                const std::function<void(int64_t, int64_t, int64_t)>& run);
 
 }  // namespace tessera::tasks

@@ -68,6 +68,8 @@ public:
 
     int64_t n() const { return n_; }
     int64_t kd() const { return kd_; }  ///< the bandwidth, clamped to n − 1
+    /// About what one step costs (two xLARF on kd×2kd blocks), for the size of a task.
+    double step_flops() const { return 16.0 * double(kd_) * double(kd_); }
     int64_t sweeps() const { return kd_ > 0 ? n_ - 1 : 0; }
     /// Steps of sweep s: one per column block s+1+t·kd ≤ n−1, the last two blocks of one column
     /// excepted (nothing left to chase there).

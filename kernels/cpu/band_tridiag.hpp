@@ -61,6 +61,8 @@ public:
 
     int64_t n() const { return n_; }
     int64_t kd() const { return kd_; }  ///< the bandwidth, clamped to n − 1
+    /// About what one step costs (one LAPACK kernel call on a kd×kd block), for the size of a task.
+    double step_flops() const { return 4.0 * double(kd_) * double(kd_); }
     /// Sweeps of bulge chasing (none for kd ≤ 1: B is already tridiagonal).
     int64_t sweeps() const { return kd_ >= 2 ? n_ - 1 : 0; }
     int64_t steps(int64_t s) const { return calls_[size_t(s)]; }
