@@ -38,43 +38,9 @@ extern gemm_t dgemm_;
 extern trsm_t dtrsm_;
 extern zherk_t zherk_;
 
-static int failures = 0;
-#define CHECK(cond, ...)                                        \
-    do {                                                        \
-        if (!(cond)) {                                          \
-            ++failures;                                         \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);         \
-            printf(__VA_ARGS__);                                \
-            printf("\n");                                       \
-        }                                                       \
-    } while (0)
+#define ABI_CHECK_SEED 12345
+#include "abi_check.h"
 
-/* The program's own xerbla_ (LAPACK lets a program replace it): records the last report. */
-static char xerbla_name[8];
-static int xerbla_arg = 0;
-void xerbla_(const char* name, const int* arg, size_t len) {
-    size_t k = len < 7 ? len : 7;
-    memcpy(xerbla_name, name, k);
-    xerbla_name[k] = '\0';
-    while (k > 0 && xerbla_name[k - 1] == ' ') xerbla_name[--k] = '\0';
-    xerbla_arg = *arg;
-}
-
-static unsigned long long seed = 12345;
-static double urand(void) { /* uniform in [-1, 1) */
-    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (double)(seed >> 11) / 4503599627370496.0 - 1.0;
-}
-static double* dmat(int n, int m) {
-    double* a = malloc(sizeof(double) * (size_t)n * (size_t)m);
-    for (size_t i = 0; i < (size_t)n * (size_t)m; ++i) a[i] = urand();
-    return a;
-}
-static double* dcopy(const double* a, size_t k) {
-    double* b = malloc(sizeof(double) * k);
-    memcpy(b, a, sizeof(double) * k);
-    return b;
-}
 /* A = B·Bᵀ + n·I (SPD), column-major n×n. */
 static double* dspd(int n) {
     double* b = dmat(n, n);
@@ -87,25 +53,6 @@ static double* dspd(int n) {
         }
     free(b);
     return a;
-}
-static double norm1(const double* a, int m, int n, int lda) {
-    double best = 0;
-    for (int j = 0; j < n; ++j) {
-        double s = 0;
-        for (int i = 0; i < m; ++i) s += fabs(a[i + (size_t)j * lda]);
-        if (s > best) best = s;
-    }
-    return best;
-}
-
-static void* openblas;
-static void* reference(const char* name) {
-    void* f = dlsym(openblas, name);
-    if (!f) {
-        printf("FAIL: OpenBLAS has no %s\n", name);
-        exit(1);
-    }
-    return f;
 }
 
 /* ‖b − A·x‖₁ / (‖A‖₁ ‖x‖₁ n eps) for one right-hand side: LAPACK's dget02 ratio (threshold 30). */

@@ -26,51 +26,9 @@ extern orgqr_t dorgqr_;
 extern ormqr_t dormqr_;
 extern gels_t dgels_;
 
-static int failures = 0;
-#define CHECK(cond, ...)                                \
-    do {                                                \
-        if (!(cond)) {                                  \
-            ++failures;                                 \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                        \
-            printf("\n");                               \
-        }                                               \
-    } while (0)
+#define ABI_CHECK_SEED 4242
+#include "abi_check.h"
 
-static char xerbla_name[8];
-static int xerbla_arg = 0;
-void xerbla_(const char* name, const int* arg, size_t len) { /* the program's own: records the last report */
-    size_t k = len < 7 ? len : 7;
-    memcpy(xerbla_name, name, k);
-    xerbla_name[k] = '\0';
-    while (k > 0 && xerbla_name[k - 1] == ' ') xerbla_name[--k] = '\0';
-    xerbla_arg = *arg;
-}
-
-static unsigned long long seed = 4242;
-static double urand(void) { /* uniform in [-1, 1) */
-    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (double)(seed >> 11) / 4503599627370496.0 - 1.0;
-}
-static double* dmat(int m, int n) {
-    double* a = malloc(sizeof(double) * (size_t)m * (size_t)n);
-    for (size_t i = 0; i < (size_t)m * (size_t)n; ++i) a[i] = urand();
-    return a;
-}
-static double* dcopy(const double* a, size_t k) {
-    double* b = malloc(sizeof(double) * (k ? k : 1));
-    memcpy(b, a, sizeof(double) * k);
-    return b;
-}
-static double norm1(const double* a, int m, int n, int lda) {
-    double best = 0;
-    for (int j = 0; j < n; ++j) {
-        double s = 0;
-        for (int i = 0; i < m; ++i) s += fabs(a[i + (size_t)j * lda]);
-        if (s > best) best = s;
-    }
-    return best;
-}
 /* C (m×n) = alpha·op(A)·B + C for small checks (op: 'N' or 'T'; A is m×k or k×m with leading dimension lda). */
 static void gemm(char ta, int m, int n, int k, double alpha, const double* a, int lda, const double* b, int ldb,
                  double* c, int ldc) {
@@ -79,16 +37,6 @@ static void gemm(char ta, int m, int n, int k, double alpha, const double* a, in
             const double bpj = alpha * b[p + (size_t)j * ldb];
             for (int i = 0; i < m; ++i) c[i + (size_t)j * ldc] += (ta == 'N' ? a[i + (size_t)p * lda] : a[p + (size_t)i * lda]) * bpj;
         }
-}
-
-static void* openblas;
-static void* reference(const char* name) {
-    void* f = dlsym(openblas, name);
-    if (!f) {
-        printf("FAIL: OpenBLAS has no %s\n", name);
-        exit(1);
-    }
-    return f;
 }
 
 /* dgeqrf_ then dorgqr_ (thin Q), and dormqr_ in its four forms against the explicit Q. */
