@@ -11,8 +11,8 @@ namespace tessera::tune {
 ///
 /// Sets STARPU_NOPENCL=0 (no OpenCL device: a CPU table) unless the user set it, starts a Runtime,
 /// and for each precision and routine (potrf, getrf with partial pivoting, geqrf, gemm) on N×N
-/// matrices (default 4096) times nb ∈ {192, 256, 320, 384, 448, 512} (--quick: {192, 256, 384}; nb > N
-/// left out), then nb ± 32 around the best (not with --quick), and for geqrf ib ∈ {32, 48, 64, 96}
+/// matrices (default 4096) times nb ∈ {192, 256, 320, 384, 448, 512} (gemm also 768 and 1024;
+/// --quick: {192, 256, 384}; nb > N left out), then nb ± 32 around the best (not with --quick), and for geqrf ib ∈ {32, 48, 64, 96}
 /// (--quick: {32, 64}) ≤ nb at the best nb (its nb sweep runs ib 48). Each candidate runs R times
 /// (default 3; --quick: 1 unless --reps is given), its GFLOP/s the median (flops n³/3, 2n³/3,
 /// 4n³/3, 2n³; ×4 for complex); each sweep starts with one untimed run on a small problem, so that
