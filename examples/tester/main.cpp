@@ -383,7 +383,7 @@ std::string tuned_family(const std::string& op) {
     if (op == "geqrf" || op == "gels" || op == "ungqr" || op == "unmqr" || op == "syevd" || op == "heevd" ||
         op == "gesdd" || op == "gesvd")
         return "geqrf";
-    if (op.rfind("ge", 0) == 0) return "getrf";
+    if (op.rfind("ge", 0) == 0 && op != "gemm") return "getrf";
     return "gemm";
 }
 
