@@ -15,8 +15,13 @@ Environment: CASES (space-separated op:prec:n:nb, default below), REPS (3, keep 
 2 on a machine whose perfmodels are not calibrated yet: .gpu-models, see gpu_env.sh), CHECK (random),
 TESTER (.gpu-build/tessera-tester), MODES ("e2e resident"), EXTRA (more tester arguments),
 OUTDIR ($OUT or /tmp/gpu_factorizations). Flop counts: gemm 2n^3, potrf n^3/3, getrf 2n^3/3,
-geqrf 4n^3/3, four times these in the complex precisions c and z (torch.complex64/128 for the peer,
-with random real and imaginary parts; potrf's matrix Hermitian).
+geqrf 4n^3/3, potri 2n^3/3, trtri n^3/3, four times these in the complex precisions c and z
+(torch.complex64/128 for the peer, with random real and imaginary parts; potrf's matrix Hermitian).
+potri and trtri are not in the default cases; run them with CHECK=full (the tester has no randomized
+check of an inverse). Ours: potri after an untimed potrf, trtri of the tester's well-conditioned
+triangular matrix. The peer of both is cuSOLVER's potri from the Cholesky factor L computed untimed
+(torch.cholesky_inverse(L)), as issue 46 asks, so trtri's peer figures are n^3/3 over the peer's
+time and its ratio is the peer's time over ours.
 """
 import os
 import statistics
@@ -28,7 +33,8 @@ DEFAULT_CASES = ("gemm:d:8192:2048 gemm:d:16384:4096 potrf:d:16384:2048 potrf:d:
                  "potrf:s:32768:2048 getrf:d:16384:2048 getrf:d:32768:4096 getrf:s:32768:4096 "
                  "getrf:z:32768:4096 geqrf:d:16384:2048 geqrf:d:32768:2048")
 REAL_FLOPS = {"gemm": lambda n: 2.0 * n ** 3, "potrf": lambda n: n ** 3 / 3.0,
-              "getrf": lambda n: 2.0 * n ** 3 / 3.0, "geqrf": lambda n: 4.0 * n ** 3 / 3.0}
+              "getrf": lambda n: 2.0 * n ** 3 / 3.0, "geqrf": lambda n: 4.0 * n ** 3 / 3.0,
+              "potri": lambda n: 2.0 * n ** 3 / 3.0, "trtri": lambda n: n ** 3 / 3.0}
 
 
 def flops(op, prec, n):
@@ -98,9 +104,12 @@ def peer(op, prec, n, torch):
     rand = lambda: torch.rand(n, n, dtype=dt, device=dev, generator=g) * 2 - (1 + 1j if prec in "cz" else 1)
     a = rand()
     b = None
-    if op == "potrf":
+    if op in ("potrf", "potri", "trtri"):
         a = (a + a.mH) / 2
         a.diagonal().add_(n)
+    spd = None
+    if op in ("potri", "trtri"):  # the peer starts from the Cholesky factor, as ours
+        spd, a = a, torch.linalg.cholesky(a)
     if op == "gemm":
         b = rand()
 
@@ -111,6 +120,8 @@ def peer(op, prec, n, torch):
             return torch.linalg.cholesky(x)
         if op == "getrf":
             return torch.linalg.lu_factor(x)
+        if op in ("potri", "trtri"):
+            return torch.cholesky_inverse(x)
         return torch.geqrf(x)
 
     def timed(fn):
@@ -133,6 +144,10 @@ def peer(op, prec, n, torch):
     eps = torch.finfo(dt).eps / 2
     if op == "gemm":
         lhs, rhs, scale = out.to(wide) @ x, A @ (b.to(wide) @ x), ninf(A) * ninf(b) * n
+    elif op in ("potri", "trtri"):  # X = inv(L L^H): X (S x) = x, S the SPD matrix
+        X, S = out.to(wide), spd.to(wide)
+        lhs, rhs, scale = X @ (S @ x), x, ninf(S) * ninf(X) * n
+        del X, S
     elif op == "potrf":
         L = out.to(wide)
         lhs, rhs, scale = A @ x, L @ (L.mH @ x), ninf(A) * n
@@ -157,7 +172,7 @@ def peer(op, prec, n, torch):
         lhs, rhs, scale = A.mH @ (A @ x), R.mH @ (R @ x), norm ** 2 * n
         del R
     res = (ninf(lhs - rhs) / (scale * ninf(x) * eps)).item()
-    del out, lhs, rhs, A
+    del out, lhs, rhs, A, spd
     torch.cuda.empty_cache()
     host = torch.empty(n, n, dtype=dt, pin_memory=True)
     host.copy_(a)
