@@ -1,0 +1,131 @@
+// The LAPACKE / CBLAS peer of bench/lapack_surface_vs_lapack.sh (OpenBLAS, --threads threads): one
+// double-precision routine of issue 46's surface on tessera-tester's seeded matrices (the same seeds
+// as the tester's op: A seed, B seed + 1, C seed + 2), --repeat timed calls, each on a fresh copy of
+// its output operand (the copy untimed). Prints one row per call in tessera-tester's --csv columns
+// (op,prec,m,n,k,nb,time_s,gflops,error,status; op "lapacke_<op>" or "cblas_<op>", nb 0) so that
+// the script reads both alike; flops as the tester counts them.
+//   gemm   cblas_dgemm   C = A·B + C, n×n (2n³)
+//   symm   cblas_dsymm   Left, Lower, C = A·B + C (2n³)
+//   syr2k  cblas_dsyr2k  Lower, NoTrans, C = A·Bᵀ + B·Aᵀ + C, k = n (2n³)
+// The last call is checked with the scaled residual the tester uses (examples/common/checks.hpp),
+// against a recomputation by the same CBLAS routine after the timed calls: a regression check of the
+// peer's own run, not of CBLAS.
+// Runs no StarPU. Exit status (examples/common/tool_main.hpp): 0 checked and passed, 1 a check failed
+// or LAPACK's info ≠ 0, 2 bad arguments or more memory than is available.
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "examples/common/checks.hpp"
+#include "examples/common/cli_parse.hpp"
+#include "examples/common/tool_main.hpp"
+#include "kernels/cpu/blas.hpp"
+#include "runtime/blas_threads.hpp"
+#include "runtime/host_memory.hpp"
+
+using namespace tessera;
+
+namespace {
+
+struct Case {
+    const char* peer;                                  ///< the csv op name, "cblas_dsymm"
+    double flops;                                      ///< per call
+    std::function<int(std::vector<double>& out)> run;  ///< one call on `out` (a fresh copy), returns info
+    std::function<double(const std::vector<double>& out)> error;  ///< the scaled residual of a result
+    std::vector<double> initial;                       ///< the output operand before the call
+};
+
+Case make_case(const std::string& op, int64_t n, uint64_t seed) {
+    const int N = int(n);
+    const double n3 = double(n) * double(n) * double(n);
+    auto a = std::make_shared<std::vector<double>>(check::random_matrix<double>(n, n, n, seed));
+    auto b = std::make_shared<std::vector<double>>(check::random_matrix<double>(n, n, n, seed + 1));
+    std::vector<double> c0 = check::random_matrix<double>(n, n, n, seed + 2);
+    auto c0p = std::make_shared<std::vector<double>>(c0);
+    if (op == "gemm")
+        return {"cblas_dgemm", 2 * n3,
+                [=](std::vector<double>& c) {
+                    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0, a->data(), N, b->data(), N,
+                                1.0, c.data(), N);
+                    return 0;
+                },
+                [=](const std::vector<double>& c) {
+                    return check::gemm_residual<double>(Trans::NoTrans, Trans::NoTrans, n, n, n, 1.0, a->data(), n,
+                                                        b->data(), n, 1.0, c0p->data(), c.data(), n);
+                },
+                c0};
+    if (op == "symm")
+        return {"cblas_dsymm", 2 * n3,
+                [=](std::vector<double>& c) {
+                    cblas_dsymm(CblasColMajor, CblasLeft, CblasLower, N, N, 1.0, a->data(), N, b->data(), N, 1.0,
+                                c.data(), N);
+                    return 0;
+                },
+                [=](const std::vector<double>& c) {
+                    return check::symm_residual<double>(false, Side::Left, Uplo::Lower, n, n, 1.0, a->data(), n,
+                                                        b->data(), n, 1.0, c0p->data(), c.data(), n);
+                },
+                c0};
+    // syr2k
+    return {"cblas_dsyr2k", 2 * n3,
+            [=](std::vector<double>& c) {
+                cblas_dsyr2k(CblasColMajor, CblasLower, CblasNoTrans, N, N, 1.0, a->data(), N, b->data(), N, 1.0,
+                             c.data(), N);
+                return 0;
+            },
+            [=](const std::vector<double>& c) {
+                return check::syr2k_residual<double>(false, Uplo::Lower, Trans::NoTrans, n, n, 1.0, a->data(), n,
+                                                     b->data(), n, 1.0, c0p->data(), c.data(), n);
+            },
+            c0};
+}
+
+int peer_main(int argc, char** argv) {
+    CLI::App app{"The LAPACKE / CBLAS peer of bench/lapack_surface_vs_lapack.sh"};
+    int64_t n = 4096, repeat = 3;
+    uint64_t seed = 42;
+    int threads = 0;
+    std::string op;
+    app.add_option("--op", op, "gemm, symm or syr2k")->required()->check(CLI::IsMember({"gemm", "symm", "syr2k"}));
+    app.add_option("--n", n, "order")->check(CLI::Range(int64_t(1), int64_t(46340)));  // n² within LAPACKE's int
+    app.add_option("--repeat", repeat, "timed calls")->check(CLI::PositiveNumber);
+    app.add_option("--seed", seed, "seed of the matrices (tessera-tester's --seed)");
+    app.add_option("--threads", threads, "OpenBLAS threads (default: the BLAS library's own)")->check(CLI::NonNegativeNumber);
+    if (auto rc = tool::parse_cli(app, argc, argv, "lapack_surface")) return *rc;
+    if (threads > 0) detail::set_blas_num_threads(threads);
+    detail::require_host_arrays("--n " + std::to_string(n), n, n, sizeof(double), 6);
+    Case c = make_case(op, n, seed);
+    std::printf("op,prec,m,n,k,nb,time_s,gflops,error,status\n");
+    bool ok = true;
+    std::vector<double> out;
+    for (int64_t r = 0; r < repeat; ++r) {
+        out = c.initial;
+        const auto t0 = std::chrono::steady_clock::now();
+        const int info = c.run(out);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        double error = NAN;
+        std::string status = "unchecked";
+        if (r + 1 == repeat || info != 0) {
+            if (info == 0) error = c.error(out);
+            const bool pass = info == 0 && check::passes(error);
+            status = pass ? "pass" : "FAILED";
+            if (info != 0) status += " (info=" + std::to_string(info) + ")";
+            ok = ok && pass;
+        }
+        std::printf("%s,d,%lld,%lld,%lld,0,%.6f,%.2f,%.3g,%s\n", c.peer, (long long)n, (long long)n, (long long)n, s,
+                    c.flops / s * 1e-9, error, status.c_str());
+        std::fflush(stdout);
+    }
+    return ok ? tool::kOk : tool::kFailed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return tool::guarded_main("lapack_surface", [&] { return peer_main(argc, argv); });
+}
