@@ -35,24 +35,41 @@ QRFactors<T>::QRFactors(const TileMatrix<T>& A, int64_t ib, QRForm form)
     check_arg(ib >= 1, "QRFactors", "ib", ib, "must be >= 1");
     detail::require_runtime("QRFactors");
     form_ = resolve_form(form);
+    build(A, false);
+}
+
+template <class T>
+QRFactors<T>::QRFactors(const TileMatrix<T>& A, int64_t ib, Transposed)
+    : m_(A.n()), n_(A.m()), nb_(A.nb()), ib_(ib), mt_(A.nt()), nt_(A.mt()) {
+    check_arg(ib >= 1, "QRFactors", "ib", ib, "must be >= 1");
+    detail::require_runtime("QRFactors");
+    form_ = QRForm::TileTree;
+    build(A, true);
+}
+
+template <class T>
+void QRFactors<T>::build(const TileMatrix<T>& A, bool transposed) {
     if (mt_ == 0 || nt_ == 0) return;
     const bool column = form_ == QRForm::ColumnPanel;
     // Which tiles exist, and their rows: TileTree every (i, j) with ib rows; ColumnPanel (k, k),
-    // square. Distributed, T(i, j) belongs to the owner of A(i, j): this rank stores its own only
-    // and registers the others without storage.
+    // square. Distributed, T(i, j) belongs to the owner of A(i, j) (of A(j, i) when transposed):
+    // this rank stores its own only and registers the others without storage.
     auto exists = [&](int64_t i, int64_t j) { return !column || i == j; };
-    auto rows = [&](int64_t j) { return column ? A.tile_cols(j) : ib_; };
+    auto cols = [&](int64_t j) { return transposed ? A.tile_rows(j) : A.tile_cols(j); };
+    auto rows = [&](int64_t j) { return column ? cols(j) : ib_; };
+    auto local = [&](int64_t i, int64_t j) { return transposed ? A.is_local(j, i) : A.is_local(i, j); };
+    auto owner = [&](int64_t i, int64_t j) { return transposed ? A.owner(j, i) : A.owner(i, j); };
     size_t elems = 0, bytes = 0;  // this rank's elements; bytes
     bool overflow = false;
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {
             size_t tile = 0;
-            if (!exists(i, j) || !A.is_local(i, j)) continue;
-            overflow |= __builtin_mul_overflow(size_t(rows(j)), size_t(A.tile_cols(j)), &tile) ||
+            if (!exists(i, j) || !local(i, j)) continue;
+            overflow |= __builtin_mul_overflow(size_t(rows(j)), size_t(cols(j)), &tile) ||
                         __builtin_add_overflow(elems, tile, &elems);
         }
     if (overflow || __builtin_mul_overflow(elems, sizeof(T), &bytes))
-        throw Error("tessera::QRFactors: argument 'ib' = " + std::to_string(ib) + " gives T factors too large to address");
+        throw Error("tessera::QRFactors: argument 'ib' = " + std::to_string(ib_) + " gives T factors too large to address");
     T* next = nullptr;
     if (bytes > 0) {
         detail::require_host_memory("tessera::QRFactors", bytes);
@@ -63,9 +80,9 @@ QRFactors<T>::QRFactors(const TileMatrix<T>& A, int64_t ib, QRForm form)
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {
             if (!exists(i, j)) continue;
-            const int64_t r = rows(j), c = A.tile_cols(j);
-            T* t = A.is_local(i, j) ? std::exchange(next, next + r * c) : nullptr;
-            handles[size_t(j * mt_ + i)] = tasks::register_tile(t, r, c, r, sizeof(T), A.owner(i, j));
+            const int64_t r = rows(j), c = cols(j);
+            T* t = local(i, j) ? std::exchange(next, next + r * c) : nullptr;
+            handles[size_t(j * mt_ + i)] = tasks::register_tile(t, r, c, r, sizeof(T), owner(i, j));
         }
     store_.track();
 }

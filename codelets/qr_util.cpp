@@ -5,6 +5,7 @@
 #include "codelets/codelet.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/blas.hpp"
+#include "kernels/cpu/qr.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera {
@@ -39,8 +40,7 @@ starpu_codelet& region_codelet() {
 template <class T>
 void conj_transpose_cpu(void* buffers[], void*) {
     auto A = codelets::cpu_tile<T>(buffers[0]), B = codelets::cpu_tile<T>(buffers[1]);
-    for (int64_t j = 0; j < A.n; ++j)
-        for (int64_t i = 0; i < A.m; ++i) B.ptr[j + i * B.ld] = conjugate(A.ptr[i + j * A.ld]);
+    cpu::conj_transpose<T>(A.m, A.n, A.ptr, A.ld, B.ptr, B.ld);
 }
 
 template <class T>

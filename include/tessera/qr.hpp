@@ -46,6 +46,11 @@ public:
     /// Runtime has an OpenCL device, distributed MPI rank 0's choice, else TileTree; collective when
     /// distributed, as every constructor of a registered matrix). Throws Error if ib < 1.
     QRFactors(const TileMatrix<T>& A, int64_t ib, QRForm form = QRForm::Auto);
+    /// Tag of the constructor below.
+    struct Transposed {};
+    /// TileTree factors of the QR of Aᴴ (A.n × A.m, tiles of A.nb), the storage of LQFactors (lq.hpp):
+    /// T tile (i, j) is ib × A.tile_rows(j) and lives with A(j, i). Throws Error if ib < 1.
+    QRFactors(const TileMatrix<T>& A, int64_t ib, Transposed);
     ~QRFactors();
     QRFactors(QRFactors&&) noexcept;
     QRFactors& operator=(QRFactors&&) noexcept;
@@ -71,6 +76,7 @@ public:
 
 private:
     [[noreturn]] static void throw_orphaned();
+    void build(const TileMatrix<T>& A, bool transposed);  // the T tiles of A's (or Aᴴ's) tiling
     int64_t m_ = 0, n_ = 0, nb_ = 1, ib_ = 1, mt_ = 0, nt_ = 0;
     QRForm form_ = QRForm::TileTree;
     detail::TileStorage store_;  // the T tiles (this rank's) and their handles

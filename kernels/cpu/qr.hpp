@@ -31,6 +31,13 @@ T* qr_work(int64_t count) {
     return work.data();
 }
 
+/// B (n×m, ldb ≥ n) = Aᴴ (Aᵀ for real T), A m×n: the LQ kernels' operands for the QR kernels.
+template <class T>
+void conj_transpose(int64_t m, int64_t n, const T* A, int64_t lda, T* B, int64_t ldb) {
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) B[j + i * ldb] = conjugate(A[i + j * lda]);
+}
+
 /// QR of the m×n tile A (xGEQRT): R on and above the diagonal, the unit lower trapezoidal V below,
 /// T (ldt ≥ ib) the min(m, n) reflectors' block factors.
 template <class T>
