@@ -12,3 +12,4 @@
 #include "tessera/mixed.hpp"
 #include "tessera/norms.hpp"
 #include "tessera/qr.hpp"
+#include "tessera/lq.hpp"
