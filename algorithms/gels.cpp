@@ -1,37 +1,40 @@
 // Least squares and minimum-norm solutions through tile QR (LAPACK xGELS semantics).
 //
 // m ≥ n, A = Q·R:  NoTrans: X = R⁻¹·(Qᵀ·B)[0:n];   Trans: X = Q·[R⁻ᵀ·B[0:n]; 0].
-// m < n: the same two formulas on Aᵀ = Q·R (n×m) with the transposition flipped, which gives what
-// LAPACK computes through the LQ factorization of A (the solution is unique).
-// The triangular solves run on the leading n rows of B. When n is not a multiple of nb, B's tile row
-// nt−1 may be taller than R's last tile; that tile row is solved in temporary tiles of R's height
-// and copied back.
+// m < n, A = L·Q (tile LQ in place, gelqf.cpp):  NoTrans: X = Qᴴ·[L⁻¹·B[0:m]; 0];
+// Trans: X = L⁻ᴴ·(Q·B)[0:m] (LAPACK xGELS's four cases).
+// The triangular solves run on the leading min(m, n) rows of B. When that is not a multiple of nb,
+// B's last tile row there may be taller than the triangle's last tile; that tile row is solved in
+// temporary tiles of the triangle's height and copied back.
 #include "tessera/qr.hpp"
 
 #include <algorithm>
 #include <vector>
 
 #include "algorithms/common.hpp"
+#include "algorithms/lq_lapack.hpp"
 #include "codelets/handles.hpp"
 #include "codelets/tasks.hpp"
 #include "codelets/tasks_qr.hpp"
+#include "tessera/lq.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera {
 namespace {
 
-/// The leading n rows of B as tiles of R's heights: B's own tiles where the heights agree,
-/// temporary copies where they do not.
+/// The leading min(m, n) rows of B as tiles of the triangle's heights (R's tile columns, or with
+/// `lq` L's tile rows): B's own tiles where the heights agree, temporary copies where they do not.
 template <class T>
 class LeadingRows {
 public:
-    LeadingRows(const TileMatrix<T>& A, TileMatrix<T>& B) : A_(A), B_(B), nt_(A.nt()), bnt_(B.nt()) {
+    LeadingRows(const TileMatrix<T>& A, TileMatrix<T>& B, bool lq = false)
+        : A_(A), B_(B), lq_(lq), nt_(lq ? A.mt() : A.nt()), bnt_(B.nt()) {
         tiles_.resize(size_t(nt_ * bnt_));
         for (int64_t k = 0; k < nt_; ++k)
             for (int64_t j = 0; j < bnt_; ++j) {
                 TileHandle& t = tiles_[size_t(k * bnt_ + j)];
                 if (temporary(k)) {
-                    t = tasks::temp_tile<T>(A.tile_cols(k), B.tile_cols(j), B.owner(k, j));
+                    t = tasks::temp_tile<T>(height(k), B.tile_cols(j), B.owner(k, j));
                     tasks::lacpy<T>(Uplo::General, B.handle(k, j), t);
                 } else {
                     t = B.handle(k, j);
@@ -46,7 +49,7 @@ public:
             for (int64_t j = 0; j < bnt_; ++j) {
                 if (!temporary(k)) continue;
                 if (zero_rest) tasks::scale<T>(T(0), B_.handle(k, j));
-                tasks::lacpy_region<T>(Uplo::General, A_.tile_cols(k), B_.tile_cols(j), (*this)(k, j), B_.handle(k, j));
+                tasks::lacpy_region<T>(Uplo::General, height(k), B_.tile_cols(j), (*this)(k, j), B_.handle(k, j));
                 tasks::release_temp_tile((*this)(k, j));
             }
         if (zero_rest)
@@ -55,9 +58,11 @@ public:
     }
 
 private:
-    bool temporary(int64_t k) const { return A_.tile_cols(k) != B_.tile_rows(k); }
+    int64_t height(int64_t k) const { return lq_ ? A_.tile_rows(k) : A_.tile_cols(k); }
+    bool temporary(int64_t k) const { return height(k) != B_.tile_rows(k); }
     const TileMatrix<T>& A_;
     TileMatrix<T>& B_;
+    bool lq_;
     int64_t nt_, bnt_;
     std::vector<TileHandle> tiles_;
 };
@@ -77,6 +82,43 @@ void solve_r(Trans trans, const TileMatrix<T>& A, const LeadingRows<T>& Y, int64
                 TileHandle r = notrans ? A.handle(i, k) : A.handle(k, i);
                 tasks::gemm<T>(trans, Trans::NoTrans, T(-1), r, Y(k, j), T(1), Y(i, j), prio);
             }
+    }
+}
+
+/// Solve op(L)·Y = Y in place, L the lower triangle of A's leading m×m block (tile trsm loop).
+template <class T>
+void solve_l(Trans trans, const TileMatrix<T>& A, const LeadingRows<T>& Y, int64_t bnt) {
+    const int64_t mt = A.mt();
+    const bool notrans = trans == Trans::NoTrans;
+    for (int64_t s = 0; s < mt; ++s) {
+        const int64_t k = notrans ? s : mt - 1 - s;  // L·Y: first tile row first; Lᴴ·Y: last
+        const int prio = int(mt - s);
+        for (int64_t j = 0; j < bnt; ++j)
+            tasks::trsm<T>(Side::Left, Uplo::Lower, trans, Diag::NonUnit, T(1), A.handle(k, k), Y(k, j), prio + 1);
+        for (int64_t i = notrans ? k + 1 : 0; i < (notrans ? mt : k); ++i)
+            for (int64_t j = 0; j < bnt; ++j) {
+                TileHandle l = notrans ? A.handle(i, k) : A.handle(k, i);
+                tasks::gemm<T>(trans, Trans::NoTrans, T(-1), l, Y(k, j), T(1), Y(i, j), prio);
+            }
+    }
+}
+
+/// gels for m < n through the tile LQ of A in place (F built for A).
+template <class T>
+void gels_lq(Trans trans, TileMatrix<T>& A, LQFactors<T>& F, TileMatrix<T>& B, Sequence& seq) {
+    gelqf_async(A, F, seq);
+    for (int64_t k = 0; k < A.mt(); ++k)
+        tasks::zero_diagonal<T>(A.tile_rows(k), A.handle(k, k), detail::info_slot(k * A.nb()));
+    if (trans == Trans::NoTrans) {  // X = Qᴴ·[L⁻¹·B[0:m]; 0]
+        LeadingRows<T> Y(A, B, true);
+        solve_l(Trans::NoTrans, A, Y, B.nt());
+        Y.finish(true);
+        unmlq_async(Side::Left, Trans::ConjTrans, A, F, B, seq);
+    } else {  // X = L⁻ᴴ·(Q·B)[0:m]
+        unmlq_async(Side::Left, Trans::NoTrans, A, F, B, seq);
+        LeadingRows<T> Y(A, B, true);
+        solve_l(Trans::ConjTrans, A, Y, B.nt());
+        Y.finish(false);
     }
 }
 
@@ -126,11 +168,8 @@ int64_t gels(Trans trans, TileMatrix<T>& A, TileMatrix<T>& B, const Options& opt
         gels_async(trans, A, F, B, seq);
         return seq.wait();
     }
-    TileMatrix<T> At(n, m, A.nb());
-    for (int64_t i = 0; i < A.mt(); ++i)
-        for (int64_t j = 0; j < A.nt(); ++j) tasks::conj_transpose<T>(A.handle(i, j), At.handle(j, i));
-    QRFactors<T> F(At, detail::resolve_ib<T>(opts, At.nb(), "geqrf", "gels"), opts.qr_form);
-    gels_async(trans == Trans::NoTrans ? Trans::ConjTrans : Trans::NoTrans, At, F, B, seq);
+    LQFactors<T> F(A, detail::resolve_ib<T>(opts, A.nb(), "geqrf", "gels"));
+    gels_lq(trans, A, F, B, seq);
     return seq.wait();
 }
 
@@ -142,6 +181,15 @@ int64_t gels(char trans, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, 
     const Trans t = trans_from_char(trans);
     check_dims("lapack::gels", m, n, nrhs);
     check_arg(ldb >= std::max<int64_t>({1, m, n}), "lapack::gels", "ldb", ldb, "must be >= max(1, m, n)");
+    if (m < n && m > 0) {  // xGELQF's layout in a: xGEQRF's of Aᴴ, conjugate-transposed
+        detail::require_runtime("lapack::gels");
+        check_trans<T>("lapack::gels", t, true);
+        check_arg(lda >= std::max<int64_t>(1, m), "lapack::gels", "lda", lda, "must be >= max(1, m)");
+        std::vector<T> at = detail::conj_transposed(m, n, a, lda);
+        const int64_t info = gels(t == Trans::NoTrans ? 'C' : 'N', n, m, nrhs, at.data(), n, b, ldb, opts);
+        detail::store_conj_transposed(m, n, at, a, lda);
+        return info;
+    }
     const Options o = detail::with_tuned_nb<T>(opts, "geqrf", "lapack::gels", std::max({m, n, nrhs}));
     auto A = detail::lapack_tiles(a, lda, m, n, o, "lapack::gels", "lda");
     auto B = detail::lapack_tiles(b, ldb, std::max(m, n), nrhs, o, "lapack::gels", "ldb");
