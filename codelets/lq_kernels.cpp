@@ -1,16 +1,18 @@
-// LQ tile kernels gelqt, tplqt, gemlqt, tpmlqt (Chameleon's names; tasks_lq.hpp), on CPU workers,
-// each the QR kernel of kernels/cpu/qr.hpp on conjugate-transposed operands: the LQ of a tile is the
-// conjugate transpose of the QR of its conjugate transpose. gelqt and tplqt transpose their tiles
-// into a per-thread scratch, call xGEQRT / xTPQRT and transpose back; gemlqt and tpmlqt transpose
-// only the reflectors V and call xGEMQRT / xTPMQRT with the transposition flipped
-// (op(Q_LQ) = op(Q̃ᴴ)), the tiles they update staying as they are. The T factors are therefore the
-// QR kernels' (LAPACK xGELQT's T differs and is not used), so the factors of one factorization do not
-// depend on which worker ran which task.
+// LQ tile kernels gelqt, tplqt, gemlqt, tpmlqt (Chameleon's names; tasks_lq.hpp), each the QR kernel
+// on conjugate-transposed operands: the LQ of a tile is the conjugate transpose of the QR of its
+// conjugate transpose. gelqt and tplqt (CPU only, as geqrt and tpqrt) transpose their tiles into a
+// per-thread scratch, call xGEQRT / xTPQRT (kernels/cpu/qr.hpp) and transpose back; gemlqt and
+// tpmlqt transpose only the reflectors V and call xGEMQRT / xTPMQRT with the transposition flipped
+// (op(Q_LQ) = op(Q̃ᴴ)), the tiles they update staying as they are; on OpenCL workers the same through
+// ocl::gemqrt / ocl::tpmqrt, Vᴴ formed by ocl::conj_transpose in the device workspace. The T factors
+// are therefore the QR kernels' (LAPACK xGELQT's T differs and is not used), so the factors of one
+// factorization do not depend on which worker ran which task.
 #include <vector>
 
 #include "codelets/codelet.hpp"
 #include "codelets/tasks_lq.hpp"
 #include "kernels/cpu/qr.hpp"
+#include "kernels/opencl/launch_qr.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera {
@@ -89,6 +91,36 @@ void tpmlqt_cpu(void* buffers[], void* cl_arg) {
                                          A1.ld, A2.ptr, A2.ld));
 }
 
+/// Vᴴ of the OpenCL worker's tile V in its device workspace (Workspace::Panel: the QR update
+/// launchers use Workspace::Launcher and gemm the others), for ocl::gemqrt / ocl::tpmqrt.
+template <class T>
+ocl::Mat device_vt(const codelets::OpenCLWorker& w, void* buffer) {
+    const int64_t m = codelets::tile_rows(buffer), n = codelets::tile_cols(buffer);
+    const ocl::Mat vt{w.kernels.scratch(size_t(m * n) * sizeof(T), ocl::DeviceKernels::Workspace::Panel), 0, n};
+    ocl::conj_transpose<T>(w.kernels, w.queue, m, n, codelets::ocl_tile<T>(buffer), vt);
+    return vt;
+}
+
+template <class T>
+void gemlqt_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<ApplyArgs*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    const int64_t k = std::min(codelets::tile_rows(buffers[0]), codelets::tile_cols(buffers[0]));
+    ocl::gemqrt<T>(w.kernels, w.queue, a.side, flip(a.trans), codelets::tile_rows(buffers[2]),
+                   codelets::tile_cols(buffers[2]), k, a.ib, device_vt<T>(w, buffers[0]),
+                   codelets::ocl_tile<T>(buffers[1]), codelets::ocl_tile<T>(buffers[2]));
+}
+
+template <class T>
+void tpmlqt_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<ApplyArgs*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    ocl::tpmqrt<T>(w.kernels, w.queue, a.side, flip(a.trans), codelets::tile_rows(buffers[3]),
+                   codelets::tile_cols(buffers[3]), codelets::tile_rows(buffers[0]), a.ib, device_vt<T>(w, buffers[0]),
+                   codelets::ocl_tile<T>(buffers[1]), codelets::ocl_tile<T>(buffers[2]),
+                   codelets::ocl_tile<T>(buffers[3]));
+}
+
 template <class T>
 uint32_t apply_flags(Side side, Trans trans, int64_t ib) {
     return codelets::pack_flags(char(side), codelets::op_flag<T>(trans)) ^ (uint32_t(ib) << 16);
@@ -110,7 +142,7 @@ void tasks::tplqt(int64_t ib, TileHandle A, TileHandle B, TileHandle Tf, int pri
 
 template <class T>
 void tasks::gemlqt(Side side, Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle C, int prio) {
-    static starpu_codelet& cl = codelets::named_codelet<T, gemlqt_cpu<T>>("gemlqt", {STARPU_R, STARPU_R, STARPU_RW});
+    static starpu_codelet& cl = codelets::named_codelet<T, gemlqt_cpu<T>, gemlqt_opencl<T>>("gemlqt", {STARPU_R, STARPU_R, STARPU_RW});
     codelets::submit(cl, ApplyArgs{apply_flags<T>(side, trans, ib), side, trans, ib}, {V, Tf, C}, prio);
 }
 
@@ -118,7 +150,7 @@ template <class T>
 void tasks::tpmlqt(Side side, Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle A1, TileHandle A2,
                    int prio) {
     static starpu_codelet& cl =
-        codelets::named_codelet<T, tpmlqt_cpu<T>>("tpmlqt", {STARPU_R, STARPU_R, STARPU_RW, STARPU_RW});
+        codelets::named_codelet<T, tpmlqt_cpu<T>, tpmlqt_opencl<T>>("tpmlqt", {STARPU_R, STARPU_R, STARPU_RW, STARPU_RW});
     codelets::submit(cl, ApplyArgs{apply_flags<T>(side, trans, ib), side, trans, ib}, {V, Tf, A1, A2}, prio);
 }
 

@@ -18,7 +18,7 @@ template <class T>
 void gelqt(int64_t ib, TileHandle A, TileHandle Tf, int prio = 0);
 /// C = op(Q)·C (Left) or C·op(Q) (Right) with gelqt's Q: V is the factored tile (k = min(rows, cols)
 /// reflectors, only its strictly upper part read), C has V's column count as rows (Left) or columns
-/// (Right) (R V, R T, RW C; CPU).
+/// (Right) (R V, R T, RW C; CPU and OpenCL).
 template <class T>
 void gemlqt(Side side, Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle C, int prio = 0);
 /// LQ of [L B], L the lower triangle of A's leading m×m block, B m×n (m = rows of B): L updated, B
@@ -27,7 +27,7 @@ template <class T>
 void tplqt(int64_t ib, TileHandle A, TileHandle B, TileHandle Tf, int prio = 0);
 /// Apply tplqt's Q with V (k×n, k = rows of V): Left: [A1; A2] = op(Q)·[A1; A2] on A1's leading k
 /// rows, A2 with n rows; Right: [A1 A2] = [A1 A2]·op(Q) on A1's leading k columns, A2 with n columns
-/// (R V, R T, RW A1, RW A2; CPU; PLASMA's tsmlq).
+/// (R V, R T, RW A1, RW A2; CPU and OpenCL; PLASMA's tsmlq).
 template <class T>
 void tpmlqt(Side side, Trans trans, int64_t ib, TileHandle V, TileHandle Tf, TileHandle A1, TileHandle A2,
             int prio = 0);

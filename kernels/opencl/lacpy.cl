@@ -15,6 +15,17 @@ __kernel void tessera_lacpy(const int m, const int n, const int uplo,
     B[offB + i + (long)j * ldb] = A[offA + i + (long)j * lda];
 }
 
+// tessera_conj_transpose: B = Aᴴ (Aᵀ for real scalars), A m×n, B n×m (the LQ kernels' operands
+// for the QR kernels, codelets/lq_kernels.cpp). Launch: like tessera_lacpy, over A's m×n.
+__kernel void tessera_conj_transpose(const int m, const int n, __global const scalar_t* A, const ulong offA,
+                                     const int lda, __global scalar_t* B, const ulong offB, const int ldb)
+{
+    const int i = (int)get_global_id(0);
+    const int j = (int)get_global_id(1);
+    if (i >= m || j >= n) return;
+    B[offB + j + (long)i * ldb] = S_CONJ(A[offA + i + (long)j * lda]);
+}
+
 // tessera_laset: B(i, j) = beta when i == j, alpha otherwise, on the m×n region (LAPACK xLASET,
 // uplo General). Launch: like tessera_lacpy.
 __kernel void tessera_laset(const int m, const int n, const scalar_t alpha, const scalar_t beta,

@@ -264,6 +264,20 @@ void lacpy(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, in
     enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_lacpy)");
 }
 
+template <class T>
+void conj_transpose(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, Mat A, Mat B) {
+    check_prec<T>(dk, "conj_transpose");
+    if (m == 0 || n == 0) return;
+    cl_kernel kernel = dk.get("tessera_conj_transpose");
+    const cl_int cm = to_int(m, "conj_transpose", "m"), cn = to_int(n, "conj_transpose", "n");
+    const cl_int lda = to_int(A.ld, "conj_transpose", "lda"), ldb = to_int(B.ld, "conj_transpose", "ldb");
+    const cl_ulong offA = A.off, offB = B.off;
+    set_args(kernel, "clSetKernelArg(tessera_conj_transpose)", cm, cn, A.mem, offA, lda, B.mem, offB, ldb);
+    const size_t local[2] = {64, 4};
+    const size_t global[2] = {round_up(size_t(m), local[0]), round_up(size_t(n), local[1])};
+    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_conj_transpose)");
+}
+
 #define TESSERA_INSTANTIATE(T)                                                                                 \
     template void gemm<T>(const DeviceKernels&, cl_command_queue, Trans, Trans, int64_t, int64_t, int64_t, T,  \
                           Mat, Mat, T, Mat);                                                                   \
@@ -277,7 +291,8 @@ void lacpy(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, in
                           real_t<T>, Mat);                                                                     \
     template void trtri_blocks<T>(const DeviceKernels&, cl_command_queue, int64_t, bool, bool, bool, cl_mem,      \
                                  size_t, int64_t, int64_t, cl_mem, size_t, int64_t, size_t);                   \
-    template void lacpy<T>(const DeviceKernels&, cl_command_queue, Uplo, int64_t, int64_t, Mat, Mat);
+    template void lacpy<T>(const DeviceKernels&, cl_command_queue, Uplo, int64_t, int64_t, Mat, Mat);                  \
+    template void conj_transpose<T>(const DeviceKernels&, cl_command_queue, int64_t, int64_t, Mat, Mat);
 
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

@@ -112,6 +112,9 @@ void geadd(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T 
 /// B = A on the m×n region (uplo General), or on its lower/upper trapezoid (LAPACK xLACPY).
 template <class T>
 void lacpy(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, int64_t n, Mat A, Mat B);
+/// B (n×m) = Aᴴ (Aᵀ for real T), A m×n.
+template <class T>
+void conj_transpose(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, Mat A, Mat B);
 /// B = A rounded to T's low precision (float for double, float2 for complex double) on the m×n
 /// region or its uplo trapezoid (LAPACK xLAG2S / xLAT2S / xLAG2C); B's offset and ld in low-precision
 /// elements. *host_info (read back on q, non-blocking as ocl::potrf's) becomes 1 when an entry lies
