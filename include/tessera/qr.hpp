@@ -119,14 +119,14 @@ void ungqr(const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& Q);
 /// B is max(m, n)×nrhs: on entry its leading m (NoTrans) or n (Trans) rows hold the right-hand sides,
 /// on exit its leading n (NoTrans) or m (Trans) rows hold X (for least squares, the remaining rows
 /// hold the residual's coordinates in Q's trailing columns, as LAPACK). For m ≥ n, A is overwritten
-/// by geqrf's factors; for m < n, A is left unchanged and Aᵀ (n×m) is factored instead of an LQ
-/// factorization of A, which is mathematically the same solution.
+/// by geqrf's factors; for m < n, by gelqf's (the tile LQ in place, lq.hpp; opts.qr_form unused):
+/// NoTrans X = Qᴴ·[L⁻¹·B; 0], Trans X = L⁻ᴴ·(Q·B)[0:m], as LAPACK xGELS.
 /// Returns info: 0, or k > 0 when R(k, k) is exactly zero (A rank deficient; X not computed, B holds
 /// intermediate values). Throws Error if B's shape or tile size does not match.
 template <class T>
 int64_t gels(Trans trans, TileMatrix<T>& A, TileMatrix<T>& B, const Options& opts = {});
 /// Submit-only form for m ≥ n: F must be built for A. info comes from seq.wait(); when it is > 0, B
-/// holds no solution. Throws Error for m < n (use gels()).
+/// holds no solution. Throws Error for m < n (use gels(), which factors by LQ).
 template <class T>
 void gels_async(Trans trans, TileMatrix<T>& A, QRFactors<T>& F, TileMatrix<T>& B, Sequence& seq);
 
@@ -179,7 +179,8 @@ void ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau, con
 /// For m ≥ n, a is overwritten by xGEQRF's layout of A = Q·R, as LAPACK's xGELS leaves it (R on and
 /// above the diagonal, the Householder vectors below; their tau are not returned, as LAPACK keeps
 /// them in its workspace): QRForm::ColumnPanel is used whatever opts.qr_form says. For m < n, a is
-/// unchanged (Aᴴ is factored on a copy, where LAPACK leaves an LQ factorization in a). Returns info
+/// overwritten by xGELQF's layout of A = L·Q, as LAPACK's xGELS leaves it: the ColumnPanel QR of a
+/// conjugate-transposed copy of a (lapack::gelqf's algorithm), copied back. Returns info
 /// as gels; invalid arguments throw Error naming the argument, a task failing on its worker throws
 /// TaskError (the arrays then hold unspecified values).
 template <class T>
