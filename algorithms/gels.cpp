@@ -185,9 +185,24 @@ int64_t gels(char trans, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, 
         detail::require_runtime("lapack::gels");
         check_trans<T>("lapack::gels", t, true);
         check_arg(lda >= std::max<int64_t>(1, m), "lapack::gels", "lda", lda, "must be >= max(1, m)");
-        std::vector<T> at = detail::conj_transposed(m, n, a, lda);
-        const int64_t info = gels(t == Trans::NoTrans ? 'C' : 'N', n, m, nrhs, at.data(), n, b, ldb, opts);
-        detail::store_conj_transposed(m, n, at, a, lda);
+        const Options o = detail::with_tuned_nb<T>(opts, "geqrf", "lapack::gels", std::max({m, n, nrhs}));
+        auto A = detail::lapack_tiles(a, lda, m, n, o, "lapack::gels", "lda");
+        auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::gels", "ldb");
+        TileMatrix<T> At(n, m, o.nb);
+        Sequence seq;
+        {
+            detail::SubmitScope scope(seq);
+            detail::conj_transpose_tiles(A, At);
+        }
+        QRFactors<T> F(At, 1, QRForm::ColumnPanel);
+        gels_async(t == Trans::NoTrans ? Trans::ConjTrans : Trans::NoTrans, At, F, B, seq);
+        {
+            detail::SubmitScope scope(seq);
+            detail::conj_transpose_tiles(At, A);
+        }
+        const int64_t info = seq.wait();
+        detail::lapack_result(A, a, lda);
+        detail::lapack_result(B, b, ldb);
         return info;
     }
     const Options o = detail::with_tuned_nb<T>(opts, "geqrf", "lapack::gels", std::max({m, n, nrhs}));

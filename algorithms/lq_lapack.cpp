@@ -10,24 +10,41 @@
 #include <vector>
 
 #include "algorithms/common.hpp"
+#include "algorithms/qr_column.hpp"
+#include "codelets/tasks_qr.hpp"
+#include "runtime/mpi_internal.hpp"
 #include "runtime/precisions.hpp"
 #include "tessera/lq.hpp"
 
 namespace tessera {
 namespace detail {
 
+namespace {
+constexpr int64_t kBlock = 64;  // the host copies go by kBlock² blocks, cache-friendly both ways
+}  // namespace
+
 template <class T>
 std::vector<T> conj_transposed(int64_t m, int64_t n, const T* a, int64_t lda) {
     std::vector<T> at(size_t(std::max<int64_t>(1, m * n)));
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < m; ++i) at[size_t(j + i * n)] = conjugate(a[i + j * lda]);
+    for (int64_t j0 = 0; j0 < n; j0 += kBlock)
+        for (int64_t i0 = 0; i0 < m; i0 += kBlock)
+            for (int64_t j = j0; j < std::min(n, j0 + kBlock); ++j)
+                for (int64_t i = i0; i < std::min(m, i0 + kBlock); ++i) at[size_t(j + i * n)] = conjugate(a[i + j * lda]);
     return at;
 }
 
 template <class T>
 void store_conj_transposed(int64_t m, int64_t n, const std::vector<T>& at, T* a, int64_t lda) {
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < m; ++i) a[i + j * lda] = conjugate(at[size_t(j + i * n)]);
+    for (int64_t j0 = 0; j0 < n; j0 += kBlock)
+        for (int64_t i0 = 0; i0 < m; i0 += kBlock)
+            for (int64_t j = j0; j < std::min(n, j0 + kBlock); ++j)
+                for (int64_t i = i0; i < std::min(m, i0 + kBlock); ++i) a[i + j * lda] = conjugate(at[size_t(j + i * n)]);
+}
+
+template <class T>
+void conj_transpose_tiles(const TileMatrix<T>& A, TileMatrix<T>& B) {
+    for (int64_t j = 0; j < A.nt(); ++j)
+        for (int64_t i = 0; i < A.mt(); ++i) tasks::conj_transpose<T>(A.handle(i, j), B.handle(j, i));
 }
 
 }  // namespace detail
@@ -49,10 +66,24 @@ int64_t gelqf(int64_t m, int64_t n, T* a, int64_t lda, T* tau, const Options& op
     check_dims(f, m, n, 0);
     check_arg(lda >= std::max<int64_t>(1, m), f, "lda", lda, "must be >= max(1, m)");
     check_tau(f, tau, std::min(m, n));
+    const Options o = detail::with_tuned_nb<T>(opts, "geqrf", f, std::max(m, n));
+    detail::require_one_process(f);
     if (std::min(m, n) == 0) return 0;
-    std::vector<T> at = detail::conj_transposed(m, n, a, lda);
-    geqrf(n, m, at.data(), n, tau, opts);
-    detail::store_conj_transposed(m, n, at, a, lda);
+    auto A = detail::lapack_tiles(a, lda, m, n, o, f, "lda");
+    TileMatrix<T> At(n, m, o.nb);
+    QRFactors<T> F(At, 1, QRForm::ColumnPanel);
+    Sequence seq;
+    {
+        detail::SubmitScope scope(seq);
+        detail::conj_transpose_tiles(A, At);
+    }
+    detail::geqrf_tau(At, F, tau, seq);
+    {
+        detail::SubmitScope scope(seq);
+        detail::conj_transpose_tiles(At, A);
+    }
+    seq.wait();
+    detail::lapack_result(A, a, lda);
     return 0;
 }
 
@@ -96,6 +127,7 @@ void unglq(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau, con
 #define TESSERA_INSTANTIATE(T)                                                                                    \
     template std::vector<T> detail::conj_transposed(int64_t, int64_t, const T*, int64_t);                         \
     template void detail::store_conj_transposed(int64_t, int64_t, const std::vector<T>&, T*, int64_t);           \
+    template void detail::conj_transpose_tiles(const TileMatrix<T>&, TileMatrix<T>&);                             \
     template int64_t lapack::gelqf(int64_t, int64_t, T*, int64_t, T*, const Options&);                           \
     template void lapack::unmlq(char, char, int64_t, int64_t, int64_t, const T*, int64_t, const T*, T*, int64_t,  \
                                 const Options&);                                                                  \

@@ -1,7 +1,7 @@
 // The column-panel form of QR (QRForm::ColumnPanel; LAPACK xGEQRF's blocking, as MAGMA's and
 // cuSOLVER's GPU geqrf): panel k is one task on the whole tile column k (tasks::geqrf_panel), and its
 // Q_k = I − V_k·T_k·V_kᴴ reaches every other tile through GEMMs only. Internal header of geqrf.cpp,
-// unmqr.cpp and ungqr.cpp.
+// unmqr.cpp, ungqr.cpp and the LAPACK-layout QR and LQ forms.
 #pragma once
 
 #include <cstdint>
@@ -48,5 +48,11 @@ private:
 /// path (the panel, then the next column's update).
 template <class T>
 void geqrf_columns(TileMatrix<T>& A, QRFactors<T>& F);
+
+/// Submit the ColumnPanel geqrf of A into F (built for A with QRForm::ColumnPanel) and xGEQRF's tau
+/// (min(m, n) scalars, valid until seq is waited for) from the panels' T diagonals: lapack::geqrf's
+/// work (qr_lapack.cpp), shared with lapack::gelqf on Aᴴ.
+template <class T>
+void geqrf_tau(TileMatrix<T>& A, QRFactors<T>& F, T* tau, Sequence& seq);
 
 }  // namespace tessera::detail

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "algorithms/common.hpp"
+#include "algorithms/qr_column.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "runtime/precisions.hpp"
 #include "tessera/qr.hpp"
@@ -38,6 +39,14 @@ void form_t(const TileMatrix<T>& V, const T* tau, QRFactors<T>& F, bool backward
 
 }  // namespace
 
+template <class T>
+void detail::geqrf_tau(TileMatrix<T>& A, QRFactors<T>& F, T* tau, Sequence& seq) {
+    geqrf_async(A, F, seq);
+    detail::SubmitScope scope(seq);
+    for (int64_t k = 0; k < std::min(A.mt(), A.nt()); ++k)
+        tasks::t_diagonal<T>(std::min(A.m() - k * A.nb(), A.tile_cols(k)), F.handle(k, k), tau + k * A.nb());
+}
+
 namespace lapack {
 
 template <class T>
@@ -52,12 +61,7 @@ int64_t geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau, const Options& op
     auto A = detail::lapack_tiles(a, lda, m, n, o, f, "lda");
     QRFactors<T> F(A, 1, QRForm::ColumnPanel);
     Sequence seq;
-    geqrf_async(A, F, seq);
-    {
-        detail::SubmitScope scope(seq);
-        for (int64_t k = 0; k < std::min(A.mt(), A.nt()); ++k)
-            tasks::t_diagonal<T>(std::min(m - k * o.nb, A.tile_cols(k)), F.handle(k, k), tau + k * o.nb);
-    }
+    detail::geqrf_tau(A, F, tau, seq);
     seq.wait();
     detail::lapack_result(A, a, lda);
     return 0;
@@ -135,6 +139,7 @@ void ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau, con
 }  // namespace lapack
 
 #define TESSERA_INSTANTIATE(T)                                                                                    \
+    template void detail::geqrf_tau(TileMatrix<T>&, QRFactors<T>&, T*, Sequence&);                               \
     template int64_t lapack::geqrf(int64_t, int64_t, T*, int64_t, T*, const Options&);                           \
     template void lapack::unmqr(char, char, int64_t, int64_t, int64_t, const T*, int64_t, const T*, T*, int64_t,  \
                                 const Options&);                                                                  \
