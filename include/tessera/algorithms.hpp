@@ -6,6 +6,7 @@
 
 #include "tessera/blas3.hpp"
 #include "tessera/cholesky.hpp"
+#include "tessera/condition.hpp"
 #include "tessera/eig.hpp"
 #include "tessera/svd.hpp"
 #include "tessera/lu.hpp"

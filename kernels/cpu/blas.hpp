@@ -209,4 +209,17 @@ int trtri(Uplo uplo, Diag diag, int64_t n, const T* A, int64_t lda, T* W, int64_
     else return LAPACKE_ztrtri_work(LAPACK_COL_MAJOR, u, d, int(n), W, int(ldw));
 }
 
+/// One step of Higham's 1-norm estimator of an n×n operator B (xLACN2, reverse communication):
+/// call with kase = 0 first; on return kase = 1 asks for x := B·x, kase = 2 for x := Bᴴ·x, then
+/// call again; kase = 0 on return means est holds the estimate (a lower bound on ‖B‖₁). v (n) and
+/// isave (3) are its state; isgn (n) is used for real T only.
+template <class T>
+void lacn2(int64_t n, T* v, T* x, int* isgn, real_t<T>& est, int& kase, int* isave) {
+    if constexpr (std::is_same_v<T, float>) LAPACKE_slacn2_work(int(n), v, x, isgn, &est, &kase, isave);
+    else if constexpr (std::is_same_v<T, double>) LAPACKE_dlacn2_work(int(n), v, x, isgn, &est, &kase, isave);
+    else if constexpr (std::is_same_v<T, std::complex<float>>) LAPACKE_clacn2_work(int(n), v, x, &est, &kase, isave);
+    else LAPACKE_zlacn2_work(int(n), v, x, &est, &kase, isave);
+    (void)isgn;
+}
+
 }  // namespace tessera::cpu
