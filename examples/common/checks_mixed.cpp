@@ -6,6 +6,7 @@
 
 #include "examples/common/checks.hpp"
 #include "kernels/cpu/blas.hpp"
+#include "tessera/runtime.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera::check {
@@ -49,6 +50,21 @@ std::vector<T> random_cond(int64_t n, int64_t lda, double cond, bool hermitian, 
 }
 
 template <class T>
+void generate_cond_or_default(TileMatrix<T>& A, double cond, bool spd, uint64_t seed) {
+    if (cond > 0) {
+        const int64_t lda = std::max<int64_t>(A.n(), 1);
+        const auto a = random_cond<T>(A.n(), lda, cond, spd, seed);
+        A.fill_from_lapack(a.data(), lda);
+        A.acquire_host();  // a is released on return
+    } else if (spd) {
+        generate_random_spd(A, seed);
+    } else {
+        generate_random(A, seed);
+    }
+    Runtime::wait_all();
+}
+
+template <class T>
 double backward_error(int64_t n, int64_t nrhs, const T* a, int64_t lda, const T* x, int64_t ldx, const T* b,
                       int64_t ldb) {
     if (n == 0 || nrhs == 0) return 0;
@@ -62,6 +78,7 @@ double backward_error(int64_t n, int64_t nrhs, const T* a, int64_t lda, const T*
 
 #define TESSERA_INSTANTIATE(T)                                                                      \
     template std::vector<T> random_cond<T>(int64_t, int64_t, double, bool, uint64_t);               \
+    template void generate_cond_or_default<T>(TileMatrix<T>&, double, bool, uint64_t);              \
     template double backward_error(int64_t, int64_t, const T*, int64_t, const T*, int64_t, const T*, \
                                    int64_t);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tessera/types.hpp"
+#include "tessera/tile_matrix.hpp"
 
 namespace tessera::check {
 
@@ -16,6 +16,12 @@ namespace tessera::check {
 /// eigenvalues Σ, both triangles set and the diagonal real.
 template <class T>
 std::vector<T> random_cond(int64_t n, int64_t lda, double cond, bool hermitian, uint64_t seed);
+
+/// Fill the n×n A with the tester's matrix of an operation taking --cond: random_cond(n, n, cond,
+/// spd, seed) when cond > 0 (built on the host, O(n²)), else the default SPD (generate_random_spd)
+/// or random (generate_random) matrix of the other operations. Waits for A's tiles.
+template <class T>
+void generate_cond_or_default(TileMatrix<T>& A, double cond, bool spd, uint64_t seed);
 
 /// Normwise backward error of X as a solution of A·X = B: ‖B − A·X‖₁ / (‖A‖₁ · ‖X‖₁ · n · eps), A n×n
 /// (both triangles set), X and B n×nrhs. A backward stable solve keeps it O(1); check::passes decides.

@@ -14,27 +14,11 @@
 namespace tessera::tester {
 namespace {
 
-// A of the run: of condition number p.cond when given, else the default SPD (posv) or random
-// (gesv) matrix of the other solvers' ops.
-template <class T>
-void generate_a(const Params& p, bool spd, TileMatrix<T>& A) {
-    if (p.cond > 0) {
-        const int64_t lda = std::max<int64_t>(p.n, 1);
-        const auto a = check::random_cond<T>(p.n, lda, p.cond, spd, p.seed);
-        A.fill_from_lapack(a.data(), lda);
-        A.acquire_host();  // a is released on return
-    } else if (spd) {
-        check::generate_random_spd(A, p.seed);
-    } else {
-        check::generate_random(A, p.seed);
-    }
-}
-
 template <class T>
 Result run_mixed(const Params& p, bool spd) {
     const int64_t lda = std::max<int64_t>(p.n, 1);
     TileMatrix<T> A(p.n, p.n, p.nb), B(p.n, p.nrhs, p.nb), X(p.n, p.nrhs, p.nb);
-    generate_a(p, spd, A);
+    check::generate_cond_or_default(A, p.cond, spd, p.seed);  // without --cond: SPD (posv) or random (gesv)
     check::generate_random(B, p.seed + 1);
     check::LapackArray<T> a, b;
     if (p.check) a = check::lapack_copy(A), b = check::lapack_copy(B);
