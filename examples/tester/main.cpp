@@ -210,7 +210,7 @@ void add_options(CLI::App& app, Command& c) {
                   {{"M", Norm::Max}, {"O", Norm::One}, {"1", Norm::One}, {"I", Norm::Inf}, {"F", Norm::Fro},
                    {"E", Norm::Fro}},
                   "norm of lange, lansy, lanhe, lantr: M (max |a_ij|), O or 1 (one), I (infinity), F or E "
-                  "(Frobenius); default O");
+                  "(Frobenius); gecon, trcon: O or I; default O");
     app.add_option("--jobz", c.jobz,
                    "syevd, heevd: N (eigenvalues only) or V (eigenvalues and eigenvectors); default V. gesdd: N "
                    "(singular values only), S (and the min(m, n) leading singular vectors), A (all of U and V^H) "
@@ -233,7 +233,8 @@ void add_options(CLI::App& app, Command& c) {
                    "U·diag(σ)·Vᴴ, σ geometric from 1 to 1/cond, Q, U, V Householder reflectors; syevd, heevd: "
                    "Q·diag(λ)·Qᴴ, λ geometric from 1 to 1/cond with alternating signs, Q from the QR of a random "
                    "matrix; gesdd, gesvd: U·diag(σ)·Vᴴ, σ geometric from 1 to 1/cond, U, V from the QR of random "
-                   "matrices; built on the host)")
+                   "matrices; gecon, pocon: U·diag(σ)·Vᴴ, Q·diag(σ)·Qᴴ as gesv_mixed, posv_mixed; trcon: a triangle of "
+                   "getrf's factors of gesv_mixed's matrix; built on the host)")
         ->check(CLI::Range(1.0, 1e300));
     app.add_option("--repeat", c.repeat, "number of runs")->check(positive);
     app.add_option("--warmup", c.warmup,
