@@ -13,7 +13,10 @@
 // (complex symmetric and skew-symmetric included); gels for rectangular ones. Prints the method, the
 // time (GFLOP/s counted as LAPACK does, 4 times the real count for complex), the backward
 // error ‖b − A·x‖ / ((‖A‖·‖x‖ + ‖b‖)·n·eps) (1-norms, on the moduli of complex entries) and, for
-// b = A·1, the forward error ‖x − 1‖∞. A or b whose largest entry (in modulus) lies outside
+// b = A·1, the forward error ‖x − 1‖∞; after a potrf or getrf solve, the condition number estimate
+// κ₁(A) ≈ 1/rcond (pocon / gecon on the factors, ‖A‖₁ by lanhe / lange before factoring; one process
+// only) and a warning line when κ₁·eps > 1e-2 (eps the unit roundoff of the precision: the solution
+// may then be wrong beyond 1% although the backward error passes). A or b whose largest entry (in modulus) lies outside
 // LAPACK's safe range [smlnum, bignum] of the precision is scaled by a power of 2 first, as xGELS
 // does (so that b = A·1 and the solve stay finite; scaling.hpp), and the solution of the original
 // system is reported.
@@ -32,6 +35,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,12 +71,15 @@ struct SolveOptions {
 };
 
 /// One attempt: LAPACK info, seconds of factorization + solve, flops (LAPACK's count: 4 times the
-/// real one for complex T), and the solution (n×nrhs).
+/// real one for complex T), the solution (n×nrhs), and the reciprocal condition number estimate of
+/// the factors (gecon / pocon with ‖A‖₁ taken before factoring; −1 when not estimated: gels, a
+/// failed factorization, or several MPI ranks, where the estimates do not run) and its seconds.
 template <class T>
 struct Attempt {
     int64_t info = 0;
     double seconds = 0, flops = 0;
     std::vector<T> x;
+    double rcond = -1, rcond_seconds = 0;
 };
 
 template <class T>
@@ -88,6 +95,10 @@ Attempt<T> attempt(Method method, int64_t m, int64_t n, int64_t nrhs, int64_t nb
     B.fill_from_lapack(bx.data(), rows);
     Runtime::wait_all();
     std::vector<int64_t> ipiv;
+    // ‖A‖₁ for the condition estimate, before A is overwritten by its factors (one process only).
+    const bool estimate = method != Method::Gels && Runtime::ranks() == 1;
+    real_t<T> anorm = 0;
+    if (estimate) anorm = method == Method::Potrf ? lanhe(Norm::One, Uplo::Lower, A) : lange(Norm::One, A);
     const auto t0 = std::chrono::steady_clock::now();
     if (method == Method::Potrf) {
         r.info = posv(Uplo::Lower, A, B);
@@ -97,6 +108,11 @@ Attempt<T> attempt(Method method, int64_t m, int64_t n, int64_t nrhs, int64_t nb
         r.info = gels(Trans::NoTrans, A, B);
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (estimate && r.info == 0) {
+        const auto t1 = std::chrono::steady_clock::now();
+        r.rcond = method == Method::Potrf ? pocon(Uplo::Lower, A, anorm) : gecon(Norm::One, A, anorm);
+        r.rcond_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    }
     const double dm = double(m), dn = double(n), k = double(std::min(m, n)), big = double(std::max(m, n));
     r.flops = method == Method::Potrf   ? dn * dn * dn / 3 + 2 * dn * dn * double(nrhs)
               : method == Method::Getrf ? 2 * dn * dn * dn / 3 + 2 * dn * dn * double(nrhs)
@@ -197,6 +213,21 @@ int solve_and_report(SolveOptions& opt, const MMMatrix& M, const MMMatrix* B, co
     return detail::broadcast_from_rank0(rc);
 }
 
+/// The condition line: κ₁(A) ≈ 1/rcond (∞ for rcond = 0: numerically singular), and a warning
+/// line when κ₁·eps > 1e-2 (eps the unit roundoff of T's precision): the forward error bound κ·eps
+/// (times a small factor) of a backward stable solve then allows errors above 1%.
+template <class T>
+void report_condition(Method method, const Attempt<T>& r) {
+    const double kappa = r.rcond > 0 ? 1.0 / r.rcond : INFINITY;
+    const double eps = double(std::numeric_limits<real_t<T>>::epsilon()) / 2;
+    tool::print_root("condition kappa_1(A) ~ %.3g (1/rcond, %s estimate, %.4f s)\n", kappa,
+                     method == Method::Potrf ? "pocon" : "gecon", r.rcond_seconds);
+    if (kappa * eps > 1e-2)
+        tool::print_root("warning   kappa_1(A) * eps = %.3g > 1e-2: A is ill-conditioned in %s precision: the "
+                         "relative error of x may be as large as about kappa * eps\n",
+                         kappa * eps, precision_name<T>());
+}
+
 /// Rank 0's report of the solution `r` (gathered to it) of the scaled system `sys`: failure, time,
 /// residuals, forward error for b = A·1, the check. Returns the exit code.
 template <class T>
@@ -231,6 +262,7 @@ int report(const ScaledSystem<T>& sys, Method method, const Attempt<T>& r, int64
     bool ok = check::passes(berr);
     tool::print_root("residual  ||b - A x|| / ((||A|| ||x|| + ||b||) n eps) = %.3g%s\n", berr,
                 sys.ea != 0 || sys.eb != 0 ? " (on the scaled system: the same value)" : "");
+    if (r.rcond >= 0) report_condition<T>(method, r);
     if (m > n && ones) {
         tool::print_root("residual  (b = A*1 lies in the range of A: b - A x is rounding noise, so the line above is the check)\n");
     } else if (m > n) {
