@@ -66,7 +66,7 @@ void check_square(const char* func, const TileMatrix<T>& A) {
 
 template <class R>
 void check_anorm(const char* func, R anorm) {
-    // Not `anorm >= 0`: a NaN passes here and propagates to rcond (xGECON since LAPACK 3.12).
+    // Not `anorm >= 0`: a NaN passes here and propagates to rcond (xGECON since Reference-LAPACK PR 765).
     if (anorm < 0)
         throw Error(std::string("tessera::") + func + ": argument 'anorm' = " + std::to_string(double(anorm)) +
                     " must be >= 0");

@@ -27,7 +27,8 @@ namespace tessera {
 /// rcond of the n×n A from its LU factors as getrf leaves them (tessera/lu.hpp: L unit lower below
 /// the diagonal, U upper on and above it; the pivots are not needed, P does not change the norms,
 /// as xGECON takes no ipiv). norm One or Inf (the norm anorm was computed in, e.g. by lange on A
-/// before factoring); anorm ≥ 0. A NaN anorm gives rcond = NaN (LAPACK 3.12's xGECON propagates it).
+/// before factoring); anorm ≥ 0. A NaN anorm gives rcond = NaN (propagated, as xGECON since
+/// Reference-LAPACK PR 765).
 /// Each estimator step solves with L then U (A⁻¹·x) or with Uᴴ then Lᴴ (A⁻ᴴ·x).
 /// Throws Error if A is not square, norm is not One or Inf, or anorm < 0.
 template <class T>
@@ -54,9 +55,9 @@ namespace lapack {
 /// (either case), uplo 'L' or 'U', diag 'N' or 'U'. The estimate is written to *rcond. Tiles of
 /// opts.nb (0: the tuned getrf / potrf / gemm tile size), on the array in place or on a copy
 /// (Options::layout). Return LAPACK's info: 0, or −5 for a NaN anorm (gecon, pocon: *rcond = NaN, as
-/// LAPACK 3.12's xGECON after Reference-LAPACK PR 765). Invalid arguments throw Error naming the
-/// argument (norm, uplo, diag, n, lda, anorm, a, rcond, nb); a task failing on its worker throws
-/// TaskError; one process only.
+/// xGECON after Reference-LAPACK PR 765, merged after 3.11.0, whose library returns 0 with NaN).
+/// Invalid arguments throw Error naming the argument (norm, uplo, diag, n, lda, anorm, a, rcond,
+/// nb); a task failing on its worker throws TaskError; one process only.
 template <class T>
 int64_t gecon(char norm, int64_t n, const T* a, int64_t lda, real_t<T> anorm, real_t<T>* rcond,
               const Options& opts = {});
