@@ -133,6 +133,30 @@ TYPED_TEST(Condition, TileFormsMatchLapackForms) {
     EXPECT_NEAR(double(t), double(r2), 1e-3 * double(r2));
 }
 
+// The tile forms on the factors of tile getrf and potrf themselves (getrf's panels run on CPU workers).
+TYPED_TEST(Condition, TileFormsOnTileFactorizations) {
+    using T = TypeParam;
+    this->allow_cpu_tasks();
+    const int64_t n = 45, lda = n;
+    for (bool spd : {false, true}) {
+        const auto a = check::random_cond<T>(n, lda, conds<T>().back(), spd, 10);
+        TileMatrix<T> A(n, n, kNb);
+        A.fill_from_lapack(a.data(), lda);
+        std::vector<int64_t> ipiv;
+        const real_t<T> anorm = spd ? lanhe(Norm::One, Uplo::Upper, A) : lange(Norm::One, A);
+        ASSERT_EQ(spd ? potrf(Uplo::Upper, A) : getrf(A, ipiv), 0);
+        const real_t<T> rcond = spd ? pocon(Uplo::Upper, A, anorm) : gecon(Norm::One, A, anorm);
+        std::vector<T> f(size_t(n * n));
+        A.to_lapack(f.data(), lda);
+        const real_t<T> ref = spd ? check::ref_pocon<T>('U', n, f.data(), lda, anorm)
+                                  : check::ref_gecon<T>('O', n, f.data(), lda, anorm);
+        const real_t<T> exact = spd ? check::exact_pocon<T>('U', n, f.data(), lda, anorm)
+                                    : check::exact_gecon<T>('O', n, f.data(), lda, ipiv.data(), anorm);
+        EXPECT_LE(check::rcond_error<T>(n, rcond, ref, exact), check::kThreshold)
+            << (spd ? "pocon " : "gecon ") << rcond << " LAPACK " << ref << " exact " << exact;
+    }
+}
+
 // LAPACK's quick returns, NaN and ∞ anorm, and an exactly singular U (trsm gives ∞ or NaN: rcond 0).
 TYPED_TEST(Condition, EdgeCases) {
     using T = TypeParam;
