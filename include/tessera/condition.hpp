@@ -4,7 +4,7 @@
 // reciprocal of the condition number κ(A), in T's real type. ‖A⁻¹‖ is estimated, never formed, by
 // Higham's estimator as LAPACK implements it (xLACN2, reverse communication; Higham, "FORTRAN codes
 // for estimating the one-norm of a real or complex matrix", ACM TOMS 14, 1988): a few products of A⁻¹
-// or A⁻ᴴ with an n-vector (usually 4 or 5, at most 5 iterations plus a final one), each two
+// or A⁻ᴴ with an n-vector (usually 4 or 5, at most 11: xLACN2 iterates at most 5 times), each one or two
 // triangular solves with the factors. The estimate is a lower bound on ‖A⁻¹‖ (so rcond is at least
 // the true 1/κ, up to rounding) and almost always within a factor 3 of it.
 //
