@@ -379,10 +379,11 @@ int run_rows(const Op& op, const Command& c, Runtime& rt) {
 
 /// The routine family whose tuned tile size an operation uses when --nb/--ib are not given (tuned_tile).
 std::string tuned_family(const std::string& op) {
-    if (op.rfind("po", 0) == 0) return "potrf";
+    // the triangular inverses run potrf's mix of tasks (trsm / trmm panels, syrk, a diagonal kernel)
+    if (op.rfind("po", 0) == 0 || op == "trtri" || op == "lauum") return "potrf";
     // syevd, heevd: the geqrf tile size, capped at kHeevdMaxNb in run_op (tessera::heevd_nb)
     if (op == "geqrf" || op == "gels" || op == "ungqr" || op == "unmqr" || op == "syevd" || op == "heevd" ||
-        op == "gesdd" || op == "gesvd")
+        op == "gesdd" || op == "gesvd" || op == "gelqf" || op == "unmlq" || op == "unglq")
         return "geqrf";
     if (op.rfind("ge", 0) == 0 && op != "gemm") return "getrf";
     return "gemm";
