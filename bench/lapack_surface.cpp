@@ -7,21 +7,29 @@
 //   gemm   cblas_dgemm   C = A·B + C, n×n (2n³)
 //   symm   cblas_dsymm   Left, Lower, C = A·B + C (2n³)
 //   syr2k  cblas_dsyr2k  Lower, NoTrans, C = A·Bᵀ + B·Aᵀ + C, k = n (2n³)
-// The last call is checked with the scaled residual the tester uses (examples/common/checks.hpp),
-// against a recomputation by the same CBLAS routine after the timed calls: a regression check of the
-// peer's own run, not of CBLAS.
+//   gelqf  LAPACKE_dgelqf  A = L·Q of the n×n A (4n³/3, the tester's count); checked by xLQT01's
+//          ratios with Q formed by LAPACKE_dorglq after the timed calls
+//   gecon  LAPACKE_dgecon  norm '1' from xGETRF's factors (computed untimed; 0 flops counted);
+//          checked against the exact rcond (xGETRI on a copy) by check::rcond_error
+// The last call is checked with the scaled residual the tester uses (examples/common/checks*.hpp);
+// for the BLAS-3 routines that is a recomputation by the same CBLAS routine after the timed calls: a
+// check of the peer's own run, not of CBLAS.
 // Runs no StarPU. Exit status (examples/common/tool_main.hpp): 0 checked and passed, 1 a check failed
 // or LAPACK's info ≠ 0, 2 bad arguments or more memory than is available.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "examples/common/checks.hpp"
+#include "examples/common/checks_condition.hpp"
+#include "examples/common/checks_lq.hpp"
 #include "examples/common/cli_parse.hpp"
 #include "examples/common/tool_main.hpp"
 #include "kernels/cpu/blas.hpp"
@@ -71,6 +79,34 @@ Case make_case(const std::string& op, int64_t n, uint64_t seed) {
                                                         b->data(), n, 1.0, c0p->data(), c.data(), n);
                 },
                 c0};
+    if (op == "gelqf") {
+        auto tau = std::make_shared<std::vector<double>>(size_t(n));
+        return {"lapacke_dgelqf", 4 * n3 / 3,
+                [=](std::vector<double>& f) { return int(LAPACKE_dgelqf(LAPACK_COL_MAJOR, N, N, f.data(), N, tau->data())); },
+                [=](const std::vector<double>& f) {
+                    std::vector<double> q = f;
+                    if (LAPACKE_dorglq(LAPACK_COL_MAJOR, N, N, N, q.data(), N, tau->data()) != 0) return double(NAN);
+                    return std::max(check::lq_residual<double>(n, n, a->data(), n, q.data(), n, f.data(), n),
+                                    check::lq_orthogonality_residual<double>(n, n, q.data(), n));
+                },
+                *a};
+    }
+    if (op == "gecon") {
+        auto lu = std::make_shared<std::vector<double>>(*a);
+        auto ipiv = std::make_shared<std::vector<lapack_int>>(size_t(n));
+        const double anorm = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', N, N, a->data(), N);
+        if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, N, N, lu->data(), N, ipiv->data()) != 0)
+            throw Error("lapack_surface: the gecon matrix is singular");
+        auto rcond = std::make_shared<double>(0);
+        return {"lapacke_dgecon", 0,
+                [=](std::vector<double>&) { return int(LAPACKE_dgecon(LAPACK_COL_MAJOR, '1', N, lu->data(), N, anorm, rcond.get())); },
+                [=](const std::vector<double>&) {
+                    const std::vector<int64_t> piv(ipiv->begin(), ipiv->end());
+                    const double exact = check::exact_gecon<double>('1', n, lu->data(), n, piv.data(), anorm);
+                    return check::rcond_error<double>(n, *rcond, *rcond, exact);
+                },
+                {}};
+    }
     // syr2k
     return {"cblas_dsyr2k", 2 * n3,
             [=](std::vector<double>& c) {
@@ -91,7 +127,9 @@ int peer_main(int argc, char** argv) {
     uint64_t seed = 42;
     int threads = 0;
     std::string op;
-    app.add_option("--op", op, "gemm, symm or syr2k")->required()->check(CLI::IsMember({"gemm", "symm", "syr2k"}));
+    app.add_option("--op", op, "gemm, symm, syr2k, gelqf or gecon")
+        ->required()
+        ->check(CLI::IsMember({"gemm", "symm", "syr2k", "gelqf", "gecon"}));
     app.add_option("--n", n, "order")->check(CLI::Range(int64_t(1), int64_t(46340)));  // n² within LAPACKE's int
     app.add_option("--repeat", repeat, "timed calls")->check(CLI::PositiveNumber);
     app.add_option("--seed", seed, "seed of the matrices (tessera-tester's --seed)");
@@ -117,7 +155,7 @@ int peer_main(int argc, char** argv) {
             if (info != 0) status += " (info=" + std::to_string(info) + ")";
             ok = ok && pass;
         }
-        std::printf("%s,d,%lld,%lld,%lld,0,%.6f,%.2f,%.3g,%s\n", c.peer, (long long)n, (long long)n, (long long)n, s,
+        std::printf("%s,d,%lld,%lld,0,0,%.6f,%.2f,%.3g,%s\n", c.peer, (long long)n, (long long)n, s,
                     c.flops / s * 1e-9, error, status.c_str());
         std::fflush(stdout);
     }
