@@ -81,6 +81,8 @@ double op_flops(std::string_view op, uint32_t f, const Buffers& b) {
     if (op == "trsm" || op == "trmm") return triangular_flops(flag(f, 0) == 'L', rows(b, 1), cols(b, 1));  // A, B; side
     if (op == "potrf") return potrf_flops(cols(b, 0));
     if (op == "trtri") return trtri_flops(cols(b, 1));  // A, W = A⁻¹
+    if (op == "trtri_inplace") return trtri_flops(cols(b, 0));  // A, workspace
+    if (op == "lauum") return potrf_flops(cols(b, 0));  // LAWN 41: xLAUUM counts as xPOTRF
     if (op == "getrf_nopiv" || op == "getrf_incpiv") return getrf_flops(rows(b, 0), cols(b, 0));
     // The panels: the column's tiles stacked, then one more buffer (LU's pivots, QR's T).
     if (op == "getrf_panel") return getrf_flops(column_rows(b), cols(b, 0));
@@ -96,7 +98,7 @@ double op_flops(std::string_view op, uint32_t f, const Buffers& b) {
         return unmqr_flops(flag(f, 0) == 'L', rows(b, 2), cols(b, 2), std::min(rows(b, 0), cols(b, 0)));
     if (op == "tpqrt") return 2. * rows(b, 1) * cols(b, 1) * cols(b, 1);          // A (R), B (m × n), T
     if (op == "tpmqrt") return 4. * rows(b, 3) * cols(b, 3) * cols(b, 0);         // V (· × k), T, A1, A2 (m × n)
-    return 0;  // norm_tile (memory-bound), lacpy, lacpy_region, laswp, conj_transpose, zero_diagonal, unit_lower, generate, scale, unknown
+    return 0;  // norm_tile (memory-bound), lacpy, lacpy_region, laswp, laswp_columns, conj_transpose, zero_diagonal, unit_lower, generate, scale, unknown
 }
 
 }  // namespace

@@ -222,4 +222,25 @@ void lacn2(int64_t n, T* v, T* x, int* isgn, real_t<T>& est, int& kase, int* isa
     (void)isgn;
 }
 
+/// A := A⁻¹ in place on the uplo triangle (LAPACK xTRTRI; with diag Unit the diagonal is neither
+/// read nor written). Returns LAPACK's info (i > 0: A(i, i) is exactly zero, A unchanged).
+template <class T>
+int trtri(Uplo uplo, Diag diag, int64_t n, T* A, int64_t lda) {
+    const char u = uplo == Uplo::Lower ? 'L' : 'U', d = diag == Diag::Unit ? 'U' : 'N';
+    if constexpr (std::is_same_v<T, float>) return LAPACKE_strtri_work(LAPACK_COL_MAJOR, u, d, int(n), A, int(lda));
+    else if constexpr (std::is_same_v<T, double>) return LAPACKE_dtrtri_work(LAPACK_COL_MAJOR, u, d, int(n), A, int(lda));
+    else if constexpr (std::is_same_v<T, std::complex<float>>) return LAPACKE_ctrtri_work(LAPACK_COL_MAJOR, u, d, int(n), A, int(lda));
+    else return LAPACKE_ztrtri_work(LAPACK_COL_MAJOR, u, d, int(n), A, int(lda));
+}
+
+/// A := Lᴴ·L (Lower) or U·Uᴴ (Upper) in place on the uplo triangle (LAPACK xLAUUM).
+template <class T>
+void lauum(Uplo uplo, int64_t n, T* A, int64_t lda) {
+    const char u = uplo == Uplo::Lower ? 'L' : 'U';
+    if constexpr (std::is_same_v<T, float>) LAPACKE_slauum_work(LAPACK_COL_MAJOR, u, int(n), A, int(lda));
+    else if constexpr (std::is_same_v<T, double>) LAPACKE_dlauum_work(LAPACK_COL_MAJOR, u, int(n), A, int(lda));
+    else if constexpr (std::is_same_v<T, std::complex<float>>) LAPACKE_clauum_work(LAPACK_COL_MAJOR, u, int(n), A, int(lda));
+    else LAPACKE_zlauum_work(LAPACK_COL_MAJOR, u, int(n), A, int(lda));
+}
+
 }  // namespace tessera::cpu
