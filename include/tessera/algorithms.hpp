@@ -8,6 +8,7 @@
 #include "tessera/cholesky.hpp"
 #include "tessera/condition.hpp"
 #include "tessera/eig.hpp"
+#include "tessera/inverse.hpp"
 #include "tessera/svd.hpp"
 #include "tessera/lu.hpp"
 #include "tessera/mixed.hpp"
