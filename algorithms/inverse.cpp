@@ -59,7 +59,9 @@ void trtri_tiles(Uplo uplo, Diag diag, TileMatrix<T>& A, std::vector<TileHandle>
             (*inverses)[size_t(k)] = w;
             continue;
         }
-        if (diag == Diag::NonUnit) tasks::lacpy<T>(uplo, w, A.handle(k, k), prio(k, 0));
+        // (lacpy_region reads and writes A(k, k): the other triangle must come along wherever it runs.)
+        const int64_t kb = A.tile_cols(k);
+        if (diag == Diag::NonUnit) tasks::lacpy_region<T>(uplo, kb, kb, w, A.handle(k, k), prio(k, 0));
         else tasks::trtri_inplace<T>(uplo, diag, A.handle(k, k), w, prio(k, 0));
         tasks::release_temp_tile(w);
     }

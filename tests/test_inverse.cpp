@@ -63,6 +63,20 @@ TYPED_TEST(Inverse, TrtriEveryUploAndDiag) {
             }
 }
 
+// Without the diagonal check (a unit diagonal), every task of trtri has an OpenCL implementation:
+// in opencl mode all of them run on the device (RuntimeTest checks it), trtri_inplace included.
+TYPED_TEST(Inverse, UnitTrtriRunsEveryTaskOnTheDevice) {
+    using T = TypeParam;
+    const int64_t n = 37, lda = 37;
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+        const auto a = check::random_triangular<T>(n, lda, 15);
+        auto x = a;
+        EXPECT_EQ(lapack::trtri<T>(char(uplo), 'U', n, x.data(), lda, {.nb = 16}), 0);
+        EXPECT_LE(check::trtri_residual(uplo, Diag::Unit, n, a.data(), lda, x.data(), lda), check::kThreshold);
+        EXPECT_EQ(changed_outside(uplo, true, n, a, x, lda), 0) << char(uplo);
+    }
+}
+
 TYPED_TEST(Inverse, LauumBothUplos) {
     using T = TypeParam;
     for (const Shape& s : shapes())
