@@ -14,9 +14,10 @@ namespace tessera {
 
 /// A := A⁻¹ for the n×n triangular A (uplo Lower or Upper; diag Unit: a unit diagonal implied, the
 /// stored diagonal neither read nor written), in place on the uplo triangle (the other is not
-/// referenced). Chameleon's pztrtri tile loop: step k solves its panel with the diagonal tile
-/// (trsm, −1), updates the inverted part with gemms, solves the tile row (trsm) and inverts the
-/// diagonal tile last. Returns info: 0, or i > 0 when A(i, i) (1-based) is exactly zero; the
+/// referenced). Chameleon's pztrtri tile loop: step k multiplies its panel by the diagonal tile's
+/// inverse (−1), updates the inverted part with gemms, multiplies the tile row by it and writes
+/// the inverse into the diagonal tile last (the inverse made out of place first and applied with
+/// trmm, twice a tile trsm's speed with OpenBLAS). Returns info: 0, or i > 0 when A(i, i) (1-based) is exactly zero; the
 /// diagonal is checked first (a CPU task per diagonal tile) and A is then left unchanged, as LAPACK's
 /// xTRTRI. Throws Error if uplo is General or A is not square, TaskError as above.
 template <class T>
@@ -48,7 +49,7 @@ void potri_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq);
 /// 1-based rows as getrf leaves them). LAPACK xGETRI's blocked algorithm in tile form: U := U⁻¹
 /// (trtri), then from the last tile column to the first, with the column's L part copied into
 /// workspace tiles W and zeroed in A, A(:, k) −= A(:, k+1:)·W(k+1:, k) (gemm) and
-/// A(:, k) := A(:, k)·L(k, k)⁻¹ (trsm), and finally the column interchanges in reverse order
+/// A(:, k) := A(:, k)·L(k, k)⁻¹ (trmm with the unit lower tile's inverse), and finally the column interchanges in reverse order
 /// (one task per tile row). About 4n³/3 flops. Returns info: 0, or i > 0 when U(i, i) is exactly
 /// zero (A is then left unchanged, as LAPACK's xGETRI). Throws Error if A is not square, ipiv's
 /// length is not n, or a pivot is not in 1..n.
