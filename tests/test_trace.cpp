@@ -63,7 +63,8 @@ TEST(TaskFlops, EveryComputeCodeletCountsAndDataMovementIsFree) {
     const BufferShape pivots{8, 1, false};
     const std::vector<BufferShape> four = {tile(8, 8), tile(8, 8), tile(8, 8), tile(8, 8)};
     for (const char* op : {"gemm", "syrk", "herk", "trsm", "trmm", "potrf", "trtri", "getrf_nopiv", "getrf_incpiv",
-                           "getrf_panel", "geqrf_panel", "tstrf", "ssssm", "geqrt", "gemqrt", "tpqrt", "tpmqrt"})
+                           "getrf_panel", "geqrf_panel", "tstrf", "ssssm", "geqrt", "gemqrt", "tpqrt", "tpmqrt",
+                           "trtri_inplace", "lauum"})
         EXPECT_GT(codelet_flops(std::string("d") + op, flags('L', 'N'), four), 0) << op;
     EXPECT_GT(codelet_flops("dgessm", 0, {pivots, tile(8, 8), tile(8, 8)}), 0);
     EXPECT_EQ(codelet_flops("dgetrf_nopiv", 0, {tile(8, 8)}), detail::getrf_flops(8, 8));
@@ -73,7 +74,7 @@ TEST(TaskFlops, EveryComputeCodeletCountsAndDataMovementIsFree) {
     EXPECT_EQ(codelet_flops("cgeqrt", 0, {tile(10, 8), tile(4, 8)}), 4 * detail::geqrf_flops(10, 8));
     EXPECT_NEAR(detail::getrf_flops(400, 400), 2. / 3 * 400 * 400 * 400, 0.01 * 400 * 400 * 400);
     EXPECT_NEAR(detail::geqrf_flops(400, 400), 4. / 3 * 400 * 400 * 400, 0.01 * 400 * 400 * 400);
-    for (const char* op : {"dlacpy", "zlacpy_region", "slaswp", "dconj_transpose", "dzero_diagonal", "dgenerate",
+    for (const char* op : {"dlacpy", "zlacpy_region", "slaswp", "dlaswp_columns", "dconj_transpose", "dzero_diagonal", "dgenerate",
                            "cscale", "dunknown", "qgemm", "d", ""})
         EXPECT_EQ(codelet_flops(op, 0, four), 0) << op;
 }
