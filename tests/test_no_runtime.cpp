@@ -51,6 +51,10 @@ TEST(NoRuntime, EveryLapackEntryPointNamesItselfAndTheRuntime) {
                              [&] { lapack::trsm<double>('L', 'L', 'N', 'N', n, n, 1.0, a.data(), n, b.data(), n, o); });
         expect_needs_runtime("lapack::syrk",
                              [&] { lapack::syrk<double>('L', 'N', n, n, 1.0, a.data(), n, 0.0, c.data(), n, o); });
+        expect_needs_runtime("lapack::trtri", [&] { lapack::trtri<double>('L', 'N', n, a.data(), n, o); });
+        expect_needs_runtime("lapack::lauum", [&] { lapack::lauum<double>('U', n, a.data(), n, o); });
+        expect_needs_runtime("lapack::potri", [&] { lapack::potri<double>('L', n, a.data(), n, o); });
+        expect_needs_runtime("lapack::getri", [&] { lapack::getri<double>(n, a.data(), n, ipiv.data(), o); });
     }
 }
 
