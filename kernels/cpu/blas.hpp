@@ -5,6 +5,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <vector>
 
 #include "kernels/cpu/cblas_lapacke.hpp"
 #include "tessera/types.hpp"
@@ -233,14 +234,21 @@ int trtri(Uplo uplo, Diag diag, int64_t n, T* A, int64_t lda) {
     else return LAPACKE_ztrtri_work(LAPACK_COL_MAJOR, u, d, int(n), A, int(lda));
 }
 
-/// A := Lᴴ·L (Lower) or U·Uᴴ (Upper) in place on the uplo triangle (LAPACK xLAUUM).
+/// A := Lᴴ·L (Lower) or U·Uᴴ (Upper) in place on the uplo triangle (xLAUUM's result): the
+/// triangle copied, with zeros in the other one, into a per-thread n×n scratch, then one xHERK
+/// (xSYRK) from it into A's triangle, twice xLAUUM's n³/3 flops on GEMM kernels, the same
+/// formulation as the OpenCL codelet's. Not xLAUUM itself: Debian 12's OpenBLAS 0.3.21 (gcc 12)
+/// computes its diagonal entries with a ZDOTC kernel that reads out of bounds (OpenBLAS issue 3740,
+/// fixed by PRs 3745 and 4014 after 0.3.21) and crashed about one test_inverse run in 25 on an
+/// Intel Xeon (zlauu2_U → zdotc_k_SKYLAKEX).
 template <class T>
 void lauum(Uplo uplo, int64_t n, T* A, int64_t lda) {
-    const char u = uplo == Uplo::Lower ? 'L' : 'U';
-    if constexpr (std::is_same_v<T, float>) LAPACKE_slauum_work(LAPACK_COL_MAJOR, u, int(n), A, int(lda));
-    else if constexpr (std::is_same_v<T, double>) LAPACKE_dlauum_work(LAPACK_COL_MAJOR, u, int(n), A, int(lda));
-    else if constexpr (std::is_same_v<T, std::complex<float>>) LAPACKE_clauum_work(LAPACK_COL_MAJOR, u, int(n), A, int(lda));
-    else LAPACKE_zlauum_work(LAPACK_COL_MAJOR, u, int(n), A, int(lda));
+    thread_local std::vector<T> scratch;
+    if (n == 0) return;
+    scratch.assign(size_t(n * n), T(0));
+    lacpy<T>(uplo, n, n, A, lda, scratch.data(), n);
+    herk<T>(uplo, uplo == Uplo::Lower ? Trans::ConjTrans : Trans::NoTrans, n, n, real_t<T>(1), scratch.data(), n,
+            real_t<T>(0), A, lda);
 }
 
 }  // namespace tessera::cpu
