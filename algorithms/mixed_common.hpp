@@ -88,7 +88,8 @@ void residual_async(Uplo uplo, const TileMatrix<T>& A, const TileMatrix<T>& B, c
     multiply_async(uplo, T(-1), A, X, T(1), R, seq);
 }
 
-// Per column j of M (waited for and read in host memory): max_i cabs1(M(i, j)).
+// Per column j of M (waited for and read in host memory): max_i cabs1(M(i, j)), NaN when an entry is
+// NaN (so that a NaN residual or solution never passes the convergence test).
 template <class T>
 std::vector<double> column_amax(const TileMatrix<T>& M) {
     M.acquire_host();
@@ -98,7 +99,10 @@ std::vector<double> column_amax(const TileMatrix<T>& M) {
             const T* t = M.tile_data(i, j);
             for (int64_t c = 0; c < M.tile_cols(j); ++c) {
                 double& m = amax[size_t(j * M.nb() + c)];
-                for (int64_t r = 0; r < M.tile_rows(i); ++r) m = std::max(m, cabs1(t[r + c * M.tile_ld(i)]));
+                for (int64_t r = 0; r < M.tile_rows(i); ++r) {
+                    const double v = cabs1(t[r + c * M.tile_ld(i)]);
+                    if (!(v <= m) && !std::isnan(m)) m = v;  // a NaN entry makes the column's maximum NaN
+                }
             }
         }
     return amax;
