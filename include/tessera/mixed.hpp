@@ -55,6 +55,30 @@ template <class T>
 int64_t gesv_mixed(TileMatrix<T>& A, std::vector<int64_t>& ipiv, const TileMatrix<T>& B, TileMatrix<T>& X,
                    int64_t& iter);
 
+/// GMRES-based iterative refinement (GMRES-IR; Carson and Higham, SIAM J. Sci. Comput. 40(2), 2018;
+/// SLATE's posv_mixed_gmres / gesv_mixed_gmres): as posv_mixed and gesv_mixed (the low-precision
+/// factorization, X₀ from it, LAPACK's residual and convergence test, the fallback and its codes), but
+/// each correction solves A·d = r by restarted GMRES(30) in T, left-preconditioned by the low-precision
+/// factors (M⁻¹ = round down, tile potrs / getrs in the low precision, round up), until the
+/// preconditioned residual ‖M⁻¹(r − A·d)‖₂ ≤ 1e-4 · ‖M⁻¹r‖₂, the iterations run out or the Krylov space
+/// is exhausted; then X += d and the residual is tested again. The Arnoldi basis is an n×31 TileMatrix;
+/// A·v, M⁻¹, the block classical Gram–Schmidt with one reorthogonalization and X += V·y are tile
+/// tasks, the Hessenberg matrix's Givens rotations and its triangular solve O(30²) host work.
+/// It converges where the classic refinement does not (posv_mixed / gesv_mixed: iter = −31 from
+/// κ(A) ≈ 1e9): dgesv_mixed_gmres up to κ(A) ≈ 1e10 (n = 1000: 22 iterations), posv_mixed_gmres until
+/// the float Cholesky itself fails (iter = −3, near κ ≈ 1e9–1e10).
+/// One right-hand side: B and X are n×1 (nrhs ≠ 1 throws Error naming 'nrhs').
+/// iter ≥ 0: converged after iter GMRES iterations in all (each one product with A and one
+/// low-precision solve; iter = 0: X₀ passed the test), at most ITERMAX = 30 of them as SLATE counts;
+/// iter = −2, −3, −31 (not converged within 30 GMRES iterations): fell back, as posv_mixed / gesv_mixed.
+/// Returns info, leaves A, ipiv and X, and throws, as posv_mixed / gesv_mixed.
+template <class T>
+int64_t posv_mixed_gmres(Uplo uplo, TileMatrix<T>& A, const TileMatrix<T>& B, TileMatrix<T>& X, int64_t& iter);
+/// gesv_mixed with GMRES-IR (above): LU with partial pivoting in the low precision as the preconditioner.
+template <class T>
+int64_t gesv_mixed_gmres(TileMatrix<T>& A, std::vector<int64_t>& ipiv, const TileMatrix<T>& B, TileMatrix<T>& X,
+                         int64_t& iter);
+
 namespace lapack {
 /// LAPACK-layout forms with LAPACK's names and arguments (its WORK and SWORK are allocated inside):
 /// a is n×n column-major with lda ≥ max(1, n); b (read only) and x are n×nrhs with ldb, ldx ≥ max(1, n);
