@@ -1,5 +1,6 @@
 // tessera-tester operations: posv_mixed and gesv_mixed, the mixed-precision solvers (d from s
-// factors, z from c; tessera/mixed.hpp). Timed from host memory to host memory with time_it around
+// factors, z from c; tessera/mixed.hpp), and their GMRES-IR forms posv_mixed_gmres and
+// gesv_mixed_gmres (one right-hand side: no --nrhs). Timed from host memory to host memory with time_it around
 // the synchronous call (the refinement waits on every iteration's residual anyway). --check reports
 // the double backward error ‖B − A·X‖₁ / (‖A‖₁·‖X‖₁·n·eps) (check::backward_error); the status
 // shows LAPACK's iter (< 0: fell back to the double solver). --cond κ generates A of 2-norm
@@ -15,7 +16,7 @@ namespace tessera::tester {
 namespace {
 
 template <class T>
-Result run_mixed(const Params& p, bool spd) {
+Result run_mixed(const Params& p, bool spd, bool gmres = false) {
     const int64_t lda = std::max<int64_t>(p.n, 1);
     TileMatrix<T> A(p.n, p.n, p.nb), B(p.n, p.nrhs, p.nb), X(p.n, p.nrhs, p.nb);
     check::generate_cond_or_default(A, p.cond, spd, p.seed);  // without --cond: SPD (posv) or random (gesv)
@@ -26,7 +27,8 @@ Result run_mixed(const Params& p, bool spd) {
     Result r{.m = p.n, .k = p.nrhs, .has_iter = true};
     std::vector<int64_t> ipiv;
     r.seconds = time_it([&] {
-        r.info = spd ? posv_mixed(p.uplo, A, B, X, r.iter) : gesv_mixed(A, ipiv, B, X, r.iter);
+        if (gmres) r.info = spd ? posv_mixed_gmres(p.uplo, A, B, X, r.iter) : gesv_mixed_gmres(A, ipiv, B, X, r.iter);
+        else r.info = spd ? posv_mixed(p.uplo, A, B, X, r.iter) : gesv_mixed(A, ipiv, B, X, r.iter);
     });
     // The nominal flops of the double solver (posv: n³/3, gesv: 2n³/3, plus the solves), as LAPACK's
     // timings of xSPOSV / xSGESV count them: the rate says how far the mixed solver beats it.
@@ -52,6 +54,17 @@ Result run_gesv_mixed(const Params& p) {
     else throw Error("gesv_mixed takes --prec d or z");
 }
 
+template <class T>
+Result run_posv_mixed_gmres(const Params& p) {
+    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) return run_mixed<T>(p, true, true);
+    else throw Error("posv_mixed_gmres takes --prec d or z");
+}
+template <class T>
+Result run_gesv_mixed_gmres(const Params& p) {
+    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) return run_mixed<T>(p, false, true);
+    else throw Error("gesv_mixed_gmres takes --prec d or z");
+}
+
 // A, B and X in double, the low-precision copies of A and B, and the residual (the low ones counted
 // at the double size: an overestimate of the memory needed).
 std::vector<Operand> mixed_operands(const Params& p) {
@@ -63,6 +76,16 @@ const Register reg_posv_mixed{{"posv_mixed", TESSERA_RUNS(run_posv_mixed), kUplo
                                false, "dz"}};
 const Register reg_gesv_mixed{{"gesv_mixed", TESSERA_RUNS(run_gesv_mixed), kNrhs | kCond, mixed_operands, false,
                                "dz"}};
+// GMRES-IR: the Arnoldi basis (n×31) besides the classic solvers' operands.
+std::vector<Operand> gmres_operands(const Params& p) {
+    auto ops = mixed_operands(p);
+    ops.push_back({p.n, 31, "--n", "--n", 0, true});
+    return ops;
+}
+const Register reg_posv_mixed_gmres{{"posv_mixed_gmres", TESSERA_RUNS(run_posv_mixed_gmres), kUplo | kCond,
+                                     gmres_operands, false, "dz"}};
+const Register reg_gesv_mixed_gmres{{"gesv_mixed_gmres", TESSERA_RUNS(run_gesv_mixed_gmres), kCond, gmres_operands,
+                                     false, "dz"}};
 
 }  // namespace
 }  // namespace tessera::tester
