@@ -65,12 +65,14 @@ int64_t gesv_mixed(TileMatrix<T>& A, std::vector<int64_t>& ipiv, const TileMatri
 /// A·v, M⁻¹, the block classical Gram–Schmidt with one reorthogonalization and X += V·y are tile
 /// tasks, the Hessenberg matrix's Givens rotations and its triangular solve O(30²) host work.
 /// It converges where the classic refinement does not (posv_mixed / gesv_mixed: iter = −31 from
-/// κ(A) ≈ 1e9): dgesv_mixed_gmres up to κ(A) ≈ 1e10 (n = 1000: 22 iterations), posv_mixed_gmres until
+/// κ(A) ≈ 1e9): dgesv_mixed_gmres up to κ(A) ≈ 1e10 (n = 1000: 22 to 32 iterations, by nb), posv_mixed_gmres until
 /// the float Cholesky itself fails (iter = −3, near κ ≈ 1e9–1e10).
 /// One right-hand side: B and X are n×1 (nrhs ≠ 1 throws Error naming 'nrhs').
 /// iter ≥ 0: converged after iter GMRES iterations in all (each one product with A and one
-/// low-precision solve; iter = 0: X₀ passed the test), at most ITERMAX = 30 of them as SLATE counts;
-/// iter = −2, −3, −31 (not converged within 30 GMRES iterations): fell back, as posv_mixed / gesv_mixed.
+/// low-precision solve; iter = 0: X₀ passed the test), counted as SLATE counts them, at most 90 (three
+/// restart cycles; SLATE stops at 30, which κ = 1e10 at n = 1000 needed all or more of);
+/// iter = −2, −3 as posv_mixed / gesv_mixed, −31 (the classic refinement's code kept): not converged
+/// within 90 GMRES iterations; each fell back to the double solver.
 /// Returns info, leaves A, ipiv and X, and throws, as posv_mixed / gesv_mixed.
 template <class T>
 int64_t posv_mixed_gmres(Uplo uplo, TileMatrix<T>& A, const TileMatrix<T>& B, TileMatrix<T>& X, int64_t& iter);
