@@ -4,9 +4,10 @@
 // 3.11's dgeqrf.f, dormqr.f (zunmqr.f: 'C' for 'T'), dorgqr.f and dgels.f. Tessera allocates its own
 // workspace: WORK is never written except WORK(1) of a query. A workspace query (LWORK = -1) goes
 // to the next library, which checks the arguments as LAPACK does and answers with its own optimal
-// size, which it then accepts if Tessera fails and it runs the call. xGELS runs on Tessera for
-// m >= n only (Tessera leaves no LQ factorization in A for m < n); a rank-deficient A (info > 0)
-// and an all-zero A (LAPACK returns X = 0 and info = 0) are redone by the next library.
+// size, which it then accepts if Tessera fails and it runs the call. xGELS runs on Tessera for both
+// shapes, leaving A as LAPACK's does: xGEQRF's layout for m >= n, xGELQF's for m < n (lapack::gels
+// factors Aᴴ by the ColumnPanel QR, lq.hpp); a rank-deficient A (info > 0) and an all-zero A
+// (LAPACK returns X = 0 and info = 0) are redone by the next library.
 #include "lapack_abi/intercept.hpp"
 #include "tessera/qr.hpp"
 
@@ -106,9 +107,8 @@ void gels(const char* trans, const int* m, const int* n, const int* nrhs, T* a, 
                                                       lwork, info, trans_len);
     };
     const int64_t size = std::min(*m, *n);
-    // m < n stays on the next library: LAPACK leaves A's LQ factorization in A, Tessera computes none.
     if (*lwork == -1) return next();
-    if (*m < *n || !use_tessera(name.c_str(), size)) return pass_through(name, size, info, next);
+    if (!use_tessera(name.c_str(), size)) return pass_through(name, size, info, next);
     const int mn = int(size);
     *info = 0;
     if (!lsame(trans, 'N') && !lsame(trans, tessera::is_complex_v<T> ? 'C' : 'T')) *info = -1;
@@ -120,11 +120,12 @@ void gels(const char* trans, const int* m, const int* n, const int* nrhs, T* a, 
     else if (*lwork < std::max(1, mn + std::max(mn, *nrhs))) *info = -10;
     if (*info != 0) return xerbla(routine_name<T>("gels", true).c_str(), *info);
     if (std::min({*m, *n, *nrhs}) == 0) return next();  // B = 0 (LAPACK's quick return)
-    // In place with a backup: lapack::gels writes a and b back also when it returns info > 0.
-    intercept<T>(name, size, info, {{a, *m, *n, *lda}, {b, *m, *nrhs, *ldb}}, next, [&] {
+    // In place with a backup: lapack::gels writes a and b back also when it returns info > 0. B is
+    // max(m, n)×nrhs (m < n: the minimum-norm solution's n rows, or the n rows of Aᴴ·b's input).
+    intercept<T>(name, size, info, {{a, *m, *n, *lda}, {b, std::max(*m, *n), *nrhs, *ldb}}, next, [&] {
         const int64_t r = tessera::lapack::gels<T>(*trans, *m, *n, *nrhs, a, *lda, b, *ldb);
         if (r > 0)  // A rank deficient, or zero (LAPACK: X = 0, info = 0): LAPACK's answer, restored A and B
-            throw tessera::Error("R(" + std::to_string(r) + ", " + std::to_string(r) +
+            throw tessera::Error(std::string(*m >= *n ? "R(" : "L(") + std::to_string(r) + ", " + std::to_string(r) +
                                  ") = 0: the next LAPACK decides (rank deficient or zero A)");
         return r;
     });
