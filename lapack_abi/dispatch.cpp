@@ -26,12 +26,20 @@ constexpr Threshold kDefaultMinN[] = {
     {"getrs", 4096}, {"gesv", 2048},
     // QR: geqrf and gels by min(m, n), ormqr/unmqr by min(m, n, k), orgqr/ungqr by k
     {"geqrf", 2048}, {"ormqr", 2048}, {"unmqr", 2048}, {"orgqr", 2048}, {"ungqr", 2048}, {"gels", 2048},
+    // LQ as QR: gelqf by min(m, n), ormlq/unmlq by min(m, n, k), orglq/unglq by k
+    {"gelqf", 2048}, {"ormlq", 2048}, {"unmlq", 2048}, {"orglq", 2048}, {"unglq", 2048},
+    // inverses (trtri, lauum, potri, getri) as the factorizations; condition estimates (gecon,
+    // pocon, trcon: one or two triangular solves per estimator step) as the solves potrs / getrs
+    {"trtri", 2048}, {"lauum", 2048}, {"potri", 2048}, {"getri", 2048},
+    {"gecon", 4096}, {"pocon", 4096}, {"trcon", 4096},
     // xSYEVD / xHEEVD are left out (they stay on the next library unless TESSERA_LAPACK_MIN_N or
     // TESSERA_LAPACK_MIN_N_DSYEVD opts in): the two-stage heevd was slower than LAPACKE_dsyevd in
     // every measurement so far (bench/eig_vs_lapack.sh: 0.75× values only, 0.59× with vectors at
     // n = 4096 on 2 cores; 0.37–0.52× on an H200 host against its 16 cores).
-    // BLAS 3, by the smallest dimension (gemm min(m, n, k), trsm min(m, n), syrk/herk min(n, k))
+    // BLAS 3, by the smallest dimension (gemm min(m, n, k), trsm/trmm/symm/hemm min(m, n),
+    // syrk/herk/syr2k/her2k min(n, k))
     {"gemm", 4096},  {"trsm", 4096},  {"syrk", 4096},  {"herk", 4096},
+    {"trmm", 4096},  {"symm", 4096},  {"hemm", 4096},  {"syr2k", 4096}, {"her2k", 4096},
 };
 
 int64_t parse_env(const char* var, int64_t fallback) {
