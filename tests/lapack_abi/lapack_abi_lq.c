@@ -5,8 +5,10 @@
  * (OpenBLAS's own routines, dlsym on libopenblas.so.0): ‖A − LQ‖₁/(n‖A‖₁eps), ‖I − QQᵀ‖₁/(n eps),
  * dormlq against the explicit Q, dgels' solution (trans 'N' and 'T') and factored A against
  * OpenBLAS's dgelqf_ + dormlq_ + dtrsm_; bad arguments give LAPACK 3.11's negative info (the same as
- * OpenBLAS's) and xerbla_ names the routine. Exit 0 when every check passes. */
+ * OpenBLAS's) and xerbla_ names the routine; zgelqf_, zunglq_ and zgels_ 'C' (m < n) by their ratios.
+ * Exit 0 when every check passes. */
 #define _GNU_SOURCE
+#include <complex.h>
 #include <dlfcn.h>
 #include <float.h>
 #include <math.h>
@@ -27,6 +29,11 @@ extern gelqf_t dgelqf_;
 extern orglq_t dorglq_;
 extern ormlq_t dormlq_;
 extern gels_t dgels_;
+typedef double complex zc;
+extern void zgelqf_(const int*, const int*, zc*, const int*, zc*, zc*, const int*, int*);
+extern void zunglq_(const int*, const int*, const int*, zc*, const int*, const zc*, zc*, const int*, int*);
+extern void zgels_(const char*, const int*, const int*, const int*, zc*, const int*, zc*, const int*, zc*, const int*,
+                   int*, size_t);
 
 #define ABI_CHECK_SEED 4343
 #include "abi_check.h"
@@ -135,6 +142,65 @@ static void test_gels(int m, int n, char trans) {
     free(a), free(b), free(a1), free(a2), free(x1), free(x2), free(tau), free(work);
 }
 
+static double znorm1(const zc* a, int m, int n, int lda) {
+    double best = 0;
+    for (int j = 0; j < n; ++j) {
+        double s = 0;
+        for (int i = 0; i < m; ++i) s += cabs(a[i + (size_t)j * lda]);
+        best = fmax(best, s);
+    }
+    return best;
+}
+
+/* Complex: zgelqf_ + zunglq_ (xLQT01's ratios with Qᴴ), and zgels_ 'C' with m < n (the least squares
+ * of Aᴴ·x ≈ b) by xQRT17's ratio ‖A·(b − Aᴴx)‖₁/(‖A‖₁‖b‖₁ n eps) < 30. */
+static void test_zlq(int m, int n) {
+    zc* a = malloc(sizeof(zc) * (size_t)m * n);
+    for (size_t i = 0; i < (size_t)m * n; ++i) a[i] = urand() + I * urand();
+    zc* f = malloc(sizeof(zc) * (size_t)m * n);
+    memcpy(f, a, sizeof(zc) * (size_t)m * n);
+    zc* tau = malloc(sizeof(zc) * m);
+    int lwork = n * 64, info = -99, one = 1;
+    zc* work = malloc(sizeof(zc) * (size_t)lwork);
+    zgelqf_(&m, &n, f, &m, tau, work, &lwork, &info);
+    zc* q = malloc(sizeof(zc) * (size_t)m * n);
+    memcpy(q, f, sizeof(zc) * (size_t)m * n);
+    zunglq_(&m, &n, &m, q, &m, tau, work, &lwork, &info);
+    zc* res = malloc(sizeof(zc) * (size_t)m * n);
+    memcpy(res, a, sizeof(zc) * (size_t)m * n);
+    for (int j = 0; j < n; ++j)
+        for (int p = 0; p < m; ++p)
+            for (int i = p; i < m; ++i) res[i + (size_t)j * m] -= f[i + (size_t)p * m] * q[p + (size_t)j * m];
+    zc* orth = calloc((size_t)m * m, sizeof(zc));
+    for (int i = 0; i < m; ++i) orth[i + (size_t)i * m] = 1;
+    for (int j = 0; j < m; ++j)
+        for (int p = 0; p < n; ++p)
+            for (int i = 0; i < m; ++i) orth[i + (size_t)j * m] -= q[i + (size_t)p * m] * conj(q[j + (size_t)p * m]);
+    const double lq_ratio = znorm1(res, m, n, m) / (n * znorm1(a, m, n, m) * DBL_EPSILON);
+    const double orth_ratio = znorm1(orth, m, m, m) / (n * DBL_EPSILON);
+    CHECK(info == 0 && lq_ratio < 30 && orth_ratio < 30, "zgelqf+zunglq %dx%d: info %d, ratios %g, %g", m, n, info,
+          lq_ratio, orth_ratio);
+    printf("zgelqf+zunglq %4dx%-4d ratios %.3g (A - LQ), %.3g (I - QQh)\n", m, n, lq_ratio, orth_ratio);
+    zc* b = malloc(sizeof(zc) * n);
+    for (int i = 0; i < n; ++i) b[i] = urand() + I * urand();
+    zc* x = malloc(sizeof(zc) * n);
+    memcpy(x, b, sizeof(zc) * n);
+    memcpy(f, a, sizeof(zc) * (size_t)m * n);
+    zgels_("C", &m, &n, &one, f, &m, x, &n, work, &lwork, &info, 1);
+    zc* r = malloc(sizeof(zc) * n); /* b − Aᴴ·x */
+    for (int j = 0; j < n; ++j) {
+        r[j] = b[j];
+        for (int i = 0; i < m; ++i) r[j] -= conj(a[i + (size_t)j * m]) * x[i];
+    }
+    zc* ar = calloc(m, sizeof(zc));
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) ar[i] += a[i + (size_t)j * m] * r[j];
+    const double ratio = znorm1(ar, m, 1, m) / (znorm1(a, m, n, m) * znorm1(b, n, 1, n) * n * DBL_EPSILON);
+    CHECK(info == 0 && ratio < 30, "zgels C %dx%d: info %d, ratio %g", m, n, info, ratio);
+    printf("zgels C %4dx%-4d info %d, ratio %.3g (A r)\n", m, n, info, ratio);
+    free(a), free(f), free(tau), free(work), free(q), free(res), free(orth), free(b), free(x), free(r), free(ar);
+}
+
 /* Invalid arguments at 300×700 (above the threshold, checked by libtessera_lapack): LAPACK 3.11's info,
  * the same as OpenBLAS's, and xerbla_ names the routine. */
 static void test_bad_arguments(void) {
@@ -204,6 +270,7 @@ int main(void) {
     test_gels(100, 150, 'N');
     test_gels(300, 700, 'N');
     test_gels(300, 700, 'T');
+    test_zlq(300, 700);
     printf(failures ? "%d FAILED\n" : "all passed\n", failures);
     return failures ? 1 : 0;
 }
