@@ -6,8 +6,10 @@
  * written; the inverses within LAPACK's residual bounds (xTRT01's, xPOT03's, xGET03's ratios
  * ‖I − A·X‖₁/(n‖A‖₁‖X‖₁eps) < 30) and dlauum within 4·n·eps·n of OpenBLAS's; dgetri_'s workspace
  * query; a zero diagonal entry gives LAPACK's info (its index) with A unchanged; bad arguments give
- * LAPACK 3.11's negative info (the same as OpenBLAS's) and xerbla_ names the routine. */
+ * LAPACK 3.11's negative info (the same as OpenBLAS's) and xerbla_ names the routine; zgecon_ (RWORK
+ * untouched) and zgetri_ likewise. */
 #define _GNU_SOURCE
+#include <complex.h>
 #include <dlfcn.h>
 #include <float.h>
 #include <math.h>
@@ -29,6 +31,12 @@ extern trcon_t dtrcon_;
 extern trtri_t dtrtri_;
 extern lauum_t dlauum_, dpotri_;
 extern getri_t dgetri_;
+typedef double complex zc;
+typedef void zgetrf_t(const int*, const int*, zc*, const int*, int*, int*);
+typedef void zgecon_t(const char*, const int*, const zc*, const int*, const double*, double*, zc*, double*, int*,
+                      size_t);
+extern zgecon_t zgecon_;
+extern void zgetri_(const int*, zc*, const int*, const int*, zc*, const int*, int*);
 
 #define ABI_CHECK_SEED 9090
 #include "abi_check.h"
@@ -214,6 +222,56 @@ static void test_inverses(int n) {
     free(a), free(spd), free(g), free(x), free(ipiv), free(work);
 }
 
+/* Complex: zgecon_ against OpenBLAS's on its zgetrf_ factors (RWORK untouched), zgetri_'s query
+ * and its inverse by xGET03's ratio. */
+static void test_complex(int n) {
+    zc* a = malloc(sizeof(zc) * (size_t)n * n);
+    for (size_t i = 0; i < (size_t)n * n; ++i) a[i] = urand() + I * urand();
+    for (int i = 0; i < n; ++i) a[i + (size_t)i * n] += sqrt((double)n);
+    zc* f = malloc(sizeof(zc) * (size_t)n * n);
+    memcpy(f, a, sizeof(zc) * (size_t)n * n);
+    int* ipiv = malloc(sizeof(int) * n);
+    int info = -99, info_ref = -99, minus = -1;
+    ((zgetrf_t*)reference("zgetrf_"))(&n, &n, f, &n, ipiv, &info);
+    double anorm = 0;
+    for (int j = 0; j < n; ++j) {
+        double col = 0;
+        for (int i = 0; i < n; ++i) col += cabs(a[i + (size_t)j * n]);
+        anorm = fmax(anorm, col);
+    }
+    zc* work = malloc(sizeof(zc) * 2 * n);
+    double* rwork = malloc(sizeof(double) * 2 * n);
+    for (int i = 0; i < 2 * n; ++i) rwork[i] = -7.0;
+    double rcond = -1, rcond_ref = -2;
+    zgecon_("1", &n, f, &n, &anorm, &rcond, work, rwork, &info, 1);
+    const int clean = untouched(rwork, 2 * n);
+    ((zgecon_t*)reference("zgecon_"))("1", &n, f, &n, &anorm, &rcond_ref, work, rwork, &info_ref, 1);
+    CHECK(info == 0 && rcond / rcond_ref > 1.0 / 3 && rcond / rcond_ref < 3 && clean,
+          "zgecon: info %d, rcond %g, OpenBLAS's %g, rwork untouched %d", info, rcond, rcond_ref, clean);
+    printf("zgecon norm 1 n=%d: rcond %.4g, OpenBLAS's %.4g\n", n, rcond, rcond_ref);
+    zc query = 0;
+    zgetri_(&n, f, &n, ipiv, &query, &minus, &info);
+    int lwork = (int)creal(query);
+    CHECK(info == 0 && lwork >= n, "zgetri query: info %d, lwork %d", info, lwork);
+    zc* w = malloc(sizeof(zc) * (size_t)(lwork > n ? lwork : n));
+    zgetri_(&n, f, &n, ipiv, w, &lwork, &info);
+    zc* r = calloc((size_t)n * n, sizeof(zc)); /* I − A·X */
+    for (int i = 0; i < n; ++i) r[i + (size_t)i * n] = 1;
+    for (int j = 0; j < n; ++j)
+        for (int k = 0; k < n; ++k)
+            for (int i = 0; i < n; ++i) r[i + (size_t)j * n] -= a[i + (size_t)k * n] * f[k + (size_t)j * n];
+    double rn = 0, xn = 0;
+    for (int j = 0; j < n; ++j) {
+        double rc = 0, xc = 0;
+        for (int i = 0; i < n; ++i) rc += cabs(r[i + (size_t)j * n]), xc += cabs(f[i + (size_t)j * n]);
+        rn = fmax(rn, rc), xn = fmax(xn, xc);
+    }
+    const double ratio = rn / (n * anorm * xn * DBL_EPSILON);
+    CHECK(info == 0 && ratio < 30, "zgetri: info %d, ratio %g", info, ratio);
+    printf("zgetri n=%d          query lwork %d, info %d, ratio %.3g\n", n, lwork, info, ratio);
+    free(a), free(f), free(ipiv), free(work), free(rwork), free(w), free(r);
+}
+
 /* Invalid arguments at n = 300: LAPACK 3.11's info, the same as OpenBLAS's, and xerbla_ names the routine. */
 static void test_bad_arguments(int n) {
     int small = 100, one = 1, info, info_ref;
@@ -292,6 +350,7 @@ int main(void) {
     test_bad_arguments(300);
     test_condition(300);
     test_inverses(300);
+    test_complex(300);
     printf(failures ? "%d FAILED\n" : "all passed\n", failures);
     return failures ? 1 : 0;
 }
