@@ -9,6 +9,11 @@
 //   syr2k  cblas_dsyr2k  Lower, NoTrans, C = A·Bᵀ + B·Aᵀ + C, k = n (2n³)
 //   gelqf  LAPACKE_dgelqf  A = L·Q of the n×n A (4n³/3, the tester's count); checked by xLQT01's
 //          ratios with Q formed by LAPACKE_dorglq after the timed calls
+//   potri  LAPACKE_dpotri  Lower, from xPOTRF's factor of the SPD matrix (computed untimed; 2n³/3);
+//          checked by xPOT03's ratio
+//   getri  LAPACKE_dgetri  from xGETRF's factors (computed untimed; 4n³/3); xGET03's ratio
+//   trtri  LAPACKE_dtrtri  Lower, NonUnit, the tester's well-conditioned triangular matrix (n³/3);
+//          xTRT01's ratio
 //   gecon  LAPACKE_dgecon  norm '1' from xGETRF's factors (computed untimed; 0 flops counted);
 //          checked against the exact rcond (xGETRI on a copy) by check::rcond_error
 // The last call is checked with the scaled residual the tester uses (examples/common/checks*.hpp);
@@ -29,6 +34,7 @@
 
 #include "examples/common/checks.hpp"
 #include "examples/common/checks_condition.hpp"
+#include "examples/common/checks_inverse.hpp"
 #include "examples/common/checks_lq.hpp"
 #include "examples/common/cli_parse.hpp"
 #include "examples/common/tool_main.hpp"
@@ -91,6 +97,38 @@ Case make_case(const std::string& op, int64_t n, uint64_t seed) {
                 },
                 *a};
     }
+    if (op == "potri") {
+        auto spd = std::make_shared<std::vector<double>>(check::random_spd<double>(n, n, seed));
+        std::vector<double> f = *spd;
+        if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', N, f.data(), N) != 0)
+            throw Error("lapack_surface: the potri matrix is not positive definite");
+        return {"lapacke_dpotri", 2 * n3 / 3,
+                [=](std::vector<double>& x) { return int(LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', N, x.data(), N)); },
+                [=](const std::vector<double>& x) {
+                    const std::vector<double> full = check::hermitian_full<double>(Uplo::Lower, n, x.data(), n);
+                    return check::inverse_residual<double>(n, spd->data(), n, full.data(), n);
+                },
+                f};
+    }
+    if (op == "getri") {
+        std::vector<double> lu = *a;
+        auto ipiv = std::make_shared<std::vector<lapack_int>>(size_t(n));
+        if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, N, N, lu.data(), N, ipiv->data()) != 0)
+            throw Error("lapack_surface: the getri matrix is singular");
+        return {"lapacke_dgetri", 4 * n3 / 3,
+                [=](std::vector<double>& x) { return int(LAPACKE_dgetri(LAPACK_COL_MAJOR, N, x.data(), N, ipiv->data())); },
+                [=](const std::vector<double>& x) { return check::inverse_residual<double>(n, a->data(), n, x.data(), n); },
+                lu};
+    }
+    if (op == "trtri") {
+        auto t = std::make_shared<std::vector<double>>(check::random_triangular<double>(n, n, seed));
+        return {"lapacke_dtrtri", n3 / 3,
+                [=](std::vector<double>& x) { return int(LAPACKE_dtrtri(LAPACK_COL_MAJOR, 'L', 'N', N, x.data(), N)); },
+                [=](const std::vector<double>& x) {
+                    return check::trtri_residual<double>(Uplo::Lower, Diag::NonUnit, n, t->data(), n, x.data(), n);
+                },
+                *t};
+    }
     if (op == "gecon") {
         auto lu = std::make_shared<std::vector<double>>(*a);
         auto ipiv = std::make_shared<std::vector<lapack_int>>(size_t(n));
@@ -127,9 +165,9 @@ int peer_main(int argc, char** argv) {
     uint64_t seed = 42;
     int threads = 0;
     std::string op;
-    app.add_option("--op", op, "gemm, symm, syr2k, gelqf or gecon")
+    app.add_option("--op", op, "gemm, symm, syr2k, gelqf, potri, getri, trtri or gecon")
         ->required()
-        ->check(CLI::IsMember({"gemm", "symm", "syr2k", "gelqf", "gecon"}));
+        ->check(CLI::IsMember({"gemm", "symm", "syr2k", "gelqf", "potri", "getri", "trtri", "gecon"}));
     app.add_option("--n", n, "order")->check(CLI::Range(int64_t(1), int64_t(46340)));  // n² within LAPACKE's int
     app.add_option("--repeat", repeat, "timed calls")->check(CLI::PositiveNumber);
     app.add_option("--seed", seed, "seed of the matrices (tessera-tester's --seed)");

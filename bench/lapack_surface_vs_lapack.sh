@@ -3,8 +3,9 @@
 # (OpenBLAS on every core) on the same seeded matrices in one run, every run checked:
 #   ours   tessera-tester <op> --check (LAPACK's scaled residuals, examples/common/checks*.cpp), end to
 #          end (tiles in host memory before and after), the tuned tile size unless NB is given;
-#   peer   bench/lapack_surface --op <op> (cblas_dsymm, cblas_dsyr2k, LAPACKE_dgelqf, LAPACKE_dgecon
-#          after an untimed dgetrf, as the tester's gecon), its last call checked;
+#   peer   bench/lapack_surface --op <op> (LAPACKE_dpotri, dgetri after an untimed dpotrf / dgetrf as
+#          the tester's ops, LAPACKE_dtrtri, cblas_dsymm, cblas_dsyr2k, LAPACKE_dgelqf, LAPACKE_dgecon
+#          after an untimed dgetrf), its last call checked;
 #   dlange: Tessera's max, one, infinity and Frobenius norms, timed by the tester, as a fraction of
 #          Tessera's dgemm of the same n (issue 46's goal: under 5 %).
 # Prints one table: median seconds of REPS runs (after WARMUP untimed runs of ours), GFLOP/s at the
@@ -13,7 +14,8 @@
 #
 #   bash bench/lapack_surface_vs_lapack.sh [BUILD_DIR]
 # Environment: N (4096), REPS (3), WARMUP (1), NB (tile size for every op; default the tuned one),
-# OPS (the cases to run, default all: "symm syr2k gelqf gecon lange"), THREADS (OpenBLAS threads of the peer),
+# OPS (the cases to run, default all: "potri getri trtri symm syr2k gelqf gecon lange"),
+# THREADS (OpenBLAS threads of the peer),
 # TIMEOUT (seconds per process, 1800), OUTDIR ($OUT or /tmp/lapack_surface).
 set -uo pipefail
 n=${N:-4096} reps=${REPS:-3} warmup=${WARMUP:-1}
@@ -75,10 +77,13 @@ compare() {
 }
 
 n3=$(awk -v n="$n" 'BEGIN {printf "%.0f", n * n * n}')
-ops=" ${OPS:-symm syr2k gelqf gecon lange} "
+ops=" ${OPS:-potri getri trtri symm syr2k gelqf gecon lange} "
 [[ $ops == *" symm "* ]] && compare symm cblas_dsymm "$((2 * n3))" --m "$n" --side L --uplo L --alpha 1 --beta 1
 [[ $ops == *" syr2k "* ]] && compare syr2k cblas_dsyr2k "$((2 * n3))" --k "$n" --uplo L --trans N --alpha 1 --beta 1
 [[ $ops == *" gelqf "* ]] && compare gelqf LAPACKE_dgelqf "$((4 * n3 / 3))" --m "$n"
+[[ $ops == *" potri "* ]] && compare potri LAPACKE_dpotri "$((2 * n3 / 3))" --uplo L
+[[ $ops == *" getri "* ]] && compare getri LAPACKE_dgetri "$((4 * n3 / 3))"
+[[ $ops == *" trtri "* ]] && compare trtri LAPACKE_dtrtri "$((n3 / 3))" --uplo L --diag N
 [[ $ops == *" gecon "* ]] && compare gecon LAPACKE_dgecon 0 --norm O
 if [[ $ops == *" lange "* ]]; then
     run_tester gemm gemm --m "$n" --k "$n" --alpha 1 --beta 1
