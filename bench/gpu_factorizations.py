@@ -17,6 +17,10 @@ TESTER (.gpu-build/tessera-tester), MODES ("e2e resident"), EXTRA (more tester a
 OUTDIR ($OUT or /tmp/gpu_factorizations). Flop counts: gemm 2n^3, potrf n^3/3, getrf 2n^3/3,
 geqrf 4n^3/3, potri 2n^3/3, trtri n^3/3, four times these in the complex precisions c and z
 (torch.complex64/128 for the peer, with random real and imaginary parts; potrf's matrix Hermitian).
+The solvers posv, gesv and the mixed-precision posv_mixed, gesv_mixed, posv_mixed_gmres and
+gesv_mixed_gmres (one right-hand side; CHECK=full, O(n^2) for a solve: the backward error) have
+cuSOLVER's dposv (torch.linalg.cholesky + cholesky_solve) or dgesv (torch.linalg.solve) in the
+working precision as their peer, checked by ||A x - b|| / ((||A|| ||x|| + ||b||) n eps).
 potri and trtri are not in the default cases; run them with CHECK=full (the tester has no randomized
 check of an inverse). Ours: potri after an untimed potrf, trtri of the tester's well-conditioned
 triangular matrix. The peer of both is cuSOLVER's potri from the Cholesky factor L computed untimed
@@ -34,7 +38,13 @@ DEFAULT_CASES = ("gemm:d:8192:2048 gemm:d:16384:4096 potrf:d:16384:2048 potrf:d:
                  "getrf:z:32768:4096 geqrf:d:16384:2048 geqrf:d:32768:2048")
 REAL_FLOPS = {"gemm": lambda n: 2.0 * n ** 3, "potrf": lambda n: n ** 3 / 3.0,
               "getrf": lambda n: 2.0 * n ** 3 / 3.0, "geqrf": lambda n: 4.0 * n ** 3 / 3.0,
-              "potri": lambda n: 2.0 * n ** 3 / 3.0, "trtri": lambda n: n ** 3 / 3.0}
+              "potri": lambda n: 2.0 * n ** 3 / 3.0, "trtri": lambda n: n ** 3 / 3.0,
+              "posv": lambda n: n ** 3 / 3.0, "gesv": lambda n: 2.0 * n ** 3 / 3.0}
+# The mixed-precision solvers count their double solver's nominal flops (ratios compare times).
+for _v in ("posv", "gesv"):
+    for _m in ("_mixed", "_mixed_gmres"):
+        REAL_FLOPS[_v + _m] = REAL_FLOPS[_v]
+SOLVES = ("posv", "gesv", "posv_mixed", "gesv_mixed", "posv_mixed_gmres", "gesv_mixed_gmres")
 
 
 def flops(op, prec, n):
@@ -69,8 +79,8 @@ def run_ours(op, prec, n, nb, mode):
     if not rows:
         return None, "FAILED (rc %d)" % p.returncode, ""
     times = [float(r[6]) for r in rows]
-    status = "pass" if all(r[9] == "pass" for r in rows) and checked else (
-        "unchecked" if all(r[9] == "pass" for r in rows) else "FAILED")
+    status = "pass" if all(r[9].startswith("pass") for r in rows) and checked else (
+        "unchecked" if all(r[9].startswith("pass") for r in rows) else "FAILED")
     profiles = p.stderr.split("profile   ")[1:]
     med = sorted(range(len(times)), key=lambda i: times[i])[len(times) // 2]
     prof = "profile   " + profiles[med] if med < len(profiles) else ""
@@ -104,7 +114,9 @@ def peer(op, prec, n, torch):
     rand = lambda: torch.rand(n, n, dtype=dt, device=dev, generator=g) * 2 - (1 + 1j if prec in "cz" else 1)
     a = rand()
     b = None
-    if op in ("potrf", "potri", "trtri"):
+    solve = op in SOLVES
+    rhs_b = rand()[:, :1].contiguous() if solve else None
+    if op in ("potrf", "potri", "trtri") or op.startswith("posv"):
         a = (a + a.mH) / 2
         a.diagonal().add_(n)
     spd = None
@@ -122,6 +134,10 @@ def peer(op, prec, n, torch):
             return torch.linalg.lu_factor(x)
         if op in ("potri", "trtri"):
             return torch.cholesky_inverse(x)
+        if op.startswith("posv"):
+            return torch.cholesky_solve(rhs_b, torch.linalg.cholesky(x))
+        if op.startswith("gesv"):
+            return torch.linalg.solve(x, rhs_b)
         return torch.geqrf(x)
 
     def timed(fn):
@@ -144,6 +160,11 @@ def peer(op, prec, n, torch):
     eps = torch.finfo(dt).eps / 2
     if op == "gemm":
         lhs, rhs, scale = out.to(wide) @ x, A @ (b.to(wide) @ x), ninf(A) * ninf(b) * n
+    elif solve:  # the backward error of the solution (x unused)
+        X, B = out.to(wide), rhs_b.to(wide)
+        lhs, rhs, scale = A @ X, B, (ninf(A) * ninf(X) + ninf(B)) * n
+        x = torch.ones(1, 1, dtype=wide, device=dev)
+        del X, B
     elif op in ("potri", "trtri"):  # X = inv(L L^H): X (S x) = x, S the SPD matrix
         X, S = out.to(wide), spd.to(wide)
         lhs, rhs, scale = X @ (S @ x), x, ninf(S) * ninf(X) * n
@@ -176,7 +197,7 @@ def peer(op, prec, n, torch):
     torch.cuda.empty_cache()
     host = torch.empty(n, n, dtype=dt, pin_memory=True)
     host.copy_(a)
-    back = torch.empty(n, n, dtype=dt, pin_memory=True)
+    back = torch.empty(n, 1 if solve else n, dtype=dt, pin_memory=True)
 
     def with_copies():
         r = compute(host.to(dev, non_blocking=True))
