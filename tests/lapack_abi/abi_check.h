@@ -70,4 +70,34 @@ static void* reference(const char* name) {
     return f;
 }
 
+/* main()'s start: dlopen OpenBLAS (the reference) into `openblas` and check that `symbol`, the
+ * program's entry named `name`, resolves to libtessera_lapack (linked ahead of LAPACK or preloaded).
+ * Prints a FAIL line and returns 0 when either does not hold. */
+static int open_reference(void* symbol, const char* name) {
+    openblas = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!openblas) {
+        printf("FAIL: cannot open libopenblas.so.0 (the reference): %s\n", dlerror());
+        return 0;
+    }
+    Dl_info where;
+    if (!dladdr(symbol, &where) || !strstr(where.dli_fname, "libtessera_lapack")) {
+        printf("FAIL: %s resolves to %s, not libtessera_lapack\n", name, where.dli_fname ? where.dli_fname : "?");
+        return 0;
+    }
+    printf("%s resolves to %s\n", name, where.dli_fname);
+    return 1;
+}
+
+/* A bad-argument case of a LAPACK routine, run by libtessera_lapack (on_reference 0) or by OpenBLAS:
+ * info must be LAPACK's `expected` (negative) and, on libtessera_lapack's run, xerbla_ must have been
+ * called with `routine` and -expected. */
+static void check_refusal(const char* what, const char* routine, int expected, int info, int on_reference) {
+    CHECK(info == expected, "%s (%s): info %d, LAPACK's %d", what, on_reference ? "OpenBLAS" : "libtessera_lapack",
+          info, expected);
+    if (on_reference) return;
+    CHECK(xerbla_arg == -expected && strcmp(xerbla_name, routine) == 0, "%s: xerbla_ got %s %d", what, xerbla_name,
+          xerbla_arg);
+    printf("%-18s info %d, xerbla_(%s, %d)\n", what, info, xerbla_name, xerbla_arg);
+}
+
 #endif
