@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "algorithms/common.hpp"
+#include "algorithms/diagonal_reflectors.hpp"
 #include "codelets/handles.hpp"
 #include "codelets/tasks.hpp"
 #include "codelets/tasks_lq.hpp"
@@ -10,45 +11,6 @@
 #include "tessera/lq.hpp"
 
 namespace tessera {
-
-namespace {
-
-// Step k's column update, A(m, k) = A(m, k)·Q(k, k)ᴴ for m > k (a gemlqt each), Q(k, k) being
-// gelqt's reflectors of the diagonal tile. tplqt(k, k+1) rewrites L in A(k, k) while these updates
-// read its V right of the diagonal: they read a copy instead (Chameleon's D workspace), made at the
-// first update, so that the panel chain need not wait for them.
-template <class T>
-class ApplyDiagonalQ {
-public:
-    ApplyDiagonalQ(TileMatrix<T>& A, LQFactors<T>& F, int64_t k, int prio) : A_(A), F_(F), k_(k), prio_(prio) {}
-    ~ApplyDiagonalQ() {
-        if (copied_) tasks::release_temp_tile(v_);
-    }
-    ApplyDiagonalQ(const ApplyDiagonalQ&) = delete;
-    ApplyDiagonalQ& operator=(const ApplyDiagonalQ&) = delete;
-
-    void operator()(int64_t m, int prio) {
-        if (!v_) {
-            v_ = A_.handle(k_, k_);
-            if (k_ + 1 < A_.nt()) {
-                v_ = tasks::temp_tile<T>(A_.tile_rows(k_), A_.tile_cols(k_), A_.owner(k_, k_));
-                tasks::lacpy<T>(Uplo::Upper, A_.handle(k_, k_), v_, prio_);
-                copied_ = true;
-            }
-        }
-        tasks::gemlqt<T>(Side::Right, Trans::ConjTrans, F_.ib(), v_, F_.handle(k_, k_), A_.handle(m, k_), prio);
-    }
-
-private:
-    const TileMatrix<T>& A_;
-    const LQFactors<T>& F_;
-    const int64_t k_;
-    const int prio_;
-    TileHandle v_ = nullptr;  // V: A(k, k) or its copy
-    bool copied_ = false;
-};
-
-}  // namespace
 
 template <class T>
 void gelqf_async(TileMatrix<T>& A, LQFactors<T>& F, Sequence& seq) {
@@ -61,8 +23,11 @@ void gelqf_async(TileMatrix<T>& A, LQFactors<T>& F, Sequence& seq) {
     auto prio = [kt](int64_t k, int64_t dist) { return int(3 * (kt - k) - std::min<int64_t>(dist, 3)); };
     for (int64_t k = 0; k < kt; ++k) {
         tasks::gelqt<T>(ib, A.handle(k, k), F.handle(k, k), prio(k, 0));
-        ApplyDiagonalQ<T> column(A, F, k, prio(k, 0));
-        for (int64_t m = k + 1; m < mt; ++m) column(m, prio(k, m - k));
+        // step k's column update with the diagonal tile's reflectors (read from a copy while the chain runs)
+        detail::DiagonalReflectors<T> v(A, k, Uplo::Upper, k + 1 < nt, prio(k, 0));
+        for (int64_t m = k + 1; m < mt; ++m)
+            tasks::gemlqt<T>(Side::Right, Trans::ConjTrans, ib, v.handle(), F.handle(k, k), A.handle(m, k),
+                             prio(k, m - k));
         for (int64_t n = k + 1; n < nt; ++n) {
             // [A(k, k) A(k, n)] = [L 0]·Q(k, n), then its Qᴴ on tile columns k and n (PLASMA's tslqt, tsmlq).
             tasks::tplqt<T>(ib, A.handle(k, k), A.handle(k, n), F.handle(k, n), prio(k, 0));

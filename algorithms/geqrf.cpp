@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "algorithms/common.hpp"
+#include "algorithms/diagonal_reflectors.hpp"
 #include "algorithms/qr_column.hpp"
 #include "codelets/handles.hpp"
 #include "codelets/tasks.hpp"
@@ -12,45 +13,6 @@
 #include "runtime/precisions.hpp"
 
 namespace tessera {
-
-namespace {
-
-// Step k's row update, A(k, n) = Q(k, k)ᴴ·A(k, n) for n > k (PLASMA's unmqr step, a gemqrt each),
-// Q(k, k) being geqrt's reflectors of the diagonal tile. tpqrt(k+1, k) rewrites R in A(k, k) while
-// these updates read its V below the diagonal: they read a copy instead (Chameleon's D workspace),
-// made at the first update, so that the panel chain need not wait for them.
-template <class T>
-class ApplyDiagonalQh {
-public:
-    ApplyDiagonalQh(TileMatrix<T>& A, QRFactors<T>& F, int64_t k, int prio) : A_(A), F_(F), k_(k), prio_(prio) {}
-    ~ApplyDiagonalQh() {
-        if (copied_) tasks::release_temp_tile(v_);
-    }
-    ApplyDiagonalQh(const ApplyDiagonalQh&) = delete;
-    ApplyDiagonalQh& operator=(const ApplyDiagonalQh&) = delete;
-
-    void operator()(int64_t n, int prio) {
-        if (!v_) {
-            v_ = A_.handle(k_, k_);
-            if (k_ + 1 < A_.mt()) {
-                v_ = tasks::temp_tile<T>(A_.tile_rows(k_), A_.tile_cols(k_), A_.owner(k_, k_));
-                tasks::lacpy<T>(Uplo::Lower, A_.handle(k_, k_), v_, prio_);
-                copied_ = true;
-            }
-        }
-        tasks::gemqrt<T>(Side::Left, Trans::ConjTrans, F_.ib(), v_, F_.handle(k_, k_), A_.handle(k_, n), prio);
-    }
-
-private:
-    const TileMatrix<T>& A_;
-    const QRFactors<T>& F_;
-    const int64_t k_;
-    const int prio_;
-    TileHandle v_ = nullptr;  // V: A(k, k) or its copy
-    bool copied_ = false;
-};
-
-}  // namespace
 
 template <class T>
 void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence& seq) {
@@ -64,8 +26,11 @@ void geqrf_async(TileMatrix<T>& A, QRFactors<T>& F, Sequence& seq) {
     auto prio = [kt](int64_t k, int64_t dist) { return int(3 * (kt - k) - std::min<int64_t>(dist, 3)); };
     for (int64_t k = 0; k < kt; ++k) {
         tasks::geqrt<T>(ib, A.handle(k, k), F.handle(k, k), prio(k, 0));
-        ApplyDiagonalQh<T> row(A, F, k, prio(k, 0));
-        for (int64_t n = k + 1; n < nt; ++n) row(n, prio(k, n - k));
+        // step k's row update with the diagonal tile's reflectors (read from a copy while the chain runs)
+        detail::DiagonalReflectors<T> v(A, k, Uplo::Lower, k + 1 < mt, prio(k, 0));
+        for (int64_t n = k + 1; n < nt; ++n)
+            tasks::gemqrt<T>(Side::Left, Trans::ConjTrans, ib, v.handle(), F.handle(k, k), A.handle(k, n),
+                             prio(k, n - k));
         for (int64_t m = k + 1; m < mt; ++m) {
             // [A(k, k); A(m, k)] = Q(m, k)·[R; 0], then its Qᴴ on tile rows k and m (PLASMA's tsqrt, tsmqr).
             tasks::tpqrt<T>(ib, A.handle(k, k), A.handle(m, k), F.handle(m, k), prio(k, 0));
