@@ -120,6 +120,23 @@ void combine_ssq(R& scale, R& sumsq, R s2, R q2) {
     }
 }
 
+/// The column sums of an n×n symmetric or Hermitian tile stored in one triangle (at(r, c): the
+/// modulus counted at (r, c), the mirrored entry for the other triangle), each column summed from
+/// row 0 to n − 1 as the loop over at(r, c) would (the same bits as the OpenCL kernel), with the
+/// stored triangle read column by column: stored entry (i, j) is term i of column j's sum and term j
+/// of column i's, and the stored columns taken in order give every sum its terms in order. Reading
+/// the mirrored entries along rows instead took 117 ms for a 4096² tile, 0.3 ms on a GPU.
+template <class R, class At>
+void sym_col_sums(bool lower, int64_t n, const At& at, R* out) {
+    for (int64_t c = 0; c < n; ++c) out[c] = 0;
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = lower ? j : 0; i < (lower ? n : j + 1); ++i) {
+            const R x = at(i, j);
+            out[j] += x;
+            if (i != j) out[i] += x;
+        }
+}
+
 /// The partial `part` of the m×n tile a (leading dimension lda) into out[0, norm_part_length).
 template <class T>
 void norm_tile(NormPart part, NormTile tile, bool unit, bool herm, int64_t m, int64_t n, const T* a, int64_t lda,
@@ -139,6 +156,10 @@ void norm_tile(NormPart part, NormTile tile, bool unit, bool herm, int64_t m, in
             break;
         case NormPart::ColSum:
         case NormPart::ColRowSum:
+            if (part == NormPart::ColSum && (tile == NormTile::SymLower || tile == NormTile::SymUpper)) {
+                sym_col_sums(tile == NormTile::SymLower, n, at, out);
+                break;
+            }
             for (int64_t c = 0; c < n; ++c) {
                 R s = 0;
                 for (int64_t r = 0; r < m; ++r) s += at(r, c);
