@@ -233,8 +233,12 @@ TYPED_TEST(BandTridiag, ValuesOnly) {
         // with kd ≥ n its result depended on the build (the sign of e for n = 2, complex, in the
         // sanitized clang build only).
         lapack_sb2st<T>(n, std::min<int64_t>(kd, std::max<int64_t>(n - 1, 0)), b.ab, b.ldab, d3.data(), e3.data());
-        for (int64_t i = 0; i < n; ++i) EXPECT_NEAR(d2[size_t(i)], d3[size_t(i)], 4 * eps * b.norm) << i;
-        for (size_t i = 0; i < ne; ++i) EXPECT_NEAR(e2[i], e3[i], 4 * eps * b.norm) << i;
+        // Two runs of the same reduction by different kernels (ours, LAPACK's): each entry within the
+        // rounding the n sweeps accumulate, O(n·eps·‖B‖) (Wilkinson's bound for Householder
+        // reductions); OpenBLAS's SSE kernels (OPENBLAS_CORETYPE=NEHALEM) differ by 19·eps·‖B‖ at n = 257.
+        const double tol = double(std::max<int64_t>(n, 4)) * eps * b.norm;
+        for (int64_t i = 0; i < n; ++i) EXPECT_NEAR(d2[size_t(i)], d3[size_t(i)], tol) << i;
+        for (size_t i = 0; i < ne; ++i) EXPECT_NEAR(e2[i], e3[i], tol) << i;
     }
 }
 
