@@ -52,7 +52,8 @@ void convert_up_async(bool accumulate, const TileMatrix<low_t<T>>& Xs, TileMatri
 
 // Submit C = alpha·A·X + beta·C. uplo General: A general (gemm); Lower / Upper: A symmetric or
 // Hermitian from that triangle, the tiles of the other one taken as the conjugate transposes of their
-// mirrors and the diagonal tiles multiplied by hemm (LAPACK's xSYMM / xHEMM in DSPOSV / ZCPOSV).
+// mirrors and the diagonal tiles multiplied by symm tasks (xSYMM / xHEMM, as DSPOSV / ZCPOSV; CPU and
+// OpenCL, the public symm's codelet).
 template <class T>
 void multiply_async(Uplo uplo, T alpha, const TileMatrix<T>& A, const TileMatrix<T>& X, T beta, TileMatrix<T>& C,
                     Sequence& seq) {
@@ -62,7 +63,8 @@ void multiply_async(Uplo uplo, T alpha, const TileMatrix<T>& A, const TileMatrix
             for (int64_t k = 0; k < A.nt(); ++k) {
                 const T b = k == 0 ? beta : T(1);
                 if (uplo != Uplo::General && i == k)
-                    tasks::hemm<T>(Side::Left, uplo, alpha, A.handle(i, i), X.handle(i, j), b, C.handle(i, j));
+                    tasks::symm<T>(is_complex_v<T>, Side::Left, uplo, alpha, A.handle(i, i), X.handle(i, j), b,
+                                   C.handle(i, j));
                 else if (uplo == Uplo::General || (uplo == Uplo::Lower) == (i > k))
                     tasks::gemm<T>(Trans::NoTrans, Trans::NoTrans, alpha, A.handle(i, k), X.handle(k, j), b,
                                    C.handle(i, j));

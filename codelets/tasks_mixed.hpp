@@ -1,5 +1,5 @@
 // Typed task insertion for the mixed-precision solvers (algorithms/mixed.cpp): precision
-// conversions of tiles and the symmetric/Hermitian product of a diagonal tile. All CPU only.
+// conversions of tiles (CPU and OpenCL).
 #pragma once
 
 #include "kernels/cpu/lag2.hpp"
@@ -16,9 +16,5 @@ void lag2_down(Uplo uplo, TileHandle A, TileHandle B, int* info, int prio = 0);
 /// LAPACK xLAG2D / xLAG2Z, then the refinement's xAXPY; CPU only).
 template <class T>
 void lag2_up(bool accumulate, TileHandle A, TileHandle B, int prio = 0);
-/// C = alpha·A·B + beta·C (side Left) or alpha·B·A + beta·C (Right), A a symmetric (s, d) or
-/// Hermitian (c, z) tile referenced through its uplo triangle (R A, R B, RW C; xSYMM / xHEMM; CPU only).
-template <class T>
-void hemm(Side side, Uplo uplo, T alpha, TileHandle A, TileHandle B, T beta, TileHandle C, int prio = 0);
 
 }  // namespace tessera::tasks

@@ -70,8 +70,8 @@ double op_flops(std::string_view op, uint32_t f, const Buffers& b) {
         const double k = flag(f, 1) == 'N' ? cols(b, 0) : rows(b, 0), n = cols(b, 1);
         return k * n * (n + 1.);
     }
-    if (op == "symm" || op == "hemm") {  // A, B, C; flags: symm: 'S'/'H', side, uplo; hemm: side, uplo
-        const bool left = flag(f, op == "symm" ? 1 : 0) == 'L';
+    if (op == "symm") {  // A, B, C; flags: 'S'/'H', side, uplo
+        const bool left = flag(f, 1) == 'L';
         return 2. * rows(b, 2) * cols(b, 2) * (left ? rows(b, 2) : cols(b, 2));
     }
     if (op == "syr2k") {  // A, B, C; flags: 'S'/'H', uplo, trans

@@ -40,10 +40,10 @@ TEST(TaskFlops, Blas3AndCholeskyKernelsFollowLawn41) {
     EXPECT_EQ(codelet_flops("dtrmm", flags('R', 'L'), {tile(6, 6), tile(4, 6)}), 4. * 6 * 6);  // m n²
     EXPECT_EQ(codelet_flops("dsyrk", flags('L', 'N'), {tile(6, 3), tile(6, 6)}), 3. * 6 * 7);  // k n (n + 1)
     EXPECT_EQ(codelet_flops("zherk", flags('U', 'C'), {tile(3, 6), tile(6, 6)}), 4 * 3. * 6 * 7);
-    // symm / syr2k (flags 'S' or 'H', then side / uplo ...) and the mixed solvers' hemm (side, uplo).
+    // symm / syr2k (flags 'S' or 'H', then side / uplo ...).
     const uint32_t hr = flags('H', 'R'), su = flags('S', 'U') | uint32_t('T') << 16;
     EXPECT_EQ(codelet_flops("dsymm", hr, {tile(3, 3), tile(4, 3), tile(4, 3)}), 2. * 4 * 3 * 3);  // 2 m n²
-    EXPECT_EQ(codelet_flops("zhemm", flags('L', 'U'), {tile(4, 4), tile(4, 3), tile(4, 3)}), 4 * 2. * 4 * 4 * 3);
+    EXPECT_EQ(codelet_flops("zsymm", flags('H', 'L') | uint32_t('U') << 16, {tile(4, 4), tile(4, 3), tile(4, 3)}), 4 * 2. * 4 * 4 * 3);
     EXPECT_EQ(codelet_flops("dsyr2k", su, {tile(3, 6), tile(3, 6), tile(6, 6)}), 2. * 3 * 6 * 7);  // 2 k n (n + 1)
     EXPECT_EQ(codelet_flops("dpotrf", flags('L'), {tile(9, 9)}), detail::potrf_flops(9));
     EXPECT_DOUBLE_EQ(detail::potrf_flops(300), 300. * 300 * 300 / 3 + 300. * 300 / 2 + 300. / 6);

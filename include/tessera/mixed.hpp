@@ -20,8 +20,8 @@
 //              the low precision: roughly κ(A) ≳ 1/eps_low ≈ 1e7).
 // (LAPACK's −1, "fell back for implementation-specific reasons", is never returned.) After a
 // fallback A holds the high-precision factors, as LAPACK's xPOSV / xGESV leave them.
-// The products with the diagonal tiles of a symmetric A are a CPU-only codelet; everything else,
-// the precision conversions included, runs wherever its codelets do (CPU workers, OpenCL devices). One process only (the convergence test
+// Every task, the precision conversions and the products with the diagonal tiles of a symmetric A
+// included, runs wherever its codelet does (CPU workers, OpenCL devices). One process only (the convergence test
 // reads the residual's tiles in host memory): distributed, the calls throw Error.
 // Failures: invalid arguments throw Error before anything is submitted; a task failing on its
 // worker throws TaskError (see Sequence in tile_matrix.hpp).
