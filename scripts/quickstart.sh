@@ -51,12 +51,6 @@ sanitize() {
       mkdir -p "$(dirname "build-asan/$cache")" && cp -r "build/$cache" "build-asan/$cache"
     fi
   done
-  # OpenBLAS's SSE kernels: Debian 12's OpenBLAS 0.3.21 (gcc 12) has complex level-1/2 C kernels
-  # (ZDOTC, ZGEMV_N) for Haswell and later cores that read past the end of their arrays (OpenBLAS
-  # issues 3740 and 4013, fixed after 0.3.21); ASan's allocator ends large blocks at a page boundary,
-  # where the over-read faults (test_lq.mixed: LAPACKE_zgels in zgemv_n_SKYLAKEX). The Release suite
-  # keeps the machine's kernels, so the two suites also meet two roundings.
-  export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-NEHALEM}
   ctest --test-dir build-asan --output-on-failure --timeout 900 ||
     bash tests/sanitizers/rerun_tracer_crashes.sh build-asan
 }
