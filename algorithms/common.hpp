@@ -132,5 +132,20 @@ void lapack_result(const TileMatrix<T>& A, T* a, int64_t ld) {
     else A.to_lapack(a, ld);
 }
 
+/// The LAPACK-layout QR and LQ forms' check of tau: null only when it has no entries.
+inline void check_tau(const char* func, const void* tau, int64_t count) {
+    check_arg(tau != nullptr || count == 0, func, "tau", 0, "must not be null");
+}
+
+/// Submit A = the identity (ones where the row index equals the column index, zeros elsewhere; A may
+/// be rectangular): where ungqr and unglq start their products.
+template <class T>
+void set_identity(TileMatrix<T>& A) {
+    A.generate([](int64_t i0, int64_t j0, int64_t rows, int64_t cols, T* tile, int64_t ld) {
+        for (int64_t j = 0; j < cols; ++j)
+            for (int64_t i = 0; i < rows; ++i) tile[i + j * ld] = i0 + i == j0 + j ? T(1) : T(0);
+    });
+}
+
 }  // namespace detail
 }  // namespace tessera

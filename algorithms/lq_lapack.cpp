@@ -49,14 +49,6 @@ void conj_transpose_tiles(const TileMatrix<T>& A, TileMatrix<T>& B) {
 
 }  // namespace detail
 
-namespace {
-
-void check_tau(const char* func, const void* tau, int64_t count) {
-    check_arg(tau != nullptr || count == 0, func, "tau", 0, "must not be null");
-}
-
-}  // namespace
-
 namespace lapack {
 
 template <class T>
@@ -65,7 +57,7 @@ int64_t gelqf(int64_t m, int64_t n, T* a, int64_t lda, T* tau, const Options& op
     detail::require_runtime(f);
     check_dims(f, m, n, 0);
     check_arg(lda >= std::max<int64_t>(1, m), f, "lda", lda, "must be >= max(1, m)");
-    check_tau(f, tau, std::min(m, n));
+    detail::check_tau(f, tau, std::min(m, n));
     const Options o = detail::with_tuned_nb<T>(opts, "geqrf", f, std::max(m, n));
     detail::require_one_process(f);
     if (std::min(m, n) == 0) return 0;
@@ -101,7 +93,7 @@ void unmlq(char side, char trans, int64_t m, int64_t n, int64_t k, const T* a, i
     check_arg(k <= nq, f, "k", k, left ? "must be <= m (side 'L')" : "must be <= n (side 'R')");
     check_arg(lda >= std::max<int64_t>(1, k), f, "lda", lda, "must be >= max(1, k)");
     check_arg(ldc >= std::max<int64_t>(1, m), f, "ldc", ldc, "must be >= max(1, m)");
-    check_tau(f, tau, k);
+    detail::check_tau(f, tau, k);
     if (m == 0 || n == 0 || k == 0) return;
     const std::vector<T> vt = detail::conj_transposed(k, nq, a, lda);
     unmqr(side, t == Trans::NoTrans ? 'C' : 'N', m, n, k, vt.data(), nq, tau, c, ldc, opts);
@@ -115,7 +107,7 @@ void unglq(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau, con
     check_arg(m <= n, f, "m", m, "must be <= n");
     check_arg(k <= m, f, "k", k, "must be <= m");
     check_arg(lda >= std::max<int64_t>(1, m), f, "lda", lda, "must be >= max(1, m)");
-    check_tau(f, tau, k);
+    detail::check_tau(f, tau, k);
     if (m == 0) return;
     std::vector<T> at = detail::conj_transposed(m, n, a, lda);
     ungqr(n, m, k, at.data(), n, tau, opts);

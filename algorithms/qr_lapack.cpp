@@ -14,15 +14,6 @@
 namespace tessera {
 namespace {
 
-void require_one_process(const char* func) {
-    if (detail::distributed())
-        throw Error(std::string("tessera::") + func + ": distributed matrices are not supported (one process only)");
-}
-
-void check_tau(const char* func, const void* tau, int64_t count) {
-    check_arg(tau != nullptr || count == 0, func, "tau", 0, "must not be null");
-}
-
 /// Submit the T factor of every tile column of F (ColumnPanel, built for V) from the Householder
 /// vectors below V's diagonal and tau (one scalar per column of V). `backward`: the consumer takes
 /// the panels last to first (ungqr, and unmqr's Left·Q and Right·Qᴴ), which sets the priorities.
@@ -54,9 +45,9 @@ int64_t geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau, const Options& op
     const char* f = "lapack::geqrf";
     check_dims(f, m, n, 0);
     check_arg(lda >= std::max<int64_t>(1, m), f, "lda", lda, "must be >= max(1, m)");
-    check_tau(f, tau, std::min(m, n));
+    detail::check_tau(f, tau, std::min(m, n));
     const Options o = detail::with_tuned_nb<T>(opts, "geqrf", f, std::max(m, n));
-    require_one_process(f);
+    detail::require_one_process(f);
     if (std::min(m, n) == 0) return 0;
     auto A = detail::lapack_tiles(a, lda, m, n, o, f, "lda");
     QRFactors<T> F(A, 1, QRForm::ColumnPanel);
@@ -80,9 +71,9 @@ void unmqr(char side, char trans, int64_t m, int64_t n, int64_t k, const T* a, i
     check_arg(k <= nq, f, "k", k, left ? "must be <= m (side 'L')" : "must be <= n (side 'R')");
     check_arg(lda >= std::max<int64_t>(1, nq), f, "lda", lda, left ? "must be >= max(1, m)" : "must be >= max(1, n)");
     check_arg(ldc >= std::max<int64_t>(1, m), f, "ldc", ldc, "must be >= max(1, m)");
-    check_tau(f, tau, k);
+    detail::check_tau(f, tau, k);
     const Options o = detail::with_tuned_nb<T>(opts, "geqrf", f, std::max(m, n));
-    require_one_process(f);
+    detail::require_one_process(f);
     if (m == 0 || n == 0 || k == 0) return;
     auto A = detail::lapack_tiles(a, lda, nq, k, o, f, "lda");  // read only
     auto C = detail::lapack_tiles(c, ldc, m, n, o, f, "ldc");
@@ -104,19 +95,16 @@ void ungqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau, con
     check_arg(n <= m, f, "n", n, "must be <= m");
     check_arg(k <= n, f, "k", k, "must be <= n");
     check_arg(lda >= std::max<int64_t>(1, m), f, "lda", lda, "must be >= max(1, m)");
-    check_tau(f, tau, k);
+    detail::check_tau(f, tau, k);
     const Options o = detail::with_tuned_nb<T>(opts, "geqrf", f, m);
-    require_one_process(f);
+    detail::require_one_process(f);
     if (n == 0) return;
     Sequence seq;
     if (k == 0) {  // Q = the identity's first n columns
         auto Q = detail::lapack_tiles(a, lda, m, n, o, f, "lda");
         {
             detail::SubmitScope scope(seq);
-            Q.generate([](int64_t i0, int64_t j0, int64_t rows, int64_t cols, T* tile, int64_t ld) {
-                for (int64_t j = 0; j < cols; ++j)
-                    for (int64_t i = 0; i < rows; ++i) tile[i + j * ld] = i0 + i == j0 + j ? T(1) : T(0);
-            });
+            detail::set_identity(Q);
         }
         seq.wait();
         return detail::lapack_result(Q, a, lda);

@@ -21,10 +21,7 @@ void unglq_async(const TileMatrix<T>& A, const LQFactors<T>& F, TileMatrix<T>& Q
     check_arg(Q.n() == A.n(), "unglq", "Q", Q.n(), "columns must equal the columns of A");
     check_arg(Q.m() <= A.n(), "unglq", "Q", Q.m(), "rows must not exceed the columns of A");
     check_arg(Q.nb() == A.nb(), "unglq", "nb", Q.nb(), "must be the same for A and Q");
-    Q.generate([](int64_t i0, int64_t j0, int64_t rows, int64_t cols, T* tile, int64_t ld) {
-        for (int64_t j = 0; j < cols; ++j)
-            for (int64_t i = 0; i < rows; ++i) tile[i + j * ld] = i0 + i == j0 + j ? T(1) : T(0);
-    });
+    detail::set_identity(Q);
     const int64_t nt = A.nt(), kt = std::min(A.mt(), A.nt()), qmt = Q.mt(), ib = F.ib();
     for (int64_t k = kt - 1; k >= 0; --k) {
         const int prio = int(k + 1);

@@ -25,10 +25,7 @@ void ungqr_async(const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& Q
     check_arg(Q.m() == A.m(), "ungqr", "Q", Q.m(), "rows must equal the rows of A");
     check_arg(Q.n() <= A.m(), "ungqr", "Q", Q.n(), "columns must not exceed the rows of A");
     check_arg(Q.nb() == A.nb(), "ungqr", "nb", Q.nb(), "must be the same for A and Q");
-    Q.generate([](int64_t i0, int64_t j0, int64_t rows, int64_t cols, T* tile, int64_t ld) {
-        for (int64_t j = 0; j < cols; ++j)
-            for (int64_t i = 0; i < rows; ++i) tile[i + j * ld] = i0 + i == j0 + j ? T(1) : T(0);
-    });
+    detail::set_identity(Q);
     const int64_t mt = A.mt(), kt = std::min(A.mt(), A.nt()), qnt = Q.nt(), ib = F.ib();
     for (int64_t k = kt - 1; k >= 0; --k) {
         const int prio = int(k + 1);
