@@ -12,6 +12,7 @@
 #include "algorithms/common.hpp"
 #include "algorithms/ge2gb.hpp"
 #include "algorithms/host_tiles.hpp"
+#include "algorithms/lq_lapack.hpp"
 #include "codelets/tasks_eig.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "kernels/cpu/band_bidiag.hpp"
@@ -57,14 +58,13 @@ int64_t bidiagonal_svd(Bidiag solver, int64_t n, R* d, R* e, R* ub, R* vbt) {
                               ub ? ub : &dummy, in, &dummy, 1);
 }
 
-// Submit Y(j, i) = X(i, j)ᴴ for every tile of X (Y: X's transposed shape, the same nb) and wait.
+// Y = Xᴴ tile by tile (Y: X's transposed shape, the same nb), waited for.
 template <class T>
 void conj_transpose_into(const TileMatrix<T>& X, TileMatrix<T>& Y) {
     Sequence seq;
     {
         detail::SubmitScope scope(seq);
-        for (int64_t j = 0; j < X.nt(); ++j)
-            for (int64_t i = 0; i < X.mt(); ++i) tasks::conj_transpose<T>(X.handle(i, j), Y.handle(j, i));
+        detail::conj_transpose_tiles(X, Y);
     }
     seq.wait();
 }

@@ -1,5 +1,6 @@
 // Conjugate-transposed copies, of LAPACK column-major arrays and of tile matrices: the LAPACK-layout
-// LQ forms (lq_lapack.cpp) and lapack::gels for m < n run the LAPACK-layout QR forms on them.
+// LQ forms (lq_lapack.cpp) and lapack::gels for m < n run the LAPACK-layout QR forms on them; the SVD
+// (gesvd.cpp) works on Aᴴ for m < n.
 // Internal header.
 #pragma once
 
