@@ -14,7 +14,7 @@ namespace {
 
 template <class T>
 char trans_char(const char* t) {  // 'N', 'T' or 'C' ('C' is 'T' for real T)
-    const char c = char(std::toupper(static_cast<unsigned char>(*t)));
+    const char c = upper(t);
     return (!tessera::is_complex_v<T> && c == 'C') ? 'T' : c;
 }
 inline bool is_trans(const char* t) { return lsame(t, 'N') || lsame(t, 'T') || lsame(t, 'C'); }
@@ -72,9 +72,9 @@ void triangular(const char* side, const char* uplo, const char* ta, const char* 
     if (info != 0) return xerbla(routine_name<T>(routine, true).c_str(), -info);
     int unused = 0;
     intercept<T>(name, size, &unused, {}, next, [&] {
-        const char s = char(std::toupper(static_cast<unsigned char>(*side)));
-        const char u = char(std::toupper(static_cast<unsigned char>(*uplo)));
-        const char d = char(std::toupper(static_cast<unsigned char>(*diag)));
+        const char s = upper(side);
+        const char u = upper(uplo);
+        const char d = upper(diag);
         if constexpr (Trmm)
             tessera::lapack::trmm<T>(s, u, trans_char<T>(ta), d, *m, *n, *alpha, a, *lda, b, *ldb, on_copies());
         else
@@ -107,8 +107,8 @@ void symmetric(const char* side, const char* uplo, const int* m, const int* n, c
     if (info != 0) return xerbla(routine_name<T>(routine, true).c_str(), -info);
     int unused = 0;
     intercept<T>(name, size, &unused, {}, next, [&] {
-        const char s = char(std::toupper(static_cast<unsigned char>(*side)));
-        const char u = char(std::toupper(static_cast<unsigned char>(*uplo)));
+        const char s = upper(side);
+        const char u = upper(uplo);
         if constexpr (Hemm)
             tessera::lapack::hemm<T>(s, u, *m, *n, *alpha, a, *lda, b, *ldb, *beta, c, *ldc, on_copies());
         else
@@ -147,7 +147,7 @@ void rank_k(const char* uplo, const char* trans, const int* n, const int* k, con
     if (info != 0) return xerbla(routine_name<T>(routine, true).c_str(), -info);
     int unused = 0;
     intercept<T>(name, size, &unused, {}, next, [&] {
-        const char u = char(std::toupper(static_cast<unsigned char>(*uplo)));
+        const char u = upper(uplo);
         if constexpr (Herk)
             tessera::lapack::herk<T>(u, trans_char<T>(trans), *n, *k, *alpha, a, *lda, *beta, c, *ldc, on_copies());
         else
@@ -180,7 +180,7 @@ void rank_2k(const char* uplo, const char* trans, const int* n, const int* k, co
     if (info != 0) return xerbla(routine_name<T>(routine, true).c_str(), -info);
     int unused = 0;
     intercept<T>(name, size, &unused, {}, next, [&] {
-        const char u = char(std::toupper(static_cast<unsigned char>(*uplo)));
+        const char u = upper(uplo);
         if constexpr (Her2k)
             tessera::lapack::her2k<T>(u, trans_char<T>(trans), *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc,
                                       on_copies());

@@ -33,8 +33,11 @@ std::string routine_name(const char* routine, bool upper = false) {
     return s;
 }
 
+/// The character argument *c in upper case (what the lapack:: forms take).
+inline char upper(const char* c) { return char(std::toupper(static_cast<unsigned char>(*c))); }
+
 /// LAPACK's LSAME: c equals the upper-case letter u, ignoring case.
-inline bool lsame(const char* c, char u) { return std::toupper(static_cast<unsigned char>(*c)) == u; }
+inline bool lsame(const char* c, char u) { return upper(c) == u; }
 
 /// The Options of every Tessera call a wrapper makes: the arrays are copied into tiles and back
 /// (LapackLayout::TileCopy), so they are written only when the call has succeeded. In place, a

@@ -11,8 +11,6 @@
 namespace tessera_lapack {
 namespace {
 
-inline char upper(const char* c) { return char(std::toupper(static_cast<unsigned char>(*c))); }
-
 template <class T>
 void trtri(const char* uplo, const char* diag, const int* n, T* a, const int* lda, int* info, size_t lu, size_t ld) {
     const std::string name = routine_name<T>("trtri");

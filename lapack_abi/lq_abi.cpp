@@ -61,9 +61,7 @@ void unmlq(const char* side, const char* trans, const int* m, const int* n, cons
     if (*info != 0) return xerbla(routine_name<T>(routine, true).c_str(), *info);
     if (*m == 0 || *n == 0 || *k == 0) return void(work[0] = T(1));
     intercept<T>(name, size, info, {}, next, [&] {
-        tessera::lapack::unmlq<T>(char(std::toupper(static_cast<unsigned char>(*side))),
-                                  char(std::toupper(static_cast<unsigned char>(*trans))), *m, *n, *k, a, *lda, tau, c,
-                                  *ldc, on_copies());
+        tessera::lapack::unmlq<T>(upper(side), upper(trans), *m, *n, *k, a, *lda, tau, c, *ldc, on_copies());
         return int64_t(0);
     });
 }

@@ -48,7 +48,7 @@ void getrs(const char* trans, const int* n, const int* nrhs, const T* a, const i
     if (*nrhs == 0) return;  // LAPACK's quick return
     intercept<T>(name, *n, info, {}, next, [&] {
         const std::vector<int64_t> piv(ipiv, ipiv + *n);
-        const char t = char(std::toupper(static_cast<unsigned char>(*trans)));
+        const char t = upper(trans);
         tessera::lapack::getrs<T>(t, *n, *nrhs, a, *lda, piv.data(), b, *ldb, on_copies());
         return int64_t(0);
     });
