@@ -243,8 +243,7 @@ TYPED_TEST(LQ, GelsWideAllCases) {
             auto y = b;
             ASSERT_EQ(lapack::gels<T>(char(trans), m, n, nrhs, f.data(), m, y.data(), ldb, {.nb = s.nb}), 0);
             EXPECT_LE(check::agreement(out_rows, nrhs, y.data(), ldb, ref.data(), ldb, n), check::kThreshold) << what;
-            auto g = a;
-            g.resize(g.size() + 64);  // slack: OpenBLAS 0.3.21's xGEMV_N reads past the last column (issue 4013)
+            auto g = check::reference_copy(a.data(), a.size());
             std::vector<T> tau(static_cast<size_t>(m));
             ASSERT_EQ(lapacke_gelqf(m, n, g.data(), m, tau.data()), 0);
             EXPECT_LE(check::agreement(m, n, f.data(), m, g.data(), m, n), check::kThreshold) << what;

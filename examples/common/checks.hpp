@@ -73,6 +73,15 @@ T random_hpd_entry(uint64_t seed, uint64_t i, uint64_t j, int64_t n) {
 /// m×n array with leading dimension lda ≥ m, entries random_scalar<T>(seed, i, j), rows m..lda−1 zero.
 template <class T>
 std::vector<T> random_matrix(int64_t m, int64_t n, int64_t lda, uint64_t seed);
+/// A copy of a[0, count) for a LAPACKE reference call, followed by 64 elements of slack: Debian 12's
+/// OpenBLAS 0.3.21 xGEMV_N kernels (SkylakeX and Nehalem alike) read past the last column (OpenBLAS
+/// issue 4013), which faulted where ASan's allocator ended a tight copy at a page boundary.
+template <class T>
+std::vector<T> reference_copy(const T* a, size_t count) {
+    std::vector<T> c(count + 64);
+    std::copy(a, a + count, c.begin());
+    return c;
+}
 /// Symmetric (Hermitian for complex T) positive definite n×n array, both triangles set:
 /// a_ij = random_hpd_entry<T>(seed, i, j, n).
 template <class T>

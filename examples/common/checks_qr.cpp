@@ -90,14 +90,9 @@ double agreement(int64_t rows, int64_t cols, const T* x, int64_t ldx, const T* x
 template <class T>
 std::vector<T> lapacke_gels(Trans trans, int64_t m, int64_t n, int64_t nrhs, const T* a, int64_t lda, const T* b,
                             int64_t ldb, int* info) {
-    // Slack after both copies: Debian 12's OpenBLAS 0.3.21 xGEMV_N kernels read past the last column
-    // (OpenBLAS issue 4013); a copy ending at a page boundary (ASan's allocator) faulted there.
-    constexpr size_t kSlack = 64;
-    const size_t asize = size_t(std::max<int64_t>(lda, 1) * std::max<int64_t>(n, 1));
     const size_t xsize = size_t(std::max<int64_t>(ldb, 1) * std::max<int64_t>(nrhs, 1));
-    std::vector<T> acopy(asize + kSlack), x(xsize + kSlack);
-    std::copy(a, a + asize, acopy.begin());
-    std::copy(b, b + xsize, x.begin());
+    std::vector<T> acopy = reference_copy(a, size_t(std::max<int64_t>(lda, 1) * std::max<int64_t>(n, 1)));
+    std::vector<T> x = reference_copy(b, xsize);
     const char t = cpu::lapack_trans<T>(trans);
     const int im = int(m), in = int(n), inrhs = int(nrhs), ilda = int(lda), ildb = int(ldb);
     if constexpr (std::is_same_v<T, float>)
