@@ -137,6 +137,14 @@ inline void check_tau(const char* func, const void* tau, int64_t count) {
     check_arg(tau != nullptr || count == 0, func, "tau", 0, "must not be null");
 }
 
+/// Submit A = 0 (every entry of every tile).
+template <class T>
+void set_zero(TileMatrix<T>& A) {
+    A.generate([](int64_t, int64_t, int64_t rows, int64_t cols, T* tile, int64_t ld) {
+        for (int64_t j = 0; j < cols; ++j) std::fill(tile + j * ld, tile + j * ld + rows, T(0));
+    });
+}
+
 /// Submit A = the identity (ones where the row index equals the column index, zeros elsewhere; A may
 /// be rectangular): where ungqr and unglq start their products.
 template <class T>

@@ -158,9 +158,7 @@ int64_t gels(Trans trans, TileMatrix<T>& A, TileMatrix<T>& B, const Options& opt
     Sequence seq;
     detail::SubmitScope scope(seq);  // gels submits tasks itself (zero fill, transposition)
     if (std::min(m, n) == 0) {  // LAPACK: X = 0
-        B.generate([](int64_t, int64_t, int64_t rows, int64_t cols, T* tile, int64_t ld) {
-            for (int64_t j = 0; j < cols; ++j) std::fill(tile + j * ld, tile + j * ld + rows, T(0));
-        });
+        detail::set_zero(B);
         return seq.wait();
     }
     if (m >= n) {

@@ -111,9 +111,7 @@ struct Gmres {
     // One cycle of at most min(m, budget) iterations from d₀ = 0, then X += d. Returns the iterations
     // done, or −1 when a vector overflowed the low precision.
     int64_t cycle(const TileMatrix<T>& R, TileMatrix<T>& X, int64_t budget) {
-        V.generate([](int64_t, int64_t, int64_t rows, int64_t cols, T* a, int64_t ld) {
-            for (int64_t c = 0; c < cols; ++c) std::fill_n(a + c * ld, rows, T(0));
-        });
+        detail::set_zero(V);
         {
             Sequence seq;
             precondition_async(R, w, seq);
