@@ -377,18 +377,6 @@ int run_rows(const Op& op, const Command& c, Runtime& rt) {
     return detail::max_over_ranks(all_ok ? tool::kOk : tool::kFailed);
 }
 
-/// The routine family whose tuned tile size an operation uses when --nb/--ib are not given (tuned_tile).
-std::string tuned_family(const std::string& op) {
-    // the triangular inverses run potrf's mix of tasks (trsm / trmm panels, syrk, a diagonal kernel)
-    if (op.rfind("po", 0) == 0 || op == "trtri" || op == "lauum") return "potrf";
-    // syevd, heevd: the geqrf tile size, capped at kHeevdMaxNb in run_op (tessera::heevd_nb)
-    if (op == "geqrf" || op == "gels" || op == "ungqr" || op == "unmqr" || op == "syevd" || op == "heevd" ||
-        op == "gesdd" || op == "gesvd" || op == "gelqf" || op == "unmlq" || op == "unglq")
-        return "geqrf";
-    if (op.rfind("ge", 0) == 0 && op != "gemm") return "getrf";
-    return "gemm";
-}
-
 /// Refuse what a run cannot do on this Runtime: an operation not distributed yet, --resident when
 /// distributed or without an OpenCL device.
 void refuse_unavailable(const Op& op, const Command& c, const Runtime& rt) {
@@ -425,7 +413,7 @@ int run_op(const Op& op, Command c, const GivenFn& given) {
     Runtime rt(c.config);
     const auto refused = tool::prepare_together("tessera-tester", [&] {
         refuse_unavailable(op, c, rt);
-        const TileChoice tuned = tuned_tile(c.p.prec + tuned_family(op.name), std::max({c.p.m, c.p.n, c.p.k}));
+        const TileChoice tuned = tuned_tile(c.p.prec + std::string(op.family), std::max({c.p.m, c.p.n, c.p.k}));
         const std::string name = op.name;
         const bool eig = name == "syevd" || name == "heevd" || name == "gesdd" || name == "gesvd";
         if (c.p.nb == 0) c.p.nb = eig ? std::min(tuned.nb, kHeevdMaxNb) : tuned.nb;  // eig: heevd_nb, gesvd_nb

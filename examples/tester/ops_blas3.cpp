@@ -128,13 +128,13 @@ std::vector<Operand> syrk_operands(const Params& p) {
     return {{nt ? p.n : p.k, nt ? p.k : p.n, nt ? "--n" : "--k", nt ? "--k" : "--n"}, {p.n, p.n, "--n", "--n"}};
 }
 
-const Register reg_gemm{{"gemm", TESSERA_RUNS(run_gemm),
+const Register reg_gemm{{"gemm", "gemm", TESSERA_RUNS(run_gemm),
                          kM | kK | kTransA | kTransB | kAlpha | kBeta | kResident, gemm_operands}};
-const Register reg_trsm{{"trsm", TESSERA_RUNS(run_trsm),
+const Register reg_trsm{{"trsm", "gemm", TESSERA_RUNS(run_trsm),
                          kM | kSide | kUplo | kTrans | kDiag | kAlpha | kResident, trsm_operands}};
-const Register reg_syrk{{"syrk", TESSERA_RUNS(run_syrk),
+const Register reg_syrk{{"syrk", "gemm", TESSERA_RUNS(run_syrk),
                          kK | kUplo | kTrans | kAlpha | kBeta | kResident, syrk_operands}};
-const Register reg_herk{{"herk", TESSERA_RUNS(run_syrk, true),
+const Register reg_herk{{"herk", "gemm", TESSERA_RUNS(run_syrk, true),
                          kK | kUplo | kTrans | kAlpha | kBeta | kResident, syrk_operands}};
 
 }  // namespace

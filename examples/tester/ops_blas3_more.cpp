@@ -113,15 +113,15 @@ std::vector<Operand> syr2k_operands(const Params& p) {
     return {ab, ab, {p.n, p.n, "--n", "--n"}};
 }
 
-const Register reg_trmm{{"trmm", TESSERA_RUNS(run_trmm),
+const Register reg_trmm{{"trmm", "gemm", TESSERA_RUNS(run_trmm),
                          kM | kSide | kUplo | kTrans | kDiag | kAlpha | kResident, trmm_operands, false}};
-const Register reg_symm{{"symm", TESSERA_RUNS(run_symm),
+const Register reg_symm{{"symm", "gemm", TESSERA_RUNS(run_symm),
                          kM | kSide | kUplo | kAlpha | kBeta | kResident, symm_operands, false}};
-const Register reg_hemm{{"hemm", TESSERA_RUNS(run_symm, true),
+const Register reg_hemm{{"hemm", "gemm", TESSERA_RUNS(run_symm, true),
                          kM | kSide | kUplo | kAlpha | kBeta | kResident, symm_operands, false}};
-const Register reg_syr2k{{"syr2k", TESSERA_RUNS(run_syr2k),
+const Register reg_syr2k{{"syr2k", "gemm", TESSERA_RUNS(run_syr2k),
                           kK | kUplo | kTrans | kAlpha | kBeta | kResident, syr2k_operands, false}};
-const Register reg_her2k{{"her2k", TESSERA_RUNS(run_syr2k, true),
+const Register reg_her2k{{"her2k", "gemm", TESSERA_RUNS(run_syr2k, true),
                           kK | kUplo | kTrans | kAlpha | kBeta | kResident, syr2k_operands, false}};
 
 }  // namespace

@@ -79,9 +79,9 @@ std::vector<Operand> solve_operands(const Params& p) {
     return {{p.n, p.n, "--n", "--n"}, {p.n, p.nrhs, "--n", "--nrhs"}};
 }
 
-const Register reg_potrf{{"potrf", TESSERA_RUNS(run_potrf), kUplo | kResident, potrf_operands}};
-const Register reg_potrs{{"potrs", TESSERA_RUNS(run_potrs), kUplo | kNrhs, solve_operands}};
-const Register reg_posv{{"posv", TESSERA_RUNS(run_posv), kUplo | kNrhs, solve_operands}};
+const Register reg_potrf{{"potrf", "potrf", TESSERA_RUNS(run_potrf), kUplo | kResident, potrf_operands}};
+const Register reg_potrs{{"potrs", "potrf", TESSERA_RUNS(run_potrs), kUplo | kNrhs, solve_operands}};
+const Register reg_posv{{"posv", "potrf", TESSERA_RUNS(run_posv), kUplo | kNrhs, solve_operands}};
 
 }  // namespace
 }  // namespace tessera::tester

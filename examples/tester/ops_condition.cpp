@@ -80,9 +80,10 @@ Result run_con(const Params& p) {
 std::vector<Operand> con_operands(const Params& p) { return {{p.n, p.n, "--n", "--n"}}; }
 
 // One process only (the estimates throw on a distributed Runtime): distributed = false.
-const Register reg_gecon{{"gecon", TESSERA_RUNS(run_con, Kind::Ge), kNorm | kCond, con_operands, false}};
-const Register reg_pocon{{"pocon", TESSERA_RUNS(run_con, Kind::Po), kUplo | kCond, con_operands, false}};
-const Register reg_trcon{{"trcon", TESSERA_RUNS(run_con, Kind::Tr), kNorm | kUplo | kDiag | kCond, con_operands, false}};
+const Register reg_gecon{{"gecon", "getrf", TESSERA_RUNS(run_con, Kind::Ge), kNorm | kCond, con_operands, false}};
+const Register reg_pocon{{"pocon", "potrf", TESSERA_RUNS(run_con, Kind::Po), kUplo | kCond, con_operands, false}};
+const Register reg_trcon{{"trcon", "gemm", TESSERA_RUNS(run_con, Kind::Tr), kNorm | kUplo | kDiag | kCond,
+                          con_operands, false}};
 
 }  // namespace
 }  // namespace tessera::tester

@@ -111,8 +111,8 @@ std::vector<Operand> eig_operands(const Params& p) {
 }
 
 // One process only (heevd throws on a distributed Runtime): distributed = false.
-const Register reg_syevd{{"syevd", TESSERA_RUNS(run_syevd), kUplo | kCond | kJobz, eig_operands, false, "sd"}};
-const Register reg_heevd{{"heevd", TESSERA_RUNS(run_heevd), kUplo | kCond | kJobz, eig_operands, false}};
+const Register reg_syevd{{"syevd", "geqrf", TESSERA_RUNS(run_syevd), kUplo | kCond | kJobz, eig_operands, false, "sd"}};
+const Register reg_heevd{{"heevd", "geqrf", TESSERA_RUNS(run_heevd), kUplo | kCond | kJobz, eig_operands, false}};
 
 }  // namespace
 }  // namespace tessera::tester

@@ -86,10 +86,10 @@ Result run_getri(const Params& p) {
 
 std::vector<Operand> square_operand(const Params& p) { return {{p.n, p.n, "--n", "--n"}}; }
 
-const Register reg_trtri{{"trtri", TESSERA_RUNS(run_trtri), kUplo | kDiag | kResident, square_operand}};
-const Register reg_lauum{{"lauum", TESSERA_RUNS(run_lauum), kUplo | kResident, square_operand}};
-const Register reg_potri{{"potri", TESSERA_RUNS(run_potri), kUplo | kResident, square_operand}};
-const Register reg_getri{{"getri", TESSERA_RUNS(run_getri), kResident, square_operand, false}};
+const Register reg_trtri{{"trtri", "potrf", TESSERA_RUNS(run_trtri), kUplo | kDiag | kResident, square_operand}};
+const Register reg_lauum{{"lauum", "potrf", TESSERA_RUNS(run_lauum), kUplo | kResident, square_operand}};
+const Register reg_potri{{"potri", "potrf", TESSERA_RUNS(run_potri), kUplo | kResident, square_operand}};
+const Register reg_getri{{"getri", "getrf", TESSERA_RUNS(run_getri), kResident, square_operand, false}};
 
 }  // namespace
 }  // namespace tessera::tester

@@ -130,9 +130,10 @@ std::vector<Operand> unmlq_operands(const Params& p) {
     return ops;
 }
 
-const Register reg_gelqf{{"gelqf", TESSERA_RUNS(run_gelqf), kM | kIb | kResident, gelqf_operands}};
-const Register reg_unglq{{"unglq", TESSERA_RUNS(run_unglq), kM | kIb, unglq_operands}};
-const Register reg_unmlq{{"unmlq", TESSERA_RUNS(run_unmlq), kM | kIb | kNrhs | kSide | kTrans, unmlq_operands}};
+const Register reg_gelqf{{"gelqf", "geqrf", TESSERA_RUNS(run_gelqf), kM | kIb | kResident, gelqf_operands}};
+const Register reg_unglq{{"unglq", "geqrf", TESSERA_RUNS(run_unglq), kM | kIb, unglq_operands}};
+const Register reg_unmlq{{"unmlq", "geqrf", TESSERA_RUNS(run_unmlq), kM | kIb | kNrhs | kSide | kTrans,
+                          unmlq_operands}};
 
 }  // namespace
 }  // namespace tessera::tester

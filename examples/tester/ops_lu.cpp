@@ -114,17 +114,19 @@ std::vector<Operand> incpiv_operands(const Params& p) {
 }
 
 // LU with partial pivoting and its solves are distributed (docs/distributed.md).
-const Register reg_getrf{{"getrf", TESSERA_RUNS(run_getrf, Variant::Partial),
+const Register reg_getrf{{"getrf", "getrf", TESSERA_RUNS(run_getrf, Variant::Partial),
                           kM | kResident, getrf_operands}};
-const Register reg_getrf_nopiv{{"getrf_nopiv", TESSERA_RUNS(run_getrf, Variant::NoPiv),
+const Register reg_getrf_nopiv{{"getrf_nopiv", "getrf", TESSERA_RUNS(run_getrf, Variant::NoPiv),
                                 kM | kResident, getrf_operands}};
 // getrf_incpiv's --nrhs: the right-hand sides of the check's solve.
-const Register reg_getrf_incpiv{{"getrf_incpiv", TESSERA_RUNS(run_solve, Solve::GetrfIncpiv), kNrhs | kIb, incpiv_operands}};
-const Register reg_getrs{{"getrs", TESSERA_RUNS(run_solve, Solve::Getrs), kNrhs | kTrans, solve_operands}};
-const Register reg_gesv{{"gesv", TESSERA_RUNS(run_solve, Solve::Gesv), kNrhs, solve_operands}};
-const Register reg_gesv_nopiv{{"gesv_nopiv", TESSERA_RUNS(run_solve, Solve::GesvNoPiv),
+const Register reg_getrf_incpiv{{"getrf_incpiv", "getrf", TESSERA_RUNS(run_solve, Solve::GetrfIncpiv), kNrhs | kIb,
+                                 incpiv_operands}};
+const Register reg_getrs{{"getrs", "getrf", TESSERA_RUNS(run_solve, Solve::Getrs), kNrhs | kTrans, solve_operands}};
+const Register reg_gesv{{"gesv", "getrf", TESSERA_RUNS(run_solve, Solve::Gesv), kNrhs, solve_operands}};
+const Register reg_gesv_nopiv{{"gesv_nopiv", "getrf", TESSERA_RUNS(run_solve, Solve::GesvNoPiv),
                                kNrhs, solve_operands}};
-const Register reg_gesv_incpiv{{"gesv_incpiv", TESSERA_RUNS(run_solve, Solve::GesvIncpiv), kNrhs | kIb, incpiv_operands}};
+const Register reg_gesv_incpiv{{"gesv_incpiv", "getrf", TESSERA_RUNS(run_solve, Solve::GesvIncpiv), kNrhs | kIb,
+                                incpiv_operands}};
 
 }  // namespace
 }  // namespace tessera::tester

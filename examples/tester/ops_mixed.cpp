@@ -72,20 +72,20 @@ std::vector<Operand> mixed_operands(const Params& p) {
             {p.n, p.nrhs, "--n", "--nrhs"}, {p.n, p.nrhs, "--n", "--nrhs", 0, true}, {p.n, p.nrhs, "--n", "--nrhs", 0, true}};
 }
 
-const Register reg_posv_mixed{{"posv_mixed", TESSERA_RUNS(run_posv_mixed), kUplo | kNrhs | kCond, mixed_operands,
+const Register reg_posv_mixed{{"posv_mixed", "potrf", TESSERA_RUNS(run_posv_mixed), kUplo | kNrhs | kCond,
+                               mixed_operands, false, "dz"}};
+const Register reg_gesv_mixed{{"gesv_mixed", "getrf", TESSERA_RUNS(run_gesv_mixed), kNrhs | kCond, mixed_operands,
                                false, "dz"}};
-const Register reg_gesv_mixed{{"gesv_mixed", TESSERA_RUNS(run_gesv_mixed), kNrhs | kCond, mixed_operands, false,
-                               "dz"}};
 // GMRES-IR: the Arnoldi basis (n×31) besides the classic solvers' operands.
 std::vector<Operand> gmres_operands(const Params& p) {
     auto ops = mixed_operands(p);
     ops.push_back({p.n, 31, "--n", "--n", 0, true});
     return ops;
 }
-const Register reg_posv_mixed_gmres{{"posv_mixed_gmres", TESSERA_RUNS(run_posv_mixed_gmres), kUplo | kCond,
+const Register reg_posv_mixed_gmres{{"posv_mixed_gmres", "potrf", TESSERA_RUNS(run_posv_mixed_gmres), kUplo | kCond,
                                      gmres_operands, false, "dz"}};
-const Register reg_gesv_mixed_gmres{{"gesv_mixed_gmres", TESSERA_RUNS(run_gesv_mixed_gmres), kCond, gmres_operands,
-                                     false, "dz"}};
+const Register reg_gesv_mixed_gmres{{"gesv_mixed_gmres", "getrf", TESSERA_RUNS(run_gesv_mixed_gmres), kCond,
+                                     gmres_operands, false, "dz"}};
 
 }  // namespace
 }  // namespace tessera::tester

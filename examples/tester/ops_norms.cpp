@@ -53,10 +53,11 @@ std::vector<Operand> ge_operands(const Params& p) { return {{p.m, p.n, "--m", "-
 std::vector<Operand> sy_operands(const Params& p) { return {{p.n, p.n, "--n", "--n"}}; }
 
 // One process only (the norms throw on a distributed Runtime): distributed = false.
-const Register reg_lange{{"lange", TESSERA_RUNS(run_norm, Kind::Ge), kM | kNorm, ge_operands, false}};
-const Register reg_lansy{{"lansy", TESSERA_RUNS(run_norm, Kind::Sy), kUplo | kNorm, sy_operands, false}};
-const Register reg_lanhe{{"lanhe", TESSERA_RUNS(run_norm, Kind::He), kUplo | kNorm, sy_operands, false}};
-const Register reg_lantr{{"lantr", TESSERA_RUNS(run_norm, Kind::Tr), kM | kUplo | kDiag | kNorm, ge_operands, false}};
+const Register reg_lange{{"lange", "gemm", TESSERA_RUNS(run_norm, Kind::Ge), kM | kNorm, ge_operands, false}};
+const Register reg_lansy{{"lansy", "gemm", TESSERA_RUNS(run_norm, Kind::Sy), kUplo | kNorm, sy_operands, false}};
+const Register reg_lanhe{{"lanhe", "gemm", TESSERA_RUNS(run_norm, Kind::He), kUplo | kNorm, sy_operands, false}};
+const Register reg_lantr{{"lantr", "gemm", TESSERA_RUNS(run_norm, Kind::Tr), kM | kUplo | kDiag | kNorm, ge_operands,
+                          false}};
 
 }  // namespace
 }  // namespace tessera::tester

@@ -178,11 +178,11 @@ std::vector<Operand> gels_operands(const Params& p) {
     return ops;
 }
 
-const Register reg_geqrf{{"geqrf", TESSERA_RUNS(run_geqrf), kM | kIb | kResident, geqrf_operands}};
-const Register reg_ungqr{{"ungqr", TESSERA_RUNS(run_ungqr), kM | kIb, ungqr_operands}};
-const Register reg_unmqr{{"unmqr", TESSERA_RUNS(run_unmqr), kM | kIb | kNrhs | kSide | kTrans,
+const Register reg_geqrf{{"geqrf", "geqrf", TESSERA_RUNS(run_geqrf), kM | kIb | kResident, geqrf_operands}};
+const Register reg_ungqr{{"ungqr", "geqrf", TESSERA_RUNS(run_ungqr), kM | kIb, ungqr_operands}};
+const Register reg_unmqr{{"unmqr", "geqrf", TESSERA_RUNS(run_unmqr), kM | kIb | kNrhs | kSide | kTrans,
                           unmqr_operands}};
-const Register reg_gels{{"gels", TESSERA_RUNS(run_gels), kM | kIb | kNrhs | kTrans, gels_operands}};
+const Register reg_gels{{"gels", "geqrf", TESSERA_RUNS(run_gels), kM | kIb | kNrhs | kTrans, gels_operands}};
 
 }  // namespace
 }  // namespace tessera::tester

@@ -162,8 +162,8 @@ std::vector<Operand> svd_operands(const Params& p) {
 }
 
 // One process only (gesdd throws on a distributed Runtime): distributed = false.
-const Register reg_gesdd{{"gesdd", TESSERA_RUNS(run_gesdd), kM | kCond | kJobz, svd_operands<true>, false}};
-const Register reg_gesvd{{"gesvd", TESSERA_RUNS(run_gesvd), kM | kCond | kJobuvt, svd_operands<false>, false}};
+const Register reg_gesdd{{"gesdd", "geqrf", TESSERA_RUNS(run_gesdd), kM | kCond | kJobz, svd_operands<true>, false}};
+const Register reg_gesvd{{"gesvd", "geqrf", TESSERA_RUNS(run_gesvd), kM | kCond | kJobuvt, svd_operands<false>, false}};
 
 }  // namespace
 }  // namespace tessera::tester

@@ -81,6 +81,8 @@ inline bool is_complex_prec(char prec) { return prec == 'c' || prec == 'z'; }
 
 struct Op {
     const char* name;
+    const char* family;  ///< the routine whose tuned tile size (tuned_tile) a run takes without --nb / --ib:
+                         ///< "potrf", "getrf", "geqrf" or "gemm", by the operation's mix of tasks
     RunFn run_s, run_d, run_c, run_z;  ///< the four precisions (TESSERA_RUNS)
     uint32_t options;     ///< the OpOptions it reads
     OperandsFn operands;  ///< the matrices it allocates: the memory it needs is checked before the run
@@ -96,7 +98,7 @@ struct Op {
 /// Every registered operation.
 std::vector<Op>& registry();
 /// Registers an operation at static-initialization time:
-/// `static Register r{{"potrf", TESSERA_RUNS(f), kUplo | kResident, potrf_operands}};`
+/// `static Register r{{"potrf", "potrf", TESSERA_RUNS(f), kUplo | kResident, potrf_operands}};`
 struct Register {
     explicit Register(Op op) { registry().push_back(op); }
 };
