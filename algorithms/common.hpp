@@ -132,6 +132,15 @@ void lapack_result(const TileMatrix<T>& A, T* a, int64_t ld) {
     else A.to_lapack(a, ld);
 }
 
+/// A caller's complete LAPACK pivots (1-based), refused before any task when one is not a row of
+/// A (1..n): Error naming `func` and 'ipiv' (laswp checks again when it runs).
+inline void check_pivots(const char* func, const int64_t* ipiv, int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+        if (ipiv[i] < 1 || ipiv[i] > n)
+            throw Error(std::string("tessera::") + func + ": argument 'ipiv' has ipiv[" + std::to_string(i) + "] = " +
+                        std::to_string(ipiv[i]) + ", not a row of A (1.." + std::to_string(n) + ")");
+}
+
 /// The LAPACK-layout QR and LQ forms' check of tau: null only when it has no entries.
 inline void check_tau(const char* func, const void* tau, int64_t count) {
     check_arg(tau != nullptr || count == 0, func, "tau", 0, "must not be null");

@@ -22,13 +22,6 @@ void check_getri(const TileMatrix<T>& A, const std::vector<int64_t>& ipiv) {
               "length must equal the order of A");
 }
 
-// The caller's complete pivots, refused before any task (laswp_columns checks again when it runs).
-void check_pivots(const char* func, const int64_t* ipiv, int64_t n) {
-    for (int64_t i = 0; i < n; ++i)
-        if (ipiv[i] < 1 || ipiv[i] > n)
-            throw Error(std::string("tessera::") + func + ": argument 'ipiv' has ipiv[" + std::to_string(i) + "] = " +
-                        std::to_string(ipiv[i]) + ", not a row of A (1.." + std::to_string(n) + ")");
-}
 
 // Everything after the diagonal check: U := U⁻¹, then xGETRI's column sweep and interchanges.
 template <class T>
@@ -88,13 +81,8 @@ int64_t getri(TileMatrix<T>& A, const std::vector<int64_t>& ipiv) {
     detail::require_runtime("getri");
     detail::require_one_process("getri");
     check_getri(A, ipiv);
-    check_pivots("getri", ipiv.data(), A.n());
-    Sequence check;
-    {
-        detail::SubmitScope scope(check);
-        detail::check_diagonal(A);
-    }
-    if (const int64_t info = check.wait()) return info;  // A unchanged, as xGETRI
+    detail::check_pivots("getri", ipiv.data(), A.n());
+    if (const int64_t info = detail::diagonal_info(A)) return info;  // A unchanged, as xGETRI
     Sequence seq;
     {
         detail::SubmitScope scope(seq);
@@ -109,7 +97,7 @@ template <class T>
 int64_t getri(int64_t n, T* a, int64_t lda, const int64_t* ipiv, const Options& opts) {
     check_dim("lapack::getri", "n", n);
     check_arg(ipiv != nullptr || n == 0, "lapack::getri", "ipiv", 0, "must not be null");
-    check_pivots("lapack::getri", ipiv, n);
+    detail::check_pivots("lapack::getri", ipiv, n);
     const Options o = detail::with_tuned_nb<T>(opts, "getrf", "lapack::getri", n);
     auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::getri", "lda");
     const std::vector<int64_t> piv(ipiv, ipiv + n);

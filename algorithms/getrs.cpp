@@ -96,10 +96,7 @@ void getrs(char trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const i
     const Trans t = trans_from_char(trans);
     check_dims("lapack::getrs", n, nrhs, 0);
     check_arg(ipiv != nullptr || n == 0, "lapack::getrs", "ipiv", 0, "must not be null");
-    for (int64_t i = 0; i < n; ++i)  // the caller's complete pivots: refused before any task (laswp checks again)
-        if (ipiv[i] < 1 || ipiv[i] > n)
-            throw Error("tessera::lapack::getrs: argument 'ipiv' has ipiv[" + std::to_string(i) + "] = " +
-                        std::to_string(ipiv[i]) + ", not a row of A (1.." + std::to_string(n) + ")");
+    detail::check_pivots("lapack::getrs", ipiv, n);
     const Options o = detail::with_tuned_nb<T>(opts, "getrf", "lapack::getrs", std::max(n, nrhs));
     auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::getrs", "lda");
     auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::getrs", "ldb");

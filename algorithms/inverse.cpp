@@ -21,6 +21,16 @@ void check_diagonal(const TileMatrix<T>& A) {
 }
 
 template <class T>
+int64_t diagonal_info(const TileMatrix<T>& A) {
+    Sequence seq;
+    {
+        SubmitScope scope(seq);
+        check_diagonal(A);
+    }
+    return seq.wait();
+}
+
+template <class T>
 void trtri_tiles(Uplo uplo, Diag diag, TileMatrix<T>& A, std::vector<TileHandle>* inverses) {
     const int64_t nt = A.nt();
     const bool lower = uplo == Uplo::Lower;
@@ -77,16 +87,6 @@ void check_square(const char* func, Uplo uplo, const TileMatrix<T>& A) {
     check_arg(A.m() == A.n(), func, "A", A.m(), "rows must equal columns");
 }
 
-// The synchronous forms' diagonal check, before anything changes A (LAPACK's xTRTRI).
-template <class T>
-int64_t diagonal_info(const TileMatrix<T>& A) {
-    Sequence seq;
-    {
-        detail::SubmitScope scope(seq);
-        detail::check_diagonal(A);
-    }
-    return seq.wait();
-}
 
 }  // namespace
 
@@ -104,7 +104,7 @@ int64_t trtri(Uplo uplo, Diag diag, TileMatrix<T>& A) {
     detail::require_runtime("trtri");
     check_square("trtri", uplo, A);
     if (diag == Diag::NonUnit)
-        if (const int64_t info = diagonal_info(A)) return info;
+        if (const int64_t info = detail::diagonal_info(A)) return info;
     Sequence seq;
     {
         detail::SubmitScope scope(seq);
@@ -164,7 +164,7 @@ template <class T>
 int64_t potri(Uplo uplo, TileMatrix<T>& A) {
     detail::require_runtime("potri");
     check_square("potri", uplo, A);
-    if (const int64_t info = diagonal_info(A)) return info;
+    if (const int64_t info = detail::diagonal_info(A)) return info;
     Sequence seq;
     {
         detail::SubmitScope scope(seq);
@@ -213,6 +213,7 @@ int64_t potri(char uplo, int64_t n, T* a, int64_t lda, const Options& opts) {
 
 #define TESSERA_INSTANTIATE(T)                                                                   \
     template void detail::check_diagonal(const TileMatrix<T>&);                                  \
+    template int64_t detail::diagonal_info(const TileMatrix<T>&);                                \
     template void detail::trtri_tiles(Uplo, Diag, TileMatrix<T>&, std::vector<TileHandle>*);     \
     template void trtri_async(Uplo, Diag, TileMatrix<T>&, Sequence&);                            \
     template int64_t trtri(Uplo, Diag, TileMatrix<T>&);                                          \

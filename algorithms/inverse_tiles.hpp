@@ -11,6 +11,10 @@ namespace tessera::detail {
 /// info = the 1-based index of the first exactly zero A(i, i).
 template <class T>
 void check_diagonal(const TileMatrix<T>& A);
+/// check_diagonal in a sequence of its own, waited for: the synchronous forms' check before anything
+/// changes A (LAPACK's xTRTRI, xGETRI). Returns its info.
+template <class T>
+int64_t diagonal_info(const TileMatrix<T>& A);
 
 /// Submit Chameleon's pztrtri tile loop: A := A⁻¹ on the uplo triangle of the square A. With
 /// `inverses`, the diagonal tiles are inverted out of place instead, tile k's inverse into
