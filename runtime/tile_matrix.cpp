@@ -115,6 +115,38 @@ TileMatrix<T> TileMatrix<T>::view(T* a, int64_t m, int64_t n, int64_t lda, int64
     return V;
 }
 
+template <class T>
+TileMatrix<T> TileMatrix<T>::workspace(int64_t m, int64_t n, int64_t nb) {
+    check_arg(m >= 0, "TileMatrix::workspace", "m", m, "must be >= 0");
+    check_arg(n >= 0, "TileMatrix::workspace", "n", n, "must be >= 0");
+    check_arg(nb >= 1, "TileMatrix::workspace", "nb", nb, "must be >= 1");
+    detail::require_runtime("TileMatrix::workspace");
+    if (detail::distributed()) throw Error("tessera::TileMatrix::workspace: one process only");
+    TileMatrix W;
+    W.m_ = m, W.n_ = n, W.nb_ = nb, W.dist_ = detail::resolve({}, "TileMatrix::workspace");
+    const int64_t tiles = detail::tile_count(m, n, nb);
+    W.mt_ = m / nb + (m % nb != 0);
+    W.nt_ = n / nb + (n % nb != 0);
+    if (tiles < 0)
+        throw Error("tessera::TileMatrix::workspace: argument 'nb' = " + std::to_string(nb) + " cuts a " +
+                    std::to_string(m) + " x " + std::to_string(n) + " matrix into more than the " +
+                    std::to_string(detail::kMaxTiles) + " tiles a matrix may have (use a larger nb)");
+    if (tiles == 0) return W;
+    uint64_t bytes = 0;
+    detail::tile_storage_bytes(uint64_t(tiles), 0, 0, sizeof(T), bytes);  // handles only
+    detail::require_host_memory("tessera::TileMatrix::workspace", bytes);
+    try {
+        W.tiles_.assign(size_t(tiles), nullptr);  // no storage: registered with no home node
+        W.register_tiles();
+        W.store_.track();
+    } catch (const std::bad_alloc&) {
+        W.release();
+        throw Error("tessera::TileMatrix::workspace: out of host memory for the handles of a " + std::to_string(m) +
+                    " x " + std::to_string(n) + " matrix with nb = " + std::to_string(nb));
+    }
+    return W;
+}
+
 // Every rank registers every tile, in the same order (StarPU-MPI tags are counted): its own with
 // their storage (leading dimension tile_ld), the others with none (StarPU allocates a copy where a
 // task needs one).

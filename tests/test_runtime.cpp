@@ -1,6 +1,7 @@
 // Runtime: scheduler choice, description, worker statistics; TileMatrix shapes and round trips.
 #include <starpu.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "codelets/handles.hpp"
+#include "tessera/blas3.hpp"
 #include "examples/common/checks.hpp"
 #include "runtime/host_memory.hpp"
 #include "runtime/runtime_internal.hpp"
@@ -68,6 +70,36 @@ TEST_F(RuntimeBasics, LapackRoundTripThroughTiles) {
             for (int64_t i = 0; i < lda; ++i)
                 EXPECT_EQ(b[size_t(i + j * lda)], i < m ? a[size_t(i + j * lda)] : -7.0) << i << "," << j;
     }
+}
+
+// A workspace has no host storage: nothing is allocated until a task writes a tile, and tasks
+// (a fill, a gemm, the copy out) see its tiles as any other matrix's.
+TEST_F(RuntimeBasics, WorkspaceTilesHaveNoHostStorageAndWorkThroughTasks) {
+    for (auto [m, n, nb] : {std::tuple{17, 9, 4}, {8, 8, 8}, {0, 3, 2}}) {
+        const int64_t lda = m + 1;
+        auto a = check::random_matrix<double>(m, n, std::max<int64_t>(1, lda), 2);
+        auto b = std::vector<double>(a.size(), -7.0);
+        TileMatrix<double> W = TileMatrix<double>::workspace(m, n, nb);
+        EXPECT_EQ(W.m(), m);
+        EXPECT_EQ(W.mt(), (m + nb - 1) / nb);
+        for (int64_t j = 0; j < W.nt(); ++j)
+            for (int64_t i = 0; i < W.mt(); ++i) {
+                EXPECT_EQ(W.tile_data(i, j), nullptr);
+                EXPECT_FALSE(W.is_local(i, j));
+            }
+        W.fill_from_lapack(a.data(), std::max<int64_t>(1, lda));
+        TileMatrix<double> I(n, n, nb), C(m, n, nb);
+        std::vector<double> eye(size_t(n * n), 0.0);
+        for (int64_t j = 0; j < n; ++j) eye[size_t(j + j * n)] = 1;
+        I.fill_from_lapack(eye.data(), std::max<int64_t>(1, n));
+        gemm(Trans::NoTrans, Trans::NoTrans, 1.0, W, I, 0.0, C);  // C = W·I
+        C.to_lapack(b.data(), std::max<int64_t>(1, lda));
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i)  // an exact copy: each entry is one product with 1
+                EXPECT_EQ(b[size_t(i + j * lda)], a[size_t(i + j * lda)]) << i << "," << j;
+    }
+    EXPECT_THROW(TileMatrix<float>::workspace(-1, 2, 2), Error);
+    EXPECT_THROW(TileMatrix<float>::workspace(2, 2, 0), Error);
 }
 
 // The memory check counts StarPU's handle and Tessera's bookkeeping of every tile, not only the

@@ -46,6 +46,15 @@ public:
     /// One process only. Throws Error for m < 0, n < 0, nb < 1, lda < max(1, m), a null `a` with
     /// m·n > 0, or a distributed Runtime (its tiles live on several ranks: use fill_from_lapack).
     static TileMatrix view(T* a, int64_t m, int64_t n, int64_t lda, int64_t nb);
+    /// An m×n workspace of nb×nb tiles with no host storage: StarPU allocates each tile's buffer in
+    /// the memory of the first task that writes it (a device's when a device runs that task), so a
+    /// matrix that only tasks use costs no host memory and no page-locking (the mixed solvers'
+    /// low-precision copy of A: 4 GiB of float at n = 32768, whose pinned host allocation took
+    /// 1.6 s). Tasks, fill_from_lapack, to_lapack and generate work as on any matrix; tile_data() is
+    /// nullptr and is_local() false, so acquire_host(), flush_to_host() and keep_only_on_host() have
+    /// no tile to bring home. One process only. Throws Error as the constructor for bad sizes, or
+    /// for a distributed Runtime.
+    static TileMatrix workspace(int64_t m, int64_t n, int64_t nb);
     ~TileMatrix();
     TileMatrix(TileMatrix&&) noexcept;
     TileMatrix& operator=(TileMatrix&&) noexcept;
