@@ -41,16 +41,19 @@ TileMatrix<T>::TileMatrix(int64_t m, int64_t n, int64_t nb, Distribution dist) :
     const int me = detail::rank();
     const int64_t my_row = me / dist_.q, my_col = me % dist_.q;
     const int64_t local_rows = mt / dist_.p + (my_row < mt % dist_.p), local_cols = nt / dist_.q + (my_col < nt % dist_.q);
-    size_t tile_bytes = 0;
-    if (__builtin_mul_overflow(size_t(nb), size_t(nb), &tile_bytes) ||
-        __builtin_mul_overflow(tile_bytes, sizeof(T), &tile_bytes))
+    // Tile (i, j) stores tile_rows(i) × tile_cols(j) scalars, so a partial last tile (an n×1
+    // vector's tiles: nb×1) takes only what it holds. This rank's rows: its local_rows tiles, all
+    // full but the last tile row when it is this rank's.
+    int64_t local_m = 0, local_n = 0;
+    if (__builtin_mul_overflow(local_rows, nb, &local_m) || __builtin_mul_overflow(local_cols, nb, &local_n))
         throw Error("tessera::TileMatrix: argument 'nb' = " + std::to_string(nb) + " gives tiles too large to address");
+    if ((mt - 1) % dist_.p == my_row && m % nb != 0) local_m -= nb - m % nb;
+    if ((nt - 1) % dist_.q == my_col && n % nb != 0) local_n -= nb - n % nb;
     // This rank's whole share (its tiles' scalars, every tile's StarPU handle) before its first
     // column: column by column, the first ones could succeed (overcommitted) and the process be
     // killed when they are touched, or fail naming one.
     uint64_t total_bytes = 0;
-    if (!detail::tile_storage_bytes(uint64_t(tiles), uint64_t(local_rows * local_cols), uint64_t(nb) * uint64_t(nb),
-                                    sizeof(T), total_bytes))
+    if (!detail::tile_storage_bytes(uint64_t(tiles), uint64_t(local_m), uint64_t(local_n), sizeof(T), total_bytes))
         throw Error("tessera::TileMatrix: a " + shape + " matrix with nb = " + std::to_string(nb) +
                     " has more bytes than a 64-bit count can hold");
     detail::require_host_memory("tessera::TileMatrix", total_bytes);
@@ -60,9 +63,10 @@ TileMatrix<T>::TileMatrix(int64_t m, int64_t n, int64_t nb, Distribution dist) :
     try {
         tiles_.assign(size_t(tiles), nullptr);
         for (int64_t j = my_col; j < nt_ && local_rows > 0; j += dist_.q) {
-            T* column = static_cast<T*>(store_.allocate(tile_bytes * size_t(local_rows)));
+            const size_t cols = size_t(tile_cols(j));
+            T* column = static_cast<T*>(store_.allocate(size_t(local_m) * cols * sizeof(T)));
             for (int64_t i = my_row; i < mt_; i += dist_.p)
-                tiles_[size_t(j * mt_ + i)] = column, column += size_t(nb) * size_t(nb);
+                tiles_[size_t(j * mt_ + i)] = column, column += size_t(tile_rows(i)) * cols;
         }
         register_tiles();
         store_.track();

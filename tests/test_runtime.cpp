@@ -48,6 +48,14 @@ TEST_F(RuntimeBasics, TileShapes) {
     EXPECT_EQ(A.tile_cols(1), 3);
     EXPECT_EQ(A.owner(1, 1), 0);
     EXPECT_TRUE(A.is_local(2, 1));
+    // Each tile stores its own rows × columns, packed in its tile column's block: tile (1, 1) (4×3)
+    // follows tile (0, 1) (4×3), and a vector's tiles are nb×1, not nb×nb (an n×1 right-hand side
+    // with nb = 4096 pinned 4096 times its size).
+    EXPECT_EQ(A.tile_data(1, 1) - A.tile_data(0, 1), 4 * 3);
+    EXPECT_EQ(A.tile_data(2, 0) - A.tile_data(1, 0), 4 * 4);
+    TileMatrix<double> v(10, 1, 4);
+    EXPECT_EQ(v.tile_data(1, 0) - v.tile_data(0, 0), 4);
+    EXPECT_EQ(v.tile_data(2, 0) - v.tile_data(1, 0), 4);
     // One process: a 1×1 grid, every tile local; a grid of more ranks than the runtime has is refused.
     EXPECT_FALSE(test::RuntimeEnvironment::runtime().distributed());
     EXPECT_EQ(Runtime::ranks(), 1);
