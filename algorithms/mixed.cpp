@@ -15,11 +15,11 @@ using namespace mixed;
 // The refinement of DSPOSV / DSGESV, with uplo General for LU.
 template <class T>
 int64_t refine(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const TileMatrix<T>& B, TileMatrix<T>& X,
-               int64_t& iter) {
+               int64_t& iter, LowFactorization how) {
     iter = 0;
     const int64_t n = A.n(), nrhs = B.n(), nb = A.nb();
     if (n == 0) return 0;
-    LowFactor<T> low{uplo, TileMatrix<low_t<T>>(n, n, nb), {}};
+    LowFactor<T> low{uplo, TileMatrix<low_t<T>>::workspace(n, n, nb), {}, how};  // no host storage: written where converted
     TileMatrix<low_t<T>> Xs(n, nrhs, nb);  // SWORK: B, then each residual, in the low precision
     TileMatrix<T> R(n, nrhs, nb);
     double cte = 0;
@@ -48,26 +48,30 @@ int64_t refine(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const Ti
 }  // namespace
 
 template <class T>
-int64_t posv_mixed(Uplo uplo, TileMatrix<T>& A, const TileMatrix<T>& B, TileMatrix<T>& X, int64_t& iter) {
+int64_t posv_mixed(Uplo uplo, TileMatrix<T>& A, const TileMatrix<T>& B, TileMatrix<T>& X, int64_t& iter,
+                   LowFactorization how) {
+    check_factorization("posv_mixed", how);
     check_arg(uplo != Uplo::General, "posv_mixed", "uplo", 'G', "must be Lower or Upper");
     check_mixed_args("posv_mixed", A.n(), A.m(), A.nb(), B.m(), B.n(), B.nb(), X.m(), X.n(), X.nb());
     std::vector<int64_t> unused;
-    return refine(uplo, A, unused, B, X, iter);
+    return refine(uplo, A, unused, B, X, iter, how);
 }
 
 template <class T>
 int64_t gesv_mixed(TileMatrix<T>& A, std::vector<int64_t>& ipiv, const TileMatrix<T>& B, TileMatrix<T>& X,
-                   int64_t& iter) {
+                   int64_t& iter, LowFactorization how) {
+    check_factorization("gesv_mixed", how);
     check_mixed_args("gesv_mixed", A.n(), A.m(), A.nb(), B.m(), B.n(), B.nb(), X.m(), X.n(), X.nb());
     ipiv.assign(size_t(A.n()), 0);
-    return refine(Uplo::General, A, ipiv, B, X, iter);
+    return refine(Uplo::General, A, ipiv, B, X, iter, how);
 }
 
 // The high precisions only: the low one is derived.
 #define TESSERA_INSTANTIATE(T)                                                                                  \
-    template int64_t posv_mixed(Uplo, TileMatrix<T>&, const TileMatrix<T>&, TileMatrix<T>&, int64_t&);          \
+    template int64_t posv_mixed(Uplo, TileMatrix<T>&, const TileMatrix<T>&, TileMatrix<T>&, int64_t&,           \
+                                LowFactorization);                                                              \
     template int64_t gesv_mixed(TileMatrix<T>&, std::vector<int64_t>&, const TileMatrix<T>&, TileMatrix<T>&,    \
-                                int64_t&);
+                                int64_t&, LowFactorization);
 TESSERA_INSTANTIATE(double)
 TESSERA_INSTANTIATE(std::complex<double>)
 #undef TESSERA_INSTANTIATE

@@ -5,7 +5,9 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "algorithms/common.hpp"
@@ -133,8 +135,13 @@ struct LowFactor {
     Uplo uplo;
     TileMatrix<low_t<T>> A;
     std::vector<int64_t> ipiv;
-    // Factor A and solve B in place, in seq (its wait returns the factorization's info).
+    LowFactorization how = LowFactorization::Low;
+    // Factor A and solve B in place, in seq (its wait returns the factorization's info); with
+    // LowFactorization::Tf32 (T = double), its tasks ask for TF32 products.
     void solve_async(TileMatrix<low_t<T>>& B, Sequence& seq) {
+        const bool tf32 = how == LowFactorization::Tf32 && std::is_same_v<T, double>;
+        std::optional<tasks::Tf32Scope> scope;
+        if (tf32) scope.emplace();
         if (uplo == Uplo::General) gesv_async(A, ipiv, B, seq);
         else posv_async(uplo, A, B, seq);
     }
@@ -151,6 +158,11 @@ int64_t fallback(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const 
     copy_async(B, X, seq);
     seq.wait();
     return uplo == Uplo::General ? gesv(A, ipiv, X) : posv(uplo, A, X);
+}
+
+inline void check_factorization(const char* func, LowFactorization how) {
+    check_arg(how == LowFactorization::Low || how == LowFactorization::Tf32, func, "factorization", int64_t(how),
+              "must be LowFactorization::Low or Tf32");
 }
 
 inline void check_mixed_args(const char* func, int64_t an, int64_t am, int64_t nb, int64_t bm, int64_t bn, int64_t bnb,

@@ -171,11 +171,11 @@ struct Gmres {
 // so three restart cycles); without convergence iter is the classic refinement's −31.
 template <class T>
 int64_t refine_gmres(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const TileMatrix<T>& B,
-                     TileMatrix<T>& X, int64_t& iter) {
+                     TileMatrix<T>& X, int64_t& iter, LowFactorization how) {
     iter = 0;
     const int64_t n = A.n(), nb = A.nb();
     if (n == 0) return 0;
-    LowFactor<T> low{uplo, TileMatrix<low_t<T>>(n, n, nb), {}};
+    LowFactor<T> low{uplo, TileMatrix<low_t<T>>::workspace(n, n, nb), {}, how};  // no host storage: written where converted
     TileMatrix<low_t<T>> Xs(n, 1, nb);
     TileMatrix<T> R(n, 1, nb);
     double cte = 0;
@@ -207,27 +207,31 @@ void check_nrhs(const char* func, int64_t nrhs) {
 }  // namespace
 
 template <class T>
-int64_t posv_mixed_gmres(Uplo uplo, TileMatrix<T>& A, const TileMatrix<T>& B, TileMatrix<T>& X, int64_t& iter) {
+int64_t posv_mixed_gmres(Uplo uplo, TileMatrix<T>& A, const TileMatrix<T>& B, TileMatrix<T>& X, int64_t& iter,
+                         LowFactorization how) {
+    check_factorization("posv_mixed_gmres", how);
     check_arg(uplo != Uplo::General, "posv_mixed_gmres", "uplo", 'G', "must be Lower or Upper");
     check_mixed_args("posv_mixed_gmres", A.n(), A.m(), A.nb(), B.m(), B.n(), B.nb(), X.m(), X.n(), X.nb());
     check_nrhs("posv_mixed_gmres", B.n());
     std::vector<int64_t> unused;
-    return refine_gmres(uplo, A, unused, B, X, iter);
+    return refine_gmres(uplo, A, unused, B, X, iter, how);
 }
 
 template <class T>
 int64_t gesv_mixed_gmres(TileMatrix<T>& A, std::vector<int64_t>& ipiv, const TileMatrix<T>& B, TileMatrix<T>& X,
-                         int64_t& iter) {
+                         int64_t& iter, LowFactorization how) {
+    check_factorization("gesv_mixed_gmres", how);
     check_mixed_args("gesv_mixed_gmres", A.n(), A.m(), A.nb(), B.m(), B.n(), B.nb(), X.m(), X.n(), X.nb());
     check_nrhs("gesv_mixed_gmres", B.n());
     ipiv.assign(size_t(A.n()), 0);
-    return refine_gmres(Uplo::General, A, ipiv, B, X, iter);
+    return refine_gmres(Uplo::General, A, ipiv, B, X, iter, how);
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                                  \
-    template int64_t posv_mixed_gmres(Uplo, TileMatrix<T>&, const TileMatrix<T>&, TileMatrix<T>&, int64_t&);    \
+    template int64_t posv_mixed_gmres(Uplo, TileMatrix<T>&, const TileMatrix<T>&, TileMatrix<T>&, int64_t&,     \
+                                      LowFactorization);                                                        \
     template int64_t gesv_mixed_gmres(TileMatrix<T>&, std::vector<int64_t>&, const TileMatrix<T>&,              \
-                                      TileMatrix<T>&, int64_t&);
+                                      TileMatrix<T>&, int64_t&, LowFactorization);
 TESSERA_INSTANTIATE(double)
 TESSERA_INSTANTIATE(std::complex<double>)
 #undef TESSERA_INSTANTIATE

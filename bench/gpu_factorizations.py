@@ -20,7 +20,9 @@ geqrf 4n^3/3, potri 2n^3/3, trtri n^3/3, four times these in the complex precisi
 The solvers posv, gesv and the mixed-precision posv_mixed, gesv_mixed, posv_mixed_gmres and
 gesv_mixed_gmres (one right-hand side; CHECK=full, O(n^2) for a solve: the backward error) have
 cuSOLVER's dposv (torch.linalg.cholesky + cholesky_solve) or dgesv (torch.linalg.solve) in the
-working precision as their peer, checked by ||A x - b|| / ((||A|| ||x|| + ||b||) n eps).
+working precision as their peer, checked by ||A x - b|| / ((||A|| ||x|| + ||b||) n eps). A mixed solver's op may end in
++tf32 (posv_mixed+tf32:d:32768:4096): tessera-tester's --factor tf32, the float factorization's GEMMs
+on TF32 tensor cores (tessera/mixed.hpp, LowFactorization::Tf32); its peer stays cuSOLVER's double solver.
 potri and trtri are not in the default cases; run them with CHECK=full (the tester has no randomized
 check of an inverse). Ours: potri after an untimed potrf, trtri of the tester's well-conditioned
 triangular matrix. The peer of both is cuSOLVER's potri from the Cholesky factor L computed untimed
@@ -64,8 +66,11 @@ log = open(os.path.join(outdir, "profiles.txt"), "a")
 
 def run_ours(op, prec, n, nb, mode):
     """Median TFLOP/s of our runs, the check status and the profile of the median run."""
+    op, _, factor = op.partition("+")  # posv_mixed+tf32: tessera-tester posv_mixed --factor tf32
     args = [tester, op, "--prec", prec, "--n", str(n), "--nb", str(nb), "--warmup", os.environ.get("WARMUP", "1"), "--repeat", str(reps),
             "--csv", "--profile"] + extra
+    if factor:
+        args += ["--factor", factor]
     if mode == "resident":
         args.append("--resident")
     checked = check in ("random", "full")
@@ -217,7 +222,7 @@ def main():
     rows = []
     for op, prec, n, nb in cases:
         n, nb = int(n), int(nb)
-        pr, pe, pres = peer(op, prec, n, torch)
+        pr, pe, pres = peer(op.partition("+")[0], prec, n, torch)
         print(f"{prec}{op} n={n}: peer {pr:.2f} TFLOP/s resident, {pe:.2f} with copies (check {pres:.3g})", flush=True)
         res = {m: run_ours(op, prec, n, nb, m) for m in modes}
         rows.append((op, prec, n, nb, pr, pe, pres, res))

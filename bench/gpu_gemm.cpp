@@ -8,6 +8,8 @@
 //                     [--forms nn,nt,tn]                  C = A·B (nn, default), C = A·Bᵀ (nt), C = Aᵀ·B (tn)
 //   gpu_gemm --micro                                     FP64 mma.sync throughput per shape
 //   --emulate: pretend compute capability 9.0 and emulate mma through local memory (PoCL tests).
+//   --tf32: float products inside ocl::Tf32Products (gemm_nv_tf32.cl's TF32 tensor-core kernels),
+//           checked against the unit roundoff of TF32 (2^-11) instead of float's.
 // A variant is a string of extra build options, e.g. "-DTESSERA_NVD_MMA=1688 -DTESSERA_NVD_ASYNC=1";
 // its label is the options with "-DTESSERA_" removed. Machine-readable lines start with RESULT,
 // CLBLAST, CHECK or MICRO.
@@ -33,7 +35,7 @@ using namespace tessera::harness;
 namespace {
 
 struct Args {
-    bool check = false, bench = false, micro = false, clblast = false, emulate = false;
+    bool check = false, bench = false, micro = false, clblast = false, emulate = false, tf32 = false;
     std::vector<char> precs = {'d', 's'};
     std::vector<std::string> variants;
     std::vector<int> sizes = {1024, 2048, 4096, 8192};
@@ -65,6 +67,12 @@ ocl::DeviceInfo device_info(const Env& env, const Args& a) {
     return info;
 }
 
+/// The unit roundoff the checks scale by: TF32's 2^-11 for float with --tf32, else T's.
+template <class T>
+double unit_roundoff(const Args& a) {
+    return a.tf32 && std::is_same_v<T, float> ? 0x1p-11 : std::numeric_limits<T>::epsilon() / 2;
+}
+
 std::string variant_opts(const Args& a, const std::string& v) {
     std::string o = v;
     if (a.emulate) o += " -DTESSERA_NV_SM=90 -DTESSERA_NV_EMULATE";
@@ -79,20 +87,25 @@ bool run_checks(const Env& env, const Args& a, const std::string& variant) {
         std::printf("CHECK %c %s unavailable (no tessera_nvgemm kernels on this device)\n", prec, label(variant).c_str());
         return false;
     }
+    if (a.tf32 && std::is_same_v<T, float> && !dk->has("tessera_nvgemm_nn_tf32")) {
+        std::printf("CHECK %c %s,TF32 unavailable (no tessera_nvgemm_*_tf32 kernels)\n", prec, label(variant).c_str());
+        return false;
+    }
     std::mt19937_64 rng(42);
     double worst = 0;
     int fails = 0;
     const auto cases = standard_cases(a.emulate);
+    const ocl::Tf32Products tf32(a.tf32);
     for (const GemmCase& c : cases) {
         std::string why;
-        const double r = check_case<T>(env, *dk, nv_path<T>(), c, rng, &why);
+        const double r = check_case<T>(env, *dk, nv_path<T>(), c, rng, &why, unit_roundoff<T>(a));
         worst = std::max(worst, r);
         if (!(r <= 60)) {
             ++fails;
             std::printf("  FAIL %c %s: residual %.3g %s\n", prec, c.str().c_str(), r, why.c_str());
         }
     }
-    std::printf("CHECK %c %-40s cases=%zu fails=%d worst=%.3g %s\n", prec, label(variant).c_str(), cases.size(), fails,
+    std::printf("CHECK %c %-40s cases=%zu fails=%d worst=%.3g %s\n", prec, (label(variant) + (a.tf32 ? ",TF32" : "")).c_str(), cases.size(), fails,
                 worst, fails ? "FAILED" : "ok");
     std::fflush(stdout);
     return fails == 0;
@@ -223,13 +236,13 @@ struct Problem {
         dC.write(env, nan);
     }
     /// Max over `samples` random entries of |C − ref| / (Σ_k |a_ik·op(b)_kj| · n · eps); NaN → inf.
-    double sampled_residual(const Env& env, int samples, uint64_t seed, bool transB = false, bool transA = false) {
+    double sampled_residual(const Env& env, int samples, uint64_t seed, bool transB = false, bool transA = false,
+                            double eps = std::numeric_limits<T>::epsilon() / 2) {
         std::vector<T> c(size_t(n) * n);
         dC.read(env, c);
         std::mt19937_64 rng(seed);
         std::uniform_int_distribution<int> d(0, n - 1);
         double worst = 0;
-        const double eps = std::numeric_limits<T>::epsilon() / 2;
         for (int s = 0; s < samples + 2; ++s) {
             const int i = s == 0 ? 0 : s == 1 ? n - 1 : d(rng), j = s == 0 ? 0 : s == 1 ? n - 1 : d(rng);
             long double ref = 0, mag = 0;
@@ -262,6 +275,7 @@ void run_bench(const Env& env, const Args& a) {
     const char prec = std::is_same_v<T, float> ? 's' : 'd';
     std::vector<std::unique_ptr<ocl::DeviceKernels>> dks;
     std::vector<std::string> vs = a.variants.empty() ? std::vector<std::string>{""} : a.variants;
+    const ocl::Tf32Products tf32(a.tf32);
     for (const std::string& v : vs) {
         try {
             dks.push_back(build_kernels(env, prec, variant_opts(a, v), device_info(env, a)));
@@ -291,9 +305,10 @@ void run_bench(const Env& env, const Args& a) {
                 p.poison(env);
                 call();
                 check(clFinish(env.queue), "clFinish");
-                const double res = p.sampled_residual(env, 64, 7, nt, tn);
+                const double res = p.sampled_residual(env, 64, 7, nt, tn, unit_roundoff<T>(a));
                 const double t = time_batches(env, call, a.reps, per_batch);
-                std::printf("RESULT %s %d %-34s %8.2f TFLOP/s  %.3f ms  check=%.3g %s\n", tag.c_str(), n, label(vs[vi]).c_str(),
+                std::printf("RESULT %s %d %-34s %8.2f TFLOP/s  %.3f ms  check=%.3g %s\n", tag.c_str(), n,
+                            (label(vs[vi]) + (a.tf32 ? ",TF32" : "")).c_str(),
                             flop / t * 1e-12, t * 1e3, res, res <= 60 ? "ok" : "FAILED");
                 std::fflush(stdout);
             }
@@ -414,7 +429,7 @@ void dump_ptx(const Env& env, const Args& a) {
 }
 
 constexpr const char* kUsage =
-    "usage: gpu_gemm [--check] [--bench] [--micro] [--clblast] [--emulate] [--prec d,s] [--variant OPTS]... "
+    "usage: gpu_gemm [--check] [--bench] [--micro] [--clblast] [--emulate] [--tf32] [--prec d,s] [--variant OPTS]... "
     "[--sizes N,...] [--forms nn,nt,tn] [--reps R] [--dump-ptx DIR]";
 
 /// Parse argv; throws tessera::Error (exit code 2) naming the option for a missing or invalid value.
@@ -431,6 +446,7 @@ Args parse_args(int argc, char** argv) {
         else if (s == "--micro") a.micro = true;
         else if (s == "--clblast") a.clblast = true;
         else if (s == "--emulate") a.emulate = true;
+        else if (s == "--tf32") a.tf32 = true;
         else if (s == "--dump-ptx") a.dump_dir = value();
         else if (s == "--variant") a.variants.push_back(value());
         else if (s == "--reps") a.reps = parse_int_option("--reps", value(), 1);

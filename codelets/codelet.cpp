@@ -10,6 +10,7 @@
 #include <new>
 
 #include "codelets/fault_injection.hpp"
+#include "codelets/tasks.hpp"
 #include "runtime/mpi_internal.hpp"
 #include "runtime/device_map.hpp"
 #include "runtime/placement_prior.hpp"
@@ -40,6 +41,7 @@ static uint32_t footprint(starpu_task* task) {
     uint32_t flags = 0;
     if (task->cl_arg && task->cl_arg_size >= sizeof flags) std::memcpy(&flags, task->cl_arg, sizeof flags);
     h = starpu_hash_crc32c_be(flags, h);
+    if (task_tf32(task)) h = starpu_hash_crc32c_be(0x7F32u, h);  // TF32 products: other kernels, other costs
     // A task of a failed sequence skips its work: its near-zero time goes to a history entry of its
     // own instead of the kernel's (StarPU computes the footprint when it schedules the task, or
     // when it records the time), so that a failure does not teach the scheduler wrong costs.
@@ -97,7 +99,10 @@ struct TaskContext {
     std::shared_ptr<const void> keep;          // e.g. a user's tile generator, alive until completion
     double flops = 0;                          // the kernel's flops (progress counters), set at submission
     std::unique_ptr<detail::TaskTrace> trace;  // while tracing: buffers and bytes_in (runtime/trace.cpp)
+    bool tf32 = false;                         // submitted in a tasks::Tf32Scope
 };
+
+thread_local bool g_tf32_scope = false;  // the submitting thread is in a tasks::Tf32Scope
 
 std::atomic<long> g_live{0};
 std::atomic<bool> g_force_opencl{false};  // test-only (fault_injection.hpp)
@@ -133,6 +138,7 @@ void task_completed(void* arg) {
 }  // namespace
 
 detail::TaskGroup& task_group(starpu_task* task) { return *context_of(task)->group; }
+bool task_tf32(const starpu_task* task) { return context_of(task)->tf32; }
 
 // Give a created task its arguments with the context appended, its callback, priority, name and
 // placement (new_task, or a task StarPU-MPI built). When memory runs out, the task is destroyed
@@ -152,7 +158,7 @@ static void prepare_task(starpu_task* task, starpu_codelet& cl, const void* args
     std::memcpy(arg, args, args_size);
     TaskContext* ctx = nullptr;
     try {
-        ctx = new TaskContext{detail::current_group(), std::move(keep), 0.0, nullptr};
+        ctx = new TaskContext{detail::current_group(), std::move(keep), 0.0, nullptr, g_tf32_scope};
     } catch (...) {
         std::free(arg);
         destroy();
@@ -265,3 +271,11 @@ void submit_distributed(starpu_codelet& cl, const void* args, size_t args_size, 
 
 long tessera::detail::live_tasks() { return codelets::g_live.load(); }
 void tessera::detail::force_opencl_placement(bool on) { codelets::g_force_opencl.store(on); }
+
+namespace tessera::tasks {
+
+Tf32Scope::Tf32Scope() : saved_(codelets::g_tf32_scope) { codelets::g_tf32_scope = true; }
+Tf32Scope::~Tf32Scope() { codelets::g_tf32_scope = saved_; }
+bool Tf32Scope::active() { return codelets::g_tf32_scope; }
+
+}  // namespace tessera::tasks

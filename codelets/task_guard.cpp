@@ -8,6 +8,7 @@
 
 #include "codelets/codelet.hpp"
 #include "codelets/fault_injection.hpp"
+#include "kernels/opencl/gemm_select.hpp"
 #include "kernels/opencl/launch_util.hpp"
 #include "runtime/sequence_internal.hpp"
 
@@ -54,6 +55,7 @@ void codelets::run_guarded(void (*f)(void**, void*), void* buffers[], void* cl_a
         return;
     }
     try {
+        const ocl::Tf32Products tf32(task_tf32(task));  // the GEMMs it launches (a tasks::Tf32Scope task)
         f(buffers, cl_arg);
     } catch (const std::bad_alloc&) {
         fail(group, task, "out of memory (std::bad_alloc)");

@@ -2,6 +2,7 @@
 // double backward error, the fallbacks LAPACK's DSPOSV / DSGESV report through iter (-2 overflow,
 // -3 low-precision factorization failure, -31 no convergence), info, and argument checks.
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,51 @@ TYPED_TEST(Mixed, TileFormsWithModerateCondition) {
         std::vector<T> x(size_t(n * nrhs));
         X.to_lapack(x.data(), n);
         EXPECT_LE(check::backward_error(n, nrhs, a.data(), n, x.data(), n, b.data(), n), check::kThreshold);
+    }
+}
+
+// LowFactorization::Tf32: the float factorization's GEMMs in TF32 where an NVIDIA device has them
+// (elsewhere, PoCL and CPU workers included, as Low). κ = 10 is well within what factors of unit
+// roundoff 2^-11 refine, so every form converges to the double backward error either way; an
+// invalid value is refused naming 'factorization'.
+TYPED_TEST(Mixed, Tf32FactorizationConvergesAndBadValueIsRefused) {
+    using T = TypeParam;
+    const int64_t n = 70, nb = 32;
+    for (bool spd : {true, false})
+        for (bool gmres : {false, true}) {
+            const auto a = check::random_cond<T>(n, n, 10, spd, 27);
+            const auto b = check::random_matrix<T>(n, 1, n, 28);
+            TileMatrix<T> A(n, n, nb), B(n, 1, nb), X(n, 1, nb);
+            A.fill_from_lapack(a.data(), n);
+            B.fill_from_lapack(b.data(), n);
+            int64_t iter = -99;
+            std::vector<int64_t> ipiv;
+            const auto tf32 = LowFactorization::Tf32;
+            const int64_t info = gmres ? (spd ? posv_mixed_gmres(Uplo::Lower, A, B, X, iter, tf32)
+                                              : gesv_mixed_gmres(A, ipiv, B, X, iter, tf32))
+                                       : (spd ? posv_mixed(Uplo::Lower, A, B, X, iter, tf32)
+                                              : gesv_mixed(A, ipiv, B, X, iter, tf32));
+            const std::string where = std::string(spd ? "posv" : "gesv") + (gmres ? "_mixed_gmres" : "_mixed");
+            ASSERT_EQ(info, 0) << where;
+            EXPECT_GE(iter, 0) << where;
+            std::vector<T> x(static_cast<size_t>(n));
+            X.to_lapack(x.data(), n);
+            EXPECT_LE(check::backward_error(n, 1, a.data(), n, x.data(), n, b.data(), n), check::kThreshold) << where;
+        }
+    TileMatrix<T> A(4, 4, 2), B(4, 1, 2), X(4, 1, 2);
+    int64_t iter = 0;
+    std::vector<int64_t> piv;
+    const auto bad = static_cast<LowFactorization>(7);
+    for (auto&& call : std::vector<std::function<void()>>{
+             [&] { posv_mixed(Uplo::Lower, A, B, X, iter, bad); }, [&] { gesv_mixed(A, piv, B, X, iter, bad); },
+             [&] { posv_mixed_gmres(Uplo::Lower, A, B, X, iter, bad); },
+             [&] { gesv_mixed_gmres(A, piv, B, X, iter, bad); }}) {
+        try {
+            call();
+            ADD_FAILURE() << "no error for factorization 7";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("'factorization'"), std::string::npos) << e.what();
+        }
     }
 }
 

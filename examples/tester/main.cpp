@@ -81,7 +81,7 @@ constexpr std::pair<OpOption, const char*> kOpOptions[] = {
     {kUplo, "--uplo"},   {kSide, "--side"},   {kDiag, "--diag"},     {kTrans, "--trans"},
     {kTransA, "--transA"}, {kTransB, "--transB"}, {kAlpha, "--alpha"}, {kBeta, "--beta"},
     {kResident, "--resident"}, {kCond, "--cond"}, {kNorm, "--norm"}, {kJobz, "--jobz"},
-    {kJobuvt, "--jobu"}, {kJobuvt, "--jobvt"},
+    {kJobuvt, "--jobu"}, {kJobuvt, "--jobvt"}, {kFactor, "--factor"},
 };
 
 /// "--n, --uplo, --resident": the options of kOpOptions that `op` reads, after --n.
@@ -206,6 +206,9 @@ void add_options(CLI::App& app, Command& c) {
     add_flag_char(app, "--uplo", p.uplo, {{"L", Uplo::Lower}, {"U", Uplo::Upper}}, "L or U");
     add_flag_char(app, "--side", p.side, {{"L", Side::Left}, {"R", Side::Right}}, "L or R");
     add_flag_char(app, "--diag", p.diag, {{"N", Diag::NonUnit}, {"U", Diag::Unit}}, "N or U");
+    add_flag_char(app, "--factor", p.factor, {{"low", LowFactorization::Low}, {"tf32", LowFactorization::Tf32}},
+                  "the mixed solvers' low-precision factorization: low (its own arithmetic, default) or tf32 "
+                  "(--prec d: its float GEMMs on NVIDIA tensor cores in TF32; tessera/mixed.hpp)");
     add_flag_char(app, "--norm", p.norm,
                   {{"M", Norm::Max}, {"O", Norm::One}, {"1", Norm::One}, {"I", Norm::Inf}, {"F", Norm::Fro},
                    {"E", Norm::Fro}},

@@ -27,8 +27,11 @@ Result run_mixed(const Params& p, bool spd, bool gmres = false) {
     Result r{.m = p.n, .k = p.nrhs, .has_iter = true};
     std::vector<int64_t> ipiv;
     r.seconds = time_it([&] {
-        if (gmres) r.info = spd ? posv_mixed_gmres(p.uplo, A, B, X, r.iter) : gesv_mixed_gmres(A, ipiv, B, X, r.iter);
-        else r.info = spd ? posv_mixed(p.uplo, A, B, X, r.iter) : gesv_mixed(A, ipiv, B, X, r.iter);
+        if (gmres)
+            r.info = spd ? posv_mixed_gmres(p.uplo, A, B, X, r.iter, p.factor)
+                         : gesv_mixed_gmres(A, ipiv, B, X, r.iter, p.factor);
+        else
+            r.info = spd ? posv_mixed(p.uplo, A, B, X, r.iter, p.factor) : gesv_mixed(A, ipiv, B, X, r.iter, p.factor);
     });
     // The nominal flops of the double solver (posv: n³/3, gesv: 2n³/3, plus the solves), as LAPACK's
     // timings of xSPOSV / xSGESV count them: the rate says how far the mixed solver beats it.
@@ -72,9 +75,9 @@ std::vector<Operand> mixed_operands(const Params& p) {
             {p.n, p.nrhs, "--n", "--nrhs"}, {p.n, p.nrhs, "--n", "--nrhs", 0, true}, {p.n, p.nrhs, "--n", "--nrhs", 0, true}};
 }
 
-const Register reg_posv_mixed{{"posv_mixed", "potrf", TESSERA_RUNS(run_posv_mixed), kUplo | kNrhs | kCond,
+const Register reg_posv_mixed{{"posv_mixed", "potrf", TESSERA_RUNS(run_posv_mixed), kUplo | kNrhs | kCond | kFactor,
                                mixed_operands, false, "dz"}};
-const Register reg_gesv_mixed{{"gesv_mixed", "getrf", TESSERA_RUNS(run_gesv_mixed), kNrhs | kCond, mixed_operands,
+const Register reg_gesv_mixed{{"gesv_mixed", "getrf", TESSERA_RUNS(run_gesv_mixed), kNrhs | kCond | kFactor, mixed_operands,
                                false, "dz"}};
 // GMRES-IR: the Arnoldi basis (n×31) besides the classic solvers' operands.
 std::vector<Operand> gmres_operands(const Params& p) {
@@ -82,9 +85,9 @@ std::vector<Operand> gmres_operands(const Params& p) {
     ops.push_back({p.n, 31, "--n", "--n", 0, true});
     return ops;
 }
-const Register reg_posv_mixed_gmres{{"posv_mixed_gmres", "potrf", TESSERA_RUNS(run_posv_mixed_gmres), kUplo | kCond,
+const Register reg_posv_mixed_gmres{{"posv_mixed_gmres", "potrf", TESSERA_RUNS(run_posv_mixed_gmres), kUplo | kCond | kFactor,
                                      gmres_operands, false, "dz"}};
-const Register reg_gesv_mixed_gmres{{"gesv_mixed_gmres", "getrf", TESSERA_RUNS(run_gesv_mixed_gmres), kCond,
+const Register reg_gesv_mixed_gmres{{"gesv_mixed_gmres", "getrf", TESSERA_RUNS(run_gesv_mixed_gmres), kCond | kFactor,
                                      gmres_operands, false, "dz"}};
 
 }  // namespace

@@ -30,6 +30,7 @@ struct Params {
     bool resident = false;  ///< --resident: operands on OpenCL device 0 before the clock starts, results left there
     uint64_t seed = 42;
     double cond = 0;  ///< --cond: 2-norm condition number of the generated matrix (0: the default matrices)
+    LowFactorization factor = LowFactorization::Low;  ///< --factor of the mixed solvers: low or tf32
     Options options() const { return Options{.nb = nb, .ib = ib}; }
 };
 
@@ -60,6 +61,7 @@ enum OpOption : uint32_t {
     kNorm = 1u << 14,      ///< --norm: M, O (1), I, F (E), the norms' kind
     kJobz = 1u << 15,      ///< --jobz: N or V, the eigensolvers' eigenvectors; N, S, A or O for gesdd
     kJobuvt = 1u << 16,    ///< --jobu, --jobvt: gesvd's N, S, A or O
+    kFactor = 1u << 17,    ///< --factor: how a mixed solver's low-precision factorization multiplies
 };
 
 /// One matrix a run allocates in tile storage: rows × cols, the options its sizes come from (named

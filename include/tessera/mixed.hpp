@@ -34,6 +34,24 @@
 
 namespace tessera {
 
+/// How a mixed-precision solver's low-precision factorization multiplies (the last argument of
+/// posv_mixed, gesv_mixed and their GMRES-IR forms).
+enum class LowFactorization {
+    /// In the low precision's own arithmetic (float for double, std::complex<float> for
+    /// std::complex<double>), as LAPACK's DSPOSV / DSGESV.
+    Low,
+    /// T = double: the float factorization's GEMMs (those of its gemm and syrk tasks and inside its
+    /// trsm, trmm, potrf and trtri tasks; the first solve's too) on NVIDIA tensor cores in TF32
+    /// (operands rounded to 10-bit mantissas, unit roundoff 2^-11; FP32 accumulation;
+    /// kernels/opencl/gemm_nv_tf32.cl), where an OpenCL device has them (compute capability ≥ 8.0);
+    /// CPU workers, other devices and std::complex<double> factor as Low. The refinement's
+    /// corrections use the factors in float. Faster, less accurate factors: the classic refinement
+    /// then converges for κ(A) up to about 1e3–1e4 instead of 1e7 (iter = −31 and the fallback
+    /// beyond: a slower solve, never a wrong one); GMRES-IR (posv_mixed_gmres, gesv_mixed_gmres)
+    /// goes further (MAGMA's and cuSOLVER's IRS do the same with FP16 and TF32).
+    Tf32,
+};
+
 /// Solve A·X = B for the symmetric (d) or Hermitian (z) positive definite n×n A, referenced through
 /// its uplo triangle (the other is not read), by Cholesky in the low precision and iterative
 /// refinement in T (LAPACK DSPOSV / ZCPOSV). B and X are n×nrhs; A, B and X share one tile size nb.
@@ -41,19 +59,21 @@ namespace tessera {
 /// k is not positive definite (X then holds B, as LAPACK's). iter as described above. A is unchanged
 /// when iter ≥ 0 and holds potrf's factor otherwise; B is only read. Throws Error if uplo is General,
 /// A is not square, B's rows are not n, X's shape is not B's, the tile sizes differ, or the Runtime is
-/// distributed.
+/// distributed. `factorization`: how the low-precision Cholesky multiplies (LowFactorization).
 template <class T>
-int64_t posv_mixed(Uplo uplo, TileMatrix<T>& A, const TileMatrix<T>& B, TileMatrix<T>& X, int64_t& iter);
+int64_t posv_mixed(Uplo uplo, TileMatrix<T>& A, const TileMatrix<T>& B, TileMatrix<T>& X, int64_t& iter,
+                   LowFactorization factorization = LowFactorization::Low);
 
 /// Solve A·X = B for the general n×n A by LU with partial pivoting in the low precision and iterative
 /// refinement in T (LAPACK DSGESV / ZCGESV). B and X are n×nrhs, all three with one tile size nb.
 /// ipiv is resized to n and holds the pivots (1-based, getrf's convention) of the factorization used:
 /// the low-precision one when iter ≥ 0 (A then unchanged), the high-precision gesv's when iter < 0
 /// (A then holds its L and U). Returns info: 0, or i > 0 from the fallback's getrf when U(i, i) is
-/// exactly zero (X then holds B). Throws Error as posv_mixed (but takes no uplo).
+/// exactly zero (X then holds B). Throws Error as posv_mixed (but takes no uplo). `factorization`:
+/// how the low-precision LU multiplies (LowFactorization).
 template <class T>
 int64_t gesv_mixed(TileMatrix<T>& A, std::vector<int64_t>& ipiv, const TileMatrix<T>& B, TileMatrix<T>& X,
-                   int64_t& iter);
+                   int64_t& iter, LowFactorization factorization = LowFactorization::Low);
 
 /// GMRES-based iterative refinement (GMRES-IR; Carson and Higham, SIAM J. Sci. Comput. 40(2), 2018;
 /// SLATE's posv_mixed_gmres / gesv_mixed_gmres): as posv_mixed and gesv_mixed (the low-precision
@@ -73,13 +93,14 @@ int64_t gesv_mixed(TileMatrix<T>& A, std::vector<int64_t>& ipiv, const TileMatri
 /// restart cycles; SLATE stops at 30, which κ = 1e10 at n = 1000 needed all or more of);
 /// iter = −2, −3 as posv_mixed / gesv_mixed, −31 (the classic refinement's code kept): not converged
 /// within 90 GMRES iterations; each fell back to the double solver.
-/// Returns info, leaves A, ipiv and X, and throws, as posv_mixed / gesv_mixed.
+/// Returns info, leaves A, ipiv and X, and throws, as posv_mixed / gesv_mixed; `factorization` as theirs.
 template <class T>
-int64_t posv_mixed_gmres(Uplo uplo, TileMatrix<T>& A, const TileMatrix<T>& B, TileMatrix<T>& X, int64_t& iter);
+int64_t posv_mixed_gmres(Uplo uplo, TileMatrix<T>& A, const TileMatrix<T>& B, TileMatrix<T>& X, int64_t& iter,
+                         LowFactorization factorization = LowFactorization::Low);
 /// gesv_mixed with GMRES-IR (above): LU with partial pivoting in the low precision as the preconditioner.
 template <class T>
 int64_t gesv_mixed_gmres(TileMatrix<T>& A, std::vector<int64_t>& ipiv, const TileMatrix<T>& B, TileMatrix<T>& X,
-                         int64_t& iter);
+                         int64_t& iter, LowFactorization factorization = LowFactorization::Low);
 
 namespace lapack {
 /// LAPACK-layout forms with LAPACK's names and arguments (its WORK and SWORK are allocated inside):

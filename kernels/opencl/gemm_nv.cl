@@ -4,7 +4,9 @@
 //
 //   double (gemm_nv_d.cl): FP64 tensor cores through inline-PTX mma.sync (m16n8k8 on sm_90;
 //           m8n8k4, half rate there, on sm_80), local memory filled with cp.async.
-//   float (gemm_nv_s.cl): FP32 FMA only (no TF32: results keep FP32 accuracy).
+//   float (gemm_nv_s.cl): FP32 FMA (results keep FP32 accuracy); gemm_nv_tf32.cl's _tf32 kernels
+//           (the same blocks and copies on TF32 tensor cores, unit roundoff 2^-11) only where a
+//           caller asks for them (ocl::Tf32Products: the mixed solvers' LowFactorization::Tf32).
 // This file: the family's description and what both share (block order, split k, the reduction,
 // cp.async groups, mbarriers).
 //

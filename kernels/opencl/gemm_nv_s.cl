@@ -334,21 +334,14 @@ NVS_KERNEL(tessera_nvgemm_nt_u_split, 0, 1, 0, 1)
 NVS_KERNEL(tessera_nvgemm_tn_u_split, 1, 0, 0, 1)
 NVS_KERNEL(tessera_nvgemm_tt_u_split, 1, 1, 0, 1)
 
-// Internal helpers end here: later files of the concatenated program may reuse these names.
-#undef NVS_BM
+// Internal helpers end here; the slab helpers and shapes stay for gemm_nv_tf32.cl, which follows
+// in the program and undefines them.
 #undef NVS_SLAB_FMA
 #undef NVS_NBUF
 #undef NVS_RAW_SLOTS
 #undef NVS_MBAR_PARAMS
 #undef NVS_MBAR_ARGS
 #undef NVS_MBAR_DECL
-#undef NVS_BN
-#undef NVS_CHUNKS
-#undef NVS_STAGED
 #undef NVS_KERNEL
-#undef NVS_LD
-#undef NVS_NT
-#undef NVS_PER
-#undef NVS_SLAB
 #endif  // TESSERA_REAL_S
 #endif  // TESSERA_NV_SM

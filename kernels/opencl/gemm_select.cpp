@@ -3,6 +3,7 @@
 #include "kernels/opencl/launch_util.hpp"
 
 #include <algorithm>
+#include <string>
 #include <type_traits>
 
 #include "kernels/opencl/nv_shapes.hpp"
@@ -125,6 +126,14 @@ void reduce(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, i
 
 }  // namespace
 
+namespace {
+thread_local bool tf32_products = false;
+}
+
+Tf32Products::Tf32Products(bool on) : saved_(tf32_products) { tf32_products = on; }
+Tf32Products::~Tf32Products() { tf32_products = saved_; }
+bool Tf32Products::active() { return tf32_products; }
+
 bool nv_gemm_available(const DeviceKernels& dk) {
     if (dk.info().cc_major < 8) return false;
     return dk.has("tessera_nvgemm_nn");  // false for a program built without -DTESSERA_NV_SM
@@ -187,7 +196,11 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     const Mat out = splits > 1 ? Mat{dk.scratch(size_t(splits * m * n) * sizeof(T), DeviceKernels::Workspace::SplitK), 0, m}
                                : C;
     const T out_beta = splits > 1 ? T(0) : beta;
-    cl_kernel kernel = dk.get(kKernel[form][v]);
+    // In a Tf32Products scope, float takes the TF32 tensor-core kernel of the same form and
+    // variant (gemm_nv_tf32.cl: the same blocks, launch and arguments) where the program has it.
+    std::string name = kKernel[form][v];
+    if (!dbl && Tf32Products::active() && dk.has((name + "_tf32").c_str())) name += "_tf32";
+    cl_kernel kernel = dk.get(name.c_str());
     const cl_int cm = to_int(m, kFunc, "m"), cn = to_int(n, kFunc, "n"), ck = to_int(k, kFunc, "k");
     const cl_int lda = to_int(A.ld, kFunc, "lda"), ldb = to_int(B.ld, kFunc, "ldb"), ldc = to_int(out.ld, kFunc, "ldc");
     const cl_int ctri = tri;

@@ -12,6 +12,26 @@ namespace tessera::ocl {
 /// tessera_nvgemm_* kernels (built because build_options() defined TESSERA_NV_SM).
 bool nv_gemm_available(const DeviceKernels& dk);
 
+/// While an object of this class lives with `on` true, float products that nv_gemm runs on this
+/// thread take the TF32 tensor-core kernels (gemm_nv_tf32.cl: operands rounded to TF32, unit
+/// roundoff 2^-11; products accumulated in FP32) where the device's program has them (NVIDIA,
+/// compute capability ≥ 8.0); everything else is unchanged. An OpenCL codelet opens one around its
+/// launches when its task was submitted in a detail::Tf32Submission scope (codelets/codelet.hpp),
+/// so that the GEMMs inside a trsm, trmm or potrf launch follow too. Scopes nest; `on` false
+/// restores exact float products inside an outer scope.
+class Tf32Products {
+public:
+    explicit Tf32Products(bool on);
+    ~Tf32Products();
+    Tf32Products(const Tf32Products&) = delete;
+    Tf32Products& operator=(const Tf32Products&) = delete;
+    /// Whether the calling thread is inside a scope with `on` true (the innermost decides).
+    static bool active();
+
+private:
+    bool saved_;
+};
+
 /// C = alpha·op(A)·op(B) + beta·C through gemm_nv.cl (double: FP64 tensor cores; float: FP32 FMA).
 /// tri: 0 = all of C, 1 = only its lower triangle (i ≥ j), 2 = only its upper triangle (xSYRK).
 /// Products with too few blocks of C to occupy the device, or whose last round of blocks would

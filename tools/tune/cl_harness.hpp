@@ -176,7 +176,7 @@ inline std::string program_subset(const std::vector<std::string>& files) {
 
 /// The NVIDIA GEMM's files (gemm_nv.cl and its double and float parts), then `more`.
 inline std::vector<std::string> nv_gemm_files(std::vector<std::string> more = {}) {
-    more.insert(more.begin(), {"gemm_nv.cl", "gemm_nv_d.cl", "gemm_nv_d_mbar.cl", "gemm_nv_s.cl"});
+    more.insert(more.begin(), {"gemm_nv.cl", "gemm_nv_d.cl", "gemm_nv_d_mbar.cl", "gemm_nv_s.cl", "gemm_nv_tf32.cl"});
     return more;
 }
 
@@ -277,10 +277,11 @@ GemmFn<T> nv_path() {
 /// Run one case on the device and compare with CBLAS: returns the scaled residual of
 /// docs/architecture.md#numerical-checks, ‖C − C_ref‖₁ / ((|α|‖A‖₁‖B‖₁ + |β|‖C₀‖₁)·k·eps), or +inf when
 /// an element outside the written region changed or a NaN appeared. C's region is poisoned with NaN when
-/// beta == 0 (must not be read).
+/// beta == 0 (must not be read). eps is T's unit roundoff unless `unit_roundoff` > 0 gives the
+/// products' own (2^-11 for TF32 products).
 template <class T>
 double check_case(const Env& env, const ocl::DeviceKernels& dk, const GemmFn<T>& fn, const GemmCase& c,
-                  std::mt19937_64& rng, std::string* why = nullptr) {
+                  std::mt19937_64& rng, std::string* why = nullptr, double unit_roundoff = 0) {
     const int ar = c.ta ? c.k : c.m, ac = c.ta ? c.m : c.k;  // A as stored
     const int br = c.tb ? c.n : c.k, bc = c.tb ? c.k : c.n;
     const int lda = std::max(1, ar + c.padA), ldb = std::max(1, br + c.padB), ldc = std::max(1, c.m + c.padC);
@@ -337,7 +338,7 @@ double check_case(const Env& env, const ocl::DeviceKernels& dk, const GemmFn<T>&
         }
         worst_col = std::max(worst_col, s);
     }
-    const double eps = std::numeric_limits<T>::epsilon() / 2;
+    const double eps = unit_roundoff > 0 ? unit_roundoff : std::numeric_limits<T>::epsilon() / 2;
     const double nA = norm1(ar, ac, hA.data() + c.offA, lda), nB = norm1(br, bc, hB.data() + c.offB, ldb);
     const double nC = norm1(c.m, c.n, c0.data() + c.offC, ldc);
     const double denom = (std::fabs(c.alpha) * nA * nB + std::fabs(c.beta) * nC) * std::max(c.k, 1) * eps;

@@ -1,0 +1,213 @@
+// tessera_nvgemm_*_tf32 in float: TF32 tensor cores (gemm_nv.cl describes the family). The float
+// kernels' blocks, slabs and copies (gemm_nv_s.cl's helpers: 128×128 blocks of 256 work-items,
+// k-major slabs X[k][r] of row NVS_LD = 132, cp.async, the staged B), multiplied by mma.sync
+// m16n8k8 .tf32: every operand rounded to TF32 (cvt.rna: 10 explicit mantissa bits, unit roundoff
+// 2^-11) and the products accumulated in FP32. Not a float GEMM's accuracy: the launcher takes
+// these kernels only inside an ocl::Tf32Products scope (the mixed-precision solvers' low-precision
+// factorization, whose refinement restores FP64 accuracy).
+//
+// A warp computes a 64×32 tile (warps 2 along m × 4 along n): 4 m16 × 4 n8 mma tiles, 64 FP32
+// accumulators per work-item. Lane (g, t) = (lane / 4, lane % 4) holds rows 4g..4g+3 and
+// 32+4g..32+4g+3 of the warp's 64 and columns 8t..8t+7 of its 32: the mma's row g and g + 8 of
+// m16 tile i are rows 2i and 2i + 1 of the lane's eight, column c of n8 tile j is 4c + j, and the
+// mma's k = t and t + 4 of each 8-deep step are slab k 2t and 2t + 1. With that relabeling every
+// fragment comes in float4 loads (A: four, B: two per step) that meet distinct banks per
+// quarter-warp (16-byte unit 2t + g mod 8, as NVS_LD ≡ 1 unit mod 8), and the C fragments are the
+// lane's 8×8 block.
+#if defined(TESSERA_NV_SM) && TESSERA_NV_SM >= 80
+#if defined(TESSERA_REAL_S)
+
+#ifdef TESSERA_NV_EMULATE
+// PoCL test mode: the mma through local memory, after the PTX ISA's m16n8k8 .tf32 fragment
+// layouts (a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4); b0 (t, g), b1 (t+4, g); c0, c1
+// (g, 2t + {0,1}), c2, c3 (g+8, 2t + {0,1})), operands rounded as cvt.rna.tf32.f32 rounds.
+#define NVT_EMU_DECL __local float emu_a[8][16 * 8], emu_b[8][8 * 8];
+#define NVT_EMU_ARGS , emu_a, emu_b
+#define NVT_EMU_PARAMS , __local float (*emu_a)[16 * 8], __local float (*emu_b)[8 * 8]
+typedef float nvt_tf32_t;
+static inline float nvt_tf32(const float x) { return as_float((as_uint(x) + 0x1000u) & 0xffffe000u); }
+static inline void nvt_emu(float* c, const float a0, const float a1, const float a2, const float a3, const float b0,
+                           const float b1, __local float (*emu_a)[16 * 8], __local float (*emu_b)[8 * 8])
+{
+    const int lane = (int)get_local_id(0) & 31, w = (int)get_local_id(0) >> 5, g = lane >> 2, t = lane & 3;
+    emu_a[w][g * 8 + t] = a0, emu_a[w][(g + 8) * 8 + t] = a1;
+    emu_a[w][g * 8 + t + 4] = a2, emu_a[w][(g + 8) * 8 + t + 4] = a3;
+    emu_b[w][t * 8 + g] = b0, emu_b[w][(t + 4) * 8 + g] = b1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int v = 0; v < 4; ++v) {
+        const int row = g + 8 * (v >> 1), col = 2 * t + (v & 1);
+        float s = c[v];
+        for (int kk = 0; kk < 8; ++kk) s = fma(emu_a[w][row * 8 + kk], emu_b[w][kk * 8 + col], s);
+        c[v] = s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#define NVT_MMA(c, a0, a1, a2, a3, b0, b1) nvt_emu(c, a0, a1, a2, a3, b0, b1, emu_a, emu_b)
+#else
+#define NVT_EMU_DECL
+#define NVT_EMU_ARGS
+#define NVT_EMU_PARAMS
+typedef uint nvt_tf32_t;
+static inline uint nvt_tf32(const float x)
+{
+    uint y;
+    TESSERA_NV_ASM("cvt.rna.tf32.f32 %0, %1;" : "=r"(y) : "f"(x));
+    return y;
+}
+#define NVT_MMA(c, a0, a1, a2, a3, b0, b1)                                                          \
+    TESSERA_NV_ASM volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "                   \
+                            "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                \
+                            : "+f"((c)[0]), "+f"((c)[1]), "+f"((c)[2]), "+f"((c)[3])               \
+                            : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1))
+#endif
+
+// acc += the warp's share of one k-major slab pair (As_, Bs_: the warp's first row and column
+// already added), step by step of 8 k.
+#define NVT_SLAB_MMA(As_, Bs_)                                                                     \
+    do {                                                                                           \
+        _Pragma("unroll") for (int h = 0; h < TESSERA_NVS_BK / 8; ++h) {                           \
+            __local const float* a_ = (As_) + (8 * h + 2 * t) * NVS_LD;                            \
+            __local const float* b_ = (Bs_) + (8 * h + 2 * t) * NVS_LD;                            \
+            const float4 al0 = *(__local const float4*)a_, ah0 = *(__local const float4*)(a_ + 32); \
+            const float4 al1 = *(__local const float4*)(a_ + NVS_LD);                              \
+            const float4 ah1 = *(__local const float4*)(a_ + NVS_LD + 32);                         \
+            const float4 b0v = *(__local const float4*)b_, b1v = *(__local const float4*)(b_ + NVS_LD); \
+            const nvt_tf32_t a[4][4] = {                                                           \
+                {nvt_tf32(al0.x), nvt_tf32(al0.y), nvt_tf32(al1.x), nvt_tf32(al1.y)},              \
+                {nvt_tf32(al0.z), nvt_tf32(al0.w), nvt_tf32(al1.z), nvt_tf32(al1.w)},              \
+                {nvt_tf32(ah0.x), nvt_tf32(ah0.y), nvt_tf32(ah1.x), nvt_tf32(ah1.y)},              \
+                {nvt_tf32(ah0.z), nvt_tf32(ah0.w), nvt_tf32(ah1.z), nvt_tf32(ah1.w)}};             \
+            const nvt_tf32_t b[2][4] = {{nvt_tf32(b0v.x), nvt_tf32(b0v.y), nvt_tf32(b0v.z), nvt_tf32(b0v.w)}, \
+                                        {nvt_tf32(b1v.x), nvt_tf32(b1v.y), nvt_tf32(b1v.z), nvt_tf32(b1v.w)}}; \
+            _Pragma("unroll") for (int i = 0; i < 4; ++i)                                          \
+            _Pragma("unroll") for (int j = 0; j < 4; ++j)                                          \
+                NVT_MMA(acc[i][j], a[i][0], a[i][1], a[i][2], a[i][3], b[0][j], b[1][j]);           \
+        }                                                                                          \
+    } while (0)
+
+static inline void nvt_gemm_body(const int transA, const int transB, const int vec, const int m, const int n,
+                                 const int k, const float alpha, __global const float* A, const int lda,
+                                 __global const float* B, const int ldb, const float beta, __global float* C,
+                                 const int ldc, const int tri, __local float* As, __local float* Bs,
+                                 __local float4* raw NVT_EMU_PARAMS)
+{
+    int bm, bn;
+    nvg_block_coords(m, n, NVS_BM, NVS_BN, &bm, &bn);
+    const int i0 = bm * NVS_BM, j0 = bn * NVS_BN;
+    if (tri == 1 && i0 + NVS_BM - 1 < j0) return;
+    if (tri == 2 && j0 + NVS_BN - 1 < i0) return;
+
+    const int lid = (int)get_local_id(0), w = lid >> 5, lane = lid & 31, g = lane >> 2, t = lane & 3;
+    const int ra = 64 * (w & 1) + 4 * g;    // the lane's first row in the block (then ra + 32)
+    const int cb = 32 * (w >> 1) + 4 * g;   // B fragment loads: columns cb..cb+3 (n8 tiles 0..3)
+    const int cc = 32 * (w >> 1) + 8 * t;   // C: the lane's columns cc..cc+7
+
+    float acc[4][4][4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+#pragma unroll
+            for (int v = 0; v < 4; ++v) acc[i][j][v] = 0.0f;
+
+    const int a_rc = !transA, b_rc = transB, stage = NVS_STAGED(transB, vec);
+    __global const float* Ap = A + (a_rc ? i0 : (long)i0 * lda);
+    __global const float* Bp = B + (b_rc ? j0 : (long)j0 * ldb);
+    const long a_step = a_rc ? (long)TESSERA_NVS_BK * lda : TESSERA_NVS_BK;
+    const long b_step = b_rc ? (long)TESSERA_NVS_BK * ldb : TESSERA_NVS_BK;
+    const int nslab = (alpha == 0.0f) ? 0 : (k + TESSERA_NVS_BK - 1) / TESSERA_NVS_BK;
+
+    // Two slab buffers, one barrier per slab, as gemm_nv_s.cl's loop without mbarriers.
+    if (nslab > 0) {
+        nvs_copy_slab(a_rc, vec, Ap, lda, m - i0, k, As);
+        if (stage) nvs_stage_copy(Bp, ldb, n - j0, k, raw);
+        else nvs_copy_slab(b_rc, vec, Bp, ldb, n - j0, k, Bs);
+    }
+    for (int s = 0; s < nslab; ++s) {
+        NVG_CP_COMMIT();
+        NVG_CP_WAIT(0);
+        if (stage) nvs_stage_store(raw, Bs + (s & 1) * NVS_SLAB);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (s + 1 < nslab) {
+            const int kb = (s + 1) * TESSERA_NVS_BK, next = ((s + 1) & 1) * NVS_SLAB;
+            nvs_copy_slab(a_rc, vec, Ap + (s + 1) * a_step, lda, m - i0, k - kb, As + next);
+            if (stage) nvs_stage_copy(Bp + (s + 1) * b_step, ldb, n - j0, k - kb, raw);
+            else nvs_copy_slab(b_rc, vec, Bp + (s + 1) * b_step, ldb, n - j0, k - kb, Bs + next);
+        }
+        NVT_SLAB_MMA(As + (s & 1) * NVS_SLAB + ra, Bs + (s & 1) * NVS_SLAB + cb);
+    }
+
+    // Epilogue, a column at a time (loads before stores, as gemm_nv_s.cl's). Lane row r (0..7) is
+    // block row ra + r (r < 4) or ra + 28 + r, the mma's row of m16 tile 2·(r / 4) + (r % 4) / 2,
+    // half r % 2; column q is cc + q, of n8 tile q % 4, entry q / 4 of the half.
+#pragma unroll
+    for (int q = 0; q < 8; ++q) {
+        const int col = j0 + cc + q;
+        if (col >= n) continue;
+        __global float* Cc = C + (long)col * ldc;
+        float old[8];
+#pragma unroll
+        for (int r = 0; r < 8; ++r) {
+            const int row = i0 + ra + r + (r >> 2) * 28;
+            old[r] = (beta != 0.0f && nvs_in_c(row, col, m, n, tri)) ? Cc[row] : 0.0f;
+        }
+#pragma unroll
+        for (int r = 0; r < 8; ++r) {
+            const int row = i0 + ra + r + (r >> 2) * 28;
+            if (!nvs_in_c(row, col, m, n, tri)) continue;
+            const float v = alpha * acc[2 * (r >> 2) + ((r & 3) >> 1)][q & 3][2 * (r & 1) + (q >> 2)];
+            Cc[row] = (beta == 0.0f) ? v : fma(beta, old[r], v);
+        }
+    }
+}
+
+// The kernels of gemm_nv_s.cl's sixteen, each with the suffix _tf32 (same arguments and launch).
+#define NVT_KERNEL(name, ta, tb, vec, split)                                                      \
+    __kernel __attribute__((reqd_work_group_size(NVS_NT, 1, 1)))                                 \
+    void name(const int m, const int n, const int k, const float alpha,                           \
+              __global const float* A, const ulong offA, const int lda,                           \
+              __global const float* B, const ulong offB, const int ldb, const float beta,         \
+              __global float* C, const ulong offC, const int ldc, const int tri)                  \
+    {                                                                                             \
+        __local float4 As4[2 * NVS_SLAB / 4];                                                     \
+        __local float4 Bs4[2 * NVS_SLAB / 4];                                                     \
+        __local float4 raw[NVS_STAGED(tb, vec) ? NVS_CHUNKS * NVS_NT : 1];                         \
+        NVT_EMU_DECL                                                                              \
+        NVG_SPLIT_ARGS(ta, tb, split);                                                            \
+        nvt_gemm_body(ta, tb, vec, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_,    \
+                      ldc, tri, (__local float*)As4, (__local float*)Bs4, raw NVT_EMU_ARGS);      \
+    }
+NVT_KERNEL(tessera_nvgemm_nn_tf32, 0, 0, 1, 0)
+NVT_KERNEL(tessera_nvgemm_nt_tf32, 0, 1, 1, 0)
+NVT_KERNEL(tessera_nvgemm_tn_tf32, 1, 0, 1, 0)
+NVT_KERNEL(tessera_nvgemm_tt_tf32, 1, 1, 1, 0)
+NVT_KERNEL(tessera_nvgemm_nn_u_tf32, 0, 0, 0, 0)
+NVT_KERNEL(tessera_nvgemm_nt_u_tf32, 0, 1, 0, 0)
+NVT_KERNEL(tessera_nvgemm_tn_u_tf32, 1, 0, 0, 0)
+NVT_KERNEL(tessera_nvgemm_tt_u_tf32, 1, 1, 0, 0)
+NVT_KERNEL(tessera_nvgemm_nn_split_tf32, 0, 0, 1, 1)
+NVT_KERNEL(tessera_nvgemm_nt_split_tf32, 0, 1, 1, 1)
+NVT_KERNEL(tessera_nvgemm_tn_split_tf32, 1, 0, 1, 1)
+NVT_KERNEL(tessera_nvgemm_tt_split_tf32, 1, 1, 1, 1)
+NVT_KERNEL(tessera_nvgemm_nn_u_split_tf32, 0, 0, 0, 1)
+NVT_KERNEL(tessera_nvgemm_nt_u_split_tf32, 0, 1, 0, 1)
+NVT_KERNEL(tessera_nvgemm_tn_u_split_tf32, 1, 0, 0, 1)
+NVT_KERNEL(tessera_nvgemm_tt_u_split_tf32, 1, 1, 0, 1)
+
+// gemm_nv_s.cl's helpers and this file's end here: later files of the program may reuse the names.
+#undef NVT_KERNEL
+#undef NVT_SLAB_MMA
+#undef NVT_MMA
+#undef NVT_EMU_DECL
+#undef NVT_EMU_ARGS
+#undef NVT_EMU_PARAMS
+#undef NVS_BM
+#undef NVS_BN
+#undef NVS_CHUNKS
+#undef NVS_STAGED
+#undef NVS_LD
+#undef NVS_NT
+#undef NVS_PER
+#undef NVS_SLAB
+#endif  // TESSERA_REAL_S
+#endif  // TESSERA_NV_SM
