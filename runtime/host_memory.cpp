@@ -39,8 +39,16 @@ std::string format_gb(double bytes) {
     return text;
 }
 
+namespace {
+// The Runtime's pool while it serves StarPU's host allocations (serve_starpu_allocations).
+std::atomic<HostMemoryPool*> g_starpu_pool{nullptr};
+}  // namespace
+
 void require_host_memory(const std::string& who, uint64_t bytes) {
-    const uint64_t available = available_host_memory();
+    uint64_t available = available_host_memory();
+    // Blocks the Runtime's pool keeps for reuse are available too: free them before refusing.
+    HostMemoryPool* pool = g_starpu_pool.load();
+    if (available != 0 && bytes > available && pool && pool->drop_kept()) available = available_host_memory();
     if (available != 0 && bytes > available)
         throw Error(who + ": needs " + format_gb(double(bytes)) + " of host memory, " + format_gb(double(available)) +
                     " available");
@@ -71,8 +79,6 @@ bool tile_storage_bytes(uint64_t tiles, uint64_t stored, uint64_t tile_elems, ui
 }
 
 namespace {
-// The pool that serves StarPU's host allocations while its hooks are set (serve_starpu_allocations).
-std::atomic<HostMemoryPool*> g_starpu_pool{nullptr};
 
 void* aligned_host(size_t bytes) {
     void* ptr = nullptr;
@@ -94,7 +100,7 @@ int starpu_free_hook(unsigned /*node*/, void* ptr, size_t bytes, int /*flags*/) 
 
 }  // namespace
 
-HostMemoryPool::HostMemoryPool(bool pinned) {
+HostMemoryPool::HostMemoryPool(bool pinned) : kept_cap_(size_t(available_host_memory() / 16)) {
     const std::vector<int> devids = opencl_devids();
     if (devids.empty()) return;
     cl_device_id dev = nullptr;  // StarPU's context of the first device the Runtime drives
@@ -116,6 +122,8 @@ HostMemoryPool::~HostMemoryPool() {
         starpu_malloc_set_hooks(nullptr, nullptr);
         g_starpu_pool.store(nullptr);
     }
+    for (auto& [bytes, ptr] : kept_)
+        if (!pinned_.count(ptr)) std::free(ptr);  // kept pageable blocks (pinned ones go below)
     for (auto& [ptr, mem] : pinned_) {
         clReleaseMemObject(mem);
         std::free(ptr);
@@ -148,8 +156,19 @@ void* HostMemoryPool::pin(size_t bytes) noexcept {
 
 void* HostMemoryPool::allocate(size_t bytes) {
     bytes = std::max<size_t>(bytes, 1);
+    {
+        std::lock_guard<std::mutex> guard(lock_);
+        auto it = kept_.find(bytes);
+        if (it != kept_.end()) {
+            void* ptr = it->second;
+            kept_.erase(it);
+            kept_bytes_ -= bytes;
+            return ptr;
+        }
+    }
     void* ptr = pin(bytes);  // when the driver cannot pin this much: pageable memory
     if (!ptr) ptr = aligned_host(bytes);
+    if (!ptr && drop_kept()) ptr = aligned_host(bytes);
     if (!ptr)
         throw Error("tessera: cannot allocate " + format_gb(double(bytes)) + " of host memory (" +
                     std::to_string(bytes) + " bytes)");
@@ -174,23 +193,39 @@ void* HostMemoryPool::allocate_for_starpu(size_t bytes, bool pin_asked) noexcept
     return ptr ? ptr : aligned_host(bytes);
 }
 
-void HostMemoryPool::release_from_starpu(void* ptr, size_t bytes) noexcept {
-    if (ptr && bytes >= kPinStarpuFrom) {
-        std::lock_guard<std::mutex> guard(lock_);
-        if (pinned_.count(ptr) && kept_bytes_ + bytes <= kept_cap_) {
-            try {
-                kept_.emplace(bytes, ptr);
-                kept_bytes_ += bytes;
-                return;
-            } catch (...) {  // no memory for the node: released below
-            }
-        }
+bool HostMemoryPool::keep(void* ptr, size_t bytes) noexcept {
+    std::lock_guard<std::mutex> guard(lock_);
+    if (!ptr || (pin_ && !pinned_.count(ptr)) || kept_bytes_ + bytes > kept_cap_) return false;
+    try {
+        kept_.emplace(bytes, ptr);
+        kept_bytes_ += bytes;
+        return true;
+    } catch (...) {  // no memory for the node: the caller frees it
+        return false;
     }
-    release(ptr);
+}
+
+void HostMemoryPool::release_from_starpu(void* ptr, size_t bytes) noexcept {
+    // StarPU's pageable blocks (a pageable pool's, or below kPinStarpuFrom) are not kept.
+    if (!(pin_ && bytes >= kPinStarpuFrom && keep(ptr, bytes))) release(ptr);
+}
+
+bool HostMemoryPool::drop_kept() noexcept {
+    std::multimap<size_t, void*> kept;
+    {
+        std::lock_guard<std::mutex> guard(lock_);
+        kept.swap(kept_);
+        kept_bytes_ = 0;
+    }
+    for (const auto& [bytes, ptr] : kept) release(ptr);
+    return !kept.empty();
+}
+
+void HostMemoryPool::release(void* ptr, size_t bytes) noexcept {
+    if (!keep(ptr, std::max<size_t>(bytes, 1))) release(ptr);
 }
 
 void HostMemoryPool::serve_starpu_allocations() {
-    kept_cap_ = size_t(available_host_memory() / 16);
     serving_starpu_ = true;
     g_starpu_pool.store(this);
     starpu_malloc_set_hooks(starpu_malloc_hook, starpu_free_hook);

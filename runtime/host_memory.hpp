@@ -19,7 +19,7 @@ uint64_t available_host_memory();
 /// A byte count in GB (10^9 bytes) to about 3 significant digits: "320 GB", "23.7 GB", "0.512 GB".
 std::string format_gb(double bytes);
 /// Throw tessera::Error("<who>: needs 320 GB of host memory, 23.7 GB available") when `bytes`
-/// exceed available_host_memory(): refuse a request the machine cannot hold before allocating any
+/// exceed available_host_memory() (after the Runtime's pool has freed the blocks it keeps): refuse a request the machine cannot hold before allocating any
 /// of it (an over-committed allocation would succeed and the process be killed when it touched it).
 void require_host_memory(const std::string& who, uint64_t bytes);
 /// require_host_memory for `count` arrays of rows×cols scalars of `elem` bytes each (dense matrices
@@ -65,12 +65,22 @@ public:
     HostMemoryPool(const HostMemoryPool&) = delete;
     HostMemoryPool& operator=(const HostMemoryPool&) = delete;
 
-    /// `bytes` of host memory (aligned for any scalar). Throws tessera::Error naming the size when
+    /// `bytes` of host memory (aligned for any scalar): a kept block of exactly that size when there
+    /// is one (release(ptr, bytes)), else a new one. Throws tessera::Error naming the size when
     /// the allocation fails; callers compare their whole request with the memory available first
     /// (require_host_memory), as TileMatrix and QRFactors do.
     void* allocate(size_t bytes);
-    /// Release a block from allocate(); nullptr is ignored.
+    /// Free a block from allocate(); nullptr is ignored.
     void release(void* ptr) noexcept;
+    /// Release a block of `bytes` from allocate(): kept for the next allocate() of that size (a
+    /// pinned block: pinned; pageable: its pages already faulted in) while the kept blocks stay
+    /// under their cap, 1/16 of the host memory available when the pool started; else freed. A
+    /// program that factors one size again and again (the drop-in LAPACK's copies of each call's
+    /// arrays, an application's time steps) then pins and faults its tile storage in once.
+    void release(void* ptr, size_t bytes) noexcept;
+    /// Free every kept block; whether there was one. require_host_memory does before it refuses a
+    /// request, and allocate() before it fails.
+    bool drop_kept() noexcept;
     bool pinned() const { return pin_; }
 
     /// Serve StarPU's own host allocations (starpu_malloc_set_hooks) from this pool until it goes:
@@ -110,6 +120,7 @@ public:
 
 private:
     void probe(size_t bytes, bool to_device);
+    bool keep(void* ptr, size_t bytes) noexcept;  // into kept_ when under the cap (pinned only in a pinned pool)
     void* pin(size_t bytes) noexcept;  // a block wrapped in a CL_MEM_USE_HOST_PTR buffer, or nullptr
 
     std::mutex lock_;
@@ -122,7 +133,7 @@ private:
     std::map<void*, cl_mem> pinned_;  // pinned blocks and the buffers that pin them
     bool serving_starpu_ = false;
     std::atomic<size_t> starpu_blocks_{0}, starpu_new_pins_{0};
-    std::multimap<size_t, void*> kept_;  // pinned blocks StarPU freed, by size (still in pinned_)
+    std::multimap<size_t, void*> kept_;  // released blocks kept for reuse, by size (pinned ones still in pinned_)
     size_t kept_bytes_ = 0, kept_cap_ = 0;
 };
 

@@ -36,7 +36,7 @@ TileStorage& TileStorage::operator=(TileStorage&& o) noexcept {
 void* TileStorage::allocate(size_t bytes) {
     blocks_.reserve(blocks_.size() + 1);  // so that the push below cannot throw and leak the block
     void* block = host_memory().allocate(bytes);
-    blocks_.push_back(block);
+    blocks_.emplace_back(block, bytes);
     return block;
 }
 
@@ -56,7 +56,8 @@ void TileStorage::release() noexcept {
     for (TileHandle h : handles_)
         if (h) coherent_ ? starpu_data_unregister(h) : starpu_data_unregister_no_coherency(h);
     handles_.clear();
-    for (void* b : blocks_) host_memory().release(b);  // nothing to free needs no Runtime
+    // Kept by the pool for the next block of the same size (nothing to free needs no Runtime).
+    for (const auto& [block, bytes] : blocks_) host_memory().release(block, bytes);
     blocks_.clear();
 }
 

@@ -216,6 +216,27 @@ TEST_F(RuntimeBasics, TileStoragePinnedAsConfigured) {
               std::string::npos);
 }
 
+// A matrix's host blocks go back to the pool, which keeps them for the next matrix of the same
+// block size (pinned or faulted in once: the drop-in LAPACK copies every call's arrays into tiles),
+// and frees them when a request would otherwise be refused.
+TEST_F(RuntimeBasics, TileStorageBlocksAreKeptForTheNextMatrix) {
+    expect_no_tasks();
+    const int64_t n = 333;  // one 333×333 block, a size no other test of this process uses
+    const double* first = nullptr;
+    {
+        TileMatrix<double> A(n, n, n);
+        first = A.tile_data(0, 0);
+    }
+    {
+        TileMatrix<double> B(n, n, n);
+        EXPECT_EQ(B.tile_data(0, 0), first);  // the kept block
+        TileMatrix<double> C(n, n, n);
+        EXPECT_NE(C.tile_data(0, 0), first);  // a new one: the kept block is B's now
+    }
+    EXPECT_TRUE(detail::host_memory().drop_kept());
+    EXPECT_FALSE(detail::host_memory().drop_kept());
+}
+
 // gemm on 3×3 tiles with k = 2 tiles: 18 tile gemm tasks, every one of them in the profile.
 // StarPU's own host blocks (a tile with no home in host memory, brought there) come from the
 // Runtime's pool (HostMemoryPool::serve_starpu_allocations): pinned when the tile storage is, and
@@ -223,6 +244,7 @@ TEST_F(RuntimeBasics, TileStoragePinnedAsConfigured) {
 TEST_F(RuntimeBasics, StarpuHostBlocksComeFromThePool) {
     expect_no_tasks();
     auto& pool = detail::host_memory();
+    pool.drop_kept();  // no block kept by an earlier test's matrix: the first request below pins anew
     const int64_t rows = 256;  // 512 KiB of doubles, above HostMemoryPool::kPinStarpuFrom
     static_assert(256 * 256 * sizeof(double) >= detail::HostMemoryPool::kPinStarpuFrom);
     const size_t blocks = pool.starpu_blocks(), pins = pool.starpu_new_pins();

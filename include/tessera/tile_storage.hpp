@@ -2,6 +2,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 struct _starpu_data_state;  // StarPU's handle type, kept out of the public headers
@@ -16,7 +17,7 @@ using TileHandle = _starpu_data_state*;
 namespace tessera::detail {
 
 /// What a tile container (TileMatrix, QRFactors) owns: its host blocks, from the Runtime's host
-/// memory pool (pinned when the Runtime pins), and its tiles' StarPU handles, tile (i, j) of an
+/// memory pool (pinned when the Runtime pins; released blocks are kept there for reuse), and its tiles' StarPU handles, tile (i, j) of an
 /// mt-row grid at handles()[j·mt + i]. release() unregisters the handles, waiting for their tasks
 /// (`coherent`: bringing each tile's latest copy home, for a view of the caller's array; else
 /// dropping device copies), then frees the blocks. It runs at destruction, or when the Runtime
@@ -49,7 +50,7 @@ public:
 
 private:
     static void orphan(void* self) noexcept;
-    std::vector<void*> blocks_;
+    std::vector<std::pair<void*, size_t>> blocks_;  // host blocks and their sizes
     std::vector<TileHandle> handles_;
     uint64_t live_ = 0;  // id in the Runtime's list; 0 when not in it
     bool coherent_ = false;
