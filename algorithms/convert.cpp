@@ -45,7 +45,7 @@ void TileMatrix<T>::fill_from_lapack(const T* a, int64_t lda) {
         for (int64_t i = 0; i < mt_; ++i) {
             TileHandle region = register_region(*this, a, lda, i, j);
             try {
-                tasks::lacpy<T>(Uplo::General, region, handle(i, j));
+                tasks::lacpy_host<T>(region, handle(i, j));
             } catch (...) {
                 starpu_data_unregister_submit(region);
                 throw;
@@ -73,7 +73,7 @@ void TileMatrix<T>::to_lapack(T* a, int64_t lda) const {
         for (int64_t j = 0; j < nt_; ++j) {
             for (int64_t i = 0; i < mt_; ++i) {
                 regions.push_back(register_region(*this, a, lda, i, j));
-                tasks::lacpy<T>(Uplo::General, handle(i, j), regions.back());
+                tasks::lacpy_host<T>(handle(i, j), regions.back());
                 detail::mpi_flush(handle(i, j));
             }
             if (detail::distributed()) unregister_all();

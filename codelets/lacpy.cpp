@@ -1,7 +1,8 @@
-// lacpy codelet: tile copies, used by the LAPACK-layout conversions.
+// lacpy codelet: tile copies, used by the LAPACK-layout conversions (lacpy_host: on CPU workers).
 #include "codelets/codelet.hpp"
 #include "codelets/tasks.hpp"
 #include "kernels/cpu/blas.hpp"
+#include "runtime/mpi_internal.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera {
@@ -40,7 +41,21 @@ void tasks::lacpy(Uplo uplo, TileHandle A, TileHandle B, int prio) {
     codelets::submit(lacpy_codelet<T>(), args, {A, B}, prio);
 }
 
-#define TESSERA_INSTANTIATE(T) template void tasks::lacpy<T>(Uplo, TileHandle, TileHandle, int);
+template <class T>
+void tasks::lacpy_host(TileHandle A, TileHandle B, int prio) {
+    LacpyArgs args{codelets::pack_flags(char(Uplo::General)), Uplo::General};
+    if (detail::distributed()) return codelets::submit(lacpy_codelet<T>(), args, {A, B}, prio);  // StarPU-MPI places it
+    starpu_task* task = codelets::new_task(lacpy_codelet<T>(), &args, sizeof args, prio);
+    task->handles[0] = A;
+    task->handles[1] = B;
+    // On a CPU worker unless the placement asks for OpenCL workers only (new_task then set where).
+    if (task->where != STARPU_OPENCL && starpu_cpu_worker_get_count() > 0) task->where = STARPU_CPU;
+    codelets::submit_task(task);
+}
+
+#define TESSERA_INSTANTIATE(T)                                                 \
+    template void tasks::lacpy<T>(Uplo, TileHandle, TileHandle, int);         \
+    template void tasks::lacpy_host<T>(TileHandle, TileHandle, int);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

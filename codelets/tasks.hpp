@@ -70,6 +70,14 @@ void potrf(Uplo uplo, TileHandle A, int* info, int prio = 0);
 /// B = A on B's rows × columns, or on its uplo trapezoid (R A, W B; A at least as large as B).
 template <class T>
 void lacpy(Uplo uplo, TileHandle A, TileHandle B, int prio = 0);
+/// B = A as lacpy (General), one of them a region of a caller's array in pageable host memory
+/// (TileMatrix::fill_from_lapack, to_lapack): the same codelet and perfmodel, but on a CPU worker
+/// when the Runtime has one and the placement allows it. On a device, the region crossed the bus
+/// through the driver's staging of pageable memory, both ways: dposv at n = 32768 on an H200 copied
+/// 8.6 GB in 4.6–5.3 s and out in 7.0–7.7 s that way (bench/gpu_notes.md); a CPU copy into the tile's
+/// pinned storage leaves the bus to the tiles at 54 GB/s.
+template <class T>
+void lacpy_host(TileHandle A, TileHandle B, int prio = 0);
 /// The partial `part` of a norm of tile A (R A) into W (W), a rows×1 tile of real_t<T> of length
 /// cpu::norm_part_length (kernels/cpu/norms.hpp: `part` and `tile` are cpu::NormPart and
 /// cpu::NormTile as ints; `unit`: a trapezoid's diagonal as ones; `herm`: a symmetric tile's diagonal
