@@ -154,18 +154,19 @@ void* HostMemoryPool::pin(size_t bytes) noexcept {
     return ptr;
 }
 
+void* HostMemoryPool::take_kept(size_t bytes) noexcept {
+    std::lock_guard<std::mutex> guard(lock_);
+    auto it = kept_.find(bytes);
+    if (it == kept_.end()) return nullptr;
+    void* ptr = it->second;
+    kept_.erase(it);
+    kept_bytes_ -= bytes;
+    return ptr;
+}
+
 void* HostMemoryPool::allocate(size_t bytes) {
     bytes = std::max<size_t>(bytes, 1);
-    {
-        std::lock_guard<std::mutex> guard(lock_);
-        auto it = kept_.find(bytes);
-        if (it != kept_.end()) {
-            void* ptr = it->second;
-            kept_.erase(it);
-            kept_bytes_ -= bytes;
-            return ptr;
-        }
-    }
+    if (void* kept = take_kept(bytes)) return kept;
     void* ptr = pin(bytes);  // when the driver cannot pin this much: pageable memory
     if (!ptr) ptr = aligned_host(bytes);
     if (!ptr && drop_kept()) ptr = aligned_host(bytes);
@@ -178,16 +179,7 @@ void* HostMemoryPool::allocate(size_t bytes) {
 void* HostMemoryPool::allocate_for_starpu(size_t bytes, bool pin_asked) noexcept {
     if (bytes >= kPinStarpuFrom) ++starpu_blocks_;
     if (!pin_asked || bytes < kPinStarpuFrom || !pin_) return aligned_host(bytes);
-    {
-        std::lock_guard<std::mutex> guard(lock_);
-        auto it = kept_.find(bytes);
-        if (it != kept_.end()) {
-            void* ptr = it->second;
-            kept_.erase(it);
-            kept_bytes_ -= bytes;
-            return ptr;
-        }
-    }
+    if (void* kept = take_kept(bytes)) return kept;
     void* ptr = pin(bytes);
     if (ptr) ++starpu_new_pins_;
     return ptr ? ptr : aligned_host(bytes);

@@ -121,6 +121,7 @@ public:
 private:
     void probe(size_t bytes, bool to_device);
     bool keep(void* ptr, size_t bytes) noexcept;  // into kept_ when under the cap (pinned only in a pinned pool)
+    void* take_kept(size_t bytes) noexcept;       // a kept block of exactly `bytes`, out of kept_; nullptr if none
     void* pin(size_t bytes) noexcept;  // a block wrapped in a CL_MEM_USE_HOST_PTR buffer, or nullptr
 
     std::mutex lock_;

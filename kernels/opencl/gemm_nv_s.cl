@@ -166,6 +166,41 @@ static inline int nvs_in_c(const int row, const int col, const int m, const int 
         }                                                                                          \
     } while (0)
 
+// The slab loops' locals, declared in a body with transA, transB, vec, alpha, k, A, lda, B, ldb and
+// the block's i0, j0: where op(A)'s and op(B)'s slabs start and step, the staged B, the slab count.
+#define NVS_SLAB_SOURCES                                                                           \
+    const int a_rc = !transA, b_rc = transB, stage = NVS_STAGED(transB, vec);                     \
+    __global const float* Ap = A + (a_rc ? i0 : (long)i0 * lda);                                  \
+    __global const float* Bp = B + (b_rc ? j0 : (long)j0 * ldb);                                  \
+    const long a_step = a_rc ? (long)TESSERA_NVS_BK * lda : TESSERA_NVS_BK;                       \
+    const long b_step = b_rc ? (long)TESSERA_NVS_BK * ldb : TESSERA_NVS_BK;                       \
+    const int nslab = (alpha == 0.0f) ? 0 : (k + TESSERA_NVS_BK - 1) / TESSERA_NVS_BK
+
+// The slab loop without mbarriers, shared with gemm_nv_tf32.cl: two slab buffers, one barrier per
+// slab, slab s + 1's copies issued before slab s is multiplied by PRODUCT(As_, Bs_) (a macro; the
+// body's locals: nslab, the copy sources and steps, stage, raw, As, Bs).
+#define NVS_SLAB_LOOP(PRODUCT)                                                                     \
+    do {                                                                                           \
+        if (nslab > 0) {                                                                           \
+            nvs_copy_slab(a_rc, vec, Ap, lda, m - i0, k, As);                                      \
+            if (stage) nvs_stage_copy(Bp, ldb, n - j0, k, raw);                                    \
+            else nvs_copy_slab(b_rc, vec, Bp, ldb, n - j0, k, Bs);                                 \
+        }                                                                                          \
+        for (int s = 0; s < nslab; ++s) {                                                          \
+            NVG_CP_COMMIT();                                                                       \
+            NVG_CP_WAIT(0);                /* this work-item's copies of slab s have landed */     \
+            if (stage) nvs_stage_store(raw, Bs + (s & 1) * NVS_SLAB); /* last read in slab s − 2 */ \
+            barrier(CLK_LOCAL_MEM_FENCE);  /* everyone's have, and slab s − 1's buffer is free */  \
+            if (s + 1 < nslab) {                                                                   \
+                const int kb = (s + 1) * TESSERA_NVS_BK, next = ((s + 1) & 1) * NVS_SLAB;          \
+                nvs_copy_slab(a_rc, vec, Ap + (s + 1) * a_step, lda, m - i0, k - kb, As + next);   \
+                if (stage) nvs_stage_copy(Bp + (s + 1) * b_step, ldb, n - j0, k - kb, raw);        \
+                else nvs_copy_slab(b_rc, vec, Bp + (s + 1) * b_step, ldb, n - j0, k - kb, Bs + next); \
+            }                                                                                      \
+            PRODUCT(As + (s & 1) * NVS_SLAB, Bs + (s & 1) * NVS_SLAB);                             \
+        }                                                                                          \
+    } while (0)
+
 static inline void nvs_gemm_body(const int transA, const int transB, const int vec, const int m, const int n,
                                  const int k, const float alpha, __global const float* A, const int lda,
                                  __global const float* B, const int ldb, const float beta,
@@ -191,12 +226,7 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
 #pragma unroll
         for (int c = 0; c < 8; ++c) acc[r][c] = 0.0f;
 
-    const int a_rc = !transA, b_rc = transB, stage = NVS_STAGED(transB, vec);
-    __global const float* Ap = A + (a_rc ? i0 : (long)i0 * lda);
-    __global const float* Bp = B + (b_rc ? j0 : (long)j0 * ldb);
-    const long a_step = a_rc ? (long)TESSERA_NVS_BK * lda : TESSERA_NVS_BK;
-    const long b_step = b_rc ? (long)TESSERA_NVS_BK * ldb : TESSERA_NVS_BK;
-    const int nslab = (alpha == 0.0f) ? 0 : (k + TESSERA_NVS_BK - 1) / TESSERA_NVS_BK;
+    NVS_SLAB_SOURCES;
 
 #if TESSERA_NVS_MBAR
     // Each of the NBUF slab buffers has a `full` mbarrier (256 arrivals: every work-item's copies as
@@ -251,25 +281,7 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
     }
 #undef NVS_ISSUE
 #else
-    if (nslab > 0) {
-        nvs_copy_slab(a_rc, vec, Ap, lda, m - i0, k, As);
-        if (stage) nvs_stage_copy(Bp, ldb, n - j0, k, raw);
-        else nvs_copy_slab(b_rc, vec, Bp, ldb, n - j0, k, Bs);
-    }
-    for (int s = 0; s < nslab; ++s) {
-        NVG_CP_COMMIT();
-        NVG_CP_WAIT(0);                 // this work-item's copies of slab s have landed
-        if (stage) nvs_stage_store(raw, Bs + (s & 1) * NVS_SLAB);  // its buffer was last read in slab s − 2
-        barrier(CLK_LOCAL_MEM_FENCE);  // everyone's have, and slab s − 1's buffer is free
-        if (s + 1 < nslab) {
-            const int kb = (s + 1) * TESSERA_NVS_BK, next = ((s + 1) & 1) * NVS_SLAB;
-            nvs_copy_slab(a_rc, vec, Ap + (s + 1) * a_step, lda, m - i0, k - kb, As + next);
-            if (stage) nvs_stage_copy(Bp + (s + 1) * b_step, ldb, n - j0, k - kb, raw);
-            else nvs_copy_slab(b_rc, vec, Bp + (s + 1) * b_step, ldb, n - j0, k - kb, Bs + next);
-        }
-        NVS_SLAB_FMA(As + (s & 1) * NVS_SLAB, Bs + (s & 1) * NVS_SLAB);
-    }
-
+    NVS_SLAB_LOOP(NVS_SLAB_FMA);
 #endif
 
     // Epilogue, a column of 8 at a time: its values of C all loaded before any is stored (stores
@@ -302,6 +314,13 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
 // registers and 27 instead of 41 TFLOP/s, and which ones changed with every small edit
 // (bench/gpu_task_shapes.md, session 9). Split products are small, where the split gains more
 // than a kernel over the edge loses.
+// The kernel's body function, slab buffers, staging slots, local declarations and their arguments:
+// gemm_nv_tf32.cl redefines them and instantiates NVS_KERNELS(_tf32).
+#define NVS_K_BODY nvs_gemm_body
+#define NVS_K_NBUF NVS_NBUF
+#define NVS_K_SLOTS NVS_RAW_SLOTS
+#define NVS_K_DECL NVS_MBAR_DECL
+#define NVS_K_ARGS NVS_MBAR_ARGS
 #define NVS_KERNEL(name, ta, tb, vec, split)                                                      \
     __kernel __attribute__((reqd_work_group_size(NVS_NT, 1, 1)))                                 \
     void name(const int m, const int n, const int k, const float alpha,                           \
@@ -309,39 +328,41 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
               __global const float* B, const ulong offB, const int ldb, const float beta,         \
               __global float* C, const ulong offC, const int ldc, const int tri)                  \
     {                                                                                             \
-        __local float4 As4[NVS_NBUF * NVS_SLAB / 4];                                              \
-        __local float4 Bs4[NVS_NBUF * NVS_SLAB / 4];                                              \
-        __local float4 raw[NVS_STAGED(tb, vec) ? NVS_RAW_SLOTS * NVS_CHUNKS * NVS_NT : 1];         \
-        NVS_MBAR_DECL                                                                             \
+        __local float4 As4[NVS_K_NBUF * NVS_SLAB / 4];                                            \
+        __local float4 Bs4[NVS_K_NBUF * NVS_SLAB / 4];                                            \
+        __local float4 raw[NVS_STAGED(tb, vec) ? NVS_K_SLOTS * NVS_CHUNKS * NVS_NT : 1];           \
+        NVS_K_DECL                                                                                \
         NVG_SPLIT_ARGS(ta, tb, split);                                                            \
-        nvs_gemm_body(ta, tb, vec, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_,    \
-                      ldc, tri, (__local float*)As4, (__local float*)Bs4, raw NVS_MBAR_ARGS);     \
+        NVS_K_BODY(ta, tb, vec, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_,       \
+                   ldc, tri, (__local float*)As4, (__local float*)Bs4, raw NVS_K_ARGS);           \
     }
-NVS_KERNEL(tessera_nvgemm_nn, 0, 0, 1, 0)
-NVS_KERNEL(tessera_nvgemm_nt, 0, 1, 1, 0)
-NVS_KERNEL(tessera_nvgemm_tn, 1, 0, 1, 0)
-NVS_KERNEL(tessera_nvgemm_tt, 1, 1, 1, 0)
-NVS_KERNEL(tessera_nvgemm_nn_u, 0, 0, 0, 0)
-NVS_KERNEL(tessera_nvgemm_nt_u, 0, 1, 0, 0)
-NVS_KERNEL(tessera_nvgemm_tn_u, 1, 0, 0, 0)
-NVS_KERNEL(tessera_nvgemm_tt_u, 1, 1, 0, 0)
-NVS_KERNEL(tessera_nvgemm_nn_split, 0, 0, 1, 1)
-NVS_KERNEL(tessera_nvgemm_nt_split, 0, 1, 1, 1)
-NVS_KERNEL(tessera_nvgemm_tn_split, 1, 0, 1, 1)
-NVS_KERNEL(tessera_nvgemm_tt_split, 1, 1, 1, 1)
-NVS_KERNEL(tessera_nvgemm_nn_u_split, 0, 0, 0, 1)
-NVS_KERNEL(tessera_nvgemm_nt_u_split, 0, 1, 0, 1)
-NVS_KERNEL(tessera_nvgemm_tn_u_split, 1, 0, 0, 1)
-NVS_KERNEL(tessera_nvgemm_tt_u_split, 1, 1, 0, 1)
+// The sixteen kernels, their names ending in S.
+#define NVS_KERNELS(S)                                    \
+    NVS_KERNEL(tessera_nvgemm_nn##S, 0, 0, 1, 0)          \
+    NVS_KERNEL(tessera_nvgemm_nt##S, 0, 1, 1, 0)          \
+    NVS_KERNEL(tessera_nvgemm_tn##S, 1, 0, 1, 0)          \
+    NVS_KERNEL(tessera_nvgemm_tt##S, 1, 1, 1, 0)          \
+    NVS_KERNEL(tessera_nvgemm_nn_u##S, 0, 0, 0, 0)        \
+    NVS_KERNEL(tessera_nvgemm_nt_u##S, 0, 1, 0, 0)        \
+    NVS_KERNEL(tessera_nvgemm_tn_u##S, 1, 0, 0, 0)        \
+    NVS_KERNEL(tessera_nvgemm_tt_u##S, 1, 1, 0, 0)        \
+    NVS_KERNEL(tessera_nvgemm_nn_split##S, 0, 0, 1, 1)    \
+    NVS_KERNEL(tessera_nvgemm_nt_split##S, 0, 1, 1, 1)    \
+    NVS_KERNEL(tessera_nvgemm_tn_split##S, 1, 0, 1, 1)    \
+    NVS_KERNEL(tessera_nvgemm_tt_split##S, 1, 1, 1, 1)    \
+    NVS_KERNEL(tessera_nvgemm_nn_u_split##S, 0, 0, 0, 1)  \
+    NVS_KERNEL(tessera_nvgemm_nt_u_split##S, 0, 1, 0, 1)  \
+    NVS_KERNEL(tessera_nvgemm_tn_u_split##S, 1, 0, 0, 1)  \
+    NVS_KERNEL(tessera_nvgemm_tt_u_split##S, 1, 1, 0, 1)
+NVS_KERNELS()
 
-// Internal helpers end here; the slab helpers and shapes stay for gemm_nv_tf32.cl, which follows
-// in the program and undefines them.
+// Internal helpers end here; the slab helpers, shapes, NVS_SLAB_LOOP and NVS_KERNELS stay for
+// gemm_nv_tf32.cl, which follows in the program and undefines them.
 #undef NVS_SLAB_FMA
 #undef NVS_NBUF
 #undef NVS_RAW_SLOTS
 #undef NVS_MBAR_PARAMS
 #undef NVS_MBAR_ARGS
 #undef NVS_MBAR_DECL
-#undef NVS_KERNEL
 #endif  // TESSERA_REAL_S
 #endif  // TESSERA_NV_SM

@@ -110,32 +110,12 @@ static inline void nvt_gemm_body(const int transA, const int transB, const int v
 #pragma unroll
             for (int v = 0; v < 4; ++v) acc[i][j][v] = 0.0f;
 
-    const int a_rc = !transA, b_rc = transB, stage = NVS_STAGED(transB, vec);
-    __global const float* Ap = A + (a_rc ? i0 : (long)i0 * lda);
-    __global const float* Bp = B + (b_rc ? j0 : (long)j0 * ldb);
-    const long a_step = a_rc ? (long)TESSERA_NVS_BK * lda : TESSERA_NVS_BK;
-    const long b_step = b_rc ? (long)TESSERA_NVS_BK * ldb : TESSERA_NVS_BK;
-    const int nslab = (alpha == 0.0f) ? 0 : (k + TESSERA_NVS_BK - 1) / TESSERA_NVS_BK;
+    NVS_SLAB_SOURCES;
 
-    // Two slab buffers, one barrier per slab, as gemm_nv_s.cl's loop without mbarriers.
-    if (nslab > 0) {
-        nvs_copy_slab(a_rc, vec, Ap, lda, m - i0, k, As);
-        if (stage) nvs_stage_copy(Bp, ldb, n - j0, k, raw);
-        else nvs_copy_slab(b_rc, vec, Bp, ldb, n - j0, k, Bs);
-    }
-    for (int s = 0; s < nslab; ++s) {
-        NVG_CP_COMMIT();
-        NVG_CP_WAIT(0);
-        if (stage) nvs_stage_store(raw, Bs + (s & 1) * NVS_SLAB);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (s + 1 < nslab) {
-            const int kb = (s + 1) * TESSERA_NVS_BK, next = ((s + 1) & 1) * NVS_SLAB;
-            nvs_copy_slab(a_rc, vec, Ap + (s + 1) * a_step, lda, m - i0, k - kb, As + next);
-            if (stage) nvs_stage_copy(Bp + (s + 1) * b_step, ldb, n - j0, k - kb, raw);
-            else nvs_copy_slab(b_rc, vec, Bp + (s + 1) * b_step, ldb, n - j0, k - kb, Bs + next);
-        }
-        NVT_SLAB_MMA(As + (s & 1) * NVS_SLAB + ra, Bs + (s & 1) * NVS_SLAB + cb);
-    }
+    // Two slab buffers, one barrier per slab: gemm_nv_s.cl's loop without mbarriers.
+#define NVT_PRODUCT(As_, Bs_) NVT_SLAB_MMA((As_) + ra, (Bs_) + cb)
+    NVS_SLAB_LOOP(NVT_PRODUCT);
+#undef NVT_PRODUCT
 
     // Epilogue, a column at a time (loads before stores, as gemm_nv_s.cl's). Lane row r (0..7) is
     // block row ra + r (r < 4) or ra + 28 + r, the mma's row of m16 tile 2·(r / 4) + (r % 4) / 2,
@@ -161,41 +141,30 @@ static inline void nvt_gemm_body(const int transA, const int transB, const int v
     }
 }
 
-// The kernels of gemm_nv_s.cl's sixteen, each with the suffix _tf32 (same arguments and launch).
-#define NVT_KERNEL(name, ta, tb, vec, split)                                                      \
-    __kernel __attribute__((reqd_work_group_size(NVS_NT, 1, 1)))                                 \
-    void name(const int m, const int n, const int k, const float alpha,                           \
-              __global const float* A, const ulong offA, const int lda,                           \
-              __global const float* B, const ulong offB, const int ldb, const float beta,         \
-              __global float* C, const ulong offC, const int ldc, const int tri)                  \
-    {                                                                                             \
-        __local float4 As4[2 * NVS_SLAB / 4];                                                     \
-        __local float4 Bs4[2 * NVS_SLAB / 4];                                                     \
-        __local float4 raw[NVS_STAGED(tb, vec) ? NVS_CHUNKS * NVS_NT : 1];                         \
-        NVT_EMU_DECL                                                                              \
-        NVG_SPLIT_ARGS(ta, tb, split);                                                            \
-        nvt_gemm_body(ta, tb, vec, m, n, k_, alpha, A + oA_, lda, B + oB_, ldb, beta, C + oC_,    \
-                      ldc, tri, (__local float*)As4, (__local float*)Bs4, raw NVT_EMU_ARGS);      \
-    }
-NVT_KERNEL(tessera_nvgemm_nn_tf32, 0, 0, 1, 0)
-NVT_KERNEL(tessera_nvgemm_nt_tf32, 0, 1, 1, 0)
-NVT_KERNEL(tessera_nvgemm_tn_tf32, 1, 0, 1, 0)
-NVT_KERNEL(tessera_nvgemm_tt_tf32, 1, 1, 1, 0)
-NVT_KERNEL(tessera_nvgemm_nn_u_tf32, 0, 0, 0, 0)
-NVT_KERNEL(tessera_nvgemm_nt_u_tf32, 0, 1, 0, 0)
-NVT_KERNEL(tessera_nvgemm_tn_u_tf32, 1, 0, 0, 0)
-NVT_KERNEL(tessera_nvgemm_tt_u_tf32, 1, 1, 0, 0)
-NVT_KERNEL(tessera_nvgemm_nn_split_tf32, 0, 0, 1, 1)
-NVT_KERNEL(tessera_nvgemm_nt_split_tf32, 0, 1, 1, 1)
-NVT_KERNEL(tessera_nvgemm_tn_split_tf32, 1, 0, 1, 1)
-NVT_KERNEL(tessera_nvgemm_tt_split_tf32, 1, 1, 1, 1)
-NVT_KERNEL(tessera_nvgemm_nn_u_split_tf32, 0, 0, 0, 1)
-NVT_KERNEL(tessera_nvgemm_nt_u_split_tf32, 0, 1, 0, 1)
-NVT_KERNEL(tessera_nvgemm_tn_u_split_tf32, 1, 0, 0, 1)
-NVT_KERNEL(tessera_nvgemm_tt_u_split_tf32, 1, 1, 0, 1)
+// gemm_nv_s.cl's sixteen kernels with this body, each named with the suffix _tf32 (same arguments
+// and launch; two slab buffers, one staging slot).
+#undef NVS_K_BODY
+#undef NVS_K_NBUF
+#undef NVS_K_SLOTS
+#undef NVS_K_DECL
+#undef NVS_K_ARGS
+#define NVS_K_BODY nvt_gemm_body
+#define NVS_K_NBUF 2
+#define NVS_K_SLOTS 1
+#define NVS_K_DECL NVT_EMU_DECL
+#define NVS_K_ARGS NVT_EMU_ARGS
+NVS_KERNELS(_tf32)
 
 // gemm_nv_s.cl's helpers and this file's end here: later files of the program may reuse the names.
-#undef NVT_KERNEL
+#undef NVS_KERNELS
+#undef NVS_KERNEL
+#undef NVS_K_BODY
+#undef NVS_K_NBUF
+#undef NVS_K_SLOTS
+#undef NVS_K_DECL
+#undef NVS_K_ARGS
+#undef NVS_SLAB_LOOP
+#undef NVS_SLAB_SOURCES
 #undef NVT_SLAB_MMA
 #undef NVT_MMA
 #undef NVT_EMU_DECL

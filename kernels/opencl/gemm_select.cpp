@@ -198,9 +198,11 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     const T out_beta = splits > 1 ? T(0) : beta;
     // In a Tf32Products scope, float takes the TF32 tensor-core kernel of the same form and
     // variant (gemm_nv_tf32.cl: the same blocks, launch and arguments) where the program has it.
-    std::string name = kKernel[form][v];
-    if (!dbl && Tf32Products::active() && dk.has((name + "_tf32").c_str())) name += "_tf32";
-    cl_kernel kernel = dk.get(name.c_str());
+    const char* name = kKernel[form][v];
+    std::string tf32_name;
+    if (!dbl && Tf32Products::active() && dk.has((tf32_name = std::string(name) + "_tf32").c_str()))
+        name = tf32_name.c_str();
+    cl_kernel kernel = dk.get(name);
     const cl_int cm = to_int(m, kFunc, "m"), cn = to_int(n, kFunc, "n"), ck = to_int(k, kFunc, "k");
     const cl_int lda = to_int(A.ld, kFunc, "lda"), ldb = to_int(B.ld, kFunc, "ldb"), ldc = to_int(out.ld, kFunc, "ldc");
     const cl_int ctri = tri;
