@@ -82,73 +82,61 @@ TileMatrix<T>::TileMatrix(int64_t m, int64_t n, int64_t nb, Distribution dist) :
 
 template <class T>
 TileMatrix<T> TileMatrix<T>::view(T* a, int64_t m, int64_t n, int64_t lda, int64_t nb) {
-    check_arg(m >= 0, "TileMatrix::view", "m", m, "must be >= 0");
-    check_arg(n >= 0, "TileMatrix::view", "n", n, "must be >= 0");
-    check_arg(nb >= 1, "TileMatrix::view", "nb", nb, "must be >= 1");
-    check_arg(lda >= std::max<int64_t>(1, m), "TileMatrix::view", "lda", lda, "must be >= max(1, m)");
-    check_arg(a != nullptr || m == 0 || n == 0, "TileMatrix::view", "a", 0, "must not be null");
-    detail::require_runtime("TileMatrix::view");
-    if (detail::distributed())
-        throw Error("tessera::TileMatrix::view: a view needs one process (a distributed matrix's tiles live on several "
-                    "ranks; use fill_from_lapack)");
-    TileMatrix V;
-    V.m_ = m, V.n_ = n, V.nb_ = nb, V.lda_ = lda, V.dist_ = detail::resolve({}, "TileMatrix::view");
-    const int64_t tiles = detail::tile_count(m, n, nb);
-    V.mt_ = m / nb + (m % nb != 0);
-    V.nt_ = n / nb + (n % nb != 0);
-    if (tiles < 0)
-        throw Error("tessera::TileMatrix::view: argument 'nb' = " + std::to_string(nb) + " cuts a " + std::to_string(m) +
-                    " x " + std::to_string(n) + " array into more than the " + std::to_string(detail::kMaxTiles) +
-                    " tiles a matrix may have (use a larger nb)");
-    if (tiles == 0) return V;
-    uint64_t bytes = 0;
-    detail::tile_storage_bytes(uint64_t(tiles), 0, 0, sizeof(T), bytes);  // handles only: the scalars are the caller's
-    detail::require_host_memory("tessera::TileMatrix::view", bytes);
-    try {
-        V.tiles_.resize(size_t(tiles));
-        for (int64_t j = 0; j < V.nt_; ++j)
-            for (int64_t i = 0; i < V.mt_; ++i) V.tiles_[size_t(j * V.mt_ + i)] = a + i * nb + j * nb * lda;
-        V.store_.set_coherent(true);  // a view's tiles come home into the caller's array
-        V.register_tiles();
-        V.store_.track();
-    } catch (const std::bad_alloc&) {
-        V.release();
-        throw Error("tessera::TileMatrix::view: out of host memory for the tiles of a " + std::to_string(m) + " x " +
-                    std::to_string(n) + " array with nb = " + std::to_string(nb));
-    }
-    return V;
+    return unowned("TileMatrix::view", true, a, m, n, lda, nb);
 }
 
 template <class T>
 TileMatrix<T> TileMatrix<T>::workspace(int64_t m, int64_t n, int64_t nb) {
-    check_arg(m >= 0, "TileMatrix::workspace", "m", m, "must be >= 0");
-    check_arg(n >= 0, "TileMatrix::workspace", "n", n, "must be >= 0");
-    check_arg(nb >= 1, "TileMatrix::workspace", "nb", nb, "must be >= 1");
-    detail::require_runtime("TileMatrix::workspace");
-    if (detail::distributed()) throw Error("tessera::TileMatrix::workspace: one process only");
-    TileMatrix W;
-    W.m_ = m, W.n_ = n, W.nb_ = nb, W.dist_ = detail::resolve({}, "TileMatrix::workspace");
-    const int64_t tiles = detail::tile_count(m, n, nb);
-    W.mt_ = m / nb + (m % nb != 0);
-    W.nt_ = n / nb + (n % nb != 0);
-    if (tiles < 0)
-        throw Error("tessera::TileMatrix::workspace: argument 'nb' = " + std::to_string(nb) + " cuts a " +
-                    std::to_string(m) + " x " + std::to_string(n) + " matrix into more than the " +
-                    std::to_string(detail::kMaxTiles) + " tiles a matrix may have (use a larger nb)");
-    if (tiles == 0) return W;
-    uint64_t bytes = 0;
-    detail::tile_storage_bytes(uint64_t(tiles), 0, 0, sizeof(T), bytes);  // handles only
-    detail::require_host_memory("tessera::TileMatrix::workspace", bytes);
-    try {
-        W.tiles_.assign(size_t(tiles), nullptr);  // no storage: registered with no home node
-        W.register_tiles();
-        W.store_.track();
-    } catch (const std::bad_alloc&) {
-        W.release();
-        throw Error("tessera::TileMatrix::workspace: out of host memory for the handles of a " + std::to_string(m) +
-                    " x " + std::to_string(n) + " matrix with nb = " + std::to_string(nb));
+    return unowned("TileMatrix::workspace", false, nullptr, m, n, 0, nb);
+}
+
+// A matrix whose tiles' storage is not its own: a view of the caller's array `base` (tile (i, j) at
+// base + i·nb + j·nb·lda, brought home when the view goes), or a workspace (no storage: each tile
+// registered with no home node). One process; only the handles are counted.
+template <class T>
+TileMatrix<T> TileMatrix<T>::unowned(const char* func, bool view, T* base, int64_t m, int64_t n, int64_t lda,
+                                     int64_t nb) {
+    const std::string who = std::string("tessera::") + func;
+    check_arg(m >= 0, func, "m", m, "must be >= 0");
+    check_arg(n >= 0, func, "n", n, "must be >= 0");
+    check_arg(nb >= 1, func, "nb", nb, "must be >= 1");
+    if (view) {
+        check_arg(lda >= std::max<int64_t>(1, m), func, "lda", lda, "must be >= max(1, m)");
+        check_arg(base != nullptr || m == 0 || n == 0, func, "a", 0, "must not be null");
     }
-    return W;
+    detail::require_runtime(func);
+    if (detail::distributed())
+        throw Error(who + (view ? ": a view needs one process (a distributed matrix's tiles live on several ranks; use "
+                                  "fill_from_lapack)"
+                                : ": one process only"));
+    TileMatrix U;
+    U.m_ = m, U.n_ = n, U.nb_ = nb, U.lda_ = view ? lda : 0, U.dist_ = detail::resolve({}, func);
+    const int64_t tiles = detail::tile_count(m, n, nb);
+    U.mt_ = m / nb + (m % nb != 0);
+    U.nt_ = n / nb + (n % nb != 0);
+    const char* what = view ? " array" : " matrix";
+    if (tiles < 0)
+        throw Error(who + ": argument 'nb' = " + std::to_string(nb) + " cuts a " + std::to_string(m) + " x " +
+                    std::to_string(n) + what + " into more than the " + std::to_string(detail::kMaxTiles) +
+                    " tiles a matrix may have (use a larger nb)");
+    if (tiles == 0) return U;
+    uint64_t bytes = 0;
+    detail::tile_storage_bytes(uint64_t(tiles), 0, 0, sizeof(T), bytes);  // handles only: no scalars of its own
+    detail::require_host_memory(who, bytes);
+    try {
+        U.tiles_.assign(size_t(tiles), nullptr);
+        if (view)
+            for (int64_t j = 0; j < U.nt_; ++j)
+                for (int64_t i = 0; i < U.mt_; ++i) U.tiles_[size_t(j * U.mt_ + i)] = base + i * nb + j * nb * lda;
+        U.store_.set_coherent(view);  // a view's tiles come home into the caller's array
+        U.register_tiles();
+        U.store_.track();
+    } catch (const std::bad_alloc&) {
+        U.release();
+        throw Error(who + ": out of host memory for the tiles of a " + std::to_string(m) + " x " + std::to_string(n) +
+                    what + " with nb = " + std::to_string(nb));
+    }
+    return U;
 }
 
 // Every rank registers every tile, in the same order (StarPU-MPI tags are counted): its own with

@@ -128,6 +128,8 @@ public:
 
 private:
     TileMatrix() = default;
+    /// view (the caller's array `base`) and workspace (no storage) share this construction.
+    static TileMatrix unowned(const char* func, bool view, T* base, int64_t m, int64_t n, int64_t lda, int64_t nb);
     void register_tiles();
     void release() noexcept;
     void check_usable(const char* func) const { if (store_.orphaned()) throw_orphaned(func); }
