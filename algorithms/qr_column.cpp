@@ -31,13 +31,13 @@ TileHandle ColumnReflectors<T>::v(int64_t m) const {
 }
 
 template <class T>
-void ColumnReflectors<T>::left(Trans trans, TileMatrix<T>& C, int64_t o, int prio) {
+void ColumnReflectors<T>::left(Trans trans, TileMatrix<T>& C, int64_t o, int prio, int64_t zero_from) {
     const Trans op = trans == Trans::NoTrans ? Trans::NoTrans : Trans::ConjTrans;
-    const int64_t mt = A_.mt();
+    const int64_t mt = A_.mt(), nonzero = zero_from > r_ ? std::min(zero_from, mt) : mt;
     // W and T·W on the device of C's tile column (o): only V_k and T_k travel to it.
     const TileHandle w = tasks::temp_tile<T>(A_.tile_cols(k_), C.tile_cols(o), C.owner(r_, o), C.handle(r_, o));
     const TileHandle tw = tasks::temp_tile<T>(A_.tile_cols(k_), C.tile_cols(o), C.owner(r_, o), C.handle(r_, o));
-    for (int64_t m = r_; m < mt; ++m)
+    for (int64_t m = r_; m < nonzero; ++m)
         tasks::gemm<T>(Trans::ConjTrans, Trans::NoTrans, T(1), v(m), C.handle(m, o), T(m == r_ ? 0 : 1), w, prio);
     tasks::gemm<T>(op, Trans::NoTrans, T(1), t_, w, T(0), tw, prio);
     for (int64_t m = r_; m < mt; ++m)

@@ -30,7 +30,9 @@ public:
     ColumnReflectors& operator=(const ColumnReflectors&) = delete;
 
     /// C(r:, o) = op(Q_k)·C(r:, o) (tile rows r .. mt−1 of tile column o; op: NoTrans or ConjTrans).
-    void left(Trans trans, TileMatrix<T>& C, int64_t o, int prio);
+    /// zero_from (> r): C's tiles in rows zero_from .. mt−1 of column o are zero on entry, so W's chain
+    /// stops above them (ungqr's diagonal column, still the identity's); −1: none known to be zero.
+    void left(Trans trans, TileMatrix<T>& C, int64_t o, int prio, int64_t zero_from = -1);
     /// C(o, r:) = C(o, r:)·op(Q_k) (tile columns r .. mt−1 of tile row o).
     void right(Trans trans, TileMatrix<T>& C, int64_t o, int prio);
 

@@ -31,7 +31,8 @@ void ungqr_async(const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& Q
         const int prio = int(k + 1);
         if (F.form() == QRForm::ColumnPanel) {  // Q_k·W, Q_k = I − V_k·T_k·V_kᴴ
             detail::ColumnReflectors<T> q(A, F, k, prio + 1);
-            for (int64_t j = k; j < qnt; ++j) q.left(Trans::NoTrans, Q, j, prio);
+            // Column k is still the identity's: V_kᴴ·Q(k:, k) reads tile row k only.
+            for (int64_t j = k; j < qnt; ++j) q.left(Trans::NoTrans, Q, j, prio, j == k ? k + 1 : -1);
             continue;
         }
         // Q_k·W = G_k·(P_k,k+1·(…·(P_k,mt−1·W))).
