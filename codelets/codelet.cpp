@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -206,6 +207,11 @@ void submit_task(starpu_task* task) {
     TaskContext* ctx = context_of(task);
     const double flops = ctx->flops = detail::task_flops(task);
     try {
+        // Its precision's OpenCL program, built here rather than inside the first task (whose time
+        // would enter its perfmodel): the codelet's name starts with it (named_codelet).
+        const char prec = task->cl->name ? task->cl->name[0] : 0;
+        if (task->cl->opencl_funcs[0] && (task->where & STARPU_OPENCL) && std::strchr("sdcz", prec) && prec)
+            detail::prepare_opencl(prec);
         if (detail::tracing()) ctx->trace = detail::trace_prepare(task);
         if (profiled) detail::profile_task(task);
     } catch (...) {

@@ -101,29 +101,15 @@ static cl_program build(cl_context ctx, cl_device_id dev, const ocl::DeviceInfo&
     return p;
 }
 
-// Build device `devid`'s programs and kernels into `d`. Throws what the OpenCL calls throw.
-static void build_device(int devid, ocl::DeviceInfo& info, std::string& summary,
-                         std::map<char, std::unique_ptr<ocl::DeviceKernels>>& by_prec) {
-    cl_context ctx;
-    cl_device_id dev;
-    starpu_opencl_get_context(devid, &ctx);
-    starpu_opencl_get_device(devid, &dev);
-    info = ocl::query_device(dev);
-    std::string precs;
-    int hits = 0;
-    for (char prec : {'s', 'd', 'c', 'z'}) {
-        if (ocl::real_prec(prec) == 'd' && !info.fp64) continue;
-        bool cached = false;
-        cl_program p = build(ctx, dev, info, prec, cached);
-        hits += cached;
-        by_prec[prec] = std::make_unique<ocl::DeviceKernels>(ctx, dev, p, prec, info);  // owns p
-        precs += prec;
+// The slot of LAPACK letter `prec` in a device's programs; throws Error for another letter.
+static size_t prec_slot(char prec) {
+    switch (prec) {
+        case 's': return 0;
+        case 'd': return 1;
+        case 'c': return 2;
+        case 'z': return 3;
+        default: throw Error(std::string("tessera: no OpenCL program for precision '") + prec + "'");
     }
-    const std::string cache =
-        info.type & CL_DEVICE_TYPE_CPU ? std::string("(none for CPU devices)") : OpenCLRegistry::cache_dir();
-    summary = "OpenCL device " + std::to_string(devid) + ": " + info.name + " (" + info.vendor + ", driver " +
-              info.driver_version + ", precisions " + precs + ", " + std::to_string(hits) + " program(s) from cache " +
-              cache + ")";
 }
 
 std::vector<int> opencl_devids() {
@@ -140,31 +126,63 @@ OpenCLRegistry::OpenCLRegistry() {
     devices_.resize(ids.empty() ? 0 : size_t(ids.back()) + 1);
     for (int devid : ids) {
         Device& d = devices_[size_t(devid)];
-        ocl::DeviceInfo info;
+        starpu_opencl_get_context(devid, &d.ctx);
+        starpu_opencl_get_device(devid, &d.dev);
         try {
-            build_device(devid, info, d.summary, d.by_prec);
+            d.info = std::make_unique<ocl::DeviceInfo>(ocl::query_device(d.dev));
         } catch (const std::exception& e) {
-            // Whatever failed (a query, a build, a kernel table), name the device and the call; the
-            // kernels built so far are released with the registry, which is never constructed.
-            const std::string name = info.name.empty() ? std::string() : " ('" + info.name + "')";
-            throw Error("tessera::Runtime: OpenCL device " + std::to_string(devid) + name + ": " + e.what());
+            throw Error("tessera::Runtime: OpenCL device " + std::to_string(devid) + ": " + e.what());
         }
     }
 }
 
 OpenCLRegistry::~OpenCLRegistry() = default;
 
-const ocl::DeviceKernels& OpenCLRegistry::kernels(int devid, char prec) const {
-    const Device& d = devices_.at(size_t(devid));
-    const auto it = d.by_prec.find(prec);
-    if (it == d.by_prec.end()) throw Error(std::string("tessera: OpenCL device ") + std::to_string(devid) + " has no kernels for precision " + prec);
-    return *it->second;
+void OpenCLRegistry::ensure(char prec) {
+    const size_t slot = prec_slot(prec);
+    if (built_[slot].load(std::memory_order_acquire)) return;
+    std::lock_guard<std::mutex> guard(lock_);
+    if (built_[slot].load(std::memory_order_relaxed)) return;
+    for (size_t devid = 0; devid < devices_.size(); ++devid) {
+        Device& d = devices_[devid];
+        if (!d.info || d.by_prec[slot] || (ocl::real_prec(prec) == 'd' && !d.info->fp64)) continue;
+        try {
+            bool cached = false;
+            cl_program p = build(d.ctx, d.dev, *d.info, prec, cached);
+            d.by_prec[slot] = std::make_unique<ocl::DeviceKernels>(d.ctx, d.dev, p, prec, *d.info);  // owns p
+            d.cache_hits += cached;
+            d.built += prec;
+        } catch (const std::exception& e) {
+            // Whatever failed (a build, a kernel table), name the device and the call.
+            throw Error("tessera: OpenCL device " + std::to_string(devid) + " ('" + d.info->name + "'): " + e.what());
+        }
+    }
+    built_[slot].store(true, std::memory_order_release);
+}
+
+const ocl::DeviceKernels& OpenCLRegistry::kernels(int devid, char prec) {
+    ensure(prec);
+    const ocl::DeviceKernels* k = size_t(devid) < devices_.size() ? devices_[size_t(devid)].by_prec[prec_slot(prec)].get() : nullptr;
+    if (!k) throw Error(std::string("tessera: OpenCL device ") + std::to_string(devid) + " has no kernels for precision " + prec);
+    return *k;
+}
+
+const ocl::DeviceInfo* OpenCLRegistry::info(int devid) const {
+    return devid >= 0 && size_t(devid) < devices_.size() ? devices_[size_t(devid)].info.get() : nullptr;
 }
 
 std::string OpenCLRegistry::describe() const {
+    std::lock_guard<std::mutex> guard(lock_);
     std::string s;
-    for (const Device& d : devices_)
-        if (!d.summary.empty()) s += d.summary + "\n";
+    for (size_t devid = 0; devid < devices_.size(); ++devid) {
+        const Device& d = devices_[devid];
+        if (!d.info) continue;
+        const std::string cache =
+            d.info->type & CL_DEVICE_TYPE_CPU ? std::string("(none for CPU devices)") : OpenCLRegistry::cache_dir();
+        s += "OpenCL device " + std::to_string(devid) + ": " + d.info->name + " (" + d.info->vendor + ", driver " +
+             d.info->driver_version + ", programs built on first use: " + (d.built.empty() ? "none yet" : d.built) +
+             ", " + std::to_string(d.cache_hits) + " from cache " + cache + ")\n";
+    }
     return s;
 }
 

@@ -1,8 +1,10 @@
 // OpenCL program registry: Tessera's kernels built for every StarPU OpenCL device, per precision.
 #pragma once
 
-#include <map>
+#include <array>
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -14,27 +16,42 @@ namespace tessera::detail {
 /// or a rank's share of its node's devices picked others, e.g. {1} for the second rank of a node).
 std::vector<int> opencl_devids();
 
+/// Each precision's program is built on first use, not when the Runtime starts: NVIDIA's driver
+/// compiles one for about 16 s on a machine whose caches are cold (bench/gpu_notes.md), and most
+/// programs use one or two of the four precisions.
 class OpenCLRegistry {
 public:
-    /// Build (or load from the binary cache) the program of each precision for every OpenCL device
-    /// StarPU drives. Throws tessera::Error naming the device and the failed OpenCL call (with the
-    /// build log when a build fails); what was built before is released.
+    /// Query every OpenCL device StarPU drives (name, fp64, limits); builds nothing.
     OpenCLRegistry();
     ~OpenCLRegistry();
-    /// Kernels for StarPU OpenCL device `devid` and precision `prec` ('s', 'd', 'c' or 'z'). Throws
-    /// tessera::Error when the device cannot run that precision (d and z need fp64).
-    const ocl::DeviceKernels& kernels(int devid, char prec) const;
-    /// One line per device: name, driver, precisions built, cache hits.
+    /// Build (or load from the binary cache) precision `prec`'s program ('s', 'd', 'c' or 'z') for
+    /// every device that can run it (d and z need fp64), once; returns at once afterwards (two atomic
+    /// loads: the submission of every task with an OpenCL implementation calls it). Thread-safe.
+    /// Throws tessera::Error naming the device and the failed OpenCL call (with the build log when a
+    /// build fails); a device built before the failure keeps its program.
+    void ensure(char prec);
+    /// Kernels for StarPU OpenCL device `devid` and precision `prec` (built first if no ensure did).
+    /// Throws tessera::Error when the device cannot run that precision (d and z need fp64), or as ensure.
+    const ocl::DeviceKernels& kernels(int devid, char prec);
+    /// Device `devid`'s properties, or null when StarPU drives no OpenCL device of that id.
+    const ocl::DeviceInfo* info(int devid) const;
+    /// One line per device: name, driver, precisions built so far, cache hits.
     std::string describe() const;
     /// Directory of the program binary cache.
     static std::string cache_dir();
 
 private:
     struct Device {
-        std::string summary;
-        std::map<char, std::unique_ptr<ocl::DeviceKernels>> by_prec;  // by LAPACK letter
+        cl_context ctx = nullptr;
+        cl_device_id dev = nullptr;
+        std::unique_ptr<ocl::DeviceInfo> info;                  // null: no OpenCL worker has this id
+        std::array<std::unique_ptr<ocl::DeviceKernels>, 4> by_prec;  // s, d, c, z
+        std::string built;                                      // letters, in build order
+        int cache_hits = 0;
     };
     std::vector<Device> devices_;  // indexed by StarPU OpenCL devid
+    std::array<std::atomic<bool>, 4> built_{};  // by precision: ensure completed on every device
+    mutable std::mutex lock_;      // builds, and `built` / `cache_hits`
 };
 
 }  // namespace tessera::detail

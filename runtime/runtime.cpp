@@ -382,6 +382,11 @@ void require_runtime(const char* func) {
 Placement placement() { return g_state ? g_state->config.placement : Placement::Any; }
 int opencl_devices() { return g_state ? g_state->opencl_devices : 0; }
 const ocl::DeviceKernels& opencl_kernels(int devid, char prec) { return g_state->opencl->kernels(devid, prec); }
+void prepare_opencl(char prec) {
+    if (!g_state || !g_state->opencl || g_state->opencl_devices == 0) return;
+    g_state->opencl->ensure(prec);
+    detail::learn_opencl_rates(prec, *g_state->opencl);
+}
 HostMemoryPool& host_memory() { return *g_state->host_memory; }
 
 }  // namespace detail

@@ -21,6 +21,11 @@ Placement placement();
 int opencl_devices();
 /// OpenCL kernels of StarPU OpenCL device `devid` for precision `prec`.
 const ocl::DeviceKernels& opencl_kernels(int devid, char prec);
+/// Before a task whose OpenCL implementation runs precision `prec`'s kernels is submitted: that
+/// program built on every OpenCL device (OpenCLRegistry::ensure) and the placement prior's rate of
+/// its real precision known (learn_opencl_rates). Returns at once after the first call per precision;
+/// nothing without OpenCL devices. Throws tessera::Error when a program does not build.
+void prepare_opencl(char prec);
 /// The running Runtime's allocator of tile storage (pinned or pageable, RuntimeConfig::host_memory).
 HostMemoryPool& host_memory();
 

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -103,7 +104,6 @@ double measure_opencl(int devid, const ocl::DeviceKernels& dk) {
 }
 
 std::string cpu_device_name() { return "cpu: " + machine_cpu().model; }
-std::string opencl_device_name(const ocl::DeviceKernels& dk) { return "opencl: " + dk.info().name; }
 
 }  // namespace
 
@@ -130,70 +130,33 @@ bool parse_worker_rate(std::string_view line, char* prec, double* gflops, std::s
     return true;
 }
 
-void load_worker_rates(const OpenCLRegistry& opencl) {
-    std::lock_guard<std::mutex> guard(g_lock);
-    const std::string path = worker_rates_path();
-    std::map<std::pair<char, std::string>, double> known;
+namespace {
+
+std::map<std::pair<char, std::string>, double> g_known;  // the file's rates and those measured since
+std::string g_path;                                       // worker_rates_path() when the Runtime started
+std::array<std::atomic<bool>, 2> g_learned{};            // by real precision: every OpenCL device's rate known
+std::mutex g_learn_lock;                                  // one learn_opencl_rates at a time
+
+// Append `added` (lines "<p> <GFLOP/s> <device>") to the file at g_path: the file is read again and
+// written whole to a temporary file, then renamed, so that a concurrent reader (another process on
+// the same home) sees either the old file or the new one. Nothing when it cannot be written.
+void persist(const std::string& added) {
+    if (added.empty() || g_path.empty()) return;
     std::string text;
-    if (!path.empty()) {
-        std::ifstream in(path);
-        std::string line;
-        for (int lineno = 1; std::getline(in, line); ++lineno) {
-            text += line + "\n";
-            char p;
-            double v;
-            std::string device;
-            try {
-                if (parse_worker_rate(line, &p, &v, &device)) known[{p, device}] = v;
-            } catch (const std::invalid_argument& e) {
-                warn_once(path + ":" + std::to_string(lineno) + ": " + e.what() + "; line ignored");
-            }
-        }
+    {
+        std::ifstream in(g_path);
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
-    std::string added;
-    auto rate_of = [&](char p, const std::string& device, auto&& measure) {
-        auto it = known.find({p, device});
-        if (it != known.end()) return it->second;
-        const double v = measure();
-        if (v > 0) {
-            char buf[64];
-            std::snprintf(buf, sizeof buf, "%c %.4g ", p, v);
-            added += buf + device + "\n";
-            known[{p, device}] = v;
-        }
-        return v;
-    };
-    const std::string cpu = cpu_device_name();
-    g_cpu[0] = rate_of('s', cpu, [] { return measure_cpu<float>(256); });
-    g_cpu[1] = rate_of('d', cpu, [] { return measure_cpu<double>(256); });
-    const std::vector<int> devids = opencl_devids();
-    g_ocl.assign(devids.empty() ? 0 : size_t(devids.back()) + 1, {0, 0});
-    g_loaded.store(true);
-    for (const int devid : devids)
-        for (char p : {'s', 'd'}) {
-            const size_t d = size_t(devid);
-            const ocl::DeviceKernels* dk = nullptr;
-            try {
-                dk = &opencl.kernels(int(d), p);
-            } catch (const std::exception&) {
-                continue;  // no fp64 on this device: its d rate stays unknown
-            }
-            g_ocl[d][real_index(p)] = rate_of(p, opencl_device_name(*dk), [&] {
-                return p == 's' ? measure_opencl<float>(int(d), *dk) : measure_opencl<double>(int(d), *dk);
-            });
-        }
-    if (added.empty() || path.empty()) return;
-    // The whole file is rewritten through a temporary file and a rename, so that a concurrent
-    // reader (another process on the same home) sees either the old file or the new one.
+    if (!text.empty() && text.back() != '\n') text += '\n';
+    if (text.empty())
+        text = "# Tessera worker rates: GFLOP/s of one gemm on one worker of each kind, the placement prior\n"
+               "# of tasks StarPU has no history of (docs/tuning.md). Measured at the first use; edit freely.\n";
     std::error_code ec;
-    const std::filesystem::path file(path);
+    const std::filesystem::path file(g_path);
     std::filesystem::create_directories(file.parent_path(), ec);
-    const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+    const std::string tmp = g_path + ".tmp" + std::to_string(::getpid());
     {
         std::ofstream out(tmp);
-        if (text.empty())
-            text = "# Tessera worker rates: GFLOP/s of one gemm on one worker of each kind, the placement prior\n"
-                   "# of tasks StarPU has no history of (docs/tuning.md). Measured at the first start; edit freely.\n";
         out << text << added;
         if (!out) {
             std::filesystem::remove(tmp, ec);
@@ -204,12 +167,98 @@ void load_worker_rates(const OpenCLRegistry& opencl) {
     if (ec) std::filesystem::remove(tmp, ec);
 }
 
+std::string rate_line(char p, double v, const std::string& device) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%c %.4g ", p, v);
+    return buf + device + "\n";
+}
+
+std::string opencl_device_name(const ocl::DeviceInfo& info) { return "opencl: " + info.name; }
+
+}  // namespace
+
+void load_worker_rates(const OpenCLRegistry& opencl) {
+    std::lock_guard<std::mutex> learning(g_learn_lock);
+    std::lock_guard<std::mutex> guard(g_lock);
+    g_path = worker_rates_path();
+    g_known.clear();
+    if (!g_path.empty()) {
+        std::ifstream in(g_path);
+        std::string line;
+        for (int lineno = 1; std::getline(in, line); ++lineno) {
+            char p;
+            double v;
+            std::string device;
+            try {
+                if (parse_worker_rate(line, &p, &v, &device)) g_known[{p, device}] = v;
+            } catch (const std::invalid_argument& e) {
+                warn_once(g_path + ":" + std::to_string(lineno) + ": " + e.what() + "; line ignored");
+            }
+        }
+    }
+    std::string added;
+    const std::string cpu = cpu_device_name();
+    for (char p : {'s', 'd'}) {
+        double& rate = g_cpu[real_index(p)];
+        const auto it = g_known.find({p, cpu});
+        rate = it != g_known.end() ? it->second : p == 's' ? measure_cpu<float>(256) : measure_cpu<double>(256);
+        if (it == g_known.end() && rate > 0) g_known[{p, cpu}] = rate, added += rate_line(p, rate, cpu);
+    }
+    const std::vector<int> devids = opencl_devids();
+    g_ocl.assign(devids.empty() ? 0 : size_t(devids.back()) + 1, {0, 0});
+    for (char p : {'s', 'd'}) {
+        bool all = true;
+        for (const int devid : devids) {
+            const ocl::DeviceInfo* info = opencl.info(devid);
+            if (!info || (p == 'd' && !info->fp64)) continue;  // no fp64: its d rate stays unknown
+            const auto it = g_known.find({p, opencl_device_name(*info)});
+            if (it != g_known.end()) g_ocl[size_t(devid)][real_index(p)] = it->second;
+            else all = false;
+        }
+        g_learned[size_t(real_index(p))].store(all);
+    }
+    g_loaded.store(true);
+    persist(added);
+}
+
+void learn_opencl_rates(char prec, OpenCLRegistry& opencl) {
+    const char real = prec == 'c' ? 's' : prec == 'z' ? 'd' : prec;
+    const size_t r = size_t(real_index(real));
+    if (!g_loaded.load(std::memory_order_relaxed) || g_learned[r].load(std::memory_order_acquire)) return;
+    std::lock_guard<std::mutex> learning(g_learn_lock);
+    if (!g_loaded.load() || g_learned[r].load()) return;
+    std::string added;
+    for (const int devid : opencl_devids()) {
+        const ocl::DeviceInfo* info = opencl.info(devid);
+        if (!info || (real == 'd' && !info->fp64)) continue;
+        const std::string device = opencl_device_name(*info);
+        if (g_known.count({real, device})) continue;
+        double v = 0;
+        try {
+            const ocl::DeviceKernels& dk = opencl.kernels(devid, real);  // built now for z's or c's rate
+            v = real == 's' ? measure_opencl<float>(devid, dk) : measure_opencl<double>(devid, dk);
+        } catch (const std::exception&) {
+            v = 0;  // the rate stays unknown: StarPU calibrates this device's tasks as it would alone
+        }
+        if (v <= 0) continue;
+        g_known[{real, device}] = v;
+        added += rate_line(real, v, device);
+        std::lock_guard<std::mutex> guard(g_lock);
+        if (size_t(devid) < g_ocl.size()) g_ocl[size_t(devid)][r] = v;
+    }
+    g_learned[r].store(true, std::memory_order_release);
+    persist(added);
+}
+
 bool placement_prior_enabled() { return env_switch("TESSERA_PLACEMENT_PRIOR", "the placement prior on"); }
 
 void clear_worker_rates() noexcept {
+    std::lock_guard<std::mutex> learning(g_learn_lock);
     std::lock_guard<std::mutex> guard(g_lock);
     g_cpu[0] = g_cpu[1] = 0;
     g_ocl.clear();
+    g_known.clear();
+    for (auto& l : g_learned) l.store(false);
     g_loaded.store(false);
 }
 

@@ -82,8 +82,10 @@ struct WorkerStats {
 /// Inside workers the BLAS library runs
 /// single-threaded (OpenBLAS, BLIS or MKL, detected at run time); the caller's BLAS thread count is
 /// restored on destruction.
-/// At start every embedded OpenCL source is built for every OpenCL device, per precision; built
-/// programs are cached on disk (TESSERA_CACHE_DIR, else $STARPU_HOME/.tessera/cl-cache, else
+/// The embedded OpenCL program is built for every OpenCL device once per precision, when the first
+/// task of that precision is submitted (a cold NVIDIA machine takes about 16 s per precision; the
+/// operation submitting it throws tessera::Error with the build log if it fails); built programs
+/// are cached on disk (TESSERA_CACHE_DIR, else $STARPU_HOME/.tessera/cl-cache, else
 /// $HOME/.cache/tessera) keyed by device name, driver version, build options and source hash; CPU
 /// OpenCL devices (PoCL) are not asked for binaries, which would compile every kernel up front: they
 /// keep their own kernel cache (POCL_CACHE_DIR).
@@ -97,7 +99,7 @@ struct WorkerStats {
 /// ends every rank with MPI_Abort, after one line on stderr, since the others may be waiting for
 /// that rank's tiles: they never hang.
 /// Throws tessera::Error when StarPU fails to start, when a Runtime already exists, when an
-/// OpenCL build fails (the message includes the build log), or when the grid does not match the
+/// OpenCL device cannot be queried, or when the grid does not match the
 /// number of ranks or MPI lacks thread support.
 class Runtime {
 public:
