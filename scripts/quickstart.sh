@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES="g++ make cmake pkg-config libstarpu-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
-libhwloc-dev liblapacke-dev libopenblas-dev googletest libgtest-dev libcli11-dev libopenmpi-dev nlohmann-json3-dev libcairo2-dev python3-numpy"
+libhwloc-dev liblapacke-dev libopenblas-dev googletest libgtest-dev libcli11-dev libopenmpi-dev nlohmann-json3-dev libcairo2-dev python3-numpy r-base-core"
 # --sanitize only: clang 14, its sanitizer and libFuzzer runtimes, llvm-symbolizer (names in reports).
 SANITIZE_PACKAGES="clang libclang-rt-14-dev llvm"
 
