@@ -182,18 +182,29 @@ inline void check_mixed_args(const char* func, int64_t an, int64_t am, int64_t n
 template <class T>
 int64_t start(LowFactor<T>& low, const TileMatrix<T>& A, const TileMatrix<T>& B, TileMatrix<T>& X,
               TileMatrix<low_t<T>>& Xs, TileMatrix<T>& R, double& cte) {
-    // Two sequences, submitted together: the conversions (whose info flags an overflow) and the
-    // low-precision factorization, solve and first residual (whose info is the factorization's),
-    // so that LAPACK's -2 is told from -3. ‖A‖∞ (norm tasks) runs meanwhile.
-    Sequence convert, solve;
-    convert_down_async(Uplo::General, B, Xs, convert);
+    // Separate sequences: the conversions (whose info flags an overflow) and the low-precision
+    // factorization, solve and first residual (whose info is the factorization's), so that
+    // LAPACK's -2 is told from -3. ‖A‖∞ (norm tasks) runs meanwhile.
+    Sequence convert_b, convert, solve;
+    convert_down_async(Uplo::General, B, Xs, convert_b);
+    // Xs reaches the devices before A's tiles: a copy a task waits for queues behind the
+    // prefetches of ready tasks' inputs (tasks::DevicePrefetch), here the conversions' 128 MiB
+    // tiles (n = 32768, nb = 4096), and the first solve then waited ~20 ms at each of its first
+    // steps for a tile of Xs (H200 trace of bench/gpu_factorizations.sh case posv_mixed+tf32).
+    const bool overflow_b = convert_b.wait() != 0;
+    {
+        detail::SubmitScope scope(solve);
+        tasks::DevicePrefetch prefetch(tasks::DevicePrefetch::Mode::Ahead);
+        for (int64_t j = 0; j < Xs.nt(); ++j)
+            for (int64_t i = 0; i < Xs.mt(); ++i) prefetch(Xs.handle(i, j));
+    }
     convert_down_async(low.uplo, A, low.A, convert);
     low.solve_async(Xs, solve);
     convert_up_async(false, Xs, X, solve);
     residual_async(low.uplo, A, B, X, R, solve);
     const double eps = std::numeric_limits<real_t<T>>::epsilon() / 2;  // DLAMCH('Epsilon')
     cte = norm_inf(low.uplo, A) * eps * std::sqrt(double(A.n())) * kBwdmax;
-    const bool overflow = convert.wait() != 0;
+    const bool overflow = (convert.wait() != 0) || overflow_b;
     const int64_t info = solve.wait();
     return overflow ? -2 : info != 0 ? -3 : 0;
 }

@@ -40,7 +40,9 @@ bool reserve(int device, size_t bytes, size_t budget) {
 }
 }  // namespace
 
-DevicePrefetch::DevicePrefetch() : idle_(detail::idle_prefetch()), priority_(kFirstPriority + (1 << 24)) {
+DevicePrefetch::DevicePrefetch(Mode mode)
+    : idle_(mode == Mode::Plan && detail::idle_prefetch()),
+      priority_(mode == Mode::Plan ? kFirstPriority + (1 << 24) : STARPU_MAX_PRIO) {
     // Distributed, a rank's device gets its tiles from StarPU-MPI's transfers, not from home.
     if (detail::distributed()) return;
     // The map's devices in its order, or the only device.
@@ -82,7 +84,7 @@ void DevicePrefetch::to_device(TileHandle h, int device) {
     dev.reserved += bytes;
     if (idle_) starpu_data_idle_prefetch_on_node_prio(h, unsigned(dev.node), 1, priority_);
     else starpu_data_prefetch_on_node_prio(h, unsigned(dev.node), 1, priority_);
-    if (priority_ > kFirstPriority) --priority_;
+    if (priority_ > kFirstPriority) --priority_;  // Ahead: from STARPU_MAX_PRIO down, still in call order
 }
 
 void DevicePrefetch::operator()(TileHandle h) { to_device(h, devices_.size() == 1 ? 0 : detail::tile_device(h)); }

@@ -107,9 +107,13 @@ void scale(T alpha, TileHandle A, Uplo uplo = Uplo::General, int prio = 0);
 /// only while no other copy to or from it is pending), or with TESSERA_IDLE_PREFETCH=0 StarPU's
 /// prefetches (up to 10 queued per device, which the copies of ready tasks then wait behind).
 /// Call it before submitting the tasks that use the tiles.
+/// DevicePrefetch(Ahead) instead starts StarPU prefetches at the highest task priority, so that its
+/// copies go before those requested after them: small operands a task will need while a larger
+/// plan streams (a copy requested later queues behind up to 10 prefetches per device).
 class DevicePrefetch {
 public:
-    DevicePrefetch();
+    enum class Mode { Plan, Ahead };
+    explicit DevicePrefetch(Mode mode = Mode::Plan);
     ~DevicePrefetch();
     DevicePrefetch(const DevicePrefetch&) = delete;
     DevicePrefetch& operator=(const DevicePrefetch&) = delete;
