@@ -6,6 +6,7 @@
 #include <map>
 
 #include "algorithms/common.hpp"
+#include "algorithms/potrs_inverses.hpp"
 #include "codelets/handles.hpp"
 #include "codelets/tasks.hpp"
 #include "tessera/blas3.hpp"
@@ -33,6 +34,14 @@ public:
           invert_(invert && k + 1 < A.nt()), prio_(prio) {}
     ~PanelSolve() {
         for (const auto& [device, h] : inverses_) tasks::release_temp_tile(h);
+    }
+    /// The inverse of the diagonal tile, when the panel made one, handed to the caller (who
+    /// releases it); nullptr otherwise.
+    TileHandle take_inverse() {
+        if (inverses_.empty()) return nullptr;
+        const TileHandle h = inverses_.begin()->second;
+        inverses_.erase(inverses_.begin());
+        return h;
     }
     PanelSolve(const PanelSolve&) = delete;
     PanelSolve& operator=(const PanelSolve&) = delete;
@@ -68,9 +77,11 @@ private:
 
 }  // namespace
 
+namespace detail {
+
 template <class T>
-void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
-    detail::SubmitScope scope(seq);
+void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq, std::vector<TileHandle>* inverses) {
+    SubmitScope scope(seq);
     detail::require_runtime("potrf");
     check_arg(uplo != Uplo::General, "potrf", "uplo", 'G', "must be Lower or Upper");
     check_arg(A.m() == A.n(), "potrf", "A", A.m(), "rows must equal columns");
@@ -79,6 +90,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
     // next panel column before the rest of the trailing matrix.
     auto prio = [nt](int64_t k, int64_t dist) { return int(3 * (nt - k) - dist); };
     const bool invert = detail::opencl_devices() > 0;
+    if (inverses) inverses->assign(size_t(nt), nullptr);
     // One loop for both triangles (as SLATE's potrf after its flip): tile(i, j) is the Lower
     // triangle's tile (i, j), i ≥ j, which for Upper is stored at (j, i).
     const bool lower = uplo == Uplo::Lower;
@@ -93,6 +105,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
         // L(m,k) = A(m,k)·L(k,k)⁻ᴴ (Upper: U(k,m) = U(k,k)⁻ᴴ·A(k,m)) for every tile below the diagonal.
         PanelSolve<T> solve(uplo, A, k, invert, prio(k, 0));
         for (int64_t m = k + 1; m < nt; ++m) solve(tile(m, k), prio(k, m - k));
+        if (inverses) (*inverses)[size_t(k)] = solve.take_inverse();
         // The trailing update, in the Lower triangle's coordinates: A(n,n) -= L(n,k)·L(n,k)ᴴ and
         // A(m,n) -= L(m,k)·L(n,k)ᴴ (Upper: the same tiles transposed, U(k,n)ᴴ·U(k,n) and U(k,n)ᴴ·U(k,m)).
         for (int64_t n = k + 1; n < nt; ++n) {
@@ -109,6 +122,13 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
         }
         for (int64_t m = k; m < nt; ++m) detail::mpi_flush(tile(m, k));  // step k's panel is used no more
     }
+}
+
+}  // namespace detail
+
+template <class T>
+void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq) {
+    detail::potrf_async(uplo, A, seq, nullptr);
 }
 
 template <class T>
@@ -197,6 +217,7 @@ int64_t posv(char uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_
 
 #define TESSERA_INSTANTIATE(T)                                                                                  \
     template void potrf_async(Uplo, TileMatrix<T>&, Sequence&);                                                 \
+    template void detail::potrf_async(Uplo, TileMatrix<T>&, Sequence&, std::vector<TileHandle>*);               \
     template int64_t potrf(Uplo, TileMatrix<T>&);                                                               \
     template void potrs_async(Uplo, const TileMatrix<T>&, TileMatrix<T>&, Sequence&);                           \
     template void potrs(Uplo, const TileMatrix<T>&, TileMatrix<T>&);                                            \

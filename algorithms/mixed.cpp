@@ -19,7 +19,7 @@ int64_t refine(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const Ti
     iter = 0;
     const int64_t n = A.n(), nrhs = B.n(), nb = A.nb();
     if (n == 0) return 0;
-    LowFactor<T> low{uplo, TileMatrix<low_t<T>>::workspace(n, n, nb), {}, how};  // no host storage: written where converted
+    LowFactor<T> low{uplo, TileMatrix<low_t<T>>::workspace(n, n, nb), {}, how, {}};  // no host storage: written where converted
     TileMatrix<low_t<T>> Xs(n, nrhs, nb);  // SWORK: B, then each residual, in the low precision
     TileMatrix<T> R(n, nrhs, nb);
     double cte = 0;

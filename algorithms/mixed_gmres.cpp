@@ -175,7 +175,7 @@ int64_t refine_gmres(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, co
     iter = 0;
     const int64_t n = A.n(), nb = A.nb();
     if (n == 0) return 0;
-    LowFactor<T> low{uplo, TileMatrix<low_t<T>>::workspace(n, n, nb), {}, how};  // no host storage: written where converted
+    LowFactor<T> low{uplo, TileMatrix<low_t<T>>::workspace(n, n, nb), {}, how, {}};  // no host storage: written where converted
     TileMatrix<low_t<T>> Xs(n, 1, nb);
     TileMatrix<T> R(n, 1, nb);
     double cte = 0;
