@@ -6,7 +6,7 @@
 #include <map>
 
 #include "algorithms/common.hpp"
-#include "algorithms/potrs_inverses.hpp"
+#include "algorithms/diagonal_inverse_solves.hpp"
 #include "codelets/handles.hpp"
 #include "codelets/tasks.hpp"
 #include "tessera/blas3.hpp"

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "algorithms/common.hpp"
-#include "algorithms/potrs_inverses.hpp"
+#include "algorithms/diagonal_inverse_solves.hpp"
 #include "codelets/tasks.hpp"
 #include "codelets/tasks_mixed.hpp"
 #include "tessera/cholesky.hpp"
@@ -132,14 +132,14 @@ bool converged(const TileMatrix<T>& R, const TileMatrix<T>& X, double cte) {
 
 // The low-precision factorization of a mixed solver: Cholesky (uplo Lower / Upper) or LU (General).
 // Cholesky with OpenCL devices solves by the inverses of the factor's diagonal tiles
-// (potrs_inverses.hpp), which its panels make anyway, instead of device trsm in every solve.
+// (diagonal_inverse_solves.hpp), which its panels make anyway, instead of device trsm in every solve.
 template <class T>
 struct LowFactor {
     Uplo uplo;
     TileMatrix<low_t<T>> A;
     std::vector<int64_t> ipiv;
     LowFactorization how = LowFactorization::Low;
-    detail::PotrsByInverses<low_t<T>> by_inverses;
+    detail::DiagonalInverseSolves<low_t<T>> by_inverses;
     // Factor A and solve B in place, in seq (its wait returns the factorization's info); with
     // LowFactorization::Tf32 (T = double), the factorization's tasks ask for TF32 products.
     void solve_async(TileMatrix<low_t<T>>& B, Sequence& seq) {
@@ -149,13 +149,13 @@ struct LowFactor {
             if (tf32) scope.emplace();
             if (uplo == Uplo::General) return gesv_async(A, ipiv, B, seq);
             if (detail::opencl_devices() == 0) return posv_async(uplo, A, B, seq);
-            by_inverses.factor_async(uplo, A, seq);
+            by_inverses.potrf_async(uplo, A, seq);
         }
-        by_inverses.potrs_async(uplo, A, B, seq);
+        by_inverses.solve_async(A, B, seq);
     }
     void resolve_async(TileMatrix<low_t<T>>& B, Sequence& seq) {
-        if (uplo == Uplo::General) getrs_async(Trans::NoTrans, A, ipiv, B, seq);
-        else if (by_inverses.inverted()) by_inverses.potrs_async(uplo, A, B, seq);
+        if (by_inverses.factored()) by_inverses.solve_async(A, B, seq);
+        else if (uplo == Uplo::General) getrs_async(Trans::NoTrans, A, ipiv, B, seq);
         else potrs_async(uplo, A, B, seq);
     }
 };

@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "algorithms/potrs_inverses.hpp"
+#include "algorithms/diagonal_inverse_solves.hpp"
 #include "examples/common/checks.hpp"
 #include "examples/common/checks_mixed.hpp"
 #include "tests/test_env.hpp"
@@ -61,7 +61,7 @@ TYPED_TEST(Cholesky, LapackLayoutAndAsyncForms) {
     EXPECT_LE(check::potrf_residual(Uplo::Lower, n, a.data(), lda, f.data(), lda), check::kThreshold);
 }
 
-// The mixed solvers' potrs by the factor's diagonal inverses (algorithms/potrs_inverses.hpp; the
+// The mixed solvers' potrs by the factor's diagonal inverses (algorithms/diagonal_inverse_solves.hpp; the
 // panels' own inverses on OpenCL devices, trtri's on CPU workers): two solves with one set of inverses, each within the backward error of a stable solve, for both
 // triangles, one and several tile columns of right-hand sides.
 TYPED_TEST(Cholesky, PotrsByDiagonalInversesMatchesResidual) {
@@ -72,15 +72,15 @@ TYPED_TEST(Cholesky, PotrsByDiagonalInversesMatchesResidual) {
                 auto a = check::random_spd<T>(n, n, 21 + n);
                 TileMatrix<T> A(n, n, nb);
                 A.fill_from_lapack(a.data(), n);
-                detail::PotrsByInverses<T> by_inverses;
+                detail::DiagonalInverseSolves<T> by_inverses;
                 Sequence seq;
-                by_inverses.factor_async(uplo, A, seq);
+                by_inverses.potrf_async(uplo, A, seq);
                 ASSERT_EQ(seq.wait(), 0);
                 for (uint64_t solve = 0; solve < 2; ++solve) {
                     const auto b = check::random_matrix<T>(n, nrhs, n, 40 + solve);
                     TileMatrix<T> B(n, nrhs, nb);
                     B.fill_from_lapack(b.data(), n);
-                    by_inverses.potrs_async(uplo, A, B, seq);
+                    by_inverses.solve_async(A, B, seq);
                     ASSERT_EQ(seq.wait(), 0);
                     std::vector<T> x(b.size());
                     B.to_lapack(x.data(), n);
