@@ -35,10 +35,10 @@ public:
     ~PanelSolve() {
         for (const auto& [device, h] : inverses_) tasks::release_temp_tile(h);
     }
-    /// The inverse of the diagonal tile, when the panel made one, handed to the caller (who
-    /// releases it); nullptr otherwise.
+    /// The inverse of the diagonal tile, handed to the caller (who releases it): one the panel
+    /// made, else one made now (trtri on the diagonal tile's device).
     TileHandle take_inverse() {
-        if (inverses_.empty()) return nullptr;
+        if (inverses_.empty()) inverse_for(A_.handle(k_, k_));
         const TileHandle h = inverses_.begin()->second;
         inverses_.erase(inverses_.begin());
         return h;

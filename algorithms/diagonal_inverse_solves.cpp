@@ -9,17 +9,6 @@
 
 namespace tessera::detail {
 
-namespace {
-
-template <class T>
-TileHandle invert(const TileMatrix<T>& A, int64_t k, Uplo uplo) {
-    const TileHandle h = tasks::temp_tile<T>(A.tile_rows(k), A.tile_cols(k), A.owner(k, k), A.handle(k, k));
-    tasks::trtri<T>(uplo, Diag::NonUnit, A.handle(k, k), h, int(A.nt() - k));  // the first solve needs k = 0 first
-    return h;
-}
-
-}  // namespace
-
 template <class T>
 DiagonalInverseSolves<T>::~DiagonalInverseSolves() {
     for (TileHandle h : inverse_)
@@ -33,8 +22,6 @@ void DiagonalInverseSolves<T>::potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence
     check_arg(!factored(), "potrf", "factorizations", 2, "one per DiagonalInverseSolves");
     uplo_ = uplo;
     detail::potrf_async(uplo, A, seq, &inverse_);
-    for (int64_t k = 0; k < A.nt(); ++k)
-        if (!inverse_[size_t(k)]) inverse_[size_t(k)] = invert(A, k, uplo);
 }
 
 template <class T>

@@ -24,9 +24,9 @@
 
 namespace tessera::detail {
 
-/// potrf_async (tessera/cholesky.hpp) that, with inverses not null, also hands over the inverses
-/// of the diagonal tiles its panels made (OpenCL devices; nullptr where none was made, and for the
-/// last tile): the caller releases them (tasks::release_temp_tile). cholesky.cpp.
+/// potrf_async (tessera/cholesky.hpp) that, with inverses not null, also hands over the inverse of
+/// every diagonal tile: those its panels made (OpenCL devices), the others by trtri tasks; the caller
+/// releases them (tasks::release_temp_tile). cholesky.cpp.
 template <class T>
 void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq, std::vector<TileHandle>* inverses);
 
@@ -40,7 +40,7 @@ public:
     DiagonalInverseSolves& operator=(const DiagonalInverseSolves&) = delete;
 
     /// Submit, in seq, A = L·Lᴴ (Lower) or Uᴴ·U (Upper) by potrf_async, keeping the inverses of
-    /// the diagonal tiles its panels make, and trtri of the others. seq.wait() returns potrf's info.
+    /// its diagonal tiles. seq.wait() returns potrf's info.
     void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq);
     /// B = A⁻¹·B (n × nrhs, A's nb), in seq, with the factors of the call above (same A).
     void solve_async(const TileMatrix<T>& A, TileMatrix<T>& B, Sequence& seq);

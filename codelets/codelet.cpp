@@ -210,7 +210,7 @@ void submit_task(starpu_task* task) {
         // Its precision's OpenCL program, built here rather than inside the first task (whose time
         // would enter its perfmodel): the codelet's name starts with it (named_codelet).
         const char prec = task->cl->name ? task->cl->name[0] : 0;
-        if (task->cl->opencl_funcs[0] && (task->where & STARPU_OPENCL) && std::strchr("sdcz", prec) && prec)
+        if (task->cl->opencl_funcs[0] && (task->where & STARPU_OPENCL) && prec && std::strchr("sdcz", prec))
             detail::prepare_opencl(prec);
         if (detail::tracing()) ctx->trace = detail::trace_prepare(task);
         if (profiled) detail::profile_task(task);
