@@ -6,7 +6,9 @@
 // build). Times are medians over
 // --reps of the span between two OpenCL markers (device clock). potrf, trtri and gemm are checked
 // against LAPACKE/CBLAS on the host (max error relative to the largest entry, printed).
-// Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5].
+// Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] (s: the mixed solvers'
+// single factorization) [--only potrf|norms] (potrf and its recursion's levels, or the norm partials,
+// alone: parameter sweeps) [--variant OPTIONS] (extra build options of the program, e.g. -DNAME=1).
 // Output lines start with TILE (machine-readable); bench/gpu_notes.md says what they showed.
 #include <lapacke.h>
 
@@ -66,103 +68,136 @@ void report(const char* what, int nb, int bs, double seconds, double flop, doubl
     std::fflush(stdout);
 }
 
-void run(const Env& env, int nb, int reps) {
+// LAPACK's potrf and trtri on the host, the references of the device's.
+int lapacke_potrf(char uplo, int n, double* a) { return LAPACKE_dpotrf(LAPACK_COL_MAJOR, uplo, n, a, n); }
+int lapacke_potrf(char uplo, int n, float* a) { return LAPACKE_spotrf(LAPACK_COL_MAJOR, uplo, n, a, n); }
+int lapacke_trtri(char uplo, int n, double* a) { return LAPACKE_dtrtri(LAPACK_COL_MAJOR, uplo, 'N', n, a, n); }
+int lapacke_trtri(char uplo, int n, float* a) { return LAPACKE_strtri(LAPACK_COL_MAJOR, uplo, 'N', n, a, n); }
+
+template <class T>
+void run(const Env& env, int nb, int reps, const std::string& only, const std::string& variant) {
     const size_t elems = size_t(nb) * nb;
     const double n3 = double(nb) * nb * nb;
     std::mt19937_64 rng(7);
-    std::vector<double> spd(elems), x(elems), y(elems), ref(elems), got(elems);
+    std::vector<T> spd(elems), x(elems), y(elems), ref(elems), got(elems);
     fill_random(x, rng), fill_random(y, rng);
     for (int j = 0; j < nb; ++j)  // symmetric, diagonally dominant: positive definite
         for (int i = 0; i < nb; ++i) spd[size_t(j) * nb + i] = (x[size_t(j) * nb + i] + x[size_t(i) * nb + j]) / 2 + (i == j ? nb : 0);
-    Buffer<double> A0(env, elems), A(env, elems), B(env, elems), C(env, elems), W(env, elems);
+    Buffer<T> A0(env, elems), A(env, elems), B(env, elems), C(env, elems), W(env, elems);
     A0.write(env, spd), B.write(env, x), C.write(env, y);
     auto restore = [&] {
-        check(clEnqueueCopyBuffer(env.queue, A0.mem, A.mem, 0, 0, elems * sizeof(double), 0, nullptr, nullptr),
+        check(clEnqueueCopyBuffer(env.queue, A0.mem, A.mem, 0, 0, elems * sizeof(T), 0, nullptr, nullptr),
               "clEnqueueCopyBuffer");
     };
     const ocl::Mat a{A.mem, 0, nb}, b{B.mem, 0, nb}, c{C.mem, 0, nb}, w{W.mem, 0, nb};
     int info = 0;
-    auto built = build_kernels(env, 'd', "", env.info, {});  // the library's whole program
+    auto built = build_kernels(env, std::is_same_v<T, float> ? 's' : 'd', variant, env.info, {});  // the library's whole program
     const ocl::DeviceKernels& dk = *built;
     const int bs = std::min(nb, dk.params().potrf_bs);
     auto none = [] {};
-    const double tp = device_time(env, reps, restore, [&] { ocl::potrf<double>(dk, env.queue, Uplo::Lower, nb, a, &info); });
+    // The norms' per-tile partials (lange / lansy tasks): row sums ‖·‖∞, column sums ‖·‖₁, both (an
+    // off-diagonal tile of lansy), row sums of a symmetric diagonal tile; GB/s of the tile read.
+    auto norms = [&] {
+        Buffer<T> partial(env, size_t(2) * nb);
+        struct NormCase {
+            const char* what;
+            int part, tile;
+        };
+        for (const NormCase nc : {NormCase{"norm_tile row sums", 2, 0}, NormCase{"norm_tile column sums", 1, 0},
+                                  NormCase{"norm_tile both sums", 4, 0}, NormCase{"norm_tile row sums, sym L", 2, 3}}) {
+            const double tn = device_time(env, reps, none, [&] {
+                ocl::norm_tile<T>(dk, env.queue, nc.part, nc.tile, false, false, nb, nb, b, partial.mem, 0);
+            });
+            report(nc.what, nb, bs, tn, 0);
+            std::printf("TILE nb=%d %s: %.0f GB/s\n", nb, nc.what, double(elems) * sizeof(T) / tn * 1e-9);
+        }
+    };
+    if (only == "norms") return norms();
+    const double tp = device_time(env, reps, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Lower, nb, a, &info); });
     A.read(env, got);
     ref = spd;
-    LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', nb, ref.data(), nb);
+    lapacke_potrf('L', nb, ref.data());
     report("potrf (L)", nb, bs, tp, n3 / 3, info == 0 ? rel_error(got, ref, nb, 'L') : 1.0);
-    const double tu = device_time(env, reps, restore, [&] { ocl::potrf<double>(dk, env.queue, Uplo::Upper, nb, a, &info); });
+    const double tu = device_time(env, reps, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Upper, nb, a, &info); });
     A.read(env, got);
     ref = spd;
-    LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', nb, ref.data(), nb);
+    lapacke_potrf('U', nb, ref.data());
     report("potrf (U)", nb, bs, tu, n3 / 3, info == 0 ? rel_error(got, ref, nb, 'U') : 1.0);
     report("  one leaf (bs columns)", nb, bs,
-           device_time(env, reps, restore, [&] { ocl::potrf<double>(dk, env.queue, Uplo::Lower, bs, a, &info); }),
+           device_time(env, reps, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Lower, bs, a, &info); }),
            double(bs) * bs * bs / 3);
+    // Leaves of fewer columns: a leaf's fixed cost and its cost per column (each ocl::potrf call, these
+    // and the one above, also reads its info back to the host).
+    for (int m : {1, 4, 16})
+        if (m < bs)
+            report(("  one leaf of order " + std::to_string(m)).c_str(), nb, bs,
+                   device_time(env, reps, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Lower, m, a, &info); }), 0);
     // The recursion's levels: potrf of the leading m×m block for m = 2·bs, 4·bs, ... < nb.
     for (int m = 2 * bs; m < nb; m *= 2)
         report(("  potrf (L) of order " + std::to_string(m)).c_str(), nb, bs,
-               device_time(env, reps, restore, [&] { ocl::potrf<double>(dk, env.queue, Uplo::Lower, m, a, &info); }),
+               device_time(env, reps, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Lower, m, a, &info); }),
                double(m) * m * m / 3);
+    if (only == "potrf") return;
     // Launch overhead: the smallest launches one at a time (lacpy of 64×64, laset of 1×1) and 256
     // back-to-back 64×64×64 GEMMs, the smallest launches of the recursion.
     const ocl::Mat wsmall{W.mem, 0, nb};
     report("  lacpy 64x64", nb, bs, device_time(env, reps, none, [&] {
-               ocl::lacpy<double>(dk, env.queue, Uplo::General, 64, 64, a, wsmall);
+               ocl::lacpy<T>(dk, env.queue, Uplo::General, 64, 64, a, wsmall);
            }), 0);
-    report("  laset 1x1", nb, bs, device_time(env, reps, none, [&] { ocl::laset<double>(dk, env.queue, 1, 1, 0.0, 0.0, wsmall); }), 0);
+    report("  laset 1x1", nb, bs, device_time(env, reps, none, [&] { ocl::laset<T>(dk, env.queue, 1, 1, T(0), T(0), wsmall); }), 0);
     report("  trtri 64 (laset + one block)", nb, bs, device_time(env, reps, none, [&] {
-               ocl::trtri<double>(dk, env.queue, Uplo::Lower, Diag::NonUnit, 64, a, wsmall);
+               ocl::trtri<T>(dk, env.queue, Uplo::Lower, Diag::NonUnit, 64, a, wsmall);
            }), 0);
     // trsm's fixed cost: the diagonal blocks' inversion alone (one block, and nb/64 of them in one
     // launch), and a whole trsm of one block (that inversion and one leaf).
     const int tbs = dk.params().trsm_bs;
     report("  trtri_blocks, one block", nb, bs, device_time(env, reps, none, [&] {
-               ocl::trtri_blocks<double>(dk, env.queue, tbs, true, false, false, A.mem, 0, 1, nb, W.mem, 0, tbs,
-                                         size_t(tbs) * tbs);
+               ocl::trtri_blocks<T>(dk, env.queue, tbs, true, false, false, A.mem, 0, 1, nb, W.mem, 0, tbs,
+                                    size_t(tbs) * tbs);
            }), 0);
     report("  trtri_blocks, all of nb", nb, bs, device_time(env, reps, none, [&] {
-               ocl::trtri_blocks<double>(dk, env.queue, nb, true, false, false, A.mem, 0, 1, nb, W.mem, 0, tbs,
-                                         size_t(tbs) * tbs);
+               ocl::trtri_blocks<T>(dk, env.queue, nb, true, false, false, A.mem, 0, 1, nb, W.mem, 0, tbs,
+                                    size_t(tbs) * tbs);
            }), 0);
     report("  trsm R,L,T of one block", nb, bs, device_time(env, reps, none, [&] {
-               ocl::trsm<double>(dk, env.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, tbs, tbs, 1.0, a,
-                                 wsmall);
+               ocl::trsm<T>(dk, env.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, tbs, tbs, 1.0, a,
+                            wsmall);
            }), 0);
     const double tl = device_time(env, reps, none, [&] {
         for (int i = 0; i < 256; ++i)
-            ocl::gemm<double>(dk, env.queue, Trans::NoTrans, Trans::NoTrans, 64, 64, 64, 1.0, b, b, 1.0, c);
+            ocl::gemm<T>(dk, env.queue, Trans::NoTrans, Trans::NoTrans, 64, 64, 64, 1.0, b, b, 1.0, c);
     });
     g_host_seconds /= 256;
     report("  256 gemms 64^3 (per launch)", nb, bs, tl / 256, 2.0 * 64 * 64 * 64);
     // The other tile operations of the GPU Cholesky (and of LU/QR's updates), once.
     restore();
-    ocl::potrf<double>(dk, env.queue, Uplo::Lower, nb, a, &info);  // A = L, the input of trtri
-    const double tt = device_time(env, reps, none, [&] { ocl::trtri<double>(dk, env.queue, Uplo::Lower, Diag::NonUnit, nb, a, w); });
+    ocl::potrf<T>(dk, env.queue, Uplo::Lower, nb, a, &info);  // A = L, the input of trtri
+    const double tt = device_time(env, reps, none, [&] { ocl::trtri<T>(dk, env.queue, Uplo::Lower, Diag::NonUnit, nb, a, w); });
     W.read(env, got);
     A.read(env, ref);
-    LAPACKE_dtrtri(LAPACK_COL_MAJOR, 'L', 'N', nb, ref.data(), nb);
+    lapacke_trtri('L', nb, ref.data());
     report("trtri (L)", nb, bs, tt, n3 / 3, rel_error(got, ref, nb, 'L'));
     report("trmm (R, L, T) with the inverse", nb, bs, device_time(env, reps, none, [&] {
-               ocl::trmm<double>(dk, env.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb, nb, 1.0, w, b);
+               ocl::trmm<T>(dk, env.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb, nb, 1.0, w, b);
            }), n3);
     report("trsm (R, L, T)", nb, bs, device_time(env, reps, none, [&] {
-               ocl::trsm<double>(dk, env.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb, nb, 1.0, a, b);
+               ocl::trsm<T>(dk, env.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb, nb, 1.0, a, b);
            }), n3);
     report("syrk (L, N)", nb, bs, device_time(env, reps, none, [&] {
-               ocl::syrk<double>(dk, env.queue, Uplo::Lower, Trans::NoTrans, nb, nb, -1.0, b, 1.0, c);
+               ocl::syrk<T>(dk, env.queue, Uplo::Lower, Trans::NoTrans, nb, nb, -1.0, b, 1.0, c);
            }), n3);
     B.write(env, x), C.write(env, y);
     const double tg = device_time(env, reps, [&] { C.write(env, y); }, [&] {
-        ocl::gemm<double>(dk, env.queue, Trans::NoTrans, Trans::Trans, nb, nb, nb, -1.0, b, b, 1.0, c);
+        ocl::gemm<T>(dk, env.queue, Trans::NoTrans, Trans::Trans, nb, nb, nb, -1.0, b, b, 1.0, c);
     });
     C.read(env, got);
     ref = y;
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, nb, nb, nb, -1.0, x.data(), nb, x.data(), nb, 1.0, ref.data(), nb);
+    gemm_ref(false, true, nb, nb, nb, T(-1), x.data(), nb, x.data(), nb, T(1), ref.data(), nb);
     report("gemm (N, T)", nb, bs, tg, 2 * n3, rel_error(got, ref, nb, 'G'));
     report("gemm (N, N)", nb, bs, device_time(env, reps, none, [&] {
-               ocl::gemm<double>(dk, env.queue, Trans::NoTrans, Trans::NoTrans, nb, nb, nb, 1.0, b, b, 1.0, c);
+               ocl::gemm<T>(dk, env.queue, Trans::NoTrans, Trans::NoTrans, nb, nb, nb, 1.0, b, b, 1.0, c);
            }), 2 * n3);
+    norms();
 }
 
 }  // namespace
@@ -170,16 +205,23 @@ void run(const Env& env, int nb, int reps) {
 int main(int argc, char** argv) {
     return tool::guarded_main("gpu_tile_kernels", [&] {
         int nb = 2048, reps = 5;
+        char prec = 'd';
+        std::string only;  // "potrf" or "norms": that part alone
+        std::string variant;  // extra build options, e.g. "-DTESSERA_POTRF_WARP_SYNC=1"
         for (int i = 1; i < argc; i += 2) {
             const std::string s = argv[i], v = i + 1 < argc ? argv[i + 1] : "";
             if (s == "--nb" && !v.empty()) nb = std::atoi(v.c_str());
             else if (s == "--reps" && !v.empty()) reps = std::atoi(v.c_str());
-            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5]");
+            else if (s == "--prec" && (v == "s" || v == "d")) prec = v[0];
+            else if (s == "--only" && (v == "potrf" || v == "norms")) only = v;
+            else if (s == "--variant" && !v.empty()) variant = v;
+            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms] [--variant OPTIONS]");
         }
         if (nb < 64 || nb > 16384 || reps < 1 || reps > 1000) throw Error("--nb must be in [64, 16384], --reps in [1, 1000]");
         Env env;
         std::printf("device: %s\n", env.describe().c_str());
-        run(env, nb, reps);
+        if (prec == 's') run<float>(env, nb, reps, only, variant);
+        else run<double>(env, nb, reps, only, variant);
         return 0;
     });
 }
