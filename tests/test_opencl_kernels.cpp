@@ -325,7 +325,9 @@ TYPED_TEST(OpenCLKernels, NormTileMatchesCpuBits) {
     struct Size {
         int64_t m, n;
     };
-    for (const Size s : {Size{37, 21}, Size{16, 16}, Size{1, 1}, Size{40, 40}})
+    // The kernel stages 32 lines × 64 entries at a time: the larger sizes take several strips and
+    // chunks, and partial ones at both ends.
+    for (const Size s : {Size{37, 21}, Size{16, 16}, Size{1, 1}, Size{40, 40}, Size{150, 71}, Size{65, 130}, Size{97, 97}})
         for (int tile = 0; tile <= 4; ++tile) {
             if (tile >= 3 && s.m != s.n) continue;  // symmetric tiles are square
             for (int part = 0; part <= 4; ++part)
@@ -336,7 +338,7 @@ TYPED_TEST(OpenCLKernels, NormTileMatchesCpuBits) {
                                                       << flag << " m=" << s.m << " n=" << s.n);
                     DevMat<T> A(s.m, s.n, 3);
                     fill_random(A, this->rng);
-                    if (part == 3 && s.m == 40) {  // near overflow: the scaled sum of squares holds
+                    if (part == 3 && (s.m == 40 || s.m == 97)) {  // near overflow: the scaled sum of squares holds
                         const R big = std::is_same_v<R, double> ? R(1e200) : R(1e30);
                         for (int64_t j = 0; j < s.n; ++j)
                             for (int64_t i = 0; i < s.m; ++i) A(i, j) *= big;

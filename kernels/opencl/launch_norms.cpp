@@ -1,4 +1,5 @@
-// Host launcher of the norm partials kernel (norms.cl): one work-item per column or row of a tile.
+// Host launcher of the norm partials kernel (norms.cl): work-groups of 256 work-items, each reducing
+// 32 columns or rows of a tile.
 #include "kernels/opencl/launch.hpp"
 #include "kernels/opencl/launch_util.hpp"
 #include "runtime/precisions.hpp"
@@ -10,17 +11,18 @@ void norm_tile(const DeviceKernels& dk, cl_command_queue q, int part, int tile, 
                int64_t n, Mat A, cl_mem out, size_t out_off) {
     check_prec<T>(dk, "norm_tile");
     if (m == 0 || n == 0) return;
-    const int64_t lines = part == 2 ? m : part == 4 ? n + m : n;
+    constexpr int64_t kLines = 32, kGroup = 256;  // norms.cl's NORM_LINES, NORM_WG
+    const int64_t groups = (part == 2 ? 0 : (n + kLines - 1) / kLines) + (part == 2 || part == 4 ? (m + kLines - 1) / kLines : 0);
     cl_kernel kernel = dk.get("tessera_norm_tile");
     const cl_int cpart = part, ctile = tile, cunit = unit ? 1 : 0, cherm = herm ? 1 : 0;
     const cl_int cm = to_int(m, "norm_tile", "m"), cn = to_int(n, "norm_tile", "n");
     const cl_int lda = to_int(A.ld, "norm_tile", "lda");
-    to_int(lines, "norm_tile", "m + n");
+    to_int(m + n, "norm_tile", "m + n");
     const cl_ulong offA = A.off, offOut = out_off;
     set_args(kernel, "clSetKernelArg(tessera_norm_tile)", cpart, ctile, cunit, cherm, cm, cn, A.mem, offA, lda, out,
              offOut);
-    const size_t local[1] = {64};
-    const size_t global[1] = {round_up(size_t(lines), local[0])};
+    const size_t local[1] = {size_t(kGroup)};
+    const size_t global[1] = {size_t(groups * kGroup)};
     enqueue(q, kernel, 1, global, local, "clEnqueueNDRangeKernel(tessera_norm_tile)");
 }
 
