@@ -22,6 +22,7 @@ void norm_tile(const DeviceKernels& dk, cl_command_queue q, int part, int tile, 
     set_args(kernel, "clSetKernelArg(tessera_norm_tile)", cpart, ctile, cunit, cherm, cm, cn, A.mem, offA, lda, out,
              offOut);
     const size_t local[1] = {size_t(kGroup)};
+    check_local(dk, "tessera_norm_tile", local, 1);
     const size_t global[1] = {size_t(groups * kGroup)};
     enqueue(q, kernel, 1, global, local, "clEnqueueNDRangeKernel(tessera_norm_tile)");
 }
