@@ -9,16 +9,19 @@
 #   dlange: Tessera's max, one, infinity and Frobenius norms, timed by the tester, as a fraction of
 #          Tessera's dgemm of the same n (issue 46's goal: under 5 %).
 # Prints one table: median seconds of REPS runs (after WARMUP untimed runs of ours), GFLOP/s at the
-# tester's counts, the ratio peer median / ours (> 1: Tessera faster) and the check.
+# tester's counts, the ratio peer median / ours (> 1: Tessera faster) and the check. With ROUNDS > 1
+# the peer and ours alternate ROUNDS times, each a process of its own, and the medians are over all
+# their runs: on a shared machine whose speed drifts, neither side gets only the fast or the slow
+# minutes (this 2-core VM: a side's median moved 5-10 % between consecutive processes).
 # On a shared machine compare the ratios of one run, not times across runs.
 #
 #   bash bench/lapack_surface_vs_lapack.sh [BUILD_DIR]
-# Environment: N (4096), REPS (3), WARMUP (1), NB (tile size for every op; default the tuned one),
+# Environment: N (4096), REPS (3), WARMUP (1), ROUNDS (1), NB (tile size for every op; default the tuned one),
 # OPS (the cases to run, default all: "potri getri trtri symm syr2k gelqf gecon lange"),
 # THREADS (OpenBLAS threads of the peer),
 # TIMEOUT (seconds per process, 1800), OUTDIR ($OUT or /tmp/lapack_surface).
 set -uo pipefail
-n=${N:-4096} reps=${REPS:-3} warmup=${WARMUP:-1}
+n=${N:-4096} reps=${REPS:-3} warmup=${WARMUP:-1} rounds=${ROUNDS:-1} round=1
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
 tester="$build/examples/tester/tessera-tester" peer="$build/bench/lapack_surface"
@@ -45,34 +48,41 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {print (a > 0 && b > 0 ? sprintf("%.2f"
 fmt='%-44s %10s %9s %10s  %s\n'
 printf "$fmt" case median_s GFLOP/s peer/this check | tee "$outdir/table.txt"
 row() { printf "$fmt" "$@" | tee -a "$outdir/table.txt"; }
-echo "n = $n, $reps runs (median), $(nproc) cores, tester $tester" | tee -a "$outdir/table.txt"
+echo "n = $n, $reps runs × $rounds rounds (median), $(nproc) cores, tester $tester" | tee -a "$outdir/table.txt"
 status=0
 
-# run_tester LOG OP ARGS...: ours (log file LOG), median seconds and check into $t $st; the tile
-# size into $nb_used
+# run_tester LOG OP ARGS...: ours (log file LOG, started afresh in round 1, appended to after), median
+# seconds and check over its rounds so far into $t $st; the tile size into $nb_used
 run_tester() {
     local log="$outdir/tessera_$1"
     shift
+    [ "$round" -gt 1 ] || rm -f "$log.csv" "$log.err"
     timeout "${TIMEOUT:-1800}" "$tester" "$@" --prec d --n "$n" "${nb_arg[@]}" --warmup "$warmup" --repeat "$reps" \
-        --csv --check >"$log.csv" 2>"$log.err" || status=1
+        --csv --check >>"$log.csv" 2>>"$log.err" || status=1
     read -r t st < <(summary "$log.csv" "$1")
     nb_used=$(awk -F, -v op="$1" '$1 == op {print $6; exit}' "$log.csv")
     [ "$st" = pass ] || { status=1; sed 's/^/    /' "$log.err" | tail -n 5; }
 }
-# run_peer OP: the peer's median seconds and check into $ref $pst
+# run_peer OP: the peer's median seconds and check over its rounds so far into $ref $pst (its log
+# started afresh in round 1)
 run_peer() {
     local log="$outdir/peer_$1"
+    [ "$round" -gt 1 ] || rm -f "$log.csv" "$log.err"
     timeout "${TIMEOUT:-1800}" "$peer" --op "$1" --n "$n" --repeat "$reps" ${THREADS:+--threads "$THREADS"} \
-        >"$log.csv" 2>"$log.err" || status=1
+        >>"$log.csv" 2>>"$log.err" || status=1
     read -r ref pst < <(summary "$log.csv" "$(awk -F, 'NR == 2 {print $1}' "$log.csv")")
 }
-# compare OP PEER_LABEL FLOPS TESTER_ARGS...: the peer's row, then ours
+# compare OP PEER_LABEL FLOPS TESTER_ARGS...: the peer and ours alternately, ROUNDS times; the peer's
+# row, then ours
 compare() {
     local op=$1 label=$2 flops=$3
     shift 3
-    run_peer "$op"
+    for ((round = 1; round <= rounds; round++)); do
+        run_peer "$op"
+        run_tester "$op" "$op" "$@"
+    done
+    round=1
     row "d$op: $label (OpenBLAS)" "$ref" "$(gflops "$flops" "$ref")" 1.00 "$pst"
-    run_tester "$op" "$op" "$@"
     row "d$op: Tessera (nb ${nb_used:-?})" "$t" "$(gflops "$flops" "$t")" "$(ratio "$ref" "$t")" "$st"
 }
 
