@@ -10,8 +10,6 @@
 // single factorization) [--only potrf|norms] (potrf and its recursion's levels, or the norm partials,
 // alone: parameter sweeps) [--variant OPTIONS] (extra build options of the program, e.g. -DNAME=1).
 // Output lines start with TILE (machine-readable); bench/gpu_notes.md says what they showed.
-#include <lapacke.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -20,6 +18,7 @@
 #include <vector>
 
 #include "examples/common/tool_main.hpp"
+#include "kernels/cpu/blas.hpp"
 #include "kernels/opencl/launch_util.hpp"
 #include "tools/tune/cl_harness.hpp"
 
@@ -68,12 +67,6 @@ void report(const char* what, int nb, int bs, double seconds, double flop, doubl
     std::fflush(stdout);
 }
 
-// LAPACK's potrf and trtri on the host, the references of the device's.
-int lapacke_potrf(char uplo, int n, double* a) { return LAPACKE_dpotrf(LAPACK_COL_MAJOR, uplo, n, a, n); }
-int lapacke_potrf(char uplo, int n, float* a) { return LAPACKE_spotrf(LAPACK_COL_MAJOR, uplo, n, a, n); }
-int lapacke_trtri(char uplo, int n, double* a) { return LAPACKE_dtrtri(LAPACK_COL_MAJOR, uplo, 'N', n, a, n); }
-int lapacke_trtri(char uplo, int n, float* a) { return LAPACKE_strtri(LAPACK_COL_MAJOR, uplo, 'N', n, a, n); }
-
 template <class T>
 void run(const Env& env, int nb, int reps, const std::string& only, const std::string& variant) {
     const size_t elems = size_t(nb) * nb;
@@ -116,12 +109,12 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
     const double tp = device_time(env, reps, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Lower, nb, a, &info); });
     A.read(env, got);
     ref = spd;
-    lapacke_potrf('L', nb, ref.data());
+    cpu::potrf<T>(Uplo::Lower, nb, ref.data(), nb);
     report("potrf (L)", nb, bs, tp, n3 / 3, info == 0 ? rel_error(got, ref, nb, 'L') : 1.0);
     const double tu = device_time(env, reps, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Upper, nb, a, &info); });
     A.read(env, got);
     ref = spd;
-    lapacke_potrf('U', nb, ref.data());
+    cpu::potrf<T>(Uplo::Upper, nb, ref.data(), nb);
     report("potrf (U)", nb, bs, tu, n3 / 3, info == 0 ? rel_error(got, ref, nb, 'U') : 1.0);
     report("  one leaf (bs columns)", nb, bs,
            device_time(env, reps, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Lower, bs, a, &info); }),
@@ -175,7 +168,7 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
     const double tt = device_time(env, reps, none, [&] { ocl::trtri<T>(dk, env.queue, Uplo::Lower, Diag::NonUnit, nb, a, w); });
     W.read(env, got);
     A.read(env, ref);
-    lapacke_trtri('L', nb, ref.data());
+    cpu::trtri<T>(Uplo::Lower, Diag::NonUnit, nb, ref.data(), nb);
     report("trtri (L)", nb, bs, tt, n3 / 3, rel_error(got, ref, nb, 'L'));
     report("trmm (R, L, T) with the inverse", nb, bs, device_time(env, reps, none, [&] {
                ocl::trmm<T>(dk, env.queue, Side::Right, Uplo::Lower, Trans::Trans, Diag::NonUnit, nb, nb, 1.0, w, b);
@@ -192,7 +185,7 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
     });
     C.read(env, got);
     ref = y;
-    gemm_ref(false, true, nb, nb, nb, T(-1), x.data(), nb, x.data(), nb, T(1), ref.data(), nb);
+    cpu::gemm<T>(Trans::NoTrans, Trans::Trans, nb, nb, nb, T(-1), x.data(), nb, x.data(), nb, T(1), ref.data(), nb);
     report("gemm (N, T)", nb, bs, tg, 2 * n3, rel_error(got, ref, nb, 'G'));
     report("gemm (N, N)", nb, bs, device_time(env, reps, none, [&] {
                ocl::gemm<T>(dk, env.queue, Trans::NoTrans, Trans::NoTrans, nb, nb, nb, 1.0, b, b, 1.0, c);
