@@ -61,9 +61,10 @@ TYPED_TEST(Cholesky, LapackLayoutAndAsyncForms) {
     EXPECT_LE(check::potrf_residual(Uplo::Lower, n, a.data(), lda, f.data(), lda), check::kThreshold);
 }
 
-// The mixed solvers' potrs by the factor's diagonal inverses (algorithms/diagonal_inverse_solves.hpp; the
-// panels' own inverses on OpenCL devices, trtri's on CPU workers): two solves with one set of inverses, each within the backward error of a stable solve, for both
-// triangles, one and several tile columns of right-hand sides.
+// The mixed solvers' potrs by the factor's diagonal inverses (algorithms/diagonal_inverse_solves.hpp;
+// the panels' own inverses on OpenCL devices, trtri's on CPU workers): two solves with one set of
+// inverses, each within the backward error of a stable solve, for both triangles, one and several
+// tile columns of right-hand sides.
 TYPED_TEST(Cholesky, PotrsByDiagonalInversesMatchesResidual) {
     using T = TypeParam;
     for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
