@@ -6,7 +6,7 @@
 //                                                        and ocl::trsm through this GEMM
 //   gpu_gemm --bench  [--prec d,s] [--variant OPTS]... [--sizes 1024,2048,4096,8192] [--clblast]
 //                     [--forms nn,nt,tn]                  C = A·B (nn, default), C = A·Bᵀ (nt), C = Aᵀ·B (tn)
-//   gpu_gemm --micro                                     FP64 mma.sync throughput per shape
+//   gpu_gemm --micro                                     mma.sync throughput per shape, FP64 and TF32
 //   --emulate: pretend compute capability 9.0 and emulate mma through local memory (PoCL tests).
 //   --tf32: float products inside ocl::Tf32Products (gemm_nv_tf32.cl's TF32 tensor-core kernels),
 //           checked against the unit roundoff of TF32 (2^-11) instead of float's.
@@ -337,10 +337,37 @@ void run_bench(const Env& env, const Args& a) {
     }
 }
 
-// FP64 mma.sync throughput per shape: 16 independent accumulator chains per warp.
+// mma.sync throughput per shape, FP64 (SHAPE 884 … 16816) and TF32 with FP32 accumulation (SHAPE
+// 91684, 91688: m16n8k4, m16n8k8): 16 independent accumulator chains per warp.
 const char* kMicroSource = R"CL(
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define CH 16
+#if SHAPE > 90000
+__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
+void mma_rate(__global double* out, const int iters, const double x, const double y) {
+    const int lid = get_local_id(0);
+    const uint a0 = as_uint((float)(x + lid)), a1 = as_uint((float)(x - lid)), a2 = as_uint((float)(x * lid));
+    const uint a3 = as_uint((float)(y + lid)), b0 = as_uint((float)y), b1 = as_uint((float)(y * 0.5));
+    float c[CH][4];
+    for (int u = 0; u < CH; ++u) { c[u][0] = u; c[u][1] = 0; c[u][2] = 0; c[u][3] = 0; }
+    for (int it = 0; it < iters; ++it) {
+#pragma unroll
+        for (int u = 0; u < CH; ++u) {
+#if SHAPE == 91684
+            asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                         : "+f"(c[u][0]), "+f"(c[u][1]), "+f"(c[u][2]), "+f"(c[u][3]) : "r"(a0), "r"(a1), "r"(b0));
+#else
+            asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                         : "+f"(c[u][0]), "+f"(c[u][1]), "+f"(c[u][2]), "+f"(c[u][3])
+                         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#endif
+        }
+    }
+    float s = 0;
+    for (int u = 0; u < CH; ++u) s += c[u][0] + c[u][1] + c[u][2] + c[u][3];
+    out[get_global_id(0)] = s;
+}
+#else
 __kernel __attribute__((reqd_work_group_size(256, 1, 1)))
 void mma_rate(__global double* out, const int iters, const double x, const double y) {
     const int lid = get_local_id(0);
@@ -371,14 +398,15 @@ void mma_rate(__global double* out, const int iters, const double x, const doubl
     for (int u = 0; u < CH; ++u) s += c[u][0] + c[u][1] + c[u][2] + c[u][3];
     out[get_global_id(0)] = s;
 }
+#endif
 )CL";
 
 void run_micro(const Env& env) {
-    const int shapes[] = {884, 1684, 1688, 16816};
-    const double flops_per_mma[] = {512, 1024, 2048, 4096};
+    const int shapes[] = {884, 1684, 1688, 16816, 91684, 91688};
+    const double flops_per_mma[] = {512, 1024, 2048, 4096, 1024, 2048};
     const size_t local = 256, groups = size_t(std::max(1u, env.info.compute_units)) * 4;
     Buffer<double> out(env, groups * local);
-    for (int s = 0; s < 4; ++s) {
+    for (int s = 0; s < 6; ++s) {
         try {
             cl_program prog = build_program(env, kMicroSource, "-DSHAPE=" + std::to_string(shapes[s]));
             cl_int err = CL_SUCCESS;
@@ -396,11 +424,12 @@ void run_micro(const Env& env) {
             };
             const double t = time_batches(env, call, 3, 1);
             const double flop = double(groups) * (local / 32) * iters * 16 * flops_per_mma[s];
-            std::printf("MICRO mma f64 shape %d: %.2f TFLOP/s (%.3f ms)\n", shapes[s], flop / t * 1e-12, t * 1e3);
+            std::printf("MICRO mma %s shape %d: %.2f TFLOP/s (%.3f ms)\n", shapes[s] > 90000 ? "tf32" : "f64",
+                        shapes[s] % 90000, flop / t * 1e-12, t * 1e3);
             clReleaseKernel(k);
             clReleaseProgram(prog);
         } catch (const std::exception& e) {
-            std::printf("MICRO mma f64 shape %d: error %.400s\n", shapes[s], e.what());
+            std::printf("MICRO mma shape %d: error %.400s\n", shapes[s], e.what());
         }
         std::fflush(stdout);
     }

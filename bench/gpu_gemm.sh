@@ -11,7 +11,7 @@
 #   VARIANTS_D / VARIANTS_S ('|'-separated extra build options to compare, e.g.
 #   "-DTESSERA_NVD_MMA=884|-DTESSERA_NVD_MMA=1688"; empty = the library's defaults only),
 #   PRECS (d,s), FORMS (nn; nn,nt,tn also times C = A·Bᵀ and C = Aᵀ·B, ours and cuBLAS),
-#   MICRO=1 (also measure FP64 mma.sync throughput per shape), CHECK=0 (skip the full case check),
+#   MICRO=1 (also measure FP64 and TF32 mma.sync throughput per shape), CHECK=0 (skip the full case check),
 #   TASK_SHAPES (default 512,1024,2048; empty = skip): also time the tile operations the task graphs
 #   submit at these nb, ours (.gpu-build/gpu_task_shapes, library defaults) and cuBLAS, checked, in a
 #   second table (bench/gpu_task_shapes.py says what is compared with what); TASK_VARIANTS
