@@ -176,26 +176,6 @@ static inline int nvs_in_c(const int row, const int col, const int m, const int 
     const long b_step = b_rc ? (long)TESSERA_NVS_BK * ldb : TESSERA_NVS_BK;                       \
     const int nslab = (alpha == 0.0f) ? 0 : (k + TESSERA_NVS_BK - 1) / TESSERA_NVS_BK
 
-// How the slab loops copy op(B)'s slab starting at src (k_left k from there) into dst, through the
-// staging slot raw_ for a staged B, and store that slot into dst before the slab's barrier;
-// NVS_BSLAB: floats per buffer of B, NVS_RAWSLOT: float4 per staging slot. Macros of the body's
-// locals (stage, b_rc, vec, ldb, n, j0): gemm_nv_tf32.cl's 128×256 blocks redefine them to copy
-// two 128-column halves.
-#define NVS_COPY_B(src, k_left, dst, raw_)                                                         \
-    do {                                                                                           \
-        if (stage) nvs_stage_copy(src, ldb, n - j0, k_left, raw_);                                 \
-        else nvs_copy_slab(b_rc, vec, src, ldb, n - j0, k_left, dst);                              \
-    } while (0)
-#define NVS_STORE_B(dst, raw_)                                                                     \
-    do {                                                                                           \
-        if (stage) nvs_stage_store(raw_, dst);                                                     \
-    } while (0)
-#define NVS_RAWSLOT (NVS_CHUNKS * NVS_NT)
-// What a work-item does once its copies of a slab (A's at Adst, B's at Bdst, staged through raw_)
-// have landed, before the slab's barrier: store its staged chunks of B. gemm_nv_tf32.cl redefines it.
-#define NVS_LANDED(Adst, Bdst, raw_) NVS_STORE_B(Bdst, raw_)
-#define NVS_BSLAB NVS_SLAB
-
 // The slab loop without mbarriers, shared with gemm_nv_tf32.cl: two slab buffers, one barrier per
 // slab, slab s + 1's copies issued before slab s is multiplied by PRODUCT(As_, Bs_) (a macro; the
 // body's locals: nslab, the copy sources and steps, stage, raw, As, Bs).
@@ -203,19 +183,21 @@ static inline int nvs_in_c(const int row, const int col, const int m, const int 
     do {                                                                                           \
         if (nslab > 0) {                                                                           \
             nvs_copy_slab(a_rc, vec, Ap, lda, m - i0, k, As);                                      \
-            NVS_COPY_B(Bp, k, Bs, raw);                                                            \
+            if (stage) nvs_stage_copy(Bp, ldb, n - j0, k, raw);                                    \
+            else nvs_copy_slab(b_rc, vec, Bp, ldb, n - j0, k, Bs);                                 \
         }                                                                                          \
         for (int s = 0; s < nslab; ++s) {                                                          \
             NVG_CP_COMMIT();                                                                       \
             NVG_CP_WAIT(0);                /* this work-item's copies of slab s have landed */     \
-            NVS_LANDED(As + (s & 1) * NVS_SLAB, Bs + (s & 1) * NVS_BSLAB, raw); /* B's last read in slab s − 2 */ \
+            if (stage) nvs_stage_store(raw, Bs + (s & 1) * NVS_SLAB); /* last read in slab s − 2 */ \
             barrier(CLK_LOCAL_MEM_FENCE);  /* everyone's have, and slab s − 1's buffer is free */  \
             if (s + 1 < nslab) {                                                                   \
-                const int kb = (s + 1) * TESSERA_NVS_BK, next = ((s + 1) & 1);                     \
-                nvs_copy_slab(a_rc, vec, Ap + (s + 1) * a_step, lda, m - i0, k - kb, As + next * NVS_SLAB); \
-                NVS_COPY_B(Bp + (s + 1) * b_step, k - kb, Bs + next * NVS_BSLAB, raw);             \
+                const int kb = (s + 1) * TESSERA_NVS_BK, next = ((s + 1) & 1) * NVS_SLAB;          \
+                nvs_copy_slab(a_rc, vec, Ap + (s + 1) * a_step, lda, m - i0, k - kb, As + next);   \
+                if (stage) nvs_stage_copy(Bp + (s + 1) * b_step, ldb, n - j0, k - kb, raw);        \
+                else nvs_copy_slab(b_rc, vec, Bp + (s + 1) * b_step, ldb, n - j0, k - kb, Bs + next); \
             }                                                                                      \
-            PRODUCT(As + (s & 1) * NVS_SLAB, Bs + (s & 1) * NVS_BSLAB);                            \
+            PRODUCT(As + (s & 1) * NVS_SLAB, Bs + (s & 1) * NVS_SLAB);                             \
         }                                                                                          \
     } while (0)
 
@@ -339,7 +321,6 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
 #define NVS_K_SLOTS NVS_RAW_SLOTS
 #define NVS_K_DECL NVS_MBAR_DECL
 #define NVS_K_ARGS NVS_MBAR_ARGS
-#define NVS_K_BSLAB NVS_SLAB
 #define NVS_KERNEL(name, ta, tb, vec, split)                                                      \
     __kernel __attribute__((reqd_work_group_size(NVS_NT, 1, 1)))                                 \
     void name(const int m, const int n, const int k, const float alpha,                           \
@@ -348,7 +329,7 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
               __global float* C, const ulong offC, const int ldc, const int tri)                  \
     {                                                                                             \
         __local float4 As4[NVS_K_NBUF * NVS_SLAB / 4];                                            \
-        __local float4 Bs4[NVS_K_NBUF * NVS_K_BSLAB / 4];                                         \
+        __local float4 Bs4[NVS_K_NBUF * NVS_SLAB / 4];                                            \
         __local float4 raw[NVS_STAGED(tb, vec) ? NVS_K_SLOTS * NVS_CHUNKS * NVS_NT : 1];           \
         NVS_K_DECL                                                                                \
         NVG_SPLIT_ARGS(ta, tb, split);                                                            \

@@ -41,9 +41,6 @@ constexpr const char* kGeometryKernel[kVariants] = {
     "tessera_nvgemm_geometry",      "tessera_nvgemm_geometry", "tessera_nvgemm_geometry_big",
     "tessera_nvgemm_geometry_mbar", "tessera_nvgemm_geometry", "tessera_nvgemm_geometry"};
 
-/// Never launched: its work-group shape (BM / 64, BN / 64, 1) gives the TF32 kernels' block of C.
-constexpr const char* kTf32GeometryKernel = "tessera_nvgemm_geometry_tf32";
-
 /// Work-group shape a kernel was compiled for (reqd_work_group_size), and the block of C it computes.
 struct Geometry {
     size_t local[3];
@@ -187,20 +184,10 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
             (p.nvd_mbar_few || int64_t(working_blocks(m / mg.bm, n / mg.bn, mg.bm, mg.bn, tri)) >= units))
             v = kMbar;
     }
-    // In a Tf32Products scope, float takes the TF32 tensor-core kernel of the same form and
-    // variant (gemm_nv_tf32.cl: the same launch and arguments) where the program has it; its block
-    // of C is its geometry kernel's (128×128, or 128×256 with TESSERA_NVT_WIDE, whose 220-242
-    // registers leave one work-group per unit).
-    const bool tf32 = !dbl && Tf32Products::active() && dk.has((std::string(kKernel[form][v]) + "_tf32").c_str());
-    Geometry g = geometry(dk, form, v);
-    if (tf32 && dk.has(kTf32GeometryKernel)) {
-        const std::array<size_t, 3>& w = dk.compiled_local(kTf32GeometryKernel);
-        g.bm = nv::kTf32BlockPerGeometry * int64_t(w[0]), g.bn = nv::kTf32BlockPerGeometry * int64_t(w[1]);
-    }
+    const Geometry g = geometry(dk, form, v);
     const int64_t mblocks = (m + g.bm - 1) / g.bm, nblocks = (n + g.bn - 1) / g.bn;
     const size_t blocks = size_t(mblocks * nblocks);
-    // _mbar: 83 KB of local memory; wide TF32: its registers (the others fit two a unit).
-    const bool one_per_unit = v == kMbar || (tf32 && g.bn > nv::kFloatBlock);
+    const bool one_per_unit = v == kMbar;  // 83 KB of local memory (the others fit two a unit)
     const int64_t splits =
         split_k(working_blocks(mblocks, nblocks, g.bm, g.bn, tri), k, alpha, units, p.nv_splitk, one_per_unit);
     if (!dbl && splits > 1) v = v == kVec ? kVecSplit : kAnySplit;  // float: split code in kernels of its own
@@ -209,8 +196,13 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     const Mat out = splits > 1 ? Mat{dk.scratch(size_t(splits * m * n) * sizeof(T), DeviceKernels::Workspace::SplitK), 0, m}
                                : C;
     const T out_beta = splits > 1 ? T(0) : beta;
-    const std::string name = std::string(kKernel[form][v]) + (tf32 ? "_tf32" : "");
-    cl_kernel kernel = dk.get(name.c_str());
+    // In a Tf32Products scope, float takes the TF32 tensor-core kernel of the same form and
+    // variant (gemm_nv_tf32.cl: the same blocks, launch and arguments) where the program has it.
+    const char* name = kKernel[form][v];
+    std::string tf32_name;
+    if (!dbl && Tf32Products::active() && dk.has((tf32_name = std::string(name) + "_tf32").c_str()))
+        name = tf32_name.c_str();
+    cl_kernel kernel = dk.get(name);
     const cl_int cm = to_int(m, kFunc, "m"), cn = to_int(n, kFunc, "n"), ck = to_int(k, kFunc, "k");
     const cl_int lda = to_int(A.ld, kFunc, "lda"), ldb = to_int(B.ld, kFunc, "ldb"), ldc = to_int(out.ld, kFunc, "ldc");
     const cl_int ctri = tri;

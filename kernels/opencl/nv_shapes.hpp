@@ -30,14 +30,6 @@ inline constexpr size_t kFloatSlabBuffers = 2;
 inline constexpr size_t kFloatSlabRowFloats = 132;
 inline constexpr size_t kFloatStagingK = 8;
 
-// gemm_nv_tf32.cl (TF32 tensor cores): tessera_nvgemm_geometry_tf32's work-group (BM / 64, BN / 64,
-// 1) gives the block of C, in units of kTf32BlockPerGeometry.
-inline constexpr int64_t kTf32BlockPerGeometry = 64;
-
-/// Static local memory per work-group NVIDIA's driver accepts on compute capability 9.0 (227 KB),
-/// above the 48 KB its OpenCL reports (gemm_nv_d_mbar.cl and the TF32 kernels' deeper pipelines).
-inline constexpr size_t kSm90LocalBytes = 227 * 1024;
-
 /// The FP64 mma shape of every NVIDIA device of compute capability ≥ 8.0 (TESSERA_NVD_MMA = 884,
 /// m8n8k4); m16n8k8 (1688) needs compute capability kMma1688MinCc.
 inline constexpr int kMmaM8N8K4 = 884;

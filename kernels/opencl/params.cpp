@@ -237,16 +237,6 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
     const size_t staging_floats = bk / nv::kFloatStagingK * nv::kFloatWorkItems * 4;
     if ((slab_floats + staging_floats) * sizeof(float) > lmem)
         return "gemm_nv_s.cl float slabs and staging exceed local memory";
-    // TF32: STAGES slab buffers of A and of B (B twice as wide with NVT_WIDE) and B's staging, one
-    // slot per buffer beyond two; past the device's reported local memory only where NVIDIA's driver
-    // takes static local memory up to nv::kSm90LocalBytes (compute capability 9.0).
-    const size_t tst = size_t(v("TESSERA_NVT_STAGES")), twide = 1 + size_t(v("TESSERA_NVT_WIDE"));
-    const size_t tf32_floats = tst * (1 + twide) * bk * nv::kFloatSlabRowFloats +
-                               (tst > 2 ? tst : 1) * twide * staging_floats;
-    const bool sm90 = info && info->cc_major >= nv::kMma1688MinCc;
-    if (tf32_floats * sizeof(float) > (sm90 ? nv::kSm90LocalBytes : lmem))
-        return "gemm_nv_tf32.cl slabs and staging (NVT_STAGES, NVT_WIDE) exceed local memory (above the device's "
-               "reported size only on compute capability 9.0)";
     if (info && info->cc_major >= 0 && info->cc_major < nv::kMma1688MinCc && v("TESSERA_NVD_MMA") != nv::kMmaM8N8K4)
         return "TESSERA_NVD_MMA 1688 needs compute capability 9.0";
     return {};
