@@ -343,36 +343,19 @@ const char* kMicroSource = R"CL(
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define CH 16
 #if SHAPE > 90000
-__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
-void mma_rate(__global double* out, const int iters, const double x, const double y) {
-    const int lid = get_local_id(0);
-    const uint a0 = as_uint((float)(x + lid)), a1 = as_uint((float)(x - lid)), a2 = as_uint((float)(x * lid));
-    const uint a3 = as_uint((float)(y + lid)), b0 = as_uint((float)y), b1 = as_uint((float)(y * 0.5));
-    float c[CH][4];
-    for (int u = 0; u < CH; ++u) { c[u][0] = u; c[u][1] = 0; c[u][2] = 0; c[u][3] = 0; }
-    for (int it = 0; it < iters; ++it) {
-#pragma unroll
-        for (int u = 0; u < CH; ++u) {
-#if SHAPE == 91684
-            asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
-                         : "+f"(c[u][0]), "+f"(c[u][1]), "+f"(c[u][2]), "+f"(c[u][3]) : "r"(a0), "r"(a1), "r"(b0));
+typedef float acc_t;  // TF32 operands: float bits in 32-bit registers
+typedef uint op_t;
+#define OP(v) as_uint((float)(v))
 #else
-            asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                         : "+f"(c[u][0]), "+f"(c[u][1]), "+f"(c[u][2]), "+f"(c[u][3])
-                         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+typedef double acc_t;
+typedef double op_t;
+#define OP(v) (v)
 #endif
-        }
-    }
-    float s = 0;
-    for (int u = 0; u < CH; ++u) s += c[u][0] + c[u][1] + c[u][2] + c[u][3];
-    out[get_global_id(0)] = s;
-}
-#else
 __kernel __attribute__((reqd_work_group_size(256, 1, 1)))
 void mma_rate(__global double* out, const int iters, const double x, const double y) {
     const int lid = get_local_id(0);
-    double a0 = x + lid, a1 = x - lid, a2 = x * lid, a3 = y + lid, b0 = y, b1 = y * 0.5;
-    double c[CH][4];
+    const op_t a0 = OP(x + lid), a1 = OP(x - lid), a2 = OP(x * lid), a3 = OP(y + lid), b0 = OP(y), b1 = OP(y * 0.5);
+    acc_t c[CH][4];
     for (int u = 0; u < CH; ++u) { c[u][0] = u; c[u][1] = 0; c[u][2] = 0; c[u][3] = 0; }
     for (int it = 0; it < iters; ++it) {
 #pragma unroll
@@ -391,14 +374,20 @@ void mma_rate(__global double* out, const int iters, const double x, const doubl
             asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%4,%5,%6,%7}, {%8,%9,%8,%9}, {%0,%1,%2,%3};"
                          : "+d"(c[u][0]), "+d"(c[u][1]), "+d"(c[u][2]), "+d"(c[u][3])
                          : "d"(a0), "d"(a1), "d"(a2), "d"(a3), "d"(b0), "d"(b1));
+#elif SHAPE == 91684
+            asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                         : "+f"(c[u][0]), "+f"(c[u][1]), "+f"(c[u][2]), "+f"(c[u][3]) : "r"(a0), "r"(a1), "r"(b0));
+#elif SHAPE == 91688
+            asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                         : "+f"(c[u][0]), "+f"(c[u][1]), "+f"(c[u][2]), "+f"(c[u][3])
+                         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 #endif
         }
     }
-    double s = 0;
+    acc_t s = 0;
     for (int u = 0; u < CH; ++u) s += c[u][0] + c[u][1] + c[u][2] + c[u][3];
     out[get_global_id(0)] = s;
 }
-#endif
 )CL";
 
 void run_micro(const Env& env) {
