@@ -342,14 +342,21 @@ void run_bench(const Env& env, const Args& a) {
 const char* kMicroSource = R"CL(
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define CH 16
+// The types of the mma, its accumulators' and operands' OpenCL types and asm constraints.
 #if SHAPE > 90000
+#define TYPES "f32.tf32.tf32.f32"
 typedef float acc_t;  // TF32 operands: float bits in 32-bit registers
 typedef uint op_t;
 #define OP(v) as_uint((float)(v))
+#define ACC "+f"
+#define OPC "r"
 #else
+#define TYPES "f64.f64.f64.f64"
 typedef double acc_t;
 typedef double op_t;
 #define OP(v) (v)
+#define ACC "+d"
+#define OPC "d"
 #endif
 __kernel __attribute__((reqd_work_group_size(256, 1, 1)))
 void mma_rate(__global double* out, const int iters, const double x, const double y) {
@@ -363,24 +370,17 @@ void mma_rate(__global double* out, const int iters, const double x, const doubl
 #if SHAPE == 884
             asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
                          : "+d"(c[u][0]), "+d"(c[u][1]) : "d"(a0), "d"(b0));
-#elif SHAPE == 1684
-            asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
-                         : "+d"(c[u][0]), "+d"(c[u][1]), "+d"(c[u][2]), "+d"(c[u][3]) : "d"(a0), "d"(a1), "d"(b0));
-#elif SHAPE == 1688
-            asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                         : "+d"(c[u][0]), "+d"(c[u][1]), "+d"(c[u][2]), "+d"(c[u][3])
-                         : "d"(a0), "d"(a1), "d"(a2), "d"(a3), "d"(b0), "d"(b1));
+#elif SHAPE % 90000 == 1684
+            asm volatile("mma.sync.aligned.m16n8k4.row.col." TYPES " {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                         : ACC(c[u][0]), ACC(c[u][1]), ACC(c[u][2]), ACC(c[u][3]) : OPC(a0), OPC(a1), OPC(b0));
+#elif SHAPE % 90000 == 1688
+            asm volatile("mma.sync.aligned.m16n8k8.row.col." TYPES " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                         : ACC(c[u][0]), ACC(c[u][1]), ACC(c[u][2]), ACC(c[u][3])
+                         : OPC(a0), OPC(a1), OPC(a2), OPC(a3), OPC(b0), OPC(b1));
 #elif SHAPE == 16816
             asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%4,%5,%6,%7}, {%8,%9,%8,%9}, {%0,%1,%2,%3};"
                          : "+d"(c[u][0]), "+d"(c[u][1]), "+d"(c[u][2]), "+d"(c[u][3])
                          : "d"(a0), "d"(a1), "d"(a2), "d"(a3), "d"(b0), "d"(b1));
-#elif SHAPE == 91684
-            asm volatile("mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
-                         : "+f"(c[u][0]), "+f"(c[u][1]), "+f"(c[u][2]), "+f"(c[u][3]) : "r"(a0), "r"(a1), "r"(b0));
-#elif SHAPE == 91688
-            asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                         : "+f"(c[u][0]), "+f"(c[u][1]), "+f"(c[u][2]), "+f"(c[u][3])
-                         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 #endif
         }
     }
