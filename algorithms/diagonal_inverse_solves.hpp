@@ -7,8 +7,9 @@
 // Here each diagonal tile is inverted once (the inverses the tile Cholesky's panels make on OpenCL
 // devices, and trtri for the last one), and every solve is tile GEMMs only: the off-diagonal
 // updates as in potrs, each diagonal step a GEMM by the inverse into a second matrix Y (forward
-// into Y, backward back into B), so that no GEMM reads the tile it writes. Backward stable in the sense of block methods with explicit diagonal inverses
-// (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., §13.2): the error grows with
+// into Y, backward back into B), so that no GEMM reads the tile it writes. Backward stable in the
+// sense of block methods with explicit diagonal inverses (Higham, Accuracy and Stability of
+// Numerical Algorithms, 2nd ed., §13.2): the error grows with
 // the diagonal tiles' condition numbers, which the refinement around it tolerates.
 // Not for LU: dsgesv with solves by the inverses of L's and U's diagonal tiles took one more
 // refinement step and as long (H200, n = 32768, nb 4096: 1.165-1.198 s against 1.174-1.182 s;
