@@ -20,11 +20,12 @@ TYPED_TEST_SUITE(OpenCLKernels, Precisions);
 
 // ---- gemm -----------------------------------------------------------------------------------
 
+/// One product through ocl::gemm, or (narrow) through ocl::gemm_narrow, which must take it.
 template <class T>
 void run_gemm(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64& rng, Trans ta, Trans tb, int64_t m,
-              int64_t n, int64_t k, T alpha, T beta) {
-    SCOPED_TRACE(::testing::Message() << "gemm " << char(ta) << char(tb) << " m=" << m << " n=" << n << " k=" << k
-                                      << " alpha=" << alpha << " beta=" << beta);
+              int64_t n, int64_t k, T alpha, T beta, bool narrow = false) {
+    SCOPED_TRACE(::testing::Message() << (narrow ? "gemm_narrow " : "gemm ") << char(ta) << char(tb) << " m=" << m
+                                      << " n=" << n << " k=" << k << " alpha=" << alpha << " beta=" << beta);
     const bool nta = ta == Trans::NoTrans, ntb = tb == Trans::NoTrans;
     DevMat<T> A(nta ? m : k, nta ? k : m, 5), B(ntb ? k : n, ntb ? n : k, 7), C(m, n, 11);
     fill_random(A, rng);
@@ -38,7 +39,10 @@ void run_gemm(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64&
     const double c0norm = beta != T(0) ? norm1(m, n, ref.data(), m) : 0.0;
     if (beta == T(0)) std::fill(ref.begin(), ref.end(), T(0));
 
-    ocl::gemm<T>(dk, q, ta, tb, m, n, k, alpha, A.mat(), B.mat(), beta, C.mat());
+    if (narrow)
+        ASSERT_TRUE(ocl::gemm_narrow<T>(dk, q, ta, tb, m, n, k, alpha, A.mat(), B.mat(), beta, C.mat()));
+    else
+        ocl::gemm<T>(dk, q, ta, tb, m, n, k, alpha, A.mat(), B.mat(), beta, C.mat());
     C.download();
 
     const std::vector<T> ad = A.dense(), bd = B.dense();
@@ -74,6 +78,35 @@ TYPED_TEST(OpenCLKernels, Gemm) {
     run_gemm<T>(this->dk(), this->q(), this->rng, Trans::ConjTrans, Trans::ConjTrans, 33, 20, 40, T(0.5), T(2));
     run_gemm<T>(this->dk(), this->q(), this->rng, Trans::NoTrans, Trans::NoTrans, 33, 20, 40, T(0),
                 scalar<T>(2, -1));
+}
+
+// The narrow products (gemm_narrow.cl), every op on both kernels (op(A) = A: _n; Aᵀ, Aᴴ: _t):
+// one to eight columns, rows that fill no work-group, one row group whose k is split over several
+// work-groups (m = 8, k = 4096: partial sums added in order), and beta = 0 over a NaN C.
+TYPED_TEST(OpenCLKernels, GemmNarrow) {
+    using T = TypeParam;
+    const ocl::DeviceKernels& dk = this->dk();
+    ASSERT_GE(dk.params().gemm_narrow, 8);
+    struct Size {
+        int64_t m, n, k;
+    };
+    const Size sizes[] = {{1, 1, 128}, {37, 1, 300}, {300, 3, 129}, {8, 8, 4096}, {130, 5, 700}, {65, 2, 1000}};
+    for (const Size& s : sizes)
+        for (Trans ta : ops<T>())
+            for (Trans tb : ops<T>()) {
+                run_gemm<T>(dk, this->q(), this->rng, ta, tb, s.m, s.n, s.k, scalar<T>(1.25, 0.5),
+                            scalar<T>(-0.75, 0.25), true);
+                if (s.m == 37 || s.m == 8)
+                    run_gemm<T>(dk, this->q(), this->rng, ta, tb, s.m, s.n, s.k, scalar<T>(-0.5, 1), T(0), true);
+            }
+    // gemm() takes it: the same shapes through the dispatch.
+    run_gemm<T>(dk, this->q(), this->rng, Trans::NoTrans, Trans::NoTrans, 300, 3, 129, T(1), T(1));
+    run_gemm<T>(dk, this->q(), this->rng, Trans::Trans, Trans::NoTrans, 8, 8, 4096, T(1), T(0));
+    // Shapes it declines (wider C, shallower k), enqueuing nothing: a null queue would fail.
+    const ocl::Mat z{nullptr, 0, 1};
+    EXPECT_FALSE(ocl::gemm_narrow<T>(dk, nullptr, Trans::NoTrans, Trans::NoTrans, 300, 9, 300, T(1), z, z, T(0), z));
+    EXPECT_FALSE(ocl::gemm_narrow<T>(dk, nullptr, Trans::Trans, Trans::NoTrans, 300, 1, ocl::kNarrowMinK - 1, T(1), z,
+                                     z, T(0), z));
 }
 
 // ---- syrk, herk -----------------------------------------------------------------------------
@@ -267,6 +300,19 @@ TYPED_TEST(OpenCLKernels, ZeroAlphaReadsNoOperand) {
         const std::vector<T> c0 = C.dense();
         ocl::gemm<T>(this->dk(), this->q(), Trans::NoTrans, Trans::NoTrans, 20, 10, 30, T(0), A.mat(), B.mat(), T(2),
                      C.mat());
+        C.download();
+        const std::vector<T> c = C.dense();
+        for (size_t e = 0; e < c.size(); ++e) ASSERT_EQ(c[e], T(2) * c0[e]) << e;
+    }
+    for (Trans ta : {Trans::NoTrans, Trans::Trans}) {  // the narrow products (gemm_narrow.cl)
+        DevMat<T> A(ta == Trans::NoTrans ? 20 : 200, ta == Trans::NoTrans ? 200 : 20, 1), B(200, 3, 2), C(20, 3, 3);
+        fill_random(C, this->rng);
+        A.upload();
+        B.upload();
+        C.upload();
+        const std::vector<T> c0 = C.dense();
+        ASSERT_TRUE(ocl::gemm_narrow<T>(this->dk(), this->q(), ta, Trans::NoTrans, 20, 3, 200, T(0), A.mat(), B.mat(),
+                                        T(2), C.mat()));
         C.download();
         const std::vector<T> c = C.dense();
         for (size_t e = 0; e < c.size(); ++e) ASSERT_EQ(c[e], T(2) * c0[e]) << e;

@@ -9,14 +9,14 @@
 // instead of computing garbage (DeviceKernels::params). TESSERA_TRSM_BS, the block size of the
 // blocked trsm below, is read the same way.
 //
-// gemm and syrk try the NVIDIA path (nv_gemm, FP64 tensor cores on compute capability ≥ 8.0)
-// first and fall back to the portable tessera_gemm. trsm is blocked on the host so that most of
-// its flops go through that same dispatch: it inverts its diagonal blocks of TESSERA_TRSM_BS rows
-// (tessera_trtri_blocks, one launch), solves each leaf of TESSERA_TRSM_LEAF rows in one launch
-// of tessera_trsm_leaf, and does the updates between leaves as GEMMs (diagonal-block inversion +
-// GEMM, as in MAGMA's trsm; see BlockedTrsm). All of it is enqueued on the one in-order queue, so
-// it still never waits; trsm's inverted blocks live in dk.scratch(), which relies on that queue's
-// ordering.
+// gemm takes products with few columns to gemm_narrow (launch_narrow.cpp); gemm and syrk try the
+// NVIDIA path (nv_gemm, FP64 tensor cores on compute capability ≥ 8.0) next and fall back to the
+// portable tessera_gemm. trsm is blocked on the host so that most of its flops go through that
+// same dispatch: it inverts its diagonal blocks of TESSERA_TRSM_BS rows (tessera_trtri_blocks, one
+// launch), solves each leaf of TESSERA_TRSM_LEAF rows in one launch of tessera_trsm_leaf, and does
+// the updates between leaves as GEMMs (diagonal-block inversion + GEMM, as in MAGMA's trsm; see
+// BlockedTrsm). All of it is enqueued on the one in-order queue, so it still never waits; trsm's
+// inverted blocks live in dk.scratch(), which relies on that queue's ordering.
 #include "kernels/opencl/launch.hpp"
 
 #include "kernels/opencl/gemm_select.hpp"
@@ -175,6 +175,7 @@ void gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans trans
           int64_t k, T alpha, Mat A, Mat B, T beta, Mat C) {
     check_prec<T>(dk, "gemm");
     if (m == 0 || n == 0) return;
+    if (gemm_narrow<T>(dk, q, transA, transB, m, n, k, alpha, A, B, beta, C)) return;  // few columns of C
     if (nv_gemm_any<T>(dk, q, transA, transB, m, n, k, alpha, A, B, beta, C, 0)) return;  // NVIDIA cc >= 8.0
     gemm_launch<T>(dk, dk.params(), q, "gemm", transA, transB, m, n, k, alpha, A, B, beta, C, 0);
 }

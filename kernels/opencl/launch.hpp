@@ -23,9 +23,26 @@ inline Mat at(const Mat& M, int64_t i, int64_t j) { return {M.mem, M.off + size_
 /// C = alpha·op(A)·op(B) + beta·C; C m×n, op(A) m×k, op(B) k×n (BLAS xGEMM; op may be ConjTrans).
 /// Every launcher here takes T = float, double, std::complex<float> or std::complex<double>, and
 /// throws tessera::Error when dk was built for another precision.
+/// Products of at most TESSERA_GEMM_NARROW columns and k ≥ kNarrowMinK run gemm_narrow().
 template <class T>
 void gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
           int64_t k, T alpha, Mat A, Mat B, T beta, Mat C);
+
+/// The least k for which gemm() takes gemm_narrow(): below it the product is too small to matter.
+constexpr int64_t kNarrowMinK = 128;
+
+/// gemm() for a narrow C (gemm_narrow.cl; launch_narrow.cpp): n ≤ dk.params().gemm_narrow (the
+/// TESSERA_GEMM_NARROW kernel parameter, at most 8) and k ≥ kNarrowMinK, as the mixed-precision
+/// solvers' residuals and solves with one right-hand side. Reads each element of A once, coalesced
+/// (memory-bound), with k split over work-groups until the device's compute units hold
+/// four groups each (each range at least 128 deep): the ranges' partial sums go to
+/// dk.scratch(S·m·n·sizeof(T), Workspace::SplitK) and a second launch adds them to beta·C in order
+/// (results do not depend on scheduling). Exact arithmetic of T: no TF32 inside Tf32Products.
+/// Returns false, enqueuing nothing, when the shape does not qualify or the program lacks the
+/// kernels. Throws tessera::Error as gemm() does.
+template <class T>
+bool gemm_narrow(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
+                 int64_t k, T alpha, Mat A, Mat B, T beta, Mat C);
 
 /// C = alpha·op(A)·op(A)ᵀ + beta·C on the uplo triangle of the n×n C, op(A) n×k (BLAS xSYRK;
 /// complex symmetric for complex T). trans: NoTrans or Trans (ConjTrans is Trans).

@@ -40,6 +40,7 @@ struct Params {
     int qr_grid;      ///< tall QR leaves in one launch with a grid barrier: 0 never, 1 on NVIDIA GPUs, 2 anywhere
     int nvd_mbar_tri; ///< 1: tessera_nvgemm_*_mbar honour xSYRK's triangle, and gemm_select.cpp takes them for it
     int nvd_mbar_few; ///< 1: gemm_select.cpp takes tessera_nvgemm_*_mbar for fewer blocks than compute units too
+    int gemm_narrow;  ///< gemm() runs products of at most this many columns by gemm_narrow.cl (0: never)
 
     /// Every field at its kParamTable default.
     constexpr Params();
@@ -125,11 +126,14 @@ inline constexpr ParamDef kParamTable[] = {
      "gemm_nv_d_mbar.cl: 1: the _mbar kernels honour xSYRK's triangle, and gemm_select.cpp takes them for it"},
     {"TESSERA_NVD_MBAR_FEW", 0, one_of({0, 1}), &Params::nvd_mbar_few,
      "gemm_select.cpp: 1: the _mbar kernels are taken for fewer blocks than compute units too (split k)"},
+    {"TESSERA_GEMM_NARROW", 8, in_range(0, 8), &Params::gemm_narrow,
+     "launch_narrow.cpp: gemm() runs products of at most this many columns (n) by gemm_narrow.cl (0: never)"},
 };
 
 constexpr Params::Params()
     : gemm_mb(), gemm_nb(), gemm_kb(), gemm_tm(), gemm_tn(), trsm_bs(), trsm_nv(), trsm_ng(), trsm_leaf(),
-      potrf_wg(), potrf_bs(), getrf_leaf(), getrf_step_rows(), getrf_grid(), nv_splitk(), qr_sb(), qr_leaf(), qr_grid(), nvd_mbar_tri(), nvd_mbar_few() {
+      potrf_wg(), potrf_bs(), getrf_leaf(), getrf_step_rows(), getrf_grid(), nv_splitk(), qr_sb(), qr_leaf(), qr_grid(), nvd_mbar_tri(), nvd_mbar_few(),
+      gemm_narrow() {
     for (const ParamDef& d : kParamTable)
         if (d.field) this->*d.field = d.def;
 }

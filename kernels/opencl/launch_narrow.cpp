@@ -1,0 +1,77 @@
+// Host launcher of the narrow products (gemm_narrow.cl): C = alpha·op(A)·op(B) + beta·C with few
+// columns of C, bound by reading A once. gemm() tries it first (launch.cpp).
+#include "kernels/opencl/launch.hpp"
+#include "kernels/opencl/launch_util.hpp"
+#include "runtime/precisions.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace tessera::ocl {
+namespace {
+
+constexpr const char* kFunc = "gemm_narrow";
+constexpr int64_t kRowsPerItem = 4;            // gemm_narrow.cl's NARROW_ROWS
+constexpr int64_t kItemsN = 64, kRangesN = 4;  // NARROW_NX, NARROW_NY
+constexpr int64_t kRangesT = 32, kItemsT = 8;  // NARROW_TX, NARROW_TY
+/// Work-groups per compute unit the split of k aims at: enough loads in flight to stream A at the
+/// memory's rate (a unit holds eight of these 256-work-item groups).
+constexpr int64_t kGroupsPerUnit = 4;
+/// Each range of k at least this deep (so the partial sums cost little against reading A).
+constexpr int64_t kMinRange = 128;
+
+}  // namespace
+
+template <class T>
+bool gemm_narrow(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
+                 int64_t k, T alpha, Mat A, Mat B, T beta, Mat C) {
+    check_prec<T>(dk, kFunc);
+    if (n > dk.params().gemm_narrow || k < kNarrowMinK || !dk.has("tessera_gemm_narrow_n1")) return false;
+    if (m == 0 || n == 0) return true;
+    const bool ta = is_trans(transA);
+    // The narrowest kernel with at least n columns of registers (gemm_narrow.cl's widths).
+    const int64_t cols = n <= 1 ? 1 : n <= 2 ? 2 : n <= 4 ? 4 : 8;
+    const std::string kernel_name = std::string(ta ? "tessera_gemm_narrow_t" : "tessera_gemm_narrow_n") +
+                                    std::to_string(cols);
+    const char* name = kernel_name.c_str();
+    const size_t local[2] = {size_t(ta ? kRangesT : kItemsN), size_t(ta ? kItemsT : kRangesN)};
+    check_local(dk, name, local, 2);
+    const int64_t group_rows = (ta ? kItemsT : kItemsN) * kRowsPerItem;  // rows of C per work-group
+    const int64_t row_groups = (m + group_rows - 1) / group_rows;
+    const int64_t units = std::max<int64_t>(1, dk.info().compute_units);
+    const int64_t splits = alpha == T(0) ? 1
+                                         : std::clamp<int64_t>((kGroupsPerUnit * units + row_groups - 1) / row_groups, 1,
+                                                               std::max<int64_t>(1, k / kMinRange));
+    const int64_t kc = (k + splits - 1) / splits;
+    // Several ranges: each writes alpha·(its sum) into the SplitK workspace (m×n each, leading
+    // dimension m, beta 0), and tessera_gemm_narrow_sum adds them to beta·C.
+    const Mat out = splits > 1 ? Mat{dk.scratch(size_t(splits * m * n) * sizeof(T), DeviceKernels::Workspace::SplitK), 0, m}
+                               : C;
+    const T out_beta = splits > 1 ? T(0) : beta;
+    const cl_int cm = to_int(m, kFunc, "m"), cn = to_int(n, kFunc, "n"), ck = to_int(k, kFunc, "k");
+    const cl_int ckc = to_int(kc, kFunc, "kc"), cta = trans_code(transA), ctb = trans_code(transB);
+    const cl_int lda = to_int(A.ld, kFunc, "lda"), ldb = to_int(B.ld, kFunc, "ldb"), ldc = to_int(out.ld, kFunc, "ldc");
+    const cl_ulong offA = A.off, offB = B.off, offC = out.off, stride = splits > 1 ? cl_ulong(m * n) : 0;
+    cl_kernel kernel = dk.get(name);
+    set_args(kernel, "clSetKernelArg(tessera_gemm_narrow)", cm, cn, ck, ckc, cta, ctb, alpha, A.mem, offA, lda, B.mem,
+             offB, ldb, out_beta, out.mem, offC, ldc, stride);
+    const size_t global[2] = {size_t(row_groups) * local[0], size_t(splits) * local[1]};
+    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_gemm_narrow)");
+    if (splits == 1) return true;
+    cl_kernel sum = dk.get("tessera_gemm_narrow_sum");
+    const cl_int cs = cl_int(splits), ldc_user = to_int(C.ld, kFunc, "ldc");
+    const cl_ulong offC_user = C.off;
+    set_args(sum, "clSetKernelArg(tessera_gemm_narrow_sum)", cm, cn, cs, out.mem, beta, C.mem, offC_user, ldc_user);
+    const size_t sum_local[2] = {size_t(kItemsN), 1};
+    const size_t sum_global[2] = {round_up(size_t(m), size_t(kItemsN)), size_t(n)};
+    enqueue(q, sum, 2, sum_global, sum_local, "clEnqueueNDRangeKernel(tessera_gemm_narrow_sum)");
+    return true;
+}
+
+#define TESSERA_INSTANTIATE(T)                                                                                   \
+    template bool gemm_narrow<T>(const DeviceKernels&, cl_command_queue, Trans, Trans, int64_t, int64_t, int64_t, \
+                                 T, Mat, Mat, T, Mat);
+TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
+#undef TESSERA_INSTANTIATE
+
+}  // namespace tessera::ocl
