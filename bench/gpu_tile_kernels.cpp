@@ -7,8 +7,9 @@
 // --reps of the span between two OpenCL markers (device clock). potrf, trtri and gemm are checked
 // against LAPACKE/CBLAS on the host (max error relative to the largest entry, printed).
 // Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] (s: the mixed solvers'
-// single factorization) [--only potrf|norms] (potrf and its recursion's levels, or the norm partials,
-// alone: parameter sweeps) [--variant OPTIONS] (extra build options of the program, e.g. -DNAME=1).
+// single factorization) [--only potrf|norms|narrow] (potrf and its recursion's levels, the norm
+// partials, or the narrow products of gemm_narrow.cl against the GEMM kernels, alone)
+// [--variant OPTIONS] (extra build options of the program, e.g. -DNAME=1).
 // Output lines start with TILE (machine-readable); bench/gpu_notes.md says what they showed.
 #include <algorithm>
 #include <chrono>
@@ -106,6 +107,38 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
         }
     };
     if (only == "norms") return norms();
+    // The narrow products of the mixed solvers' residuals and solves (one right-hand side: n = 1):
+    // C (nb×n) = A·X and Aᵀ·X through gemm(), which takes gemm_narrow.cl for n ≤ 8, against the
+    // same program built with TESSERA_GEMM_NARROW=0 (the GEMM kernels' path), same call; GB/s of
+    // A's read; the narrow result checked against CBLAS (max error relative to the largest entry).
+    auto narrow = [&] {
+        auto wide = build_kernels(env, std::is_same_v<T, float> ? 's' : 'd', variant + " -DTESSERA_GEMM_NARROW=0",
+                                  env.info, {});
+        std::vector<T> out(elems), want(elems);
+        for (const int n : {1, 2, 4, 8, 16})
+            for (const Trans ta : {Trans::NoTrans, Trans::Trans}) {
+                auto product = [&](const ocl::DeviceKernels& k) {
+                    ocl::gemm<T>(k, env.queue, ta, Trans::NoTrans, nb, n, nb, -1.0, b, c, 1.0, w);
+                };
+                const double t_new = device_time(env, reps, none, [&] { product(dk); });
+                const double t_old = device_time(env, reps, none, [&] { product(*wide); });
+                W.write(env, y);
+                product(dk);
+                W.read(env, out);
+                want = y;
+                cpu::gemm<T>(ta, Trans::NoTrans, nb, n, nb, T(-1), x.data(), nb, y.data(), nb, T(1), want.data(), nb);
+                double d = 0, big = 0;
+                for (size_t e = 0; e < size_t(nb) * n; ++e)
+                    d = std::max(d, std::abs(double(out[e]) - double(want[e]))), big = std::max(big, std::abs(double(want[e])));
+                const double gbs = double(elems) * sizeof(T) * 1e-9;
+                std::printf("TILE nb=%d narrow %s n=%-2d %8.4f ms (%6.0f GB/s), GEMM kernels %8.4f ms (%6.0f GB/s): "
+                            "%5.2fx  error %.2e\n",
+                            nb, ta == Trans::NoTrans ? "A*X " : "At*X", n, t_new * 1e3, gbs / t_new, t_old * 1e3,
+                            gbs / t_old, t_old / t_new, big > 0 ? d / big : d);
+                std::fflush(stdout);
+            }
+    };
+    if (only == "narrow") return narrow();
     const double tp = device_time(env, reps, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Lower, nb, a, &info); });
     A.read(env, got);
     ref = spd;
@@ -199,16 +232,16 @@ int main(int argc, char** argv) {
     return tool::guarded_main("gpu_tile_kernels", [&] {
         int nb = 2048, reps = 5;
         char prec = 'd';
-        std::string only;  // "potrf" or "norms": that part alone
+        std::string only;  // "potrf", "norms" or "narrow": that part alone
         std::string variant;  // extra build options, e.g. "-DTESSERA_POTRF_WARP_SYNC=1"
         for (int i = 1; i < argc; i += 2) {
             const std::string s = argv[i], v = i + 1 < argc ? argv[i + 1] : "";
             if (s == "--nb" && !v.empty()) nb = std::atoi(v.c_str());
             else if (s == "--reps" && !v.empty()) reps = std::atoi(v.c_str());
             else if (s == "--prec" && (v == "s" || v == "d")) prec = v[0];
-            else if (s == "--only" && (v == "potrf" || v == "norms")) only = v;
+            else if (s == "--only" && (v == "potrf" || v == "norms" || v == "narrow")) only = v;
             else if (s == "--variant" && !v.empty()) variant = v;
-            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms] [--variant OPTIONS]");
+            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow] [--variant OPTIONS]");
         }
         if (nb < 64 || nb > 16384 || reps < 1 || reps > 1000) throw Error("--nb must be in [64, 16384], --reps in [1, 1000]");
         Env env;
