@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# ptx_report.sh [EXTRA_DEFINES...] — offline resource report of kernels/opencl/gemm_nv*.cl for sm_90,
+# ptx_report.sh [EXTRA_DEFINES...] — offline resource report of kernels/opencl/gemm_nv*.cl (or of the
+# files named in $PTX_FILES, e.g. PTX_FILES=gemm_narrow.cl) for sm_90,
 # with no GPU: clang (OpenCL C → NVPTX, with stand-ins for the OpenCL built-ins it uses) and then
 # CUDA's ptxas -v (registers, spills, shared memory). NVIDIA's own OpenCL compiler differs in its
 # front half, so treat the numbers as close, not exact. Needs clang-15 and ptxas on PATH.
@@ -25,7 +26,10 @@ cat > "$tmp/stubs.h" <<'H'
 #define vload4(i, p) (*(const __local float4*)((p) + 4 * (i)))
 #define TESSERA_NV_ASM __asm__
 H
-cat "$root/kernels/opencl/prelude.clh" "$root"/kernels/opencl/gemm_nv{,_d,_d_mbar,_s}.cl > "$tmp/k.cl"
+cat "$root/kernels/opencl/prelude.clh" > "$tmp/k.cl"
+for f in ${PTX_FILES:-gemm_nv.cl gemm_nv_d.cl gemm_nv_d_mbar.cl gemm_nv_s.cl gemm_nv_tf32.cl}; do
+    cat "$root/kernels/opencl/$f" >> "$tmp/k.cl"
+done
 clang-15 -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -ffp-contract=fast \
     -Xclang -finclude-default-header -include "$tmp/stubs.h" -DTESSERA_NV_SM=90 "$@" -S -o "$tmp/k.ptx" "$tmp/k.cl"
 sed -i -e 's/^\.version .*/.version 8.0/' -e 's/^\.target sm_80/.target sm_90/' "$tmp/k.ptx"
