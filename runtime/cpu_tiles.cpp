@@ -206,6 +206,14 @@ TileChoice cache_rule_tile(const std::string& routine, uint64_t l2_bytes_per_cor
     return c;
 }
 
+int64_t order_rule_tile(const std::string& family, int64_t n, int workers) {
+    if ((family != "potrf" && family != "getrf" && family != "geqrf") || n < 1 || workers < 1) return 0;
+    const OrderRule& r = kOrderRule;
+    const double columns = r.columns_per_sqrt_worker * std::sqrt(double(workers));
+    const int64_t nb = std::llround(double(n) / columns / double(r.nb_multiple)) * r.nb_multiple;
+    return std::min(nb, family == "geqrf" ? r.geqrf_nb_max : r.nb_max);
+}
+
 const MachineCpu& machine_cpu() {
     static const MachineCpu cpu = [] {
         MachineCpu m{"unknown CPU", 0};

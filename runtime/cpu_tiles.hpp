@@ -98,6 +98,28 @@ constexpr CacheRule kCacheRule{};
 /// in the error message only.
 TileChoice cache_rule_tile(const std::string& routine, uint64_t l2_bytes_per_core, size_t elem_size);
 
+/// The constants of the order rule (order_rule_tile), in one place.
+struct OrderRule {
+    double columns_per_sqrt_worker = 7.5;  ///< tile columns ≈ this · √(CPU workers)
+    int64_t nb_multiple = 64, nb_max = 2048;
+    int64_t geqrf_nb_max = 768;            ///< tile QR's kernels (tpqrt, tpmqrt at ib ≈ 48) slow down beyond
+};
+constexpr OrderRule kOrderRule{};
+
+/// nb for a tile factorization (`family` "potrf", "getrf" or "geqrf") of order n on `workers` CPU
+/// workers: enough tile columns T to keep the workers busy and no more, T ≈ 7.5·√workers, i.e.
+/// nb = n / T rounded to a multiple of 64, at most 2048 (geqrf: 768); 0 for other families (and n
+/// or workers below 1). Derivation: the factorization's critical path is about 3T tile kernels against T³/3 of
+/// work, so p workers idle about 9p/T² of the time, while its tasks (T³/3) each cost StarPU's
+/// overhead and a smaller kernel. The tables' nb is measured at n = 4096 (tessera-tune --cpu), where
+/// both costs are small; at larger n it leaves T growing with n. tuned_tile(routine, n) takes the
+/// larger of the two. Measured on a 2-core VM (AMD EPYC, 1 MiB L2 per core, where the cache rule
+/// gives 320), tessera-tester, GFLOP/s at nb 320 / 512 / 768 / 1024: dpotrf n = 8192 87.0 / 89.4 /
+/// 95.0 / 94.9, dgetrf 87.1 / 86.5 / 91.1 / 86.1, dgeqrf 80.3 / 81.7 / 85.3 / 76.7; dpotrf n = 16384 at
+/// 320 / 768 / 1024 / 1536: 88.9 / 97.7 / 100.5 / 102.3 (the rule: 768 at 8192, 1536 at 16384),
+/// dgetrf at 768 / 1536: 96.2 / 97.0, dgeqrf 85.0 / 74.1–78.0 (hence its cap).
+int64_t order_rule_tile(const std::string& family, int64_t n, int workers);
+
 /// This machine's CPU as the tables know it.
 struct MachineCpu {
     std::string model;               ///< hwloc's CPUModel of the first package, blanks trimmed and

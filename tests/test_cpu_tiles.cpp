@@ -345,8 +345,29 @@ TEST(GpuTileRule, GrowsWithTheOrderPerFamily) {
     EXPECT_EQ(gpu_tile_rule("", 32768), 0);
 }
 
-// tuned_tile(routine, n) under the Runtime: the GPU rule with an OpenCL GPU, tuned_tile(routine)
-// without one (the cpu mode; PoCL's device in the opencl and mixed modes is a CPU device), whatever n.
+// The order rule: n / (7.5·√workers) rounded to a multiple of 64, at most 2048, for the
+// factorizations only.
+TEST(OrderTileRule, EnoughColumnsForTheWorkers) {
+    using detail::order_rule_tile;
+    for (const char* f : {"potrf", "getrf", "geqrf"}) {
+        const bool qr = std::string(f) == "geqrf";  // capped at 768
+        EXPECT_EQ(order_rule_tile(f, 4096, 2), 384) << f;   // 4096 / 10.6 = 386
+        EXPECT_EQ(order_rule_tile(f, 8192, 2), 768) << f;   // 772
+        EXPECT_EQ(order_rule_tile(f, 16384, 2), qr ? 768 : 1536) << f;  // 1545
+        EXPECT_EQ(order_rule_tile(f, 32768, 16), qr ? 768 : 1088) << f;  // 32768 / 30 = 1092
+        EXPECT_EQ(order_rule_tile(f, 8192, 16), 256) << f;   // 273
+        EXPECT_EQ(order_rule_tile(f, 1 << 20, 2), qr ? 768 : 2048) << f;  // capped
+        EXPECT_EQ(order_rule_tile(f, 100, 2), 0) << f;       // rounds to 0: the table's stands
+    }
+    EXPECT_EQ(order_rule_tile("gemm", 16384, 2), 0);
+    EXPECT_EQ(order_rule_tile("syevd", 16384, 2), 0);
+    EXPECT_EQ(order_rule_tile("potrf", 16384, 0), 0);
+    EXPECT_EQ(order_rule_tile("potrf", 0, 2), 0);
+}
+
+// tuned_tile(routine, n) under the Runtime: the GPU rule with an OpenCL GPU; without one (the cpu
+// mode; PoCL's device in the opencl and mixed modes is a CPU device) the order rule where it gives
+// more than tuned_tile(routine), else tuned_tile(routine).
 TEST_F(TunedTile, OrderAwareChoiceFollowsTheDevices) {
     const bool gpu = detail::runtime_has_opencl_gpu();
     if (!test::RuntimeEnvironment::runtime().opencl_workers()) EXPECT_FALSE(gpu);
@@ -358,10 +379,15 @@ TEST_F(TunedTile, OrderAwareChoiceFollowsTheDevices) {
             std::string family = std::string(routine).substr(1);
             for (char& ch : family) ch = char(std::tolower((unsigned char)ch));
             const int64_t rule = detail::gpu_tile_rule(family, n);
+            const int64_t order = detail::order_rule_tile(family, n, test::RuntimeEnvironment::runtime().cpu_workers());
             if (gpu && rule > 0) {
                 EXPECT_EQ(c.nb, rule);
                 EXPECT_EQ(c.ib, std::min(cpu.ib, rule));
                 EXPECT_EQ(c.source.rfind("GPU rule: " + family, 0), 0u) << c.source;
+            } else if (!gpu && order > cpu.nb) {
+                EXPECT_EQ(c.nb, order);
+                EXPECT_EQ(c.ib, std::min(cpu.ib, order));
+                EXPECT_EQ(c.source.rfind("order rule: " + family, 0), 0u) << c.source;
             } else {
                 EXPECT_EQ(c.nb, cpu.nb);
                 EXPECT_EQ(c.ib, cpu.ib);
