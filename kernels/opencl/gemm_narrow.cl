@@ -74,6 +74,24 @@ TESSERA_UNROLL                                                                  
     __global const scalar_t *B, const ulong offB, const int ldb, const scalar_t beta,                \
     __global scalar_t *C, const ulong offC, const int ldc, const ulong split_stride
 
+// The start both kernels share: work-item (x, y); i0, the first of its rows of C (row r:
+// i0 + r·stride, `stride` work-items along the rows, `item` its place among them); k0 .. k1, its
+// group's range of k; rows, how many of its rows are < m; A, B and C moved to their offsets (C to
+// its group's range); acc cleared.
+#define NARROW_START(cols, item, stride)                                                              \
+    const int x = (int)get_local_id(0), y = (int)get_local_id(1);                                    \
+    const int i0 = (int)get_group_id(0) * (stride) * NARROW_ROWS + (item);                           \
+    const int k0 = (int)get_group_id(1) * kc, k1 = min(k, k0 + kc);                                  \
+    const int rows = m > i0 ? min(NARROW_ROWS, (m - i0 + (stride) - 1) / (stride)) : 0;              \
+    A += offA;                                                                                       \
+    B += offB;                                                                                       \
+    C += offC + get_group_id(1) * split_stride;                                                      \
+    scalar_t acc[NARROW_ROWS][cols];                                                                 \
+TESSERA_UNROLL                                                                                       \
+    for (int r = 0; r < NARROW_ROWS; ++r)                                                            \
+TESSERA_UNROLL                                                                                       \
+        for (int c = 0; c < cols; ++c) acc[r][c] = S_ZERO;
+
 // tessera_gemm_narrow_n<cols>: `cols` is a literal, so that every loop over the columns unrolls
 // and acc and b stay in registers; n ≤ cols of them are used. part: NARROW_NY − 1 partial sums of
 // `cols` columns of NARROW_NX rows.
@@ -82,18 +100,7 @@ __kernel __attribute__((reqd_work_group_size(NARROW_NX, NARROW_NY, 1)))         
 void tessera_gemm_narrow_n##cols(NARROW_ARGS)                                                        \
 {                                                                                                    \
     __local scalar_t part[NARROW_NY - 1][cols][NARROW_NX];                                           \
-    const int x = (int)get_local_id(0), y = (int)get_local_id(1);                                    \
-    const int i0 = (int)get_group_id(0) * NARROW_NX * NARROW_ROWS + x; /* row r: i0 + r·NARROW_NX */ \
-    const int k0 = (int)get_group_id(1) * kc, k1 = min(k, k0 + kc);                                  \
-    const int rows = m > i0 ? min(NARROW_ROWS, (m - i0 + NARROW_NX - 1) / NARROW_NX) : 0;            \
-    A += offA;                                                                                       \
-    B += offB;                                                                                       \
-    C += offC + get_group_id(1) * split_stride;                                                      \
-    scalar_t acc[NARROW_ROWS][cols];                                                                 \
-TESSERA_UNROLL                                                                                       \
-    for (int r = 0; r < NARROW_ROWS; ++r)                                                            \
-TESSERA_UNROLL                                                                                       \
-        for (int c = 0; c < cols; ++c) acc[r][c] = S_ZERO;                                           \
+    NARROW_START(cols, x, NARROW_NX)                                                                 \
     if (rows > 0 && !S_IS_ZERO(alpha)) {                                                             \
         __global const scalar_t* a = A + i0;                                                         \
         NARROW_ACCUMULATE(cols, a, rows, NARROW_NX, lda, 0, k0 + y, NARROW_NY, k1)                   \
@@ -123,18 +130,7 @@ __kernel __attribute__((reqd_work_group_size(NARROW_TX, NARROW_TY, 1)))         
 void tessera_gemm_narrow_t##cols(NARROW_ARGS)                                                        \
 {                                                                                                    \
     __local scalar_t part[NARROW_TY][cols][NARROW_TX + 1];                                           \
-    const int x = (int)get_local_id(0), y = (int)get_local_id(1);                                    \
-    const int i0 = (int)get_group_id(0) * NARROW_TY * NARROW_ROWS + y; /* row r: i0 + r·NARROW_TY */ \
-    const int k0 = (int)get_group_id(1) * kc, k1 = min(k, k0 + kc);                                  \
-    const int rows = m > i0 ? min(NARROW_ROWS, (m - i0 + NARROW_TY - 1) / NARROW_TY) : 0;            \
-    A += offA;                                                                                       \
-    B += offB;                                                                                       \
-    C += offC + get_group_id(1) * split_stride;                                                      \
-    scalar_t acc[NARROW_ROWS][cols];                                                                 \
-TESSERA_UNROLL                                                                                       \
-    for (int r = 0; r < NARROW_ROWS; ++r)                                                            \
-TESSERA_UNROLL                                                                                       \
-        for (int c = 0; c < cols; ++c) acc[r][c] = S_ZERO;                                           \
+    NARROW_START(cols, y, NARROW_TY)                                                                 \
     if (rows > 0 && !S_IS_ZERO(alpha)) {                                                             \
         __global const scalar_t* a = A + (long)i0 * lda;                                             \
         NARROW_ACCUMULATE(cols, a, rows, (long)NARROW_TY * lda, 1, transA == 2, k0 + x, NARROW_TX, k1) \
@@ -175,6 +171,7 @@ __kernel void tessera_gemm_narrow_sum(const int m, const int n, const int splits
 
 // Internal helpers end here: later files of the concatenated program may reuse these names.
 #undef NARROW_ACCUMULATE
+#undef NARROW_START
 #undef NARROW_ARGS
 #undef NARROW_KERNELS
 #undef NARROW_N_KERNEL
