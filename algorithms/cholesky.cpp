@@ -19,19 +19,24 @@ namespace tessera {
 namespace {
 
 // The triangular solves of Cholesky's panel k with the factored diagonal tile: a trsm per tile; or,
-// with an OpenCL device (`invert`), the diagonal tile inverted once (trtri) and each tile multiplied
-// by the inverse (trmm, a GEMM on the device), as MAGMA's panels do: a device trsm is a chain of
-// small diagonal-block solves, several times slower than its GEMM. Over several devices of one
-// process, each device that owns tiles of the panel inverts its own copy: an inverse that crossed
+// with an OpenCL device (`invert`), the diagonal tile inverted once (by potrf_inverse with the
+// factor, else by trtri) and each tile multiplied by the inverse (trmm, a GEMM on the device), as
+// MAGMA's panels do: a device trsm is a chain of small diagonal-block solves, several times slower
+// than its GEMM. Over several devices of one process, each other device that owns tiles of the
+// panel inverts its own copy (trtri): an inverse that crossed
 // devices went through host memory StarPU allocated for it each step, ~90 ms on the critical path
 // of every step (dpotrf n=65536 nb=4096 on 4 H100s, 2×2 device grid: bench/multi_gpu.sh trace),
 // where the diagonal tile itself travels through its home.
 template <class T>
 class PanelSolve {
 public:
-    PanelSolve(Uplo uplo, const TileMatrix<T>& A, int64_t k, bool invert, int prio)
+    /// factored_inverse: the inverse potrf_inverse made with the factor (on the diagonal tile's
+    /// device), or null.
+    PanelSolve(Uplo uplo, const TileMatrix<T>& A, int64_t k, bool invert, int prio, TileHandle factored_inverse)
         : uplo_(uplo), side_(uplo == Uplo::Lower ? Side::Right : Side::Left), A_(A), k_(k),
-          invert_(invert && k + 1 < A.nt()), prio_(prio) {}
+          invert_(invert && k + 1 < A.nt()), prio_(prio) {
+        if (factored_inverse) inverses_[device_of(A_.handle(k_, k_))] = factored_inverse;
+    }
     ~PanelSolve() {
         for (const auto& [device, h] : inverses_) tasks::release_temp_tile(h);
     }
@@ -56,15 +61,16 @@ private:
     // The inverse on t's device, made by the first tile of that device: one per device of the map,
     // or one (no map; distributed, where it goes from the owner of (k, k) to the ranks that use it).
     TileHandle inverse_for(TileHandle t) {
-        const int device = detail::distributed() ? -1 : detail::tile_device(t);
-        TileHandle& h = inverses_[device];
+        TileHandle& h = inverses_[device_of(t)];
         if (!h) {
             h = tasks::temp_tile<T>(A_.tile_rows(k_), A_.tile_cols(k_), A_.owner(k_, k_));
-            if (device >= 0) detail::share_tile_device(h, t);  // trtri runs on t's device
+            if (device_of(t) >= 0) detail::share_tile_device(h, t);  // trtri runs on t's device
             tasks::trtri<T>(uplo_, Diag::NonUnit, A_.handle(k_, k_), h, prio_);
         }
         return h;
     }
+
+    static int device_of(TileHandle t) { return detail::distributed() ? -1 : detail::tile_device(t); }
 
     const Uplo uplo_;
     const Side side_;
@@ -101,9 +107,19 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq, std::vector<TileHan
     for (int64_t k = 0; k < nt; ++k)
         for (int64_t m = k; m < nt; ++m) prefetch(tile(m, k));
     for (int64_t k = 0; k < nt; ++k) {
-        tasks::potrf<T>(uplo, A.handle(k, k), detail::info_slot(k * A.nb()), prio(k, 0));
+        // With OpenCL devices the panel solves by the diagonal tile's inverse: potrf_inverse makes it
+        // with the factor, on the diagonal tile's device (one recursion for both: bench/gpu_notes.md).
+        TileHandle factored_inverse = nullptr;
+        if (invert && (k + 1 < nt || inverses)) {
+            factored_inverse = tasks::temp_tile<T>(A.tile_rows(k), A.tile_cols(k), A.owner(k, k));
+            if (!detail::distributed() && detail::tile_device(A.handle(k, k)) >= 0)
+                detail::share_tile_device(factored_inverse, A.handle(k, k));
+            tasks::potrf_inverse<T>(uplo, A.handle(k, k), factored_inverse, detail::info_slot(k * A.nb()), prio(k, 0));
+        } else {
+            tasks::potrf<T>(uplo, A.handle(k, k), detail::info_slot(k * A.nb()), prio(k, 0));
+        }
         // L(m,k) = A(m,k)·L(k,k)⁻ᴴ (Upper: U(k,m) = U(k,k)⁻ᴴ·A(k,m)) for every tile below the diagonal.
-        PanelSolve<T> solve(uplo, A, k, invert, prio(k, 0));
+        PanelSolve<T> solve(uplo, A, k, invert, prio(k, 0), factored_inverse);
         for (int64_t m = k + 1; m < nt; ++m) solve(tile(m, k), prio(k, m - k));
         if (inverses) (*inverses)[size_t(k)] = solve.take_inverse();
         // The trailing update, in the Lower triangle's coordinates: A(n,n) -= L(n,k)·L(n,k)ᴴ and

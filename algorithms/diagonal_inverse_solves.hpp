@@ -4,8 +4,8 @@
 // A device trsm of a diagonal tile re-inverts its small diagonal blocks on every call and is a
 // chain of short launches: 1.05 ms per 4096 tile with one right-hand side, 48 of them in one
 // dsposv at n = 32768 (H200, bench/gpu_factorizations.sh case posv_mixed+tf32:d:32768:4096, profile).
-// Here each diagonal tile is inverted once (the inverses the tile Cholesky's panels make on OpenCL
-// devices, and trtri for the last one), and every solve is tile GEMMs only: the off-diagonal
+// Here each diagonal tile is inverted once (with its factor, potrf_inverse, on OpenCL devices; by
+// trtri otherwise), and every solve is tile GEMMs only: the off-diagonal
 // updates as in potrs, each diagonal step a GEMM by the inverse into a second matrix Y (forward
 // into Y, backward back into B), so that no GEMM reads the tile it writes. Backward stable in the
 // sense of block methods with explicit diagonal inverses (Higham, Accuracy and Stability of
@@ -25,7 +25,7 @@
 namespace tessera::detail {
 
 /// potrf_async (tessera/cholesky.hpp) that, with inverses not null, also hands over the inverse of
-/// every diagonal tile: those its panels made (OpenCL devices), the others by trtri tasks; the caller
+/// every diagonal tile: made with the factor (potrf_inverse) with OpenCL devices, else by trtri tasks; the caller
 /// releases them (tasks::release_temp_tile). cholesky.cpp.
 template <class T>
 void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq, std::vector<TileHandle>* inverses);

@@ -1,4 +1,5 @@
-// potrf codelet: Cholesky of one diagonal tile, reporting LAPACK's info into a Sequence slot.
+// potrf codelets: Cholesky of one diagonal tile, reporting LAPACK's info into a Sequence slot;
+// potrf_inverse also writes the factor's inverse (the tile Cholesky's panel on OpenCL devices).
 #include "codelets/codelet.hpp"
 #include "codelets/tasks.hpp"
 #include "kernels/cpu/blas.hpp"
@@ -32,6 +33,30 @@ starpu_codelet& potrf_codelet() {
     return codelets::named_codelet<T, potrf_cpu<T>, potrf_opencl<T>>("potrf", {STARPU_RW});
 }
 
+// potrf_inverse: the same, and W = the factor's inverse (trtri's result: zeros in W's other triangle).
+template <class T>
+void potrf_inverse_cpu(void* buffers[], void* cl_arg) {
+    potrf_cpu<T>(buffers, cl_arg);
+    const auto& a = *static_cast<PotrfArgs*>(cl_arg);
+    auto A = codelets::cpu_tile<T>(buffers[0]), W = codelets::cpu_tile<T>(buffers[1]);
+    cpu::trtri<T>(a.uplo, Diag::NonUnit, W.n, A.ptr, A.ld, W.ptr, W.ld);  // after a failure W is unspecified
+}
+
+template <class T>
+void potrf_inverse_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<PotrfArgs*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    const ocl::Mat W = codelets::ocl_tile<T>(buffers[1]);
+    ocl::potrf<T>(w.kernels, w.queue, a.uplo, codelets::tile_cols(buffers[0]), codelets::ocl_tile<T>(buffers[0]), a.info,
+                  &W);
+}
+
+template <class T>
+starpu_codelet& potrf_inverse_codelet() {
+    return codelets::named_codelet<T, potrf_inverse_cpu<T>, potrf_inverse_opencl<T>>("potrf_inverse",
+                                                                                    {STARPU_RW, STARPU_W});
+}
+
 }  // namespace
 
 template <class T>
@@ -40,7 +65,15 @@ void tasks::potrf(Uplo uplo, TileHandle A, int* info, int prio) {
     codelets::submit(potrf_codelet<T>(), args, {A}, prio);
 }
 
-#define TESSERA_INSTANTIATE(T) template void tasks::potrf<T>(Uplo, TileHandle, int*, int);
+template <class T>
+void tasks::potrf_inverse(Uplo uplo, TileHandle A, TileHandle W, int* info, int prio) {
+    PotrfArgs args{codelets::pack_flags(char(uplo)), uplo, info};
+    codelets::submit(potrf_inverse_codelet<T>(), args, {A, W}, prio);
+}
+
+#define TESSERA_INSTANTIATE(T)                                          \
+    template void tasks::potrf<T>(Uplo, TileHandle, int*, int);         \
+    template void tasks::potrf_inverse<T>(Uplo, TileHandle, TileHandle, int*, int);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

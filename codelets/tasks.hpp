@@ -67,6 +67,10 @@ void trtri(Uplo uplo, Diag diag, TileHandle A, TileHandle W, int prio = 0);
 /// Cholesky of a diagonal tile (RW A); the kernel's local info (0 or 1-based column) goes to *info.
 template <class T>
 void potrf(Uplo uplo, TileHandle A, int* info, int prio = 0);
+/// potrf, and W = the factor's inverse as trtri writes it (W written; unspecified after a failure):
+/// on an OpenCL device one recursion makes both (ocl::potrf with an inverse).
+template <class T>
+void potrf_inverse(Uplo uplo, TileHandle A, TileHandle W, int* info, int prio = 0);
 /// B = A on B's rows × columns, or on its uplo trapezoid (R A, W B; A at least as large as B).
 template <class T>
 void lacpy(Uplo uplo, TileHandle A, TileHandle B, int prio = 0);

@@ -179,6 +179,25 @@ TYPED_TEST(OpenCLKernels, Trmm) {
     }
 }
 
+/// W = A⁻¹ for the n×n triangular A (uplo; dense, ld n, zeros in its other triangle):
+/// ‖A·W − I‖ / (‖A‖·‖W‖·n·eps) within the threshold, and exact zeros in W's other triangle.
+template <class T>
+::testing::AssertionResult inverse_ok(const std::vector<T>& a, const std::vector<T>& w, int64_t n, Uplo uplo,
+                                      const std::string& what) {
+    std::vector<T> r(size_t(n * n), T(0));
+    for (int64_t i = 0; i < n; ++i) r[size_t(i + i * n)] = T(-1);
+    ref_gemm<T>(Trans::NoTrans, Trans::NoTrans, n, n, n, T(1), a.data(), n, w.data(), n, T(1), r.data(), n);
+    ::testing::AssertionResult res = residual_ok(
+        norm1(n, n, r.data(), n), norm1(n, n, a.data(), n) * norm1(n, n, w.data(), n) * double(n) * eps<T>(), what);
+    if (!res) return res;
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i)
+            if ((uplo == Uplo::Lower ? i < j : i > j) && w[size_t(i + j * n)] != T(0))
+                return ::testing::AssertionFailure() << what << ": W's other triangle is not zero at (" << i << ", " << j
+                                                     << ")";
+    return ::testing::AssertionSuccess();
+}
+
 TYPED_TEST(OpenCLKernels, Trtri) {
     using T = TypeParam;
     // n against TESSERA_TRSM_BS = 64 (the blocks trsm inverts): one partial block, one full block,
@@ -195,20 +214,7 @@ TYPED_TEST(OpenCLKernels, Trtri) {
                 ocl::trtri<T>(this->dk(), this->q(), uplo, diag, n, A.mat(), W.mat());
                 W.download();
                 A.download();
-                // ‖A·W − I‖ / (‖A‖·‖W‖·n·eps), and exact zeros in W's other triangle.
-                const std::vector<T> w = W.dense();
-                std::vector<T> r(size_t(n * n), T(0));
-                for (int64_t i = 0; i < n; ++i) r[size_t(i + i * n)] = T(-1);
-                ref_gemm<T>(Trans::NoTrans, Trans::NoTrans, n, n, n, T(1), a_clean.data(), n, w.data(), n, T(1),
-                            r.data(), n);
-                EXPECT_TRUE(residual_ok(norm1(n, n, r.data(), n),
-                                        norm1(n, n, a_clean.data(), n) * norm1(n, n, w.data(), n) * double(n) * eps<T>(),
-                                        "trtri residual"));
-                bool zeros = true;
-                for (int64_t j = 0; j < n; ++j)
-                    for (int64_t i = 0; i < n; ++i)
-                        if ((uplo == Uplo::Lower ? i < j : i > j) && w[size_t(i + j * n)] != T(0)) zeros = false;
-                EXPECT_TRUE(zeros) << "W's other triangle is not zero";
+                EXPECT_TRUE(inverse_ok(a_clean, W.dense(), n, uplo, "trtri"));
                 EXPECT_TRUE(untouched(W, w0, [](int64_t, int64_t) { return true; }));
                 EXPECT_TRUE(untouched(A, a0, [](int64_t, int64_t) { return false; }));
             }
@@ -313,6 +319,37 @@ TYPED_TEST(OpenCLKernels, Potrf) {
         for (int64_t n : {45, 300})
             for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
                 run_potrf_complex_diagonal<T>(this->dk(), this->q(), this->rng, uplo, n, false);
+}
+
+// potrf with its inverse (what the tile Cholesky's panel solves by on a device): the same factor
+// as potrf alone, bit for bit, and W = its inverse as trtri would write it; W's padding untouched.
+TYPED_TEST(OpenCLKernels, PotrfWithInverse) {
+    using T = TypeParam;
+    using R = real_t<T>;
+    for (int64_t n : {1, 45, 128, 300})
+        for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+            SCOPED_TRACE(::testing::Message() << "potrf with inverse " << char(uplo) << " n=" << n);
+            DevMat<T> A(n, n, 13), alone(n, n, 13), W(n, n, 3);
+            fill_symmetric(A, uplo, this->rng, R(n));
+            alone.h = A.h;
+            A.upload();
+            W.upload();
+            const std::vector<T> w0 = W.h;
+            int info = -12345;
+            const ocl::Mat w = W.mat();
+            ocl::potrf<T>(this->dk(), this->q(), uplo, n, A.mat(), &info, &w);
+            A.download();
+            W.download();
+            EXPECT_EQ(info, 0);
+            EXPECT_EQ(run_potrf(this->dk(), this->q(), uplo, alone), 0);
+            EXPECT_EQ(std::memcmp(A.h.data(), alone.h.data(), A.h.size() * sizeof(T)), 0) << "another factor";
+            std::vector<T> tri(size_t(n * n), T(0));  // the factor's triangle, zeros elsewhere
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i)
+                    if (uplo == Uplo::Lower ? i >= j : i <= j) tri[size_t(i + j * n)] = A(i, j);
+            EXPECT_TRUE(inverse_ok(tri, W.dense(), n, uplo, "potrf's inverse"));
+            EXPECT_TRUE(untouched(W, w0, [](int64_t, int64_t) { return true; }));
+        }
 }
 
 TYPED_TEST(OpenCLKernels, PotrfLarge) {

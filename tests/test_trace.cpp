@@ -62,7 +62,7 @@ TEST(TaskFlops, EveryComputeCodeletCountsAndDataMovementIsFree) {
     using detail::codelet_flops;
     const BufferShape pivots{8, 1, false};
     const std::vector<BufferShape> four = {tile(8, 8), tile(8, 8), tile(8, 8), tile(8, 8)};
-    for (const char* op : {"gemm", "syrk", "herk", "trsm", "trmm", "potrf", "trtri", "getrf_nopiv", "getrf_incpiv",
+    for (const char* op : {"gemm", "syrk", "herk", "trsm", "trmm", "potrf", "potrf_inverse", "trtri", "getrf_nopiv", "getrf_incpiv",
                            "getrf_panel", "geqrf_panel", "tstrf", "ssssm", "geqrt", "gemqrt", "tpqrt", "tpmqrt",
                            "trtri_inplace", "lauum"})
         EXPECT_GT(codelet_flops(std::string("d") + op, flags('L', 'N'), four), 0) << op;
@@ -149,7 +149,8 @@ void check_trace_json(const json& doc, const std::vector<TaskRecord>& records, i
             const std::string mode = t.at(2);
             EXPECT_TRUE(mode == "R" || mode == "W" || mode == "RW") << mode;
             // The inverse of a diagonal tile (opencl, mixed) is a temporary tile, no TileMatrix's.
-            const bool temporary = i == -1 && j == -1 && (name == "dtrtri" || name == "dtrmm");
+            const bool temporary =
+                i == -1 && j == -1 && (name == "dtrtri" || name == "dtrmm" || name == "dpotrf_inverse");
             EXPECT_TRUE(temporary || (i >= 0 && i < nt && j >= 0 && j < nt)) << name << " tile " << i << "," << j;
         }
     }
@@ -206,11 +207,13 @@ TEST(Trace, TilePotrfIsTracedTaskByTask) {
     EXPECT_GT(calls.load(), 0);
     EXPECT_LE(last_seen.tasks_done, after.tasks_done);
     EXPECT_GT(after.seconds, before.seconds);
-    // With an OpenCL device the panel inverts each diagonal tile (trtri) and multiplies (trmm,
-    // counted as trsm): its trtri flops come on top of LAPACK's count.
+    // With an OpenCL device the panel inverts each diagonal tile (with its factor, potrf_inverse,
+    // or apart, trtri) and multiplies (trmm, counted as trsm): its trtri flops come on top of
+    // LAPACK's count.
     double expected = detail::potrf_flops(double(n));
     for (const TaskRecord& r : records)
-        if (r.codelet == "dtrtri") expected += detail::codelet_flops("dtrtri", 0, {tile(nb, nb), tile(nb, nb)});
+        if (r.codelet == "dtrtri" || r.codelet == "dpotrf_inverse")
+            expected += detail::codelet_flops("dtrtri", 0, {tile(nb, nb), tile(nb, nb)});
     EXPECT_NEAR(after.flops_done - before.flops_done, expected, 1e-9 * expected);
     EXPECT_NEAR(after.flops_submitted - before.flops_submitted, expected, 1e-9 * expected);
     double traced_flops = 0;

@@ -92,8 +92,13 @@ void trsm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Tra
 /// solves done as GEMMs with the inverses of the left halves, leaves of TESSERA_POTRF_BS columns
 /// in one work-group each (launch_potrf.cpp); scratch: dk.scratch(), about 1.5·n² elements. Enqueues a non-blocking read of the info (0, or the 1-based column of the first pivot that is
 /// not > 0, NaN included) into *host_info, which must stay valid until the queue has drained.
+/// With `inverse` (n×n, not overlapping A), also writes L⁻¹ (Upper: U⁻¹) there as trtri() does (zeros
+/// in the other triangle): the recursion's inverses of the left halves, completed along its right
+/// spine by two GEMMs per level instead of trtri's own recursion (bench/gpu_notes.md); unspecified
+/// after a failure.
 template <class T>
-void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Mat A, int* host_info);
+void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Mat A, int* host_info,
+           const Mat* inverse = nullptr);
 
 /// B = alpha·op(A)·B (Left, A m×m) or alpha·B·op(A) (Right, A n×n); B m×n, A triangular (BLAS
 /// xTRMM): reads only the uplo triangle of A, not its diagonal when diag is Unit. The triangle is

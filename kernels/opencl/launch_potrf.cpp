@@ -129,7 +129,8 @@ size_t tmp_elems(Uplo uplo, int64_t n, int64_t bs) {
 }  // namespace
 
 template <class T>
-void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Mat A, int* host_info) {
+void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Mat A, int* host_info,
+           const Mat* inverse) {
     check_prec<T>(dk, "potrf");
     if (uplo == Uplo::General) throw Error("tessera::ocl::potrf: uplo must be Lower or Upper");
     to_int(n, "potrf", "n");
@@ -137,15 +138,15 @@ void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Ma
         if (host_info) *host_info = 0;
         return;
     }
-    // Scratch: the inverses W (n×n, cleared: the products use whole blocks) and the copy of one
-    // off-diagonal block (at most n × split(n)).
-    const int64_t bs = dk.params().potrf_bs, ld = scratch_ld(n);
+    // Scratch: the inverses W (n×n, cleared: the products use whole blocks; the caller's `inverse`
+    // when given) and the copy of one off-diagonal block (at most n × split(n)).
+    const int64_t bs = dk.params().potrf_bs, ld = inverse ? 0 : scratch_ld(n);
     cl_mem s = dk.scratch((size_t(ld * n) + tmp_elems(uplo, n, bs)) * sizeof(T));
-    const Mat W{s, 0, ld}, Tmp = tmp_block(s, size_t(ld * n), uplo, n, bs);
-    if (n > bs) laset<T>(dk, q, n, n, T(0), T(0), W);
+    const Mat W = inverse ? *inverse : Mat{s, 0, ld}, Tmp = tmp_block(s, size_t(ld * n), uplo, n, bs);
+    if (n > bs || inverse) laset<T>(dk, q, n, n, T(0), T(0), W);
     // After a failing leaf the later leaves do nothing (info protocol in potrf.cl) and the GEMMs
     // still run on the rest, whose contents are then unspecified, as in LAPACK.
-    CholeskyRecursion<T>(dk, q, uplo, bs, A, W, Tmp).factor(0, n, false);
+    CholeskyRecursion<T>(dk, q, uplo, bs, A, W, Tmp).factor(0, n, inverse != nullptr);
     check(clEnqueueReadBuffer(q, dk.info_scratch(), CL_FALSE, 0, sizeof(cl_int), host_info, 0, nullptr, nullptr),
           "clEnqueueReadBuffer(potrf info)");
 }
@@ -167,7 +168,7 @@ void trtri(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Diag diag, in
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                \
-    template void potrf<T>(const DeviceKernels&, cl_command_queue, Uplo, int64_t, Mat, int*); \
+    template void potrf<T>(const DeviceKernels&, cl_command_queue, Uplo, int64_t, Mat, int*, const Mat*); \
     template void trtri<T>(const DeviceKernels&, cl_command_queue, Uplo, Diag, int64_t, Mat, Mat);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
