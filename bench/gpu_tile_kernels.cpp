@@ -3,7 +3,7 @@
 // the trailing update; NN), syrk, trmm with the inverted diagonal tile, trtri and potrf (lower and
 // upper), and one leaf of the recursive potrf at the device's TESSERA_POTRF_BS (to try another,
 // give it in a $TESSERA_KERNEL_PARAMS file: the launchers read the same table as the program's
-// build). Times are medians over
+// build), and potrf with the inverse made in the same recursion. Times are medians over
 // --reps of the span between two OpenCL markers (device clock). potrf, trtri and gemm are checked
 // against LAPACKE/CBLAS on the host (max error relative to the largest entry, printed).
 // Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] (s: the mixed solvers'
@@ -149,6 +149,15 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
     ref = spd;
     cpu::potrf<T>(Uplo::Upper, nb, ref.data(), nb);
     report("potrf (U)", nb, bs, tu, n3 / 3, info == 0 ? rel_error(got, ref, nb, 'U') : 1.0);
+    // With the inverse made in the same recursion (the tile Cholesky's panel on a device; trtri
+    // below makes it apart): the error of W against LAPACK's inverse of LAPACK's factor.
+    const double tpi = device_time(env, reps, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Lower, nb, a, &info, &w); });
+    W.read(env, got);
+    ref = spd;
+    cpu::potrf<T>(Uplo::Lower, nb, ref.data(), nb);
+    std::vector<T> inv(elems, T(0));
+    cpu::trtri<T>(Uplo::Lower, Diag::NonUnit, nb, ref.data(), nb, inv.data(), nb);
+    report("potrf (L) with its inverse", nb, bs, tpi, n3 / 3 + n3 / 3, info == 0 ? rel_error(got, inv, nb, 'L') : 1.0);
     report("  one leaf (bs columns)", nb, bs,
            device_time(env, reps, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Lower, bs, a, &info); }),
            double(bs) * bs * bs / 3);
