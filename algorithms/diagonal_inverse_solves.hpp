@@ -25,8 +25,8 @@
 namespace tessera::detail {
 
 /// potrf_async (tessera/cholesky.hpp) that, with inverses not null, also hands over the inverse of
-/// every diagonal tile: made with the factor (potrf_inverse) with OpenCL devices, else by trtri tasks; the caller
-/// releases them (tasks::release_temp_tile). cholesky.cpp.
+/// every diagonal tile: made with the factor (potrf_inverse) with OpenCL devices, else by trtri
+/// tasks; the caller releases them (tasks::release_temp_tile). cholesky.cpp.
 template <class T>
 void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq, std::vector<TileHandle>* inverses);
 

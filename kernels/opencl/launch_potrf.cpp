@@ -17,7 +17,8 @@
 // launches: a 4096 tile takes 63 internal nodes of 3 to 5 launches each.
 //
 // Everything is enqueued on the one in-order queue and never waits; the inverses and a copy of
-// one off-diagonal block live in dk.scratch() (potrf) or in W and dk.scratch() (trtri).
+// one off-diagonal block live in dk.scratch() (potrf; its inverses in the caller's matrix when it
+// asks for them) or in W and dk.scratch() (trtri).
 #include "kernels/opencl/launch.hpp"
 #include "kernels/opencl/launch_util.hpp"
 #include "runtime/precisions.hpp"
