@@ -18,27 +18,41 @@ namespace tessera {
 
 namespace {
 
-// The triangular solves of Cholesky's panel k with the factored diagonal tile: a trsm per tile; or,
-// with an OpenCL device (`invert`), the diagonal tile inverted once (by potrf_inverse with the
-// factor, else by trtri) and each tile multiplied by the inverse (trmm, a GEMM on the device), as
-// MAGMA's panels do: a device trsm is a chain of small diagonal-block solves, several times slower
-// than its GEMM. Over several devices of one process, each other device that owns tiles of the
-// panel inverts its own copy (trtri): an inverse that crossed
-// devices went through host memory StarPU allocated for it each step, ~90 ms on the critical path
-// of every step (dpotrf n=65536 nb=4096 on 4 H100s, 2×2 device grid: bench/multi_gpu.sh trace),
-// where the diagonal tile itself travels through its home.
+// Cholesky's panel k: the diagonal tile's factorization and the triangular solves with it, a trsm
+// per tile; or, with an OpenCL device (`invert`), the diagonal tile inverted once and each tile
+// multiplied by the inverse (trmm, a GEMM on the device), as MAGMA's panels do: a device trsm is a
+// chain of small diagonal-block solves, several times slower than its GEMM. The inverse is made
+// with the factor (potrf_inverse: one recursion for both, bench/gpu_notes.md) on the diagonal
+// tile's device. Over several devices of one process, each other device that owns tiles of the
+// panel inverts its own copy (trtri): an inverse that crossed devices went through host memory
+// StarPU allocated for it each step, ~90 ms on the critical path of every step (dpotrf n=65536
+// nb=4096 on 4 H100s, 2×2 device grid: bench/multi_gpu.sh trace), where the diagonal tile itself
+// travels through its home.
 template <class T>
-class PanelSolve {
+class Panel {
 public:
-    /// factored_inverse: the inverse potrf_inverse made with the factor (on the diagonal tile's
-    /// device), or null.
-    PanelSolve(Uplo uplo, const TileMatrix<T>& A, int64_t k, bool invert, int prio, TileHandle factored_inverse)
+    /// keep_inverse: the caller takes the diagonal tile's inverse (take_inverse), also for the last
+    /// panel, which solves nothing.
+    Panel(Uplo uplo, const TileMatrix<T>& A, int64_t k, bool invert, bool keep_inverse, int prio)
         : uplo_(uplo), side_(uplo == Uplo::Lower ? Side::Right : Side::Left), A_(A), k_(k),
-          invert_(invert && k + 1 < A.nt()), prio_(prio) {
-        if (factored_inverse) inverses_[device_of(A_.handle(k_, k_))] = factored_inverse;
-    }
-    ~PanelSolve() {
+          invert_(invert && k + 1 < A.nt()), invert_with_factor_(invert && (k + 1 < A.nt() || keep_inverse)),
+          prio_(prio) {}
+    ~Panel() {
         for (const auto& [device, h] : inverses_) tasks::release_temp_tile(h);
+    }
+    Panel(const Panel&) = delete;
+    Panel& operator=(const Panel&) = delete;
+
+    /// Factor the diagonal tile (its local info to *info), with its inverse where the panel solves by one.
+    void factor(int* info) {
+        const TileHandle d = A_.handle(k_, k_);
+        if (invert_with_factor_) tasks::potrf_inverse<T>(uplo_, d, new_inverse(d), info, prio_);
+        else tasks::potrf<T>(uplo_, d, info, prio_);
+    }
+    /// Solve panel tile t (below the diagonal for Lower, right of it for Upper) at priority prio.
+    void operator()(TileHandle t, int prio) {
+        if (invert_) tasks::trmm<T>(side_, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), inverse_for(t), t, prio);
+        else tasks::trsm<T>(side_, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), A_.handle(k_, k_), t, prio);
     }
     /// The inverse of the diagonal tile, handed to the caller (who releases it): one the panel
     /// made, else one made now (trtri on the diagonal tile's device).
@@ -48,35 +62,30 @@ public:
         inverses_.erase(inverses_.begin());
         return h;
     }
-    PanelSolve(const PanelSolve&) = delete;
-    PanelSolve& operator=(const PanelSolve&) = delete;
-
-    /// Solve panel tile t (below the diagonal for Lower, right of it for Upper) at priority prio.
-    void operator()(TileHandle t, int prio) {
-        if (invert_) tasks::trmm<T>(side_, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), inverse_for(t), t, prio);
-        else tasks::trsm<T>(side_, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), A_.handle(k_, k_), t, prio);
-    }
 
 private:
     // The inverse on t's device, made by the first tile of that device: one per device of the map,
     // or one (no map; distributed, where it goes from the owner of (k, k) to the ranks that use it).
     TileHandle inverse_for(TileHandle t) {
-        TileHandle& h = inverses_[device_of(t)];
-        if (!h) {
-            h = tasks::temp_tile<T>(A_.tile_rows(k_), A_.tile_cols(k_), A_.owner(k_, k_));
-            if (device_of(t) >= 0) detail::share_tile_device(h, t);  // trtri runs on t's device
-            tasks::trtri<T>(uplo_, Diag::NonUnit, A_.handle(k_, k_), h, prio_);
-        }
+        TileHandle h = inverses_[device_of(t)];
+        if (!h) tasks::trtri<T>(uplo_, Diag::NonUnit, A_.handle(k_, k_), h = new_inverse(t), prio_);
         return h;
     }
-
+    // A new tile for the inverse on t's device (the task that writes it runs there), kept as that
+    // device's.
+    TileHandle new_inverse(TileHandle t) {
+        TileHandle& h = inverses_[device_of(t)];
+        h = tasks::temp_tile<T>(A_.tile_rows(k_), A_.tile_cols(k_), A_.owner(k_, k_));
+        if (device_of(t) >= 0) detail::share_tile_device(h, t);
+        return h;
+    }
     static int device_of(TileHandle t) { return detail::distributed() ? -1 : detail::tile_device(t); }
 
     const Uplo uplo_;
     const Side side_;
     const TileMatrix<T>& A_;
     const int64_t k_;
-    const bool invert_;
+    const bool invert_, invert_with_factor_;
     const int prio_;
     std::map<int, TileHandle> inverses_;  // by device (-1: none)
 };
@@ -107,21 +116,11 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq, std::vector<TileHan
     for (int64_t k = 0; k < nt; ++k)
         for (int64_t m = k; m < nt; ++m) prefetch(tile(m, k));
     for (int64_t k = 0; k < nt; ++k) {
-        // With OpenCL devices the panel solves by the diagonal tile's inverse: potrf_inverse makes it
-        // with the factor, on the diagonal tile's device (one recursion for both: bench/gpu_notes.md).
-        TileHandle factored_inverse = nullptr;
-        if (invert && (k + 1 < nt || inverses)) {
-            factored_inverse = tasks::temp_tile<T>(A.tile_rows(k), A.tile_cols(k), A.owner(k, k));
-            if (!detail::distributed() && detail::tile_device(A.handle(k, k)) >= 0)
-                detail::share_tile_device(factored_inverse, A.handle(k, k));
-            tasks::potrf_inverse<T>(uplo, A.handle(k, k), factored_inverse, detail::info_slot(k * A.nb()), prio(k, 0));
-        } else {
-            tasks::potrf<T>(uplo, A.handle(k, k), detail::info_slot(k * A.nb()), prio(k, 0));
-        }
+        Panel<T> panel(uplo, A, k, invert, inverses != nullptr, prio(k, 0));
+        panel.factor(detail::info_slot(k * A.nb()));
         // L(m,k) = A(m,k)·L(k,k)⁻ᴴ (Upper: U(k,m) = U(k,k)⁻ᴴ·A(k,m)) for every tile below the diagonal.
-        PanelSolve<T> solve(uplo, A, k, invert, prio(k, 0), factored_inverse);
-        for (int64_t m = k + 1; m < nt; ++m) solve(tile(m, k), prio(k, m - k));
-        if (inverses) (*inverses)[size_t(k)] = solve.take_inverse();
+        for (int64_t m = k + 1; m < nt; ++m) panel(tile(m, k), prio(k, m - k));
+        if (inverses) (*inverses)[size_t(k)] = panel.take_inverse();
         // The trailing update, in the Lower triangle's coordinates: A(n,n) -= L(n,k)·L(n,k)ᴴ and
         // A(m,n) -= L(m,k)·L(n,k)ᴴ (Upper: the same tiles transposed, U(k,n)ᴴ·U(k,n) and U(k,n)ᴴ·U(k,m)).
         for (int64_t n = k + 1; n < nt; ++n) {
