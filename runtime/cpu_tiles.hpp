@@ -102,16 +102,16 @@ TileChoice cache_rule_tile(const std::string& routine, uint64_t l2_bytes_per_cor
 struct OrderRule {
     double columns_per_sqrt_worker = 7.5;  ///< tile columns ≈ this · √(CPU workers)
     int64_t nb_multiple = 64, nb_max = 2048;
-    int64_t geqrf_nb_max = 768;            ///< tile QR's kernels (tpqrt, tpmqrt at ib ≈ 48) slow down beyond
+    int64_t geqrf_nb_max = 768;  ///< tile QR's kernels (tpqrt, tpmqrt at ib ≈ 48) slow down beyond
 };
 constexpr OrderRule kOrderRule{};
 
 /// nb for a tile factorization (`family` "potrf", "getrf" or "geqrf") of order n on `workers` CPU
 /// workers: enough tile columns T to keep the workers busy and no more, T ≈ 7.5·√workers, i.e.
 /// nb = n / T rounded to a multiple of 64, at most 2048 (geqrf: 768); 0 for other families (and n
-/// or workers below 1). Derivation: the factorization's critical path is about 3T tile kernels against T³/3 of
-/// work, so p workers idle about 9p/T² of the time, while its tasks (T³/3) each cost StarPU's
-/// overhead and a smaller kernel. The tables' nb is measured at n = 4096 (tessera-tune --cpu), where
+/// or workers below 1). Derivation: the factorization's critical path is about 3T tile kernels
+/// against T³/3 of work, so p workers idle about 9p/T² of the time, while its tasks (T³/3) each
+/// cost StarPU's overhead and a smaller kernel. The tables' nb is measured at n = 4096 (tessera-tune --cpu), where
 /// both costs are small; at larger n it leaves T growing with n. tuned_tile(routine, n) takes the
 /// larger of the two. Measured on a 2-core VM (AMD EPYC, 1 MiB L2 per core, where the cache rule
 /// gives 320), tessera-tester, GFLOP/s at nb 320 / 512 / 768 / 1024: dpotrf n = 8192 87.0 / 89.4 /

@@ -43,10 +43,10 @@ TileChoice tuned_tile(const std::string& routine);
 /// (docs/tuning.md: gemm 2048 from n = 8192 and 4096 from 16384; potrf and getrf 1024 from 8192,
 /// 2048 from 16384, 4096 from 32768; geqrf 512), ib tuned_tile's clamped to nb, and source
 /// "GPU rule: ..."; without OpenCL GPUs and MPI, for potrf, getrf and geqrf, the larger of
-/// tuned_tile(routine)'s nb (measured at n = 4096) and the order rule's n / (7.5·√workers) rounded to
-/// a multiple of 64, at most 2048 (geqrf 768; docs/tuning.md: enough tile columns for the CPU workers, no more;
-/// dpotrf n = 16384 on 2 workers 102 GFLOP/s at its 1536 against 89 at the cache rule's 320), source
-/// "order rule: ..."; otherwise tuned_tile(routine). The lapack:: forms, tessera-tester and
+/// tuned_tile(routine)'s nb (measured at n = 4096) and the order rule's n / (7.5·√workers) rounded
+/// to a multiple of 64, at most 2048 (geqrf 768; docs/tuning.md: enough tile columns for the CPU
+/// workers, no more; dpotrf n = 16384 on 2 workers 102 GFLOP/s at its 1536 against 89 at the cache
+/// rule's 320), source "order rule: ..."; otherwise tuned_tile(routine). The lapack:: forms, tessera-tester and
 /// tessera-solve take it when nb is not given. Distributed: collective, rank 0's choice. Throws as
 /// tuned_tile(routine).
 TileChoice tuned_tile(const std::string& routine, int64_t n);

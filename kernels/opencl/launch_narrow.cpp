@@ -5,7 +5,6 @@
 #include "runtime/precisions.hpp"
 
 #include <algorithm>
-#include <string>
 
 namespace tessera::ocl {
 namespace {
@@ -19,6 +18,11 @@ constexpr int64_t kRangesT = 32, kItemsT = 8;  // NARROW_TX, NARROW_TY
 constexpr int64_t kGroupsPerUnit = 4;
 /// Each range of k at least this deep (so the partial sums cost little against reading A).
 constexpr int64_t kMinRange = 128;
+/// The kernels by op(A) (A, then Aᵀ or Aᴴ) and width (1, 2, 4, 8 columns of registers): the narrowest
+/// with at least n columns is taken.
+constexpr const char* kNames[2][4] = {
+    {"tessera_gemm_narrow_n1", "tessera_gemm_narrow_n2", "tessera_gemm_narrow_n4", "tessera_gemm_narrow_n8"},
+    {"tessera_gemm_narrow_t1", "tessera_gemm_narrow_t2", "tessera_gemm_narrow_t4", "tessera_gemm_narrow_t8"}};
 
 }  // namespace
 
@@ -26,14 +30,10 @@ template <class T>
 bool gemm_narrow(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
                  int64_t k, T alpha, Mat A, Mat B, T beta, Mat C) {
     check_prec<T>(dk, kFunc);
-    if (n > dk.params().gemm_narrow || k < kNarrowMinK || !dk.has("tessera_gemm_narrow_n1")) return false;
+    if (n > dk.params().gemm_narrow || k < kNarrowMinK || !dk.has(kNames[0][0])) return false;
     if (m == 0 || n == 0) return true;
     const bool ta = is_trans(transA);
-    // The narrowest kernel with at least n columns of registers (gemm_narrow.cl's widths).
-    const int64_t cols = n <= 1 ? 1 : n <= 2 ? 2 : n <= 4 ? 4 : 8;
-    const std::string kernel_name = std::string(ta ? "tessera_gemm_narrow_t" : "tessera_gemm_narrow_n") +
-                                    std::to_string(cols);
-    const char* name = kernel_name.c_str();
+    const char* name = kNames[ta][n <= 1 ? 0 : n <= 2 ? 1 : n <= 4 ? 2 : 3];
     const size_t local[2] = {size_t(ta ? kRangesT : kItemsN), size_t(ta ? kItemsT : kRangesN)};
     check_local(dk, name, local, 2);
     const int64_t group_rows = (ta ? kItemsT : kItemsN) * kRowsPerItem;  // rows of C per work-group
