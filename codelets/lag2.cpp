@@ -11,7 +11,8 @@ namespace {
 struct Lag2DownArgs {
     uint32_t flags;
     Uplo uplo;
-    int* info;  // Sequence slot: 1 when an entry overflows the low precision
+    double alpha;  // a power of 2: B = alpha·A
+    int* info;     // Sequence slot: 1 when an entry overflows the low precision
 };
 
 template <class T>
@@ -19,14 +20,14 @@ void lag2_down_cpu(void* buffers[], void* cl_arg) {
     const auto& a = *static_cast<Lag2DownArgs*>(cl_arg);
     auto A = codelets::cpu_tile<T>(buffers[0]);
     auto B = codelets::cpu_tile<cpu::low_t<T>>(buffers[1]);
-    *a.info = cpu::lag2_down<T>(a.uplo, B.m, B.n, A.ptr, A.ld, B.ptr, B.ld);
+    *a.info = cpu::lag2_down<T>(a.uplo, B.m, B.n, a.alpha, A.ptr, A.ld, B.ptr, B.ld);
 }
 
 template <class T>
 void lag2_down_opencl(void* buffers[], void* cl_arg) {
     const auto& a = *static_cast<Lag2DownArgs*>(cl_arg);
     auto w = codelets::opencl_worker<T>();
-    ocl::lag2_down<T>(w.kernels, w.queue, a.uplo, codelets::tile_rows(buffers[1]), codelets::tile_cols(buffers[1]),
+    ocl::lag2_down<T>(w.kernels, w.queue, a.uplo, codelets::tile_rows(buffers[1]), codelets::tile_cols(buffers[1]), a.alpha,
                       codelets::ocl_tile<T>(buffers[0]), codelets::ocl_tile<cpu::low_t<T>>(buffers[1]), a.info);
 }
 
@@ -67,8 +68,8 @@ starpu_codelet& lag2_up_codelet() {
 }  // namespace
 
 template <class T>
-void tasks::lag2_down(Uplo uplo, TileHandle A, TileHandle B, int* info, int prio) {
-    Lag2DownArgs args{codelets::pack_flags(char(uplo)), uplo, info};
+void tasks::lag2_down(Uplo uplo, TileHandle A, TileHandle B, int* info, double alpha, int prio) {
+    Lag2DownArgs args{codelets::pack_flags(char(uplo)), uplo, alpha, info};
     codelets::submit(lag2_down_codelet<T>(), args, {A, B}, prio);
 }
 
@@ -80,7 +81,7 @@ void tasks::lag2_up(bool accumulate, TileHandle A, TileHandle B, int prio) {
 
 // The high precisions only: their low one is derived (cpu::low_t).
 #define TESSERA_INSTANTIATE(T)                                                        \
-    template void tasks::lag2_down<T>(Uplo, TileHandle, TileHandle, int*, int);       \
+    template void tasks::lag2_down<T>(Uplo, TileHandle, TileHandle, int*, double, int); \
     template void tasks::lag2_up<T>(bool, TileHandle, TileHandle, int);
 TESSERA_INSTANTIATE(double)
 TESSERA_INSTANTIATE(std::complex<double>)

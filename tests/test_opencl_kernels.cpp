@@ -413,16 +413,18 @@ TYPED_TEST(OpenCLKernels, NormTileMatchesCpuBits) {
 
 // The mixed-precision solvers' conversions on a device (lacpy.cl's tessera_lag2_down / _up) against
 // cpu::lag2_down / lag2_up: a rounding to float and a widening (and one addition) are correctly
-// rounded in IEEE arithmetic on both, so the results are compared bit for bit; entries outside the
-// uplo trapezoid stay untouched (NaN); the overflow flag as xLAG2S's (±FLT_MAX; NaN not reported).
+// rounded in IEEE arithmetic on both, so the results are compared bit for bit, also scaled by a
+// power of 2 (alpha = 2^-20, exact; the FP16 Cholesky's σ); entries outside the uplo trapezoid stay
+// untouched (NaN); the overflow flag as xLAG2S's (±FLT_MAX of alpha·A; NaN not reported).
 template <class T>
 void run_lag2(std::mt19937_64& rng) {
     using L = cpu::low_t<T>;
     const ocl::DeviceKernels& dk = Env::get().kernels<T>();
     const cl_command_queue q = Env::get().queue();
     const int64_t m = 37, n = 21;
+    for (double alpha : {1.0, 0x1p-20})
     for (Uplo uplo : {Uplo::General, Uplo::Lower, Uplo::Upper}) {
-        SCOPED_TRACE(::testing::Message() << "lag2_down uplo " << char(uplo));
+        SCOPED_TRACE(::testing::Message() << "lag2_down uplo " << char(uplo) << " alpha " << alpha);
         DevMat<T> A(m, n, 3);
         DevMat<L> B(m, n, 2);
         fill_random(A, rng);
@@ -430,11 +432,12 @@ void run_lag2(std::mt19937_64& rng) {
         A.upload();
         B.upload();
         int info = -1;
-        ocl::lag2_down<T>(dk, q, uplo, m, n, A.mat(), B.mat(), &info);
+        ocl::lag2_down<T>(dk, q, uplo, m, n, alpha, A.mat(), B.mat(), &info);
         B.download();
         EXPECT_EQ(info, 0);
         std::vector<L> ref(size_t(m * n));
-        EXPECT_EQ(cpu::lag2_down<T>(uplo, m, n, A.data(), A.ld, ref.data(), m), 0);
+        EXPECT_EQ(cpu::lag2_down<T>(uplo, m, n, alpha, A.data(), A.ld, ref.data(), m), 0);
+        EXPECT_EQ(ref[0], L(A(0, 0) * real_t<T>(alpha)));
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = 0; i < m; ++i) {
                 const bool in = uplo == Uplo::General || (uplo == Uplo::Lower ? i >= j : i <= j);
@@ -448,7 +451,9 @@ void run_lag2(std::mt19937_64& rng) {
                 }
             }
     }
-    // An entry beyond ±FLT_MAX (a real part, then for complex an imaginary part) sets the flag.
+    // An entry beyond ±FLT_MAX (a real part, then for complex an imaginary part) sets the flag, unless
+    // alpha brings it within.
+    for (double alpha : {1.0, 0x1p-20})
     for (int which = 0; which < (is_complex_v<T> ? 2 : 1); ++which) {
         DevMat<T> A(m, n, 1);
         DevMat<L> B(m, n, 1);
@@ -458,9 +463,9 @@ void run_lag2(std::mt19937_64& rng) {
         A.upload();
         B.upload();
         int info = -1;
-        ocl::lag2_down<T>(dk, q, Uplo::General, m, n, A.mat(), B.mat(), &info);
+        ocl::lag2_down<T>(dk, q, Uplo::General, m, n, alpha, A.mat(), B.mat(), &info);
         ocl::check(clFinish(q), "clFinish");
-        EXPECT_EQ(info, 1) << (which ? "imaginary part" : "real part");
+        EXPECT_EQ(info, alpha == 1 ? 1 : 0) << (which ? "imaginary part" : "real part") << ", alpha " << alpha;
     }
     for (bool accumulate : {false, true}) {
         SCOPED_TRACE(::testing::Message() << "lag2_up accumulate " << accumulate);

@@ -17,18 +17,19 @@ namespace tessera::cpu {
 template <class T>
 using low_t = std::conditional_t<is_complex_v<T>, std::complex<float>, float>;
 
-/// B = A rounded to low_t<T> on the m×n region, or on its uplo trapezoid (Uplo::General: all of it).
-/// Returns 1, leaving B partly written, as soon as an entry (a real or an imaginary part) lies
-/// outside ±FLT_MAX (xLAG2S's RMAX = SLAMCH('O')), else 0. NaN is converted, not reported.
+/// B = alpha·A rounded to low_t<T> on the m×n region, or on its uplo trapezoid (Uplo::General: all of
+/// it); alpha a power of 2 (exact; 1: LAPACK's conversion). Returns 1, leaving B partly written, as
+/// soon as an entry of alpha·A (a real or an imaginary part) lies outside ±FLT_MAX (xLAG2S's RMAX =
+/// SLAMCH('O')), else 0. NaN is converted, not reported.
 template <class T>
-int lag2_down(Uplo uplo, int64_t m, int64_t n, const T* A, int64_t lda, low_t<T>* B, int64_t ldb) {
+int lag2_down(Uplo uplo, int64_t m, int64_t n, double alpha, const T* A, int64_t lda, low_t<T>* B, int64_t ldb) {
     const double rmax = double(std::numeric_limits<float>::max());
     auto out = [rmax](double v) { return v < -rmax || v > rmax; };
     for (int64_t j = 0; j < n; ++j) {
         const int64_t lo = uplo == Uplo::Lower ? std::min(j, m) : 0;
         const int64_t hi = uplo == Uplo::Upper ? std::min(j + 1, m) : m;
         for (int64_t i = lo; i < hi; ++i) {
-            const T a = A[i + j * lda];
+            const T a = A[i + j * lda] * real_t<T>(alpha);
             if (out(std::real(a)) || out(std::imag(a))) return 1;
             B[i + j * ldb] = low_t<T>(a);
         }

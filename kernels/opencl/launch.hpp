@@ -137,13 +137,14 @@ void lacpy(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, in
 /// B (n×m) = Aᴴ (Aᵀ for real T), A m×n.
 template <class T>
 void conj_transpose(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, Mat A, Mat B);
-/// B = A rounded to T's low precision (float for double, float2 for complex double) on the m×n
-/// region or its uplo trapezoid (LAPACK xLAG2S / xLAT2S / xLAG2C); B's offset and ld in low-precision
-/// elements. *host_info (read back on q, non-blocking as ocl::potrf's) becomes 1 when an entry lies
-/// outside ±FLT_MAX, else 0: cpu::lag2_down's value (kernels/cpu/lag2.hpp). T: double, complex double.
+/// B = alpha·A rounded to T's low precision (float for double, float2 for complex double) on the m×n
+/// region or its uplo trapezoid (LAPACK xLAG2S / xLAT2S / xLAG2C; alpha a power of 2, 1 for LAPACK's
+/// conversion); B's offset and ld in low-precision elements. *host_info (read back on q,
+/// non-blocking as ocl::potrf's) becomes 1 when an entry of alpha·A lies outside ±FLT_MAX, else 0:
+/// cpu::lag2_down's value (kernels/cpu/lag2.hpp). T: double, complex double.
 template <class T>
-void lag2_down(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, int64_t n, Mat A, Mat B,
-               int* host_info);
+void lag2_down(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, int64_t n, double alpha, Mat A,
+               Mat B, int* host_info);
 /// B = A (accumulate false) or B + A, A m×n in T's low precision widened to T (xLAG2D, then xAXPY);
 /// A's offset and ld in low-precision elements.
 template <class T>

@@ -18,8 +18,8 @@ void launch_2d(cl_command_queue q, cl_kernel kernel, int64_t m, int64_t n, const
 }  // namespace
 
 template <class T>
-void lag2_down(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, int64_t n, Mat A, Mat B,
-               int* host_info) {
+void lag2_down(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, int64_t n, double alpha, Mat A,
+               Mat B, int* host_info) {
     check_prec<T>(dk, "lag2_down");
     const cl_int zero = 0;
     check(clEnqueueFillBuffer(q, dk.info_scratch(), &zero, sizeof zero, 0, sizeof zero, 0, nullptr, nullptr),
@@ -31,7 +31,9 @@ void lag2_down(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m
         const cl_int lda = to_int(A.ld, "lag2_down", "lda"), ldb = to_int(B.ld, "lag2_down", "ldb");
         const cl_ulong offA = A.off, offB = B.off;
         const cl_mem flag = dk.info_scratch();
-        set_args(kernel, "clSetKernelArg(tessera_lag2_down)", cm, cn, cu, A.mem, offA, lda, B.mem, offB, ldb, flag);
+        const cl_double calpha = alpha;
+        set_args(kernel, "clSetKernelArg(tessera_lag2_down)", cm, cn, cu, calpha, A.mem, offA, lda, B.mem, offB, ldb,
+                 flag);
         launch_2d(q, kernel, m, n, "clEnqueueNDRangeKernel(tessera_lag2_down)");
     }
     check(clEnqueueReadBuffer(q, dk.info_scratch(), CL_FALSE, 0, sizeof(cl_int), host_info, 0, nullptr, nullptr),
@@ -51,7 +53,7 @@ void lag2_up(const DeviceKernels& dk, cl_command_queue q, bool accumulate, int64
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                                      \
-    template void lag2_down<T>(const DeviceKernels&, cl_command_queue, Uplo, int64_t, int64_t, Mat, Mat, int*);     \
+    template void lag2_down<T>(const DeviceKernels&, cl_command_queue, Uplo, int64_t, int64_t, double, Mat, Mat, int*); \
     template void lag2_up<T>(const DeviceKernels&, cl_command_queue, bool, int64_t, int64_t, Mat, Mat);
 TESSERA_INSTANTIATE(double)
 TESSERA_INSTANTIATE(std::complex<double>)
