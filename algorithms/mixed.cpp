@@ -31,7 +31,7 @@ int64_t refine(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const Ti
     }
     for (int64_t it = 1; it <= kItermax; ++it) {
         Sequence seq;
-        convert_down_async(Uplo::General, R, Xs, seq);
+        low.to_low_async(R, Xs, seq);
         low.resolve_async(Xs, seq);
         convert_up_async(true, Xs, X, seq);
         residual_async(uplo, A, B, X, R, seq);
@@ -50,7 +50,7 @@ int64_t refine(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const Ti
 template <class T>
 int64_t posv_mixed(Uplo uplo, TileMatrix<T>& A, const TileMatrix<T>& B, TileMatrix<T>& X, int64_t& iter,
                    LowFactorization how) {
-    check_factorization("posv_mixed", how);
+    check_factorization("posv_mixed", how, true);
     check_arg(uplo != Uplo::General, "posv_mixed", "uplo", 'G', "must be Lower or Upper");
     check_mixed_args("posv_mixed", A.n(), A.m(), A.nb(), B.m(), B.n(), B.nb(), X.m(), X.n(), X.nb());
     std::vector<int64_t> unused;
@@ -60,7 +60,7 @@ int64_t posv_mixed(Uplo uplo, TileMatrix<T>& A, const TileMatrix<T>& B, TileMatr
 template <class T>
 int64_t gesv_mixed(TileMatrix<T>& A, std::vector<int64_t>& ipiv, const TileMatrix<T>& B, TileMatrix<T>& X,
                    int64_t& iter, LowFactorization how) {
-    check_factorization("gesv_mixed", how);
+    check_factorization("gesv_mixed", how, false);
     check_mixed_args("gesv_mixed", A.n(), A.m(), A.nb(), B.m(), B.n(), B.nb(), X.m(), X.n(), X.nb());
     ipiv.assign(size_t(A.n()), 0);
     return refine(Uplo::General, A, ipiv, B, X, iter, how);

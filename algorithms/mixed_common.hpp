@@ -10,6 +10,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <starpu.h>
+
 #include "algorithms/common.hpp"
 #include "algorithms/diagonal_inverse_solves.hpp"
 #include "codelets/tasks.hpp"
@@ -33,15 +35,16 @@ double cabs1(T x) {
     return std::abs(double(std::real(x))) + std::abs(double(std::imag(x)));
 }
 
-// Submit B = low(A) on every tile of A's uplo triangle (General: all), each kernel reporting an
-// overflow into an info slot of seq: seq.wait() > 0 means an entry overflowed.
+// Submit B = low(alpha·A) on every tile of A's uplo triangle (General: all), alpha a power of 2, each
+// kernel reporting an overflow into an info slot of seq: seq.wait() > 0 means an entry overflowed.
 template <class T>
-void convert_down_async(Uplo uplo, const TileMatrix<T>& A, TileMatrix<low_t<T>>& B, Sequence& seq) {
+void convert_down_async(Uplo uplo, const TileMatrix<T>& A, TileMatrix<low_t<T>>& B, Sequence& seq, double alpha = 1) {
     detail::SubmitScope scope(seq);
     for (int64_t j = 0; j < A.nt(); ++j)
         for (int64_t i = 0; i < A.mt(); ++i) {
             if ((uplo == Uplo::Lower && i < j) || (uplo == Uplo::Upper && i > j)) continue;
-            tasks::lag2_down<T>(i == j ? uplo : Uplo::General, A.handle(i, j), B.handle(i, j), detail::info_slot(0));
+            tasks::lag2_down<T>(i == j ? uplo : Uplo::General, A.handle(i, j), B.handle(i, j), detail::info_slot(0),
+                                alpha);
         }
 }
 
@@ -130,6 +133,34 @@ bool converged(const TileMatrix<T>& R, const TileMatrix<T>& X, double cte) {
     return true;
 }
 
+// FP16 products (LowFactorization::Fp16) factor sigma·A instead of A: sigma, a power of 2, brings A's
+// largest diagonal entry into [2^14, 2^15), so that every entry of A (|a_ij| ≤ √(a_ii·a_jj)), which
+// the tile potrf's and the panels' products take as operands, stays below FP16's 65504, every entry
+// of its Cholesky factor below 2^7.5 (|l_ij| ≤ √a_ii), and the Schur complements' small entries as
+// far above FP16's subnormals (2^-14) as that allows (scaled to a diagonal of 1, a matrix of κ = 1e5
+// lost the classic refinement to them: bench/gpu_notes.md, "FP16 operands").
+// Read from the diagonal tiles in host memory (acquired; a copy on a device comes back); 1 when the
+// largest diagonal entry is not a positive finite number (the factorization or the conversion then
+// fails as it would unscaled); nullopt when a diagonal tile has no host storage (a workspace).
+template <class T>
+std::optional<double> diagonal_scale(const TileMatrix<T>& A) {
+    double amax = 0;
+    for (int64_t k = 0; k < std::min(A.mt(), A.nt()); ++k) {
+        if (!A.is_local(k, k)) return std::nullopt;
+        starpu_data_acquire(A.handle(k, k), STARPU_R);
+        const T* t = A.tile_data(k, k);
+        for (int64_t d = 0; d < std::min(A.tile_rows(k), A.tile_cols(k)); ++d) {
+            const double v = std::real(t[d + d * A.tile_ld(k)]);
+            if (!(v <= amax)) amax = v;  // NaN kept
+        }
+        starpu_data_release(A.handle(k, k));
+    }
+    if (!(amax > 0) || !std::isfinite(amax)) return 1.0;
+    int e = 0;
+    std::frexp(amax, &e);  // amax = f·2^e, 1/2 ≤ f < 1
+    return std::ldexp(1.0, 15 - e);
+}
+
 // The low-precision factorization of a mixed solver: Cholesky (uplo Lower / Upper) or LU (General).
 // Cholesky with OpenCL devices solves by the inverses of the factor's diagonal tiles
 // (diagonal_inverse_solves.hpp), which its panels make anyway, instead of device trsm in every solve.
@@ -140,13 +171,32 @@ struct LowFactor {
     std::vector<int64_t> ipiv;
     LowFactorization how = LowFactorization::Low;
     detail::DiagonalInverseSolves<low_t<T>> by_inverses;
-    // Factor A and solve B in place, in seq (its wait returns the factorization's info); with
-    // LowFactorization::Tf32 (T = double), the factorization's tasks ask for TF32 products.
+    // A holds sigma·(the high-precision A), and each right-hand side is scaled alike when it is
+    // rounded down (to_low_async): (sigma·A)⁻¹·(sigma·b) = A⁻¹·b (diagonal_scale; Fp16 only, else 1).
+    double sigma = 1;
+    ocl::TensorFormat format = ocl::TensorFormat::None;  // the factorization's products
+
+    // Choose the products' format and sigma from `how` and the high-precision A (its diagonal).
+    void choose(const TileMatrix<T>& high) {
+        if (!std::is_same_v<T, double> || how == LowFactorization::Low) return;
+        format = ocl::TensorFormat::Tf32;
+        if (how != LowFactorization::Fp16) return;
+        const std::optional<double> s = diagonal_scale(high);  // none: TF32, whose range needs no scale
+        if (s) format = ocl::TensorFormat::Fp16, sigma = *s;
+    }
+    // Submit A = low(sigma·high) (high's uplo triangle; General: all) in seq, whose info reports an
+    // overflow.
+    void convert_async(const TileMatrix<T>& high, Sequence& seq) { convert_down_async(uplo, high, A, seq, sigma); }
+    // Submit Xs = low(sigma·X), a right-hand side of the low solves, in seq (info: an overflow).
+    void to_low_async(const TileMatrix<T>& X, TileMatrix<low_t<T>>& Xs, Sequence& seq) const {
+        convert_down_async(Uplo::General, X, Xs, seq, sigma);
+    }
+    // Factor A and solve B in place, in seq (its wait returns the factorization's info); the
+    // factorization's tasks ask for the products' format (tasks::TensorScope).
     void solve_async(TileMatrix<low_t<T>>& B, Sequence& seq) {
-        const bool tf32 = how == LowFactorization::Tf32 && std::is_same_v<T, double>;
         {
-            std::optional<tasks::Tf32Scope> scope;
-            if (tf32) scope.emplace();
+            std::optional<tasks::TensorScope> scope;
+            if (format != ocl::TensorFormat::None) scope.emplace(format);
             if (uplo == Uplo::General) return gesv_async(A, ipiv, B, seq);
             if (detail::opencl_devices() == 0) return posv_async(uplo, A, B, seq);
             by_inverses.potrf_async(uplo, A, seq);
@@ -169,9 +219,13 @@ int64_t fallback(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const 
     return uplo == Uplo::General ? gesv(A, ipiv, X) : posv(uplo, A, X);
 }
 
-inline void check_factorization(const char* func, LowFactorization how) {
-    check_arg(how == LowFactorization::Low || how == LowFactorization::Tf32, func, "factorization", int64_t(how),
-              "must be LowFactorization::Low or Tf32");
+// `how` must be one of LowFactorization's values, Fp16 for the Cholesky solvers only (`cholesky`:
+// Cholesky's factor is bounded by A's diagonal, LU's is not).
+inline void check_factorization(const char* func, LowFactorization how, bool cholesky) {
+    check_arg(how == LowFactorization::Low || how == LowFactorization::Tf32 || how == LowFactorization::Fp16, func,
+              "factorization", int64_t(how), "must be LowFactorization::Low, Tf32 or Fp16");
+    check_arg(how != LowFactorization::Fp16 || cholesky, func, "factorization", int64_t(how),
+              "must be Low or Tf32 for LU (Fp16: posv_mixed and posv_mixed_gmres only)");
 }
 
 inline void check_mixed_args(const char* func, int64_t an, int64_t am, int64_t nb, int64_t bm, int64_t bn, int64_t bnb,
@@ -195,7 +249,8 @@ int64_t start(LowFactor<T>& low, const TileMatrix<T>& A, const TileMatrix<T>& B,
     // factorization, solve and first residual (whose info is the factorization's), so that
     // LAPACK's -2 is told from -3. ‖A‖∞ (norm tasks) runs meanwhile.
     Sequence convert_b, convert, solve;
-    convert_down_async(Uplo::General, B, Xs, convert_b);
+    low.choose(A);
+    low.to_low_async(B, Xs, convert_b);
     // Xs reaches the devices before A's tiles: a copy a task waits for queues behind the
     // prefetches of ready tasks' inputs (tasks::DevicePrefetch), here the conversions' 128 MiB
     // tiles (n = 32768, nb = 4096), and the first solve then waited ~20 ms at each of its first
@@ -207,7 +262,7 @@ int64_t start(LowFactor<T>& low, const TileMatrix<T>& A, const TileMatrix<T>& B,
         for (int64_t j = 0; j < Xs.nt(); ++j)
             for (int64_t i = 0; i < Xs.mt(); ++i) prefetch(Xs.handle(i, j));
     }
-    convert_down_async(low.uplo, A, low.A, convert);
+    low.convert_async(A, convert);
     low.solve_async(Xs, solve);
     convert_up_async(false, Xs, X, solve);
     residual_async(low.uplo, A, B, X, R, solve);

@@ -81,7 +81,7 @@ struct Gmres {
     // dst = M⁻¹·src: rounded down (an overflow is reported in seq's info), solved with the low factors,
     // rounded up.
     void precondition_async(const TileMatrix<T>& src, TileMatrix<T>& dst, Sequence& seq) {
-        convert_down_async(Uplo::General, src, Xs, seq);
+        low.to_low_async(src, Xs, seq);
         low.resolve_async(Xs, seq);
         convert_up_async(false, Xs, dst, seq);
     }
@@ -209,7 +209,7 @@ void check_nrhs(const char* func, int64_t nrhs) {
 template <class T>
 int64_t posv_mixed_gmres(Uplo uplo, TileMatrix<T>& A, const TileMatrix<T>& B, TileMatrix<T>& X, int64_t& iter,
                          LowFactorization how) {
-    check_factorization("posv_mixed_gmres", how);
+    check_factorization("posv_mixed_gmres", how, true);
     check_arg(uplo != Uplo::General, "posv_mixed_gmres", "uplo", 'G', "must be Lower or Upper");
     check_mixed_args("posv_mixed_gmres", A.n(), A.m(), A.nb(), B.m(), B.n(), B.nb(), X.m(), X.n(), X.nb());
     check_nrhs("posv_mixed_gmres", B.n());
@@ -220,7 +220,7 @@ int64_t posv_mixed_gmres(Uplo uplo, TileMatrix<T>& A, const TileMatrix<T>& B, Ti
 template <class T>
 int64_t gesv_mixed_gmres(TileMatrix<T>& A, std::vector<int64_t>& ipiv, const TileMatrix<T>& B, TileMatrix<T>& X,
                          int64_t& iter, LowFactorization how) {
-    check_factorization("gesv_mixed_gmres", how);
+    check_factorization("gesv_mixed_gmres", how, false);
     check_mixed_args("gesv_mixed_gmres", A.n(), A.m(), A.nb(), B.m(), B.n(), B.nb(), X.m(), X.n(), X.nb());
     check_nrhs("gesv_mixed_gmres", B.n());
     ipiv.assign(size_t(A.n()), 0);

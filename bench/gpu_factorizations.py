@@ -21,8 +21,9 @@ The solvers posv, gesv and the mixed-precision posv_mixed, gesv_mixed, posv_mixe
 gesv_mixed_gmres (one right-hand side; CHECK=full, O(n^2) for a solve: the backward error) have
 cuSOLVER's dposv (torch.linalg.cholesky + cholesky_solve) or dgesv (torch.linalg.solve) in the
 working precision as their peer, checked by ||A x - b|| / ((||A|| ||x|| + ||b||) n eps). A mixed solver's op may end in
-+tf32 (posv_mixed+tf32:d:32768:4096): tessera-tester's --factor tf32, the float factorization's GEMMs
-on TF32 tensor cores (tessera/mixed.hpp, LowFactorization::Tf32); its peer stays cuSOLVER's double solver.
++tf32 (posv_mixed+tf32:d:32768:4096) or +fp16 (Cholesky only): tessera-tester's --factor tf32 / fp16, the
+float factorization's GEMMs on tensor cores with TF32 or FP16 operands (tessera/mixed.hpp,
+LowFactorization::Tf32, Fp16); its peer stays cuSOLVER's double solver.
 potri and trtri are not in the default cases; run them with CHECK=full (the tester has no randomized
 check of an inverse). Ours: potri after an untimed potrf, trtri of the tester's well-conditioned
 triangular matrix. The peer of both is cuSOLVER's potri from the Cholesky factor L computed untimed

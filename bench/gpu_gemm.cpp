@@ -8,8 +8,8 @@
 //                     [--forms nn,nt,tn]                  C = A·B (nn, default), C = A·Bᵀ (nt), C = Aᵀ·B (tn)
 //   gpu_gemm --micro                                     mma.sync throughput per shape, FP64 and TF32
 //   --emulate: pretend compute capability 9.0 and emulate mma through local memory (PoCL tests).
-//   --tf32: float products inside ocl::Tf32Products (gemm_nv_tf32.cl's TF32 tensor-core kernels),
-//           checked against the unit roundoff of TF32 (2^-11) instead of float's.
+//   --tf32, --fp16: float products inside ocl::TensorProducts (gemm_nv_tf32.cl's tensor-core kernels),
+//           checked against the unit roundoff of TF32 and FP16 (2^-11) instead of float's.
 // A variant is a string of extra build options, e.g. "-DTESSERA_NVD_MMA=1688 -DTESSERA_NVD_ASYNC=1";
 // its label is the options with "-DTESSERA_" removed. Machine-readable lines start with RESULT,
 // CLBLAST, CHECK or MICRO.
@@ -35,7 +35,8 @@ using namespace tessera::harness;
 namespace {
 
 struct Args {
-    bool check = false, bench = false, micro = false, clblast = false, emulate = false, tf32 = false;
+    bool check = false, bench = false, micro = false, clblast = false, emulate = false;
+    ocl::TensorFormat format = ocl::TensorFormat::None;  // --tf32, --fp16
     std::vector<char> precs = {'d', 's'};
     std::vector<std::string> variants;
     std::vector<int> sizes = {1024, 2048, 4096, 8192};
@@ -67,10 +68,15 @@ ocl::DeviceInfo device_info(const Env& env, const Args& a) {
     return info;
 }
 
-/// The unit roundoff the checks scale by: TF32's 2^-11 for float with --tf32, else T's.
+/// The suffix of a result's label for the products' format.
+std::string format_label(const Args& a) {
+    return a.format == ocl::TensorFormat::Tf32 ? ",TF32" : a.format == ocl::TensorFormat::Fp16 ? ",FP16" : "";
+}
+
+/// The unit roundoff the checks scale by: 2^-11 for float with --tf32 or --fp16, else T's.
 template <class T>
 double unit_roundoff(const Args& a) {
-    return a.tf32 && std::is_same_v<T, float> ? 0x1p-11 : std::numeric_limits<T>::epsilon() / 2;
+    return a.format != ocl::TensorFormat::None && std::is_same_v<T, float> ? 0x1p-11 : std::numeric_limits<T>::epsilon() / 2;
 }
 
 std::string variant_opts(const Args& a, const std::string& v) {
@@ -87,7 +93,7 @@ bool run_checks(const Env& env, const Args& a, const std::string& variant) {
         std::printf("CHECK %c %s unavailable (no tessera_nvgemm kernels on this device)\n", prec, label(variant).c_str());
         return false;
     }
-    if (a.tf32 && std::is_same_v<T, float> && !dk->has("tessera_nvgemm_nn_tf32")) {
+    if (a.format != ocl::TensorFormat::None && std::is_same_v<T, float> && !dk->has("tessera_nvgemm_nn_tf32")) {
         std::printf("CHECK %c %s,TF32 unavailable (no tessera_nvgemm_*_tf32 kernels)\n", prec, label(variant).c_str());
         return false;
     }
@@ -95,7 +101,7 @@ bool run_checks(const Env& env, const Args& a, const std::string& variant) {
     double worst = 0;
     int fails = 0;
     const auto cases = standard_cases(a.emulate);
-    const ocl::Tf32Products tf32(a.tf32);
+    const ocl::TensorProducts tensor(a.format);
     for (const GemmCase& c : cases) {
         std::string why;
         const double r = check_case<T>(env, *dk, nv_path<T>(), c, rng, &why, unit_roundoff<T>(a));
@@ -105,7 +111,7 @@ bool run_checks(const Env& env, const Args& a, const std::string& variant) {
             std::printf("  FAIL %c %s: residual %.3g %s\n", prec, c.str().c_str(), r, why.c_str());
         }
     }
-    std::printf("CHECK %c %-40s cases=%zu fails=%d worst=%.3g %s\n", prec, (label(variant) + (a.tf32 ? ",TF32" : "")).c_str(), cases.size(), fails,
+    std::printf("CHECK %c %-40s cases=%zu fails=%d worst=%.3g %s\n", prec, (label(variant) + format_label(a)).c_str(), cases.size(), fails,
                 worst, fails ? "FAILED" : "ok");
     std::fflush(stdout);
     return fails == 0;
@@ -275,7 +281,7 @@ void run_bench(const Env& env, const Args& a) {
     const char prec = std::is_same_v<T, float> ? 's' : 'd';
     std::vector<std::unique_ptr<ocl::DeviceKernels>> dks;
     std::vector<std::string> vs = a.variants.empty() ? std::vector<std::string>{""} : a.variants;
-    const ocl::Tf32Products tf32(a.tf32);
+    const ocl::TensorProducts tensor(a.format);
     for (const std::string& v : vs) {
         try {
             dks.push_back(build_kernels(env, prec, variant_opts(a, v), device_info(env, a)));
@@ -308,7 +314,7 @@ void run_bench(const Env& env, const Args& a) {
                 const double res = p.sampled_residual(env, 64, 7, nt, tn, unit_roundoff<T>(a));
                 const double t = time_batches(env, call, a.reps, per_batch);
                 std::printf("RESULT %s %d %-34s %8.2f TFLOP/s  %.3f ms  check=%.3g %s\n", tag.c_str(), n,
-                            (label(vs[vi]) + (a.tf32 ? ",TF32" : "")).c_str(),
+                            (label(vs[vi]) + format_label(a)).c_str(),
                             flop / t * 1e-12, t * 1e3, res, res <= 60 ? "ok" : "FAILED");
                 std::fflush(stdout);
             }
@@ -447,7 +453,7 @@ void dump_ptx(const Env& env, const Args& a) {
 }
 
 constexpr const char* kUsage =
-    "usage: gpu_gemm [--check] [--bench] [--micro] [--clblast] [--emulate] [--tf32] [--prec d,s] [--variant OPTS]... "
+    "usage: gpu_gemm [--check] [--bench] [--micro] [--clblast] [--emulate] [--tf32|--fp16] [--prec d,s] [--variant OPTS]... "
     "[--sizes N,...] [--forms nn,nt,tn] [--reps R] [--dump-ptx DIR]";
 
 /// Parse argv; throws tessera::Error (exit code 2) naming the option for a missing or invalid value.
@@ -464,7 +470,8 @@ Args parse_args(int argc, char** argv) {
         else if (s == "--micro") a.micro = true;
         else if (s == "--clblast") a.clblast = true;
         else if (s == "--emulate") a.emulate = true;
-        else if (s == "--tf32") a.tf32 = true;
+        else if (s == "--tf32") a.format = ocl::TensorFormat::Tf32;
+        else if (s == "--fp16") a.format = ocl::TensorFormat::Fp16;
         else if (s == "--dump-ptx") a.dump_dir = value();
         else if (s == "--variant") a.variants.push_back(value());
         else if (s == "--reps") a.reps = parse_int_option("--reps", value(), 1);

@@ -42,7 +42,9 @@ static uint32_t footprint(starpu_task* task) {
     uint32_t flags = 0;
     if (task->cl_arg && task->cl_arg_size >= sizeof flags) std::memcpy(&flags, task->cl_arg, sizeof flags);
     h = starpu_hash_crc32c_be(flags, h);
-    if (task_tf32(task)) h = starpu_hash_crc32c_be(0x7F32u, h);  // TF32 products: other kernels, other costs
+    // Tensor-core products: other kernels, other costs (TF32 keeps the footprints it had).
+    if (const auto f = task_tensor_format(task); f != ocl::TensorFormat::None)
+        h = starpu_hash_crc32c_be(f == ocl::TensorFormat::Tf32 ? 0x7F32u : 0xF16u, h);
     // A task of a failed sequence skips its work: its near-zero time goes to a history entry of its
     // own instead of the kernel's (StarPU computes the footprint when it schedules the task, or
     // when it records the time), so that a failure does not teach the scheduler wrong costs.
@@ -100,10 +102,10 @@ struct TaskContext {
     std::shared_ptr<const void> keep;          // e.g. a user's tile generator, alive until completion
     double flops = 0;                          // the kernel's flops (progress counters), set at submission
     std::unique_ptr<detail::TaskTrace> trace;  // while tracing: buffers and bytes_in (runtime/trace.cpp)
-    bool tf32 = false;                         // submitted in a tasks::Tf32Scope
+    ocl::TensorFormat tensor = ocl::TensorFormat::None;  // the submitter's tasks::TensorScope
 };
 
-thread_local bool g_tf32_scope = false;  // the submitting thread is in a tasks::Tf32Scope
+thread_local ocl::TensorFormat g_tensor_scope = ocl::TensorFormat::None;  // the submitting thread's tasks::TensorScope
 
 std::atomic<long> g_live{0};
 std::atomic<bool> g_force_opencl{false};  // test-only (fault_injection.hpp)
@@ -139,7 +141,7 @@ void task_completed(void* arg) {
 }  // namespace
 
 detail::TaskGroup& task_group(starpu_task* task) { return *context_of(task)->group; }
-bool task_tf32(const starpu_task* task) { return context_of(task)->tf32; }
+ocl::TensorFormat task_tensor_format(const starpu_task* task) { return context_of(task)->tensor; }
 
 // Give a created task its arguments with the context appended, its callback, priority, name and
 // placement (new_task, or a task StarPU-MPI built). When memory runs out, the task is destroyed
@@ -159,7 +161,7 @@ static void prepare_task(starpu_task* task, starpu_codelet& cl, const void* args
     std::memcpy(arg, args, args_size);
     TaskContext* ctx = nullptr;
     try {
-        ctx = new TaskContext{detail::current_group(), std::move(keep), 0.0, nullptr, g_tf32_scope};
+        ctx = new TaskContext{detail::current_group(), std::move(keep), 0.0, nullptr, g_tensor_scope};
     } catch (...) {
         std::free(arg);
         destroy();
@@ -280,8 +282,10 @@ void tessera::detail::force_opencl_placement(bool on) { codelets::g_force_opencl
 
 namespace tessera::tasks {
 
-Tf32Scope::Tf32Scope() : saved_(codelets::g_tf32_scope) { codelets::g_tf32_scope = true; }
-Tf32Scope::~Tf32Scope() { codelets::g_tf32_scope = saved_; }
-bool Tf32Scope::active() { return codelets::g_tf32_scope; }
+TensorScope::TensorScope(ocl::TensorFormat format) : saved_(codelets::g_tensor_scope) {
+    codelets::g_tensor_scope = format;
+}
+TensorScope::~TensorScope() { codelets::g_tensor_scope = saved_; }
+ocl::TensorFormat TensorScope::active() { return codelets::g_tensor_scope; }
 
 }  // namespace tessera::tasks

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/opencl/tensor_format.hpp"
 #include "kernels/opencl/launch.hpp"
 #include "runtime/profile_internal.hpp"
 #include "runtime/runtime_internal.hpp"
@@ -82,8 +83,8 @@ starpu_perfmodel* history_model(const std::string& symbol);
 
 /// The sequence state the task (made by new_task) reports to.
 detail::TaskGroup& task_group(starpu_task* task);
-/// Whether the task (made by new_task) was submitted in a tasks::Tf32Scope.
-bool task_tf32(const starpu_task* task);
+/// The tensor-core format of the task's float products (made by new_task; tasks::TensorScope).
+ocl::TensorFormat task_tensor_format(const starpu_task* task);
 
 /// Run the codelet implementation `f` for the calling worker's current task, unless the task's
 /// sequence has already failed (the task is then a no-op); anything `f` throws fails the task's

@@ -55,7 +55,7 @@ void codelets::run_guarded(void (*f)(void**, void*), void* buffers[], void* cl_a
         return;
     }
     try {
-        const ocl::Tf32Products tf32(task_tf32(task));  // the GEMMs it launches (a tasks::Tf32Scope task)
+        const ocl::TensorProducts tensor(task_tensor_format(task));  // the GEMMs it launches (tasks::TensorScope)
         f(buffers, cl_arg);
     } catch (const std::bad_alloc&) {
         fail(group, task, "out of memory (std::bad_alloc)");

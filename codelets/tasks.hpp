@@ -8,29 +8,31 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/opencl/tensor_format.hpp"
 #include "tessera/tile_matrix.hpp"
 
 namespace tessera::tasks {
 
-/// While an object of this class lives, the tasks the calling thread submits ask for TF32 products
-/// (one process; tasks of submit_distributed ignore it): their OpenCL implementations run inside
-/// ocl::Tf32Products, so that the float GEMMs they launch (gemm and syrk tasks, and those inside
-/// trsm, trmm, potrf and trtri tasks) take NVIDIA's TF32 tensor cores where the device has them
-/// (kernels/opencl/gemm_nv_tf32.cl: unit roundoff 2^-11 instead of 2^-24). Such tasks get
-/// perfmodel footprints of their own; CPU implementations and other precisions are unchanged.
-/// For the low-precision factorization of a mixed-precision solver, whose refinement restores the
-/// high precision's accuracy. Scopes nest.
-class Tf32Scope {
+/// While an object of this class lives, the tasks the calling thread submits ask for tensor-core
+/// products in `format` (one process; tasks of submit_distributed ignore it): their OpenCL
+/// implementations run inside ocl::TensorProducts, so that the float GEMMs they launch (gemm and
+/// syrk tasks, and those inside trsm, trmm, potrf and trtri tasks) take NVIDIA's tensor cores where
+/// the device has them (kernels/opencl/gemm_nv_tf32.cl: TF32 or FP16 operands, unit roundoff 2^-11
+/// instead of 2^-24; with Fp16 the caller keeps the operands below 65504). Such tasks get perfmodel
+/// footprints of their own; CPU implementations and other precisions are unchanged. For the
+/// low-precision factorization of a mixed-precision solver, whose refinement restores the high
+/// precision's accuracy. Scopes nest.
+class TensorScope {
 public:
-    Tf32Scope();
-    ~Tf32Scope();
-    Tf32Scope(const Tf32Scope&) = delete;
-    Tf32Scope& operator=(const Tf32Scope&) = delete;
-    /// Whether the calling thread is inside a scope.
-    static bool active();
+    explicit TensorScope(ocl::TensorFormat format);
+    ~TensorScope();
+    TensorScope(const TensorScope&) = delete;
+    TensorScope& operator=(const TensorScope&) = delete;
+    /// The calling thread's format (the innermost scope's; None outside every scope).
+    static ocl::TensorFormat active();
 
 private:
-    bool saved_;
+    ocl::TensorFormat saved_;
 };
 
 /// C = alpha·op(A)·op(B) + beta·C on tiles (RW C).

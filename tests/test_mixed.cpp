@@ -155,6 +155,49 @@ TYPED_TEST(Mixed, Tf32FactorizationConvergesAndBadValueIsRefused) {
     }
 }
 
+// LowFactorization::Fp16 (FP16 operands where an NVIDIA device has the kernels, Low elsewhere)
+// factors σ·A, σ a power of 2 that brings A's largest diagonal entry into [2^14, 2^15), and scales each
+// right-hand side alike: with A's entries far above FP16's 65504 (×1e7) or far below 1 (×1e-7) the
+// Cholesky solvers still converge to the double backward error, which a σ applied to A but not to a
+// right-hand side (or the reverse) would not (every correction off by σ: iter = −31). LU refuses
+// Fp16, naming 'factorization'.
+TYPED_TEST(Mixed, Fp16FactorizationScalesAndLuRefusesIt) {
+    using T = TypeParam;
+    const int64_t n = 70, nb = 32;
+    const auto fp16 = LowFactorization::Fp16;
+    for (double magnitude : {1e7, 1e-7})
+        for (bool gmres : {false, true}) {
+            auto a = check::random_cond<T>(n, n, 10, true, 31);
+            for (T& v : a) v *= magnitude;
+            const auto b = check::random_matrix<T>(n, 1, n, 32);
+            TileMatrix<T> A(n, n, nb), B(n, 1, nb), X(n, 1, nb);
+            A.fill_from_lapack(a.data(), n);
+            B.fill_from_lapack(b.data(), n);
+            int64_t iter = -99;
+            const int64_t info = gmres ? posv_mixed_gmres(Uplo::Lower, A, B, X, iter, fp16)
+                                       : posv_mixed(Uplo::Lower, A, B, X, iter, fp16);
+            const std::string where = std::string(gmres ? "posv_mixed_gmres" : "posv_mixed") + " ×" +
+                                      std::to_string(magnitude);
+            ASSERT_EQ(info, 0) << where;
+            EXPECT_GE(iter, 0) << where;
+            std::vector<T> x(static_cast<size_t>(n));
+            X.to_lapack(x.data(), n);
+            EXPECT_LE(check::backward_error(n, 1, a.data(), n, x.data(), n, b.data(), n), check::kThreshold) << where;
+        }
+    TileMatrix<T> A(4, 4, 2), B(4, 1, 2), X(4, 1, 2);
+    int64_t iter = 0;
+    std::vector<int64_t> piv;
+    for (auto&& call : std::vector<std::function<void()>>{[&] { gesv_mixed(A, piv, B, X, iter, fp16); },
+                                                          [&] { gesv_mixed_gmres(A, piv, B, X, iter, fp16); }}) {
+        try {
+            call();
+            ADD_FAILURE() << "no error for Fp16 in an LU solver";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("'factorization'"), std::string::npos) << e.what();
+        }
+    }
+}
+
 // κ = 1e12 is beyond what the low precision's factors can refine (κ·eps_s ≫ 1): the solvers fall
 // back to double (iter < 0) and still return a backward stable solution.
 TYPED_TEST(Mixed, IllConditionedFallsBackToDouble) {

@@ -206,9 +206,10 @@ void add_options(CLI::App& app, Command& c) {
     add_flag_char(app, "--uplo", p.uplo, {{"L", Uplo::Lower}, {"U", Uplo::Upper}}, "L or U");
     add_flag_char(app, "--side", p.side, {{"L", Side::Left}, {"R", Side::Right}}, "L or R");
     add_flag_char(app, "--diag", p.diag, {{"N", Diag::NonUnit}, {"U", Diag::Unit}}, "N or U");
-    add_flag_char(app, "--factor", p.factor, {{"low", LowFactorization::Low}, {"tf32", LowFactorization::Tf32}},
-                  "the mixed solvers' low-precision factorization: low (its own arithmetic, default) or tf32 "
-                  "(--prec d: its float GEMMs on NVIDIA tensor cores in TF32; tessera/mixed.hpp)");
+    add_flag_char(app, "--factor", p.factor, {{"low", LowFactorization::Low}, {"tf32", LowFactorization::Tf32}, {"fp16", LowFactorization::Fp16}},
+                  "the mixed solvers' low-precision factorization: low (its own arithmetic, default), tf32 "
+                  "(--prec d: its float GEMMs on NVIDIA tensor cores in TF32) or fp16 (the same with FP16 "
+                  "operands, A scaled; posv_mixed only; tessera/mixed.hpp)");
     add_flag_char(app, "--norm", p.norm,
                   {{"M", Norm::Max}, {"O", Norm::One}, {"1", Norm::One}, {"I", Norm::Inf}, {"F", Norm::Fro},
                    {"E", Norm::Fro}},

@@ -30,7 +30,7 @@ struct Params {
     bool resident = false;  ///< --resident: operands on OpenCL device 0 before the clock starts, results left there
     uint64_t seed = 42;
     double cond = 0;  ///< --cond: 2-norm condition number of the generated matrix (0: the default matrices)
-    LowFactorization factor = LowFactorization::Low;  ///< --factor of the mixed solvers: low or tf32
+    LowFactorization factor = LowFactorization::Low;  ///< --factor of the mixed solvers: low, tf32 or fp16
     Options options() const { return Options{.nb = nb, .ib = ib}; }
 };
 

@@ -50,6 +50,20 @@ enum class LowFactorization {
     /// beyond: a slower solve, never a wrong one); GMRES-IR (posv_mixed_gmres, gesv_mixed_gmres)
     /// goes further (MAGMA's and cuSOLVER's IRS do the same with FP16 and TF32).
     Tf32,
+    /// T = double, Cholesky only (posv_mixed, posv_mixed_gmres; the LU solvers throw Error): as
+    /// Tf32, but the GEMMs' operands are rounded to FP16 (the same unit roundoff 2^-11; twice the
+    /// tensor-core work per instruction: products of the NT form, the trailing updates', about 1.4×
+    /// TF32's rate on an H200) where the device's FP16 kernel beats its TF32 one, TF32 elsewhere.
+    /// FP16 is finite only up to 65504 and subnormal below 2^-14, so A is factored as σ·A with σ a
+    /// power of 2 that brings its largest diagonal entry into [2^14, 2^15) (every entry of A is then
+    /// below 2^15 and of its factor below 2^7.5; each right-hand side is scaled alike, so X is
+    /// unchanged). Read from A's diagonal tiles in
+    /// host memory; an A without host storage (TileMatrix::workspace) factors as Tf32. Refinement
+    /// steps as Tf32's (H200, n = 16384, `--cond`: 5 at κ = 1e4, 15 at 1e6; at 1e8 the float
+    /// Cholesky fails either way, iter = −3); an operand that overflowed FP16 would end the same
+    /// way (a NaN pivot, or no convergence): the fallback, never a wrong answer. CPU workers and
+    /// other devices factor as Low.
+    Fp16,
 };
 
 /// Solve A·X = B for the symmetric (d) or Hermitian (z) positive definite n×n A, referenced through

@@ -1,69 +1,125 @@
-// tessera_nvgemm_*_tf32 in float: TF32 tensor cores (gemm_nv.cl describes the family). The float
-// kernels' blocks, slabs and copies (gemm_nv_s.cl's helpers: 128×128 blocks of 256 work-items,
-// k-major slabs X[k][r] of row NVS_LD = 132, cp.async, the staged B), multiplied by mma.sync
-// m16n8k8 .tf32: every operand rounded to TF32 (cvt.rna: 10 explicit mantissa bits, unit roundoff
-// 2^-11) and the products accumulated in FP32. Not a float GEMM's accuracy: the launcher takes
-// these kernels only inside an ocl::Tf32Products scope (the mixed-precision solvers' low-precision
-// factorization, whose refinement restores FP64 accuracy).
+// tessera_nvgemm_*_tf32 and tessera_nvgemm_*_f16 in float: products on NVIDIA tensor cores with
+// FP32 accumulators (gemm_nv.cl describes the family). The float kernels' blocks, slabs and copies
+// (gemm_nv_s.cl's helpers: 128×128 blocks of 256 work-items, k-major slabs X[k][r] of row NVS_LD =
+// 132, cp.async, the staged B), multiplied by mma.sync with the operands rounded to
+//   _tf32: TF32 (cvt.rna, 10 explicit mantissa bits, unit roundoff 2^-11, FP32's range), by
+//          m16n8k8 .tf32;
+//   _f16:  FP16 (cvt.rn, the same 10 bits and unit roundoff, but finite only up to 65504,
+//          subnormal below 2^-14, zero below 2^-25), by m16n8k16 .f16: twice the work per
+//          instruction on the same registers. The caller keeps the operands in range (the mixed
+//          Cholesky scales A so that its diagonal is at most 1, whence every entry of L is too).
+// Not a float GEMM's accuracy: the launcher takes these kernels only inside an ocl::TensorProducts
+// scope (the mixed-precision solvers' low-precision factorization, whose refinement restores FP64
+// accuracy).
 //
 // A warp computes a 64×32 tile (warps 2 along m × 4 along n): 4 m16 × 4 n8 mma tiles, 64 FP32
 // accumulators per work-item. Lane (g, t) = (lane / 4, lane % 4) holds rows 4g..4g+3 and
 // 32+4g..32+4g+3 of the warp's 64 and columns 8t..8t+7 of its 32: the mma's row g and g + 8 of
 // m16 tile i are rows 2i and 2i + 1 of the lane's eight, column c of n8 tile j is 4c + j, and the
-// mma's k = t and t + 4 of each 8-deep step are slab k 2t and 2t + 1. With that relabeling every
-// fragment comes in float4 loads (A: four, B: two per step) that meet distinct banks per
-// quarter-warp (16-byte unit 2t + g mod 8, as NVS_LD ≡ 1 unit mod 8), and the C fragments are the
-// lane's 8×8 block.
+// C fragments are the lane's 8×8 block. TF32: the mma's k = t and t + 4 of each 8-deep step are
+// slab k 2t and 2t + 1. FP16 (each register two halves, the lower k in the lower 16 bits): the
+// mma's k is the slab's own, so the lane reads slab k 2t, 2t+1, 2t+8 and 2t+9. Either way every
+// fragment comes in float4 loads that meet distinct banks per quarter-warp (16-byte unit 2t + g
+// + const mod 8, as NVS_LD ≡ 1 unit mod 8).
 #if defined(TESSERA_NV_SM) && TESSERA_NV_SM >= 80
 #if defined(TESSERA_REAL_S)
 
 #ifdef TESSERA_NV_EMULATE
-// PoCL test mode: the mma through local memory, after the PTX ISA's m16n8k8 .tf32 fragment
-// layouts (a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4); b0 (t, g), b1 (t+4, g); c0, c1
-// (g, 2t + {0,1}), c2, c3 (g+8, 2t + {0,1})), operands rounded as cvt.rna.tf32.f32 rounds.
-#define NVT_EMU_DECL __local float emu_a[8][16 * 8], emu_b[8][8 * 8];
+// PoCL test mode: the mma through local memory, after the PTX ISA's fragment layouts, operands
+// rounded as cvt.rna.tf32.f32 and cvt.rn.f16x2.f32 round them. m16n8k8 .tf32: a0 (g, t), a1 (g+8, t),
+// a2 (g, t+4), a3 (g+8, t+4); b0 (t, g), b1 (t+4, g). m16n8k16 .f16: a0 (g, 2t..2t+1), a1 (g+8,
+// 2t..2t+1), a2 (g, 2t+8..2t+9), a3 (g+8, 2t+8..2t+9); b0 (2t..2t+1, g), b1 (2t+8..2t+9, g). Both:
+// c0, c1 (g, 2t + {0,1}), c2, c3 (g+8, 2t + {0,1}).
+#define NVT_EMU_DECL __local float emu_a[8][16 * 16], emu_b[8][16 * 8];
 #define NVT_EMU_ARGS , emu_a, emu_b
-#define NVT_EMU_PARAMS , __local float (*emu_a)[16 * 8], __local float (*emu_b)[8 * 8]
+#define NVT_EMU_PARAMS , __local float (*emu_a)[16 * 16], __local float (*emu_b)[16 * 8]
 typedef float nvt_tf32_t;
+typedef float2 nvt_pair_t;  // (lower k, higher k), rounded
 static inline float nvt_tf32(const float x) { return as_float((as_uint(x) + 0x1000u) & 0xffffe000u); }
-static inline void nvt_emu(float* c, const float a0, const float a1, const float a2, const float a3, const float b0,
-                           const float b1, __local float (*emu_a)[16 * 8], __local float (*emu_b)[8 * 8])
+// To nearest FP16, ties to even; overflow to ±Inf; subnormals in steps of 2^-24; NaN stays NaN.
+static inline float nvt_fp16(const float x)
+{
+    if (!(fabs(x) >= 0x1p-14f)) return rint(x * 0x1p24f) * 0x1p-24f;
+    const uint u = as_uint(x);
+    const float r = as_float((u + 0xfffu + ((u >> 13) & 1u)) & 0xffffe000u);
+    return fabs(r) > 65504.0f ? copysign(INFINITY, x) : r;
+}
+static inline float2 nvt_pack(const float lo, const float hi) { return (float2)(nvt_fp16(lo), nvt_fp16(hi)); }
+// c += the warp's 16×kd by kd×8 product, the operands already in emu_a (row-major, 16 a row) and
+// emu_b (k-major, 8 a row).
+static inline void nvt_emu_product(float* c, const int kd, __local float (*emu_a)[16 * 16],
+                                   __local float (*emu_b)[16 * 8])
 {
     const int lane = (int)get_local_id(0) & 31, w = (int)get_local_id(0) >> 5, g = lane >> 2, t = lane & 3;
-    emu_a[w][g * 8 + t] = a0, emu_a[w][(g + 8) * 8 + t] = a1;
-    emu_a[w][g * 8 + t + 4] = a2, emu_a[w][(g + 8) * 8 + t + 4] = a3;
-    emu_b[w][t * 8 + g] = b0, emu_b[w][(t + 4) * 8 + g] = b1;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int v = 0; v < 4; ++v) {
         const int row = g + 8 * (v >> 1), col = 2 * t + (v & 1);
         float s = c[v];
-        for (int kk = 0; kk < 8; ++kk) s = fma(emu_a[w][row * 8 + kk], emu_b[w][kk * 8 + col], s);
+        for (int kk = 0; kk < kd; ++kk) s = fma(emu_a[w][row * 16 + kk], emu_b[w][kk * 8 + col], s);
         c[v] = s;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
-#define NVT_MMA(c, a0, a1, a2, a3, b0, b1) nvt_emu(c, a0, a1, a2, a3, b0, b1, emu_a, emu_b)
+static inline void nvt_emu_tf32(float* c, const float a0, const float a1, const float a2, const float a3,
+                                const float b0, const float b1, __local float (*emu_a)[16 * 16],
+                                __local float (*emu_b)[16 * 8])
+{
+    const int lane = (int)get_local_id(0) & 31, w = (int)get_local_id(0) >> 5, g = lane >> 2, t = lane & 3;
+    emu_a[w][g * 16 + t] = a0, emu_a[w][(g + 8) * 16 + t] = a1;
+    emu_a[w][g * 16 + t + 4] = a2, emu_a[w][(g + 8) * 16 + t + 4] = a3;
+    emu_b[w][t * 8 + g] = b0, emu_b[w][(t + 4) * 8 + g] = b1;
+    nvt_emu_product(c, 8, emu_a, emu_b);
+}
+static inline void nvt_emu_f16(float* c, const float2 a0, const float2 a1, const float2 a2, const float2 a3,
+                               const float2 b0, const float2 b1, __local float (*emu_a)[16 * 16],
+                               __local float (*emu_b)[16 * 8])
+{
+    const int lane = (int)get_local_id(0) & 31, w = (int)get_local_id(0) >> 5, g = lane >> 2, t = lane & 3;
+    __local float* a = emu_a[w];
+    a[g * 16 + 2 * t] = a0.x, a[g * 16 + 2 * t + 1] = a0.y;
+    a[(g + 8) * 16 + 2 * t] = a1.x, a[(g + 8) * 16 + 2 * t + 1] = a1.y;
+    a[g * 16 + 2 * t + 8] = a2.x, a[g * 16 + 2 * t + 9] = a2.y;
+    a[(g + 8) * 16 + 2 * t + 8] = a3.x, a[(g + 8) * 16 + 2 * t + 9] = a3.y;
+    __local float* b = emu_b[w];
+    b[2 * t * 8 + g] = b0.x, b[(2 * t + 1) * 8 + g] = b0.y;
+    b[(2 * t + 8) * 8 + g] = b1.x, b[(2 * t + 9) * 8 + g] = b1.y;
+    nvt_emu_product(c, 16, emu_a, emu_b);
+}
+#define NVT_MMA_TF32(c, a0, a1, a2, a3, b0, b1) nvt_emu_tf32(c, a0, a1, a2, a3, b0, b1, emu_a, emu_b)
+#define NVT_MMA_F16(c, a0, a1, a2, a3, b0, b1) nvt_emu_f16(c, a0, a1, a2, a3, b0, b1, emu_a, emu_b)
 #else
 #define NVT_EMU_DECL
 #define NVT_EMU_ARGS
 #define NVT_EMU_PARAMS
 typedef uint nvt_tf32_t;
+typedef uint nvt_pair_t;
 static inline uint nvt_tf32(const float x)
 {
     uint y;
     TESSERA_NV_ASM("cvt.rna.tf32.f32 %0, %1;" : "=r"(y) : "f"(x));
     return y;
 }
-#define NVT_MMA(c, a0, a1, a2, a3, b0, b1)                                                          \
+static inline uint nvt_pack(const float lo, const float hi)
+{
+    uint y;
+    TESSERA_NV_ASM("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(y) : "f"(hi), "f"(lo));
+    return y;
+}
+#define NVT_MMA_TF32(c, a0, a1, a2, a3, b0, b1)                                                     \
     TESSERA_NV_ASM volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "                   \
+                            "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                \
+                            : "+f"((c)[0]), "+f"((c)[1]), "+f"((c)[2]), "+f"((c)[3])               \
+                            : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1))
+#define NVT_MMA_F16(c, a0, a1, a2, a3, b0, b1)                                                      \
+    TESSERA_NV_ASM volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "                    \
                             "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                \
                             : "+f"((c)[0]), "+f"((c)[1]), "+f"((c)[2]), "+f"((c)[3])               \
                             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1))
 #endif
 
 // acc += the warp's share of one k-major slab pair (As_, Bs_: the warp's first row and column
-// already added), step by step of 8 k.
-#define NVT_SLAB_MMA(As_, Bs_)                                                                     \
+// already added) in TF32, step by step of 8 k.
+#define NVT_SLAB_MMA_TF32(As_, Bs_)                                                                \
     do {                                                                                           \
         _Pragma("unroll") for (int h = 0; h < TESSERA_NVS_BK / 8; ++h) {                           \
             __local const float* a_ = (As_) + (8 * h + 2 * t) * NVS_LD;                            \
@@ -81,11 +137,41 @@ static inline uint nvt_tf32(const float x)
                                         {nvt_tf32(b1v.x), nvt_tf32(b1v.y), nvt_tf32(b1v.z), nvt_tf32(b1v.w)}}; \
             _Pragma("unroll") for (int i = 0; i < 4; ++i)                                          \
             _Pragma("unroll") for (int j = 0; j < 4; ++j)                                          \
-                NVT_MMA(acc[i][j], a[i][0], a[i][1], a[i][2], a[i][3], b[0][j], b[1][j]);           \
+                NVT_MMA_TF32(acc[i][j], a[i][0], a[i][1], a[i][2], a[i][3], b[0][j], b[1][j]);      \
         }                                                                                          \
     } while (0)
 
-static inline void nvt_gemm_body(const int transA, const int transB, const int vec, const int m, const int n,
+// The same in FP16: one m16n8k16 step per slab, its operands from slab k 2t, 2t+1, 2t+8, 2t+9
+// (slabs of 16 k only: with TESSERA_NVS_BK = 8 the program has no _f16 kernels).
+#if TESSERA_NVS_BK == 16
+#define NVT_SLAB_MMA_F16(As_, Bs_)                                                                 \
+    do {                                                                                           \
+        __local const float* a_ = (As_) + 2 * t * NVS_LD;                                          \
+        __local const float* b_ = (Bs_) + 2 * t * NVS_LD;                                          \
+        float4 al[4], ah[4], bv[4];                                                                \
+        _Pragma("unroll") for (int s_ = 0; s_ < 4; ++s_) {                                         \
+            const int o_ = ((s_ & 1) + 8 * (s_ >> 1)) * NVS_LD;                                    \
+            al[s_] = *(__local const float4*)(a_ + o_);                                            \
+            ah[s_] = *(__local const float4*)(a_ + o_ + 32);                                       \
+            bv[s_] = *(__local const float4*)(b_ + o_);                                            \
+        }                                                                                          \
+        const nvt_pair_t a[4][4] = {                                                               \
+            {nvt_pack(al[0].x, al[1].x), nvt_pack(al[0].y, al[1].y), nvt_pack(al[2].x, al[3].x), nvt_pack(al[2].y, al[3].y)}, \
+            {nvt_pack(al[0].z, al[1].z), nvt_pack(al[0].w, al[1].w), nvt_pack(al[2].z, al[3].z), nvt_pack(al[2].w, al[3].w)}, \
+            {nvt_pack(ah[0].x, ah[1].x), nvt_pack(ah[0].y, ah[1].y), nvt_pack(ah[2].x, ah[3].x), nvt_pack(ah[2].y, ah[3].y)}, \
+            {nvt_pack(ah[0].z, ah[1].z), nvt_pack(ah[0].w, ah[1].w), nvt_pack(ah[2].z, ah[3].z), nvt_pack(ah[2].w, ah[3].w)}}; \
+        const nvt_pair_t b[2][4] = {                                                               \
+            {nvt_pack(bv[0].x, bv[1].x), nvt_pack(bv[0].y, bv[1].y), nvt_pack(bv[0].z, bv[1].z), nvt_pack(bv[0].w, bv[1].w)}, \
+            {nvt_pack(bv[2].x, bv[3].x), nvt_pack(bv[2].y, bv[3].y), nvt_pack(bv[2].z, bv[3].z), nvt_pack(bv[2].w, bv[3].w)}}; \
+        _Pragma("unroll") for (int i = 0; i < 4; ++i)                                              \
+        _Pragma("unroll") for (int j = 0; j < 4; ++j)                                              \
+            NVT_MMA_F16(acc[i][j], a[i][0], a[i][1], a[i][2], a[i][3], b[0][j], b[1][j]);           \
+    } while (0)
+#else
+#define NVT_SLAB_MMA_F16(As_, Bs_) do { } while (0)
+#endif
+
+static inline void nvt_gemm_body(const int fp16, const int transA, const int transB, const int vec, const int m, const int n,
                                  const int k, const float alpha, __global const float* A, const int lda,
                                  __global const float* B, const int ldb, const float beta, __global float* C,
                                  const int ldc, const int tri, __local float* As, __local float* Bs,
@@ -113,7 +199,11 @@ static inline void nvt_gemm_body(const int transA, const int transB, const int v
     NVS_SLAB_SOURCES;
 
     // Two slab buffers, one barrier per slab: gemm_nv_s.cl's loop without mbarriers.
-#define NVT_PRODUCT(As_, Bs_) NVT_SLAB_MMA((As_) + ra, (Bs_) + cb)
+#define NVT_PRODUCT(As_, Bs_)                                                                      \
+    do {                                                                                           \
+        if (fp16) NVT_SLAB_MMA_F16((As_) + ra, (Bs_) + cb);                                        \
+        else NVT_SLAB_MMA_TF32((As_) + ra, (Bs_) + cb);                                            \
+    } while (0)
     NVS_SLAB_LOOP(NVT_PRODUCT);
 #undef NVT_PRODUCT
 
@@ -141,19 +231,38 @@ static inline void nvt_gemm_body(const int transA, const int transB, const int v
     }
 }
 
-// gemm_nv_s.cl's sixteen kernels with this body, each named with the suffix _tf32 (same arguments
-// and launch; two slab buffers, one staging slot).
+// gemm_nv_s.cl's sixteen kernels with this body in each format, named with the suffix _tf32 or _f16
+// (same arguments and launch; two slab buffers, one staging slot).
+#define NVT_BODY(name, fp16)                                                                       \
+    static inline void name(const int transA, const int transB, const int vec, const int m, const int n,       \
+                            const int k, const float alpha, __global const float* A, const int lda,            \
+                            __global const float* B, const int ldb, const float beta, __global float* C,       \
+                            const int ldc, const int tri, __local float* As, __local float* Bs,                \
+                            __local float4* raw NVT_EMU_PARAMS)                                                \
+    {                                                                                                          \
+        nvt_gemm_body(fp16, transA, transB, vec, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, tri, As, Bs,    \
+                      raw NVT_EMU_ARGS);                                                                       \
+    }
+NVT_BODY(nvt_gemm_tf32, 0)
+#if TESSERA_NVS_BK == 16
+NVT_BODY(nvt_gemm_f16, 1)
+#endif
 #undef NVS_K_BODY
 #undef NVS_K_NBUF
 #undef NVS_K_SLOTS
 #undef NVS_K_DECL
 #undef NVS_K_ARGS
-#define NVS_K_BODY nvt_gemm_body
+#define NVS_K_BODY nvt_gemm_tf32
 #define NVS_K_NBUF 2
 #define NVS_K_SLOTS 1
 #define NVS_K_DECL NVT_EMU_DECL
 #define NVS_K_ARGS NVT_EMU_ARGS
 NVS_KERNELS(_tf32)
+#if TESSERA_NVS_BK == 16
+#undef NVS_K_BODY
+#define NVS_K_BODY nvt_gemm_f16
+NVS_KERNELS(_f16)
+#endif
 
 // gemm_nv_s.cl's helpers and this file's end here: later files of the program may reuse the names.
 #undef NVS_KERNELS
@@ -165,8 +274,11 @@ NVS_KERNELS(_tf32)
 #undef NVS_K_ARGS
 #undef NVS_SLAB_LOOP
 #undef NVS_SLAB_SOURCES
-#undef NVT_SLAB_MMA
-#undef NVT_MMA
+#undef NVT_BODY
+#undef NVT_SLAB_MMA_TF32
+#undef NVT_SLAB_MMA_F16
+#undef NVT_MMA_TF32
+#undef NVT_MMA_F16
 #undef NVT_EMU_DECL
 #undef NVT_EMU_ARGS
 #undef NVT_EMU_PARAMS

@@ -127,17 +127,40 @@ void reduce(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, i
 }  // namespace
 
 namespace {
-thread_local bool tf32_products = false;
+thread_local TensorFormat tensor_products = TensorFormat::None;
 }
 
-Tf32Products::Tf32Products(bool on) : saved_(tf32_products) { tf32_products = on; }
-Tf32Products::~Tf32Products() { tf32_products = saved_; }
-bool Tf32Products::active() { return tf32_products; }
+TensorProducts::TensorProducts(TensorFormat format) : saved_(tensor_products) { tensor_products = format; }
+TensorProducts::~TensorProducts() { tensor_products = saved_; }
+TensorFormat TensorProducts::active() { return tensor_products; }
 
 bool nv_gemm_available(const DeviceKernels& dk) {
     if (dk.info().cc_major < 8) return false;
     return dk.has("tessera_nvgemm_nn");  // false for a program built without -DTESSERA_NV_SM
 }
+
+namespace {
+
+// Forms (NN, NT, TN, TT) whose FP16 kernel beats the TF32 one. TFLOP/s at n = 2048 / 4096 / 8192, FP16
+// against TF32 (H200, gpu_gemm --bench --prec s --fp16 / --tf32 --forms nn,nt,tn, one run): NN 72.0 /
+// 73.6 / 75.1 against 81.2 / 87.7 / 93.0; NT 132.0 / 143.4 / 152.3 against 92.1 / 100.8 / 104.3; TN
+// 82.9 / 87.2 / 91.3 against 70.3 / 75.6 / 78.2. TT was not measured.
+constexpr bool kFp16Pays[4] = {false, true, true, false};
+
+// In a TensorProducts scope, float takes the tensor-core kernel of the same form and variant
+// (gemm_nv_tf32.cl: the same blocks, launch and arguments) in the scope's format where the program
+// has it; Fp16 takes TF32 for the forms where FP16 does not pay (the same unit roundoff, more range).
+// `buf` holds the name returned when it is not `name`.
+const char* tensor_kernel(const DeviceKernels& dk, Form form, const char* name, std::string& buf) {
+    const TensorFormat f = TensorProducts::active();
+    if (f == TensorFormat::None) return name;
+    if (f == TensorFormat::Fp16 && kFp16Pays[form] && dk.has((buf = std::string(name) + "_f16").c_str()))
+        return buf.c_str();
+    if (dk.has((buf = std::string(name) + "_tf32").c_str())) return buf.c_str();
+    return name;
+}
+
+}  // namespace
 
 template <class T>
 bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
@@ -196,12 +219,8 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     const Mat out = splits > 1 ? Mat{dk.scratch(size_t(splits * m * n) * sizeof(T), DeviceKernels::Workspace::SplitK), 0, m}
                                : C;
     const T out_beta = splits > 1 ? T(0) : beta;
-    // In a Tf32Products scope, float takes the TF32 tensor-core kernel of the same form and
-    // variant (gemm_nv_tf32.cl: the same blocks, launch and arguments) where the program has it.
-    const char* name = kKernel[form][v];
-    std::string tf32_name;
-    if (!dbl && Tf32Products::active() && dk.has((tf32_name = std::string(name) + "_tf32").c_str()))
-        name = tf32_name.c_str();
+    std::string tensor_name;
+    const char* name = dbl ? kKernel[form][v] : tensor_kernel(dk, form, kKernel[form][v], tensor_name);
     cl_kernel kernel = dk.get(name);
     const cl_int cm = to_int(m, kFunc, "m"), cn = to_int(n, kFunc, "n"), ck = to_int(k, kFunc, "k");
     const cl_int lda = to_int(A.ld, kFunc, "lda"), ldb = to_int(B.ld, kFunc, "ldb"), ldc = to_int(out.ld, kFunc, "ldc");

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "kernels/opencl/launch.hpp"
+#include "kernels/opencl/tensor_format.hpp"
 
 namespace tessera::ocl {
 
@@ -12,24 +13,25 @@ namespace tessera::ocl {
 /// tessera_nvgemm_* kernels (built because build_options() defined TESSERA_NV_SM).
 bool nv_gemm_available(const DeviceKernels& dk);
 
-/// While an object of this class lives with `on` true, float products that nv_gemm runs on this
-/// thread take the TF32 tensor-core kernels (gemm_nv_tf32.cl: operands rounded to TF32, unit
-/// roundoff 2^-11; products accumulated in FP32) where the device's program has them (NVIDIA,
-/// compute capability ≥ 8.0); everything else is unchanged. An OpenCL codelet opens one around its
-/// launches when its task was submitted in a detail::Tf32Submission scope (codelets/codelet.hpp),
-/// so that the GEMMs inside a trsm, trmm or potrf launch follow too. Scopes nest; `on` false
-/// restores exact float products inside an outer scope.
-class Tf32Products {
+/// While an object of this class lives with a format other than None, float products that nv_gemm
+/// runs on this thread take the tensor-core kernels of that format (gemm_nv_tf32.cl: operands
+/// rounded to TF32 or FP16, unit roundoff 2^-11; products accumulated in FP32) where the device's
+/// program has them (NVIDIA, compute capability ≥ 8.0); everything else is unchanged. Fp16 takes
+/// the TF32 kernel for the forms whose FP16 kernel is slower (kFp16Pays in gemm_select.cpp). An
+/// OpenCL codelet opens one around its launches when its task was submitted in a
+/// tasks::TensorScope (codelets/tasks.hpp), so that the GEMMs inside a trsm, trmm or potrf launch
+/// follow too. Scopes nest; None restores exact float products inside an outer scope.
+class TensorProducts {
 public:
-    explicit Tf32Products(bool on);
-    ~Tf32Products();
-    Tf32Products(const Tf32Products&) = delete;
-    Tf32Products& operator=(const Tf32Products&) = delete;
-    /// Whether the calling thread is inside a scope with `on` true (the innermost decides).
-    static bool active();
+    explicit TensorProducts(TensorFormat format);
+    ~TensorProducts();
+    TensorProducts(const TensorProducts&) = delete;
+    TensorProducts& operator=(const TensorProducts&) = delete;
+    /// The calling thread's format (the innermost scope's; None outside every scope).
+    static TensorFormat active();
 
 private:
-    bool saved_;
+    TensorFormat saved_;
 };
 
 /// C = alpha·op(A)·op(B) + beta·C through gemm_nv.cl (double: FP64 tensor cores; float: FP32 FMA).

@@ -37,7 +37,7 @@ constexpr int64_t kNarrowMinK = 128;
 /// (memory-bound), with k split over work-groups until the device's compute units hold
 /// four groups each (each range at least 128 deep): the ranges' partial sums go to
 /// dk.scratch(S·m·n·sizeof(T), Workspace::SplitK) and a second launch adds them to beta·C in order
-/// (results do not depend on scheduling). Exact arithmetic of T: no TF32 inside Tf32Products.
+/// (results do not depend on scheduling). Exact arithmetic of T: no TF32 or FP16 inside TensorProducts.
 /// Returns false, enqueuing nothing, when the shape does not qualify or the program lacks the
 /// kernels. Throws tessera::Error as gemm() does.
 template <class T>
