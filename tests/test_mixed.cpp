@@ -110,6 +110,51 @@ TYPED_TEST(Mixed, TileFormsWithModerateCondition) {
     }
 }
 
+// Solves A·x = b (n×n column-major a, n×1 b) with posv_mixed (spd; Lower) or gesv_mixed, or their
+// GMRES-IR forms, factoring as `how`; expects info 0, iter ≥ 0 and the double backward error under
+// the tester's threshold.
+template <class T>
+void expect_mixed_solve(const std::vector<T>& a, const std::vector<T>& b, int64_t n, int64_t nb, bool spd, bool gmres,
+                        LowFactorization how, const std::string& where) {
+    TileMatrix<T> A(n, n, nb), B(n, 1, nb), X(n, 1, nb);
+    A.fill_from_lapack(a.data(), n);
+    B.fill_from_lapack(b.data(), n);
+    int64_t iter = -99;
+    std::vector<int64_t> ipiv;
+    const int64_t info = gmres ? (spd ? posv_mixed_gmres(Uplo::Lower, A, B, X, iter, how)
+                                      : gesv_mixed_gmres(A, ipiv, B, X, iter, how))
+                               : (spd ? posv_mixed(Uplo::Lower, A, B, X, iter, how)
+                                      : gesv_mixed(A, ipiv, B, X, iter, how));
+    ASSERT_EQ(info, 0) << where;
+    EXPECT_GE(iter, 0) << where;
+    std::vector<T> x(static_cast<size_t>(n));
+    X.to_lapack(x.data(), n);
+    EXPECT_LE(check::backward_error(n, 1, a.data(), n, x.data(), n, b.data(), n), check::kThreshold) << where;
+}
+
+// Each of the mixed solvers (posv, gesv and their GMRES-IR forms; `lu_only`: gesv's) on 4×4 tiles of 2
+// throws Error naming 'factorization' for `how`.
+template <class T>
+void expect_factorization_refused(LowFactorization how, bool lu_only) {
+    TileMatrix<T> A(4, 4, 2), B(4, 1, 2), X(4, 1, 2);
+    int64_t iter = 0;
+    std::vector<int64_t> piv;
+    std::vector<std::function<void()>> calls = {[&] { gesv_mixed(A, piv, B, X, iter, how); },
+                                                [&] { gesv_mixed_gmres(A, piv, B, X, iter, how); }};
+    if (!lu_only) {
+        calls.push_back([&] { posv_mixed(Uplo::Lower, A, B, X, iter, how); });
+        calls.push_back([&] { posv_mixed_gmres(Uplo::Lower, A, B, X, iter, how); });
+    }
+    for (auto&& call : calls) {
+        try {
+            call();
+            ADD_FAILURE() << "no error for factorization " << int(how);
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("'factorization'"), std::string::npos) << e.what();
+        }
+    }
+}
+
 // LowFactorization::Tf32: the float factorization's GEMMs in TF32 where an NVIDIA device has them
 // (elsewhere, PoCL and CPU workers included, as Low). κ = 10 is well within what factors of unit
 // roundoff 2^-11 refine, so every form converges to the double backward error either way; an
@@ -118,41 +163,11 @@ TYPED_TEST(Mixed, Tf32FactorizationConvergesAndBadValueIsRefused) {
     using T = TypeParam;
     const int64_t n = 70, nb = 32;
     for (bool spd : {true, false})
-        for (bool gmres : {false, true}) {
-            const auto a = check::random_cond<T>(n, n, 10, spd, 27);
-            const auto b = check::random_matrix<T>(n, 1, n, 28);
-            TileMatrix<T> A(n, n, nb), B(n, 1, nb), X(n, 1, nb);
-            A.fill_from_lapack(a.data(), n);
-            B.fill_from_lapack(b.data(), n);
-            int64_t iter = -99;
-            std::vector<int64_t> ipiv;
-            const auto tf32 = LowFactorization::Tf32;
-            const int64_t info = gmres ? (spd ? posv_mixed_gmres(Uplo::Lower, A, B, X, iter, tf32)
-                                              : gesv_mixed_gmres(A, ipiv, B, X, iter, tf32))
-                                       : (spd ? posv_mixed(Uplo::Lower, A, B, X, iter, tf32)
-                                              : gesv_mixed(A, ipiv, B, X, iter, tf32));
-            const std::string where = std::string(spd ? "posv" : "gesv") + (gmres ? "_mixed_gmres" : "_mixed");
-            ASSERT_EQ(info, 0) << where;
-            EXPECT_GE(iter, 0) << where;
-            std::vector<T> x(static_cast<size_t>(n));
-            X.to_lapack(x.data(), n);
-            EXPECT_LE(check::backward_error(n, 1, a.data(), n, x.data(), n, b.data(), n), check::kThreshold) << where;
-        }
-    TileMatrix<T> A(4, 4, 2), B(4, 1, 2), X(4, 1, 2);
-    int64_t iter = 0;
-    std::vector<int64_t> piv;
-    const auto bad = static_cast<LowFactorization>(7);
-    for (auto&& call : std::vector<std::function<void()>>{
-             [&] { posv_mixed(Uplo::Lower, A, B, X, iter, bad); }, [&] { gesv_mixed(A, piv, B, X, iter, bad); },
-             [&] { posv_mixed_gmres(Uplo::Lower, A, B, X, iter, bad); },
-             [&] { gesv_mixed_gmres(A, piv, B, X, iter, bad); }}) {
-        try {
-            call();
-            ADD_FAILURE() << "no error for factorization 7";
-        } catch (const Error& e) {
-            EXPECT_NE(std::string(e.what()).find("'factorization'"), std::string::npos) << e.what();
-        }
-    }
+        for (bool gmres : {false, true})
+            expect_mixed_solve(check::random_cond<T>(n, n, 10, spd, 27), check::random_matrix<T>(n, 1, n, 28), n, nb,
+                               spd, gmres, LowFactorization::Tf32,
+                               std::string(spd ? "posv" : "gesv") + (gmres ? "_mixed_gmres" : "_mixed"));
+    expect_factorization_refused<T>(static_cast<LowFactorization>(7), false);
 }
 
 // LowFactorization::Fp16 (FP16 operands where an NVIDIA device has the kernels, Low elsewhere)
@@ -164,38 +179,15 @@ TYPED_TEST(Mixed, Tf32FactorizationConvergesAndBadValueIsRefused) {
 TYPED_TEST(Mixed, Fp16FactorizationScalesAndLuRefusesIt) {
     using T = TypeParam;
     const int64_t n = 70, nb = 32;
-    const auto fp16 = LowFactorization::Fp16;
     for (double magnitude : {1e7, 1e-7})
         for (bool gmres : {false, true}) {
             auto a = check::random_cond<T>(n, n, 10, true, 31);
             for (T& v : a) v *= magnitude;
-            const auto b = check::random_matrix<T>(n, 1, n, 32);
-            TileMatrix<T> A(n, n, nb), B(n, 1, nb), X(n, 1, nb);
-            A.fill_from_lapack(a.data(), n);
-            B.fill_from_lapack(b.data(), n);
-            int64_t iter = -99;
-            const int64_t info = gmres ? posv_mixed_gmres(Uplo::Lower, A, B, X, iter, fp16)
-                                       : posv_mixed(Uplo::Lower, A, B, X, iter, fp16);
-            const std::string where = std::string(gmres ? "posv_mixed_gmres" : "posv_mixed") + " ×" +
-                                      std::to_string(magnitude);
-            ASSERT_EQ(info, 0) << where;
-            EXPECT_GE(iter, 0) << where;
-            std::vector<T> x(static_cast<size_t>(n));
-            X.to_lapack(x.data(), n);
-            EXPECT_LE(check::backward_error(n, 1, a.data(), n, x.data(), n, b.data(), n), check::kThreshold) << where;
+            expect_mixed_solve(a, check::random_matrix<T>(n, 1, n, 32), n, nb, true, gmres, LowFactorization::Fp16,
+                               std::string(gmres ? "posv_mixed_gmres" : "posv_mixed") + " ×" +
+                                   std::to_string(magnitude));
         }
-    TileMatrix<T> A(4, 4, 2), B(4, 1, 2), X(4, 1, 2);
-    int64_t iter = 0;
-    std::vector<int64_t> piv;
-    for (auto&& call : std::vector<std::function<void()>>{[&] { gesv_mixed(A, piv, B, X, iter, fp16); },
-                                                          [&] { gesv_mixed_gmres(A, piv, B, X, iter, fp16); }}) {
-        try {
-            call();
-            ADD_FAILURE() << "no error for Fp16 in an LU solver";
-        } catch (const Error& e) {
-            EXPECT_NE(std::string(e.what()).find("'factorization'"), std::string::npos) << e.what();
-        }
-    }
+    expect_factorization_refused<T>(LowFactorization::Fp16, true);
 }
 
 // κ = 1e12 is beyond what the low precision's factors can refine (κ·eps_s ≫ 1): the solvers fall
