@@ -151,7 +151,7 @@ std::optional<double> diagonal_scale(const TileMatrix<T>& A) {
         const T* t = A.tile_data(k, k);
         for (int64_t d = 0; d < std::min(A.tile_rows(k), A.tile_cols(k)); ++d) {
             const double v = std::real(t[d + d * A.tile_ld(k)]);
-            if (!(v <= amax)) amax = v;  // NaN kept
+            if (!(v <= amax) && !std::isnan(amax)) amax = v;  // a NaN is kept
         }
         starpu_data_release(A.handle(k, k));
     }
