@@ -142,8 +142,13 @@ static inline uint nvt_pack(const float lo, const float hi)
     } while (0)
 
 // The same in FP16: one m16n8k16 step per slab, its operands from slab k 2t, 2t+1, 2t+8, 2t+9
-// (slabs of 16 k only: with TESSERA_NVS_BK = 8 the program has no _f16 kernels).
-#if TESSERA_NVS_BK == 16
+// (slabs of 16 k only: with TESSERA_NVS_BK = 8, or built with -DTESSERA_NVT_F16=0, the program has
+// no _f16 kernels and Fp16 scopes take the _tf32 ones).
+#ifndef TESSERA_NVT_F16
+#define TESSERA_NVT_F16 1
+#endif
+#define NVT_HAS_F16 (TESSERA_NVS_BK == 16 && TESSERA_NVT_F16)
+#if NVT_HAS_F16
 #define NVT_SLAB_MMA_F16(As_, Bs_)                                                                 \
     do {                                                                                           \
         __local const float* a_ = (As_) + 2 * t * NVS_LD;                                          \
@@ -244,7 +249,7 @@ static inline void nvt_gemm_body(const int fp16, const int transA, const int tra
                       raw NVT_EMU_ARGS);                                                                       \
     }
 NVT_BODY(nvt_gemm_tf32, 0)
-#if TESSERA_NVS_BK == 16
+#if NVT_HAS_F16
 NVT_BODY(nvt_gemm_f16, 1)
 #endif
 #undef NVS_K_BODY
@@ -258,7 +263,7 @@ NVT_BODY(nvt_gemm_f16, 1)
 #define NVS_K_DECL NVT_EMU_DECL
 #define NVS_K_ARGS NVT_EMU_ARGS
 NVS_KERNELS(_tf32)
-#if TESSERA_NVS_BK == 16
+#if NVT_HAS_F16
 #undef NVS_K_BODY
 #define NVS_K_BODY nvt_gemm_f16
 NVS_KERNELS(_f16)
@@ -275,6 +280,7 @@ NVS_KERNELS(_f16)
 #undef NVS_SLAB_LOOP
 #undef NVS_SLAB_SOURCES
 #undef NVT_BODY
+#undef NVT_HAS_F16
 #undef NVT_SLAB_MMA_TF32
 #undef NVT_SLAB_MMA_F16
 #undef NVT_MMA_TF32
