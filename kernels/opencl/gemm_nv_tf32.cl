@@ -6,7 +6,7 @@
 //          m16n8k8 .tf32;
 //   _f16:  FP16 (cvt.rn, the same 10 bits and unit roundoff, but finite only up to 65504,
 //          subnormal below 2^-14, zero below 2^-25), by m16n8k16 .f16: twice the work per
-//          instruction on the same registers. The caller keeps the operands in range (the mixed
+//          instruction on the same registers; NT and TN forms only (see the kernels' list). The caller keeps the operands in range (the mixed
 //          Cholesky scales A so that its diagonal is at most 1, whence every entry of L is too).
 // Not a float GEMM's accuracy: the launcher takes these kernels only inside an ocl::TensorProducts
 // scope (the mixed-precision solvers' low-precision factorization, whose refinement restores FP64
@@ -236,8 +236,8 @@ static inline void nvt_gemm_body(const int fp16, const int transA, const int tra
     }
 }
 
-// gemm_nv_s.cl's sixteen kernels with this body in each format, named with the suffix _tf32 or _f16
-// (same arguments and launch; two slab buffers, one staging slot).
+// gemm_nv_s.cl's kernels with this body, named with the suffix _tf32 (all sixteen) or _f16 (the
+// eight NT and TN ones) (same arguments and launch; two slab buffers, one staging slot).
 #define NVT_BODY(name, fp16)                                                                       \
     static inline void name(const int transA, const int transB, const int vec, const int m, const int n,       \
                             const int k, const float alpha, __global const float* A, const int lda,            \
@@ -263,10 +263,23 @@ NVT_BODY(nvt_gemm_f16, 1)
 #define NVS_K_DECL NVT_EMU_DECL
 #define NVS_K_ARGS NVT_EMU_ARGS
 NVS_KERNELS(_tf32)
+// In FP16 only the NT and TN forms, where it beats TF32 (TFLOP/s at n = 2048 / 4096 / 8192, H200,
+// gpu_gemm --bench --prec s --fp16 / --tf32 --forms nn,nt,tn, one run: NT 132.0 / 143.4 / 152.3
+// against 92.1 / 100.8 / 104.3; TN 82.9 / 87.2 / 91.3 against 70.3 / 75.6 / 78.2; NN 72.0 / 73.6 /
+// 75.1 against 81.2 / 87.7 / 93.0; TT not measured). Sixteen kernels in FP16 took 5.9 s more than
+// none in a cold build of the GEMM program (both compilers' caches off; `gpu_gemm --prec s
+// --dump-ptx`, 26.9 against 21.0 s).
 #if NVT_HAS_F16
 #undef NVS_K_BODY
 #define NVS_K_BODY nvt_gemm_f16
-NVS_KERNELS(_f16)
+NVS_KERNEL(tessera_nvgemm_nt_f16, 0, 1, 1, 0)
+NVS_KERNEL(tessera_nvgemm_tn_f16, 1, 0, 1, 0)
+NVS_KERNEL(tessera_nvgemm_nt_u_f16, 0, 1, 0, 0)
+NVS_KERNEL(tessera_nvgemm_tn_u_f16, 1, 0, 0, 0)
+NVS_KERNEL(tessera_nvgemm_nt_split_f16, 0, 1, 1, 1)
+NVS_KERNEL(tessera_nvgemm_tn_split_f16, 1, 0, 1, 1)
+NVS_KERNEL(tessera_nvgemm_nt_u_split_f16, 0, 1, 0, 1)
+NVS_KERNEL(tessera_nvgemm_tn_u_split_f16, 1, 0, 0, 1)
 #endif
 
 // gemm_nv_s.cl's helpers and this file's end here: later files of the program may reuse the names.

@@ -141,21 +141,14 @@ bool nv_gemm_available(const DeviceKernels& dk) {
 
 namespace {
 
-// Forms (NN, NT, TN, TT) whose FP16 kernel beats the TF32 one. TFLOP/s at n = 2048 / 4096 / 8192, FP16
-// against TF32 (H200, gpu_gemm --bench --prec s --fp16 / --tf32 --forms nn,nt,tn, one run): NN 72.0 /
-// 73.6 / 75.1 against 81.2 / 87.7 / 93.0; NT 132.0 / 143.4 / 152.3 against 92.1 / 100.8 / 104.3; TN
-// 82.9 / 87.2 / 91.3 against 70.3 / 75.6 / 78.2. TT was not measured.
-constexpr bool kFp16Pays[4] = {false, true, true, false};
-
 // In a TensorProducts scope, float takes the tensor-core kernel of the same form and variant
 // (gemm_nv_tf32.cl: the same blocks, launch and arguments) in the scope's format where the program
-// has it; Fp16 takes TF32 for the forms where FP16 does not pay (the same unit roundoff, more range).
-// `buf` holds the name returned when it is not `name`.
-const char* tensor_kernel(const DeviceKernels& dk, Form form, const char* name, std::string& buf) {
+// has it; Fp16 takes TF32 where the program has no FP16 kernel (NN and TT: FP16 does not pay there),
+// the same unit roundoff with more range. `buf` holds the name returned when it is not `name`.
+const char* tensor_kernel(const DeviceKernels& dk, const char* name, std::string& buf) {
     const TensorFormat f = TensorProducts::active();
     if (f == TensorFormat::None) return name;
-    if (f == TensorFormat::Fp16 && kFp16Pays[form] && dk.has((buf = std::string(name) + "_f16").c_str()))
-        return buf.c_str();
+    if (f == TensorFormat::Fp16 && dk.has((buf = std::string(name) + "_f16").c_str())) return buf.c_str();
     if (dk.has((buf = std::string(name) + "_tf32").c_str())) return buf.c_str();
     return name;
 }
@@ -220,7 +213,7 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
                                : C;
     const T out_beta = splits > 1 ? T(0) : beta;
     std::string tensor_name;
-    const char* name = dbl ? kKernel[form][v] : tensor_kernel(dk, form, kKernel[form][v], tensor_name);
+    const char* name = dbl ? kKernel[form][v] : tensor_kernel(dk, kKernel[form][v], tensor_name);
     cl_kernel kernel = dk.get(name);
     const cl_int cm = to_int(m, kFunc, "m"), cn = to_int(n, kFunc, "n"), ck = to_int(k, kFunc, "k");
     const cl_int lda = to_int(A.ld, kFunc, "lda"), ldb = to_int(B.ld, kFunc, "ldb"), ldc = to_int(out.ld, kFunc, "ldc");

@@ -17,7 +17,7 @@ bool nv_gemm_available(const DeviceKernels& dk);
 /// runs on this thread take the tensor-core kernels of that format (gemm_nv_tf32.cl: operands
 /// rounded to TF32 or FP16, unit roundoff 2^-11; products accumulated in FP32) where the device's
 /// program has them (NVIDIA, compute capability ≥ 8.0); everything else is unchanged. Fp16 takes
-/// the TF32 kernel for the forms whose FP16 kernel is slower (kFp16Pays in gemm_select.cpp). An
+/// the TF32 kernel for the forms that have no FP16 one (NN and TT, where FP16 is slower). An
 /// OpenCL codelet opens one around its launches when its task was submitted in a
 /// tasks::TensorScope (codelets/tasks.hpp), so that the GEMMs inside a trsm, trmm or potrf launch
 /// follow too. Scopes nest; None restores exact float products inside an outer scope.
