@@ -6,8 +6,9 @@
 //          m16n8k8 .tf32;
 //   _f16:  FP16 (cvt.rn, the same 10 bits and unit roundoff, but finite only up to 65504,
 //          subnormal below 2^-14, zero below 2^-25), by m16n8k16 .f16: twice the work per
-//          instruction on the same registers; NT and TN forms only (see the kernels' list). The caller keeps the operands in range (the mixed
-//          Cholesky scales A so that its diagonal is at most 1, whence every entry of L is too).
+//          instruction on the same registers; NT and TN forms only (see the kernels' list). The
+//          caller keeps the operands in range (the mixed Cholesky scales A so that its largest
+//          diagonal entry lies in [2^14, 2^15): every entry of A is then below 2^15, of L below 2^7.5).
 // Not a float GEMM's accuracy: the launcher takes these kernels only inside an ocl::TensorProducts
 // scope (the mixed-precision solvers' low-precision factorization, whose refinement restores FP64
 // accuracy).
@@ -160,14 +161,21 @@ static inline uint nvt_pack(const float lo, const float hi)
             ah[s_] = *(__local const float4*)(a_ + o_ + 32);                                       \
             bv[s_] = *(__local const float4*)(b_ + o_);                                            \
         }                                                                                          \
+        /* m16 tile i: lane rows x, y (i = 0, 2) or z, w (i = 1, 3) of al (i < 2) or ah */         \
         const nvt_pair_t a[4][4] = {                                                               \
-            {nvt_pack(al[0].x, al[1].x), nvt_pack(al[0].y, al[1].y), nvt_pack(al[2].x, al[3].x), nvt_pack(al[2].y, al[3].y)}, \
-            {nvt_pack(al[0].z, al[1].z), nvt_pack(al[0].w, al[1].w), nvt_pack(al[2].z, al[3].z), nvt_pack(al[2].w, al[3].w)}, \
-            {nvt_pack(ah[0].x, ah[1].x), nvt_pack(ah[0].y, ah[1].y), nvt_pack(ah[2].x, ah[3].x), nvt_pack(ah[2].y, ah[3].y)}, \
-            {nvt_pack(ah[0].z, ah[1].z), nvt_pack(ah[0].w, ah[1].w), nvt_pack(ah[2].z, ah[3].z), nvt_pack(ah[2].w, ah[3].w)}}; \
+            {nvt_pack(al[0].x, al[1].x), nvt_pack(al[0].y, al[1].y),                               \
+             nvt_pack(al[2].x, al[3].x), nvt_pack(al[2].y, al[3].y)},                              \
+            {nvt_pack(al[0].z, al[1].z), nvt_pack(al[0].w, al[1].w),                               \
+             nvt_pack(al[2].z, al[3].z), nvt_pack(al[2].w, al[3].w)},                              \
+            {nvt_pack(ah[0].x, ah[1].x), nvt_pack(ah[0].y, ah[1].y),                               \
+             nvt_pack(ah[2].x, ah[3].x), nvt_pack(ah[2].y, ah[3].y)},                              \
+            {nvt_pack(ah[0].z, ah[1].z), nvt_pack(ah[0].w, ah[1].w),                               \
+             nvt_pack(ah[2].z, ah[3].z), nvt_pack(ah[2].w, ah[3].w)}};                             \
         const nvt_pair_t b[2][4] = {                                                               \
-            {nvt_pack(bv[0].x, bv[1].x), nvt_pack(bv[0].y, bv[1].y), nvt_pack(bv[0].z, bv[1].z), nvt_pack(bv[0].w, bv[1].w)}, \
-            {nvt_pack(bv[2].x, bv[3].x), nvt_pack(bv[2].y, bv[3].y), nvt_pack(bv[2].z, bv[3].z), nvt_pack(bv[2].w, bv[3].w)}}; \
+            {nvt_pack(bv[0].x, bv[1].x), nvt_pack(bv[0].y, bv[1].y),                               \
+             nvt_pack(bv[0].z, bv[1].z), nvt_pack(bv[0].w, bv[1].w)},                              \
+            {nvt_pack(bv[2].x, bv[3].x), nvt_pack(bv[2].y, bv[3].y),                               \
+             nvt_pack(bv[2].z, bv[3].z), nvt_pack(bv[2].w, bv[3].w)}};                             \
         _Pragma("unroll") for (int i = 0; i < 4; ++i)                                              \
         _Pragma("unroll") for (int j = 0; j < 4; ++j)                                              \
             NVT_MMA_F16(acc[i][j], a[i][0], a[i][1], a[i][2], a[i][3], b[0][j], b[1][j]);           \
@@ -176,8 +184,8 @@ static inline uint nvt_pack(const float lo, const float hi)
 #define NVT_SLAB_MMA_F16(As_, Bs_) do { } while (0)
 #endif
 
-static inline void nvt_gemm_body(const int fp16, const int transA, const int transB, const int vec, const int m, const int n,
-                                 const int k, const float alpha, __global const float* A, const int lda,
+static inline void nvt_gemm_body(const int fp16, const int transA, const int transB, const int vec, const int m,
+                                 const int n, const int k, const float alpha, __global const float* A, const int lda,
                                  __global const float* B, const int ldb, const float beta, __global float* C,
                                  const int ldc, const int tri, __local float* As, __local float* Bs,
                                  __local float4* raw NVT_EMU_PARAMS)
