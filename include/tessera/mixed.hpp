@@ -57,12 +57,11 @@ enum class LowFactorization {
     /// FP16 is finite only up to 65504 and subnormal below 2^-14, so A is factored as σ·A with σ a
     /// power of 2 that brings its largest diagonal entry into [2^14, 2^15) (every entry of A is then
     /// below 2^15 and of its factor below 2^7.5; each right-hand side is scaled alike, so X is
-    /// unchanged). Read from A's diagonal tiles in
-    /// host memory; an A without host storage (TileMatrix::workspace) factors as Tf32. Refinement
-    /// steps as Tf32's (H200, n = 16384, `--cond`: 5 at κ = 1e4, 15 at 1e6; at 1e8 the float
-    /// Cholesky fails either way, iter = −3); an operand that overflowed FP16 would end the same
-    /// way (a NaN pivot, or no convergence): the fallback, never a wrong answer. CPU workers and
-    /// other devices factor as Low.
+    /// unchanged). σ is read from A's diagonal tiles in host memory; an A without host storage
+    /// (TileMatrix::workspace) factors as Tf32. Refinement steps as Tf32's (H200, n = 16384,
+    /// `--cond`: 5 at κ = 1e4, 15 at 1e6; at 1e8 the float Cholesky fails either way, iter = −3);
+    /// an operand that overflowed FP16 would end the same way (a NaN pivot, or no convergence):
+    /// the fallback, never a wrong answer. CPU workers and other devices factor as Low.
     Fp16,
 };
 
