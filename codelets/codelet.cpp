@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <set>
 
 #include "codelets/fault_injection.hpp"
 #include "codelets/tasks.hpp"
@@ -52,21 +53,29 @@ static uint32_t footprint(starpu_task* task) {
     return h;
 }
 
+// StarPU reads codelets' names and perfmodels until starpu_shutdown, which may run after static
+// destructors: from an atexit handler registered before the first task (libtessera_lapack's), whose
+// turn comes after every static made later. What StarPU holds is therefore never destroyed.
+const char* kept_name(const std::string& name) {
+    static std::mutex lock;
+    static auto& names = *new std::set<std::string>;  // nodes never move: c_str() stays valid
+    std::lock_guard<std::mutex> guard(lock);
+    return names.insert(name).first->c_str();
+}
+
 starpu_perfmodel* history_model(const std::string& symbol) {
     static std::mutex lock;
-    static std::map<std::string, std::unique_ptr<std::pair<std::string, starpu_perfmodel>>> models;
+    static auto& models = *new std::map<std::string, starpu_perfmodel>;  // never destroyed: see kept_name
     std::lock_guard<std::mutex> guard(lock);
-    auto& slot = models[symbol];
-    if (!slot) {
-        slot = std::make_unique<std::pair<std::string, starpu_perfmodel>>();
-        slot->first = symbol;
-        starpu_perfmodel& m = slot->second;
+    const auto [it, inserted] = models.try_emplace(symbol);
+    starpu_perfmodel& m = it->second;
+    if (inserted) {
         std::memset(&m, 0, sizeof m);
         m.type = STARPU_HISTORY_BASED;
-        m.symbol = slot->first.c_str();
+        m.symbol = it->first.c_str();
         m.footprint = footprint;
     }
-    return &slot->second;
+    return &m;
 }
 
 starpu_codelet codelet_of_guarded(const char* name, starpu_cpu_func_t cpu, starpu_opencl_func_t ocl,

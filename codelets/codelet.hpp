@@ -77,6 +77,10 @@ char op_flag(Trans t) {
     return !is_complex_v<T> && t == Trans::ConjTrans ? 'T' : char(t);
 }
 
+/// A copy of `name` that lives until the process ends, for a codelet's name: StarPU reads it until
+/// starpu_shutdown, which may run after static destructors (an atexit handler's shutdown).
+const char* kept_name(const std::string& name);
+
 /// History-based perfmodel `tessera_<letter><op>` whose footprint hashes the sizes of the matrix and
 /// vector buffers and the flags.
 starpu_perfmodel* history_model(const std::string& symbol);
@@ -115,8 +119,8 @@ starpu_codelet make_codelet(const char* name, std::initializer_list<starpu_data_
 /// each codelet function reads `return named_codelet<T, cpu<T>, opencl<T>>("gemm", {modes});`.
 template <class T, starpu_cpu_func_t Cpu, starpu_opencl_func_t Ocl = nullptr>
 starpu_codelet& named_codelet(const char* op, std::initializer_list<starpu_data_access_mode> modes) {
-    static const std::string name = prec_letter<T>() + std::string(op);
-    static starpu_codelet cl = make_codelet<T, Cpu, Ocl>(name.c_str(), modes, history_model("tessera_" + name));
+    static const char* name = kept_name(prec_letter<T>() + std::string(op));
+    static starpu_codelet cl = make_codelet<T, Cpu, Ocl>(name, modes, history_model(std::string("tessera_") + name));
     return cl;
 }
 

@@ -26,8 +26,8 @@ starpu_codelet make_var_codelet(const char* name, starpu_perfmodel* model) {
 /// named_codelet's form for make_var_codelet (buffers and modes given per task).
 template <class T, starpu_cpu_func_t Cpu, starpu_opencl_func_t Ocl = nullptr>
 starpu_codelet& named_var_codelet(const char* op) {
-    static const std::string name = prec_letter<T>() + std::string(op);
-    static starpu_codelet cl = make_var_codelet<T, Cpu, Ocl>(name.c_str(), history_model("tessera_" + name));
+    static const char* name = kept_name(prec_letter<T>() + std::string(op));
+    static starpu_codelet cl = make_var_codelet<T, Cpu, Ocl>(name, history_model(std::string("tessera_") + name));
     return cl;
 }
 
