@@ -3,6 +3,7 @@
 #include "kernels/opencl/launch_util.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <type_traits>
 
@@ -141,16 +142,35 @@ bool nv_gemm_available(const DeviceKernels& dk) {
 
 namespace {
 
+// kKernel's name of (form, v) with the suffix of a tensor format (_tf32, _f16), made once, so that a
+// launch builds no string; empty where kKernel has none.
+const std::string& tensor_name(Form form, Variant v, TensorFormat f) {
+    static const auto names = [] {
+        std::array<std::array<std::array<std::string, kVariants>, kForms>, 2> t;
+        for (int fo = 0; fo < kForms; ++fo)
+            for (int va = 0; va < kVariants; ++va)
+                if (const char* k = kKernel[fo][va]) {
+                    t[0][size_t(fo)][size_t(va)] = std::string(k) + "_tf32";
+                    t[1][size_t(fo)][size_t(va)] = std::string(k) + "_f16";
+                }
+        return t;
+    }();
+    return names[f == TensorFormat::Fp16][size_t(form)][size_t(v)];
+}
+
 // In a TensorProducts scope, float takes the tensor-core kernel of the same form and variant
 // (gemm_nv_tf32.cl: the same blocks, launch and arguments) in the scope's format where the program
 // has it; Fp16 takes TF32 where the program has no FP16 kernel (NN and TT: FP16 does not pay there),
-// the same unit roundoff with more range. `buf` holds the name returned when it is not `name`.
-const char* tensor_kernel(const DeviceKernels& dk, const char* name, std::string& buf) {
+// the same unit roundoff with more range.
+const char* tensor_kernel(const DeviceKernels& dk, Form form, Variant v) {
     const TensorFormat f = TensorProducts::active();
-    if (f == TensorFormat::None) return name;
-    if (f == TensorFormat::Fp16 && dk.has((buf = std::string(name) + "_f16").c_str())) return buf.c_str();
-    if (dk.has((buf = std::string(name) + "_tf32").c_str())) return buf.c_str();
-    return name;
+    if (f == TensorFormat::None) return kKernel[form][v];
+    if (f == TensorFormat::Fp16) {
+        const std::string& f16 = tensor_name(form, v, TensorFormat::Fp16);
+        if (dk.has(f16.c_str())) return f16.c_str();
+    }
+    const std::string& tf32 = tensor_name(form, v, TensorFormat::Tf32);
+    return dk.has(tf32.c_str()) ? tf32.c_str() : kKernel[form][v];
 }
 
 }  // namespace
@@ -212,8 +232,7 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     const Mat out = splits > 1 ? Mat{dk.scratch(size_t(splits * m * n) * sizeof(T), DeviceKernels::Workspace::SplitK), 0, m}
                                : C;
     const T out_beta = splits > 1 ? T(0) : beta;
-    std::string tensor_name;
-    const char* name = dbl ? kKernel[form][v] : tensor_kernel(dk, kKernel[form][v], tensor_name);
+    const char* name = dbl ? kKernel[form][v] : tensor_kernel(dk, form, v);
     cl_kernel kernel = dk.get(name);
     const cl_int cm = to_int(m, kFunc, "m"), cn = to_int(n, kFunc, "n"), ck = to_int(k, kFunc, "k");
     const cl_int lda = to_int(A.ld, kFunc, "lda"), ldb = to_int(B.ld, kFunc, "ldb"), ldc = to_int(out.ld, kFunc, "ldc");
