@@ -371,9 +371,10 @@ TYPED_TEST(OpenCLKernels, NormTileMatchesCpuBits) {
     struct Size {
         int64_t m, n;
     };
-    // The kernel stages 32 lines × 64 entries at a time: the larger sizes take several strips and
-    // chunks, and partial ones at both ends.
-    for (const Size s : {Size{37, 21}, Size{16, 16}, Size{1, 1}, Size{40, 40}, Size{150, 71}, Size{65, 130}, Size{97, 97}})
+    // The kernel stages 32 lines × 64 entries at a time, with the next two chunks in flight: the
+    // larger sizes take several strips and 1 to 5 chunks (full and partial, odd and even counts).
+    for (const Size s : {Size{37, 21}, Size{16, 16}, Size{1, 1}, Size{40, 40}, Size{150, 71}, Size{65, 130}, Size{97, 97},
+                         Size{256, 192}, Size{260, 260}})
         for (int tile = 0; tile <= 4; ++tile) {
             if (tile >= 3 && s.m != s.n) continue;  // symmetric tiles are square
             for (int part = 0; part <= 4; ++part)
