@@ -22,6 +22,11 @@
 // alpha·sum to C + s·split_stride (a workspace: ldc = m, split_stride = m·n, beta = 0) and
 // tessera_gemm_narrow_sum adds the ranges in order of s to beta·C. Results do not depend on
 // scheduling. transA, transB: 0 = X, 1 = Xᵀ, 2 = Xᴴ. alpha = 0 reads neither A nor B.
+//
+// tri (the symmetric products' triangles, launch_tri.cpp's symm): tri & 7 = 0 reads all of A; 1, 2,
+// 3, 4 only its entries A(ar, ac) (row ar, column ac of A as stored) with ar ≥ ac, ar > ac, ar ≤ ac
+// or ar < ac, the others taken as zeros; tri & 8 takes the diagonal's imaginary parts as zeros
+// (xHEMM's diagonal).
 
 #define NARROW_ROWS 4  // rows of C per work-item
 #define NARROW_NX 64   // _n: work-items along the rows of C
@@ -47,10 +52,23 @@ static inline void narrow_store(__global scalar_t* C, const int ldc, const int i
     C[idx] = v;
 }
 
+// Whether A(ar, ac) is read under `tri` (the header).
+static inline int narrow_reads(const int tri, const int ar, const int ac)
+{
+    switch (tri & 7) {
+        case 1: return ar >= ac;
+        case 2: return ar > ac;
+        case 3: return ar <= ac;
+        case 4: return ar < ac;
+        default: return 1;
+    }
+}
+
 // The loop both kernels share: acc[r][c] += op(A)(row r, kk)·op(B)(kk, c) for c < cols (those < n)
 // and kk = first, first + step, ... < end; row r's elements are a[r·row_step + kk·k_step] (rows at
-// or past `rows` read nothing), conjugated when conj.
-#define NARROW_ACCUMULATE(cols, a, rows, row_step, k_step, conj, first, step, end)                    \
+// or past `rows` read nothing), conjugated when conj; A_ROW(r, kk) and A_COL(r, kk) give the element's
+// row and column in A, for `tri`.
+#define NARROW_ACCUMULATE(cols, a, rows, row_step, k_step, conj, first, step, end, A_ROW, A_COL)      \
 TESSERA_UNROLL_BY(2)                                                                                 \
     for (int kk = (first); kk < (end); kk += (step)) {                                               \
         scalar_t b[cols], av[NARROW_ROWS];                                                           \
@@ -58,7 +76,10 @@ TESSERA_UNROLL                                                                  
         for (int c = 0; c < (cols); ++c) b[c] = c < n ? narrow_b(B, ldb, transB, kk, c) : S_ZERO;    \
 TESSERA_UNROLL                                                                                       \
         for (int r = 0; r < NARROW_ROWS; ++r) {                                                      \
-            av[r] = r < (rows) ? (a)[r * (long)(row_step) + kk * (long)(k_step)] : S_ZERO;           \
+            const int ar = A_ROW(r, kk), ac = A_COL(r, kk);                                          \
+            av[r] = r < (rows) && narrow_reads(tri, ar, ac) ? (a)[r * (long)(row_step) + kk * (long)(k_step)] \
+                                                            : S_ZERO;                                \
+            if ((tri & 8) && ar == ac) av[r] = S_FROM_REAL(S_REAL(av[r]));                           \
             if (conj) av[r] = S_CONJ(av[r]);                                                         \
         }                                                                                            \
 TESSERA_UNROLL                                                                                       \
@@ -72,7 +93,7 @@ TESSERA_UNROLL                                                                  
     const int m, const int n, const int k, const int kc, const int transA, const int transB,         \
     const scalar_t alpha, __global const scalar_t *A, const ulong offA, const int lda,               \
     __global const scalar_t *B, const ulong offB, const int ldb, const scalar_t beta,                \
-    __global scalar_t *C, const ulong offC, const int ldc, const ulong split_stride
+    __global scalar_t *C, const ulong offC, const int ldc, const ulong split_stride, const int tri
 
 // The start both kernels share: work-item (x, y); i0, the first of its rows of C (row r:
 // i0 + r·stride, `stride` work-items along the rows, `item` its place among them); k0 .. k1, its
@@ -92,6 +113,13 @@ TESSERA_UNROLL                                                                  
 TESSERA_UNROLL                                                                                       \
         for (int c = 0; c < cols; ++c) acc[r][c] = S_ZERO;
 
+// Row and column in A of work-item row r's element at kk: _n reads A(i0 + r·NARROW_NX, kk), _t
+// A(kk, i0 + r·NARROW_TY).
+#define NARROW_N_ROW(r, kk) (i0 + (r) * NARROW_NX)
+#define NARROW_N_COL(r, kk) (kk)
+#define NARROW_T_ROW(r, kk) (kk)
+#define NARROW_T_COL(r, kk) (i0 + (r) * NARROW_TY)
+
 // tessera_gemm_narrow_n<cols>: `cols` is a literal, so that every loop over the columns unrolls
 // and acc and b stay in registers; n ≤ cols of them are used. part: NARROW_NY − 1 partial sums of
 // `cols` columns of NARROW_NX rows.
@@ -103,7 +131,8 @@ void tessera_gemm_narrow_n##cols(NARROW_ARGS)                                   
     NARROW_START(cols, x, NARROW_NX)                                                                 \
     if (rows > 0 && !S_IS_ZERO(alpha)) {                                                             \
         __global const scalar_t* a = A + i0;                                                         \
-        NARROW_ACCUMULATE(cols, a, rows, NARROW_NX, lda, 0, k0 + y, NARROW_NY, k1)                   \
+        NARROW_ACCUMULATE(cols, a, rows, NARROW_NX, lda, 0, k0 + y, NARROW_NY, k1, NARROW_N_ROW,     \
+                          NARROW_N_COL)                                                              \
     }                                                                                                \
 TESSERA_UNROLL                                                                                       \
     for (int r = 0; r < NARROW_ROWS; ++r) {                                                          \
@@ -133,7 +162,8 @@ void tessera_gemm_narrow_t##cols(NARROW_ARGS)                                   
     NARROW_START(cols, y, NARROW_TY)                                                                 \
     if (rows > 0 && !S_IS_ZERO(alpha)) {                                                             \
         __global const scalar_t* a = A + (long)i0 * lda;                                             \
-        NARROW_ACCUMULATE(cols, a, rows, (long)NARROW_TY * lda, 1, transA == 2, k0 + x, NARROW_TX, k1) \
+        NARROW_ACCUMULATE(cols, a, rows, (long)NARROW_TY * lda, 1, transA == 2, k0 + x, NARROW_TX, k1, \
+                          NARROW_T_ROW, NARROW_T_COL)                                                \
     }                                                                                                \
 TESSERA_UNROLL                                                                                       \
     for (int r = 0; r < NARROW_ROWS; ++r) {                                                          \
@@ -171,6 +201,10 @@ __kernel void tessera_gemm_narrow_sum(const int m, const int n, const int splits
 
 // Internal helpers end here: later files of the concatenated program may reuse these names.
 #undef NARROW_ACCUMULATE
+#undef NARROW_N_ROW
+#undef NARROW_N_COL
+#undef NARROW_T_ROW
+#undef NARROW_T_COL
 #undef NARROW_START
 #undef NARROW_ARGS
 #undef NARROW_KERNELS

@@ -38,11 +38,16 @@ constexpr int64_t kNarrowMinK = 128;
 /// four groups each (each range at least 128 deep): the ranges' partial sums go to
 /// dk.scratch(S·m·n·sizeof(T), Workspace::SplitK) and a second launch adds them to beta·C in order
 /// (results do not depend on scheduling). Exact arithmetic of T: no TF32 or FP16 inside TensorProducts.
+/// With `part` other than All only one triangle of A as stored is read (entry (i, j) of A with i ≥ j:
+/// LowerDiag, i > j: Lower, i ≤ j: UpperDiag, i < j: Upper; the others taken as zeros), and with
+/// real_diagonal the imaginary parts of A's diagonal as zeros: symm()'s products with a triangle.
 /// Returns false, enqueuing nothing, when the shape does not qualify or the program lacks the
 /// kernels. Throws tessera::Error as gemm() does.
+enum class NarrowPart : int { All = 0, LowerDiag = 1, Lower = 2, UpperDiag = 3, Upper = 4 };
 template <class T>
 bool gemm_narrow(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
-                 int64_t k, T alpha, Mat A, Mat B, T beta, Mat C);
+                 int64_t k, T alpha, Mat A, Mat B, T beta, Mat C, NarrowPart part = NarrowPart::All,
+                 bool real_diagonal = false);
 
 /// C = alpha·op(A)·op(A)ᵀ + beta·C on the uplo triangle of the n×n C, op(A) n×k (BLAS xSYRK;
 /// complex symmetric for complex T). trans: NoTrans or Trans (ConjTrans is Trans).
@@ -60,8 +65,10 @@ void herk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, i
 
 /// C = alpha·A·B + beta·C (Left, A m×m) or alpha·B·A + beta·C (Right, A n×n), A symmetric (xSYMM,
 /// complex symmetric for complex T) or with hermitian Hermitian (xHEMM: the imaginary parts of its
-/// diagonal are not used), read from its uplo triangle; B, C m×n. Two triangular GEMMs on a scratch
-/// copy of A's strict triangle plus half its diagonal (launch_tri.cpp).
+/// diagonal are not used), read from its uplo triangle; B, C m×n. Left with a narrow C (gemm_narrow()'s
+/// shapes): two narrow products, one with A's triangle and one with its strict triangle transposed,
+/// reading nothing else; otherwise two triangular GEMMs on a scratch copy of A's strict triangle plus
+/// half its diagonal (launch_tri.cpp).
 template <class T>
 void symm(const DeviceKernels& dk, cl_command_queue q, bool hermitian, Side side, Uplo uplo, int64_t m, int64_t n,
           T alpha, Mat A, Mat B, T beta, Mat C);

@@ -28,7 +28,7 @@ constexpr const char* kNames[2][4] = {
 
 template <class T>
 bool gemm_narrow(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
-                 int64_t k, T alpha, Mat A, Mat B, T beta, Mat C) {
+                 int64_t k, T alpha, Mat A, Mat B, T beta, Mat C, NarrowPart part, bool real_diagonal) {
     check_prec<T>(dk, kFunc);
     if (n > dk.params().gemm_narrow || k < kNarrowMinK || !dk.has(kNames[0][0])) return false;
     if (m == 0 || n == 0) return true;
@@ -52,9 +52,10 @@ bool gemm_narrow(const DeviceKernels& dk, cl_command_queue q, Trans transA, Tran
     const cl_int ckc = to_int(kc, kFunc, "kc"), cta = trans_code(transA), ctb = trans_code(transB);
     const cl_int lda = to_int(A.ld, kFunc, "lda"), ldb = to_int(B.ld, kFunc, "ldb"), ldc = to_int(out.ld, kFunc, "ldc");
     const cl_ulong offA = A.off, offB = B.off, offC = out.off, stride = splits > 1 ? cl_ulong(m * n) : 0;
+    const cl_int tri = cl_int(part) | (real_diagonal ? 8 : 0);  // gemm_narrow.cl's `tri`
     cl_kernel kernel = dk.get(name);
     set_args(kernel, "clSetKernelArg(tessera_gemm_narrow)", cm, cn, ck, ckc, cta, ctb, alpha, A.mem, offA, lda, B.mem,
-             offB, ldb, out_beta, out.mem, offC, ldc, stride);
+             offB, ldb, out_beta, out.mem, offC, ldc, stride, tri);
     const size_t global[2] = {size_t(row_groups) * local[0], size_t(splits) * local[1]};
     enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_gemm_narrow)");
     if (splits == 1) return true;
@@ -70,7 +71,7 @@ bool gemm_narrow(const DeviceKernels& dk, cl_command_queue q, Trans transA, Tran
 
 #define TESSERA_INSTANTIATE(T)                                                                                   \
     template bool gemm_narrow<T>(const DeviceKernels&, cl_command_queue, Trans, Trans, int64_t, int64_t, int64_t, \
-                                 T, Mat, Mat, T, Mat);
+                                 T, Mat, Mat, T, Mat, NarrowPart, bool);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

@@ -106,10 +106,19 @@ void symm(const DeviceKernels& dk, cl_command_queue q, bool hermitian, Side side
     to_int(m, "symm", "m");
     to_int(n, "symm", "n");
     if (m == 0 || n == 0) return;
+    const bool left = side == Side::Left, lower = uplo == Uplo::Lower;
+    const Trans tt = hermitian && is_complex_v<T> ? Trans::ConjTrans : Trans::Trans;
+    // A narrow C (the mixed solvers' residuals): C = alpha·tri(A)·B + beta·C with A's uplo triangle,
+    // then C += alpha·op(strict(A))·B with its strict triangle, each product reading only its own.
+    if (left && gemm_narrow<T>(dk, q, Trans::NoTrans, Trans::NoTrans, m, n, m, alpha, A, B, beta, C,
+                               lower ? NarrowPart::LowerDiag : NarrowPart::UpperDiag, hermitian && is_complex_v<T>)) {
+        gemm_narrow<T>(dk, q, tt, Trans::NoTrans, m, n, m, alpha, A, B, T(1), C,
+                       lower ? NarrowPart::Lower : NarrowPart::Upper);
+        return;
+    }
     // A = S + op(S) with S the strict uplo triangle of A plus half its diagonal (zeros elsewhere) and
     // op ᵀ (symm) or ᴴ (hemm: the diagonal's imaginary parts then cancel, as xHEMM ignores them):
     // C = alpha·S·B + beta·C, then C += alpha·op(S)·B (Right: B·S, B·op(S)), two triangular GEMMs.
-    const bool left = side == Side::Left, lower = uplo == Uplo::Lower;
     const int64_t k = left ? m : n;
     const int64_t lds = int64_t(round_up(size_t(k), 8));
     cl_mem s = dk.scratch(size_t(lds * k) * sizeof(T));
@@ -121,7 +130,6 @@ void symm(const DeviceKernels& dk, cl_command_queue q, bool hermitian, Side side
     }
     // The diagonals as 1×k matrices (leading dimension ld + 1): S's = A's / 2.
     geadd<T>(dk, q, 1, k, T(0.5), Mat{A.mem, A.off, A.ld + 1}, T(0), Mat{s, 0, lds + 1});
-    const Trans tt = hermitian && is_complex_v<T> ? Trans::ConjTrans : Trans::Trans;
     gemm_triangular<T>(dk, q, side, uplo, Trans::NoTrans, m, n, alpha, S, B, beta, C);
     gemm_triangular<T>(dk, q, side, uplo, tt, m, n, alpha, S, B, T(1), C);
 }

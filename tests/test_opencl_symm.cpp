@@ -1,0 +1,84 @@
+// ocl::symm with a narrow C (kernels/opencl/launch_tri.cpp): two products of gemm_narrow.cl, one with
+// A's uplo triangle and one with its strict triangle transposed, each reading only its own entries.
+// Run directly on the first OpenCL CPU device (PoCL) without StarPU, typed over s, d, c, z (symm, and
+// hemm for complex T), and checked against CBLAS on the full matrix with the scaled residual of
+// docs/architecture.md#numerical-checks: A's other triangle is NaN (and, for hemm, the imaginary parts
+// of its diagonal), so a product that read it would fail; what C must not write is compared bit for
+// bit.
+#include "tests/opencl_checks.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace tessera;
+using namespace tessera::ocltest;
+
+TYPED_TEST_SUITE(OpenCLKernels, Precisions);
+
+// C = alpha·A·B + beta·C by ocl::symm, Left, A m×m symmetric (Hermitian with `hermitian`) in its
+// uplo triangle, B and C m×n: narrow shapes (n ≤ 8, m ≥ kNarrowMinK), which take the narrow products.
+template <class T>
+void run_narrow_symm(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64& rng, bool hermitian,
+                     Uplo uplo, int64_t m, int64_t n, T alpha, T beta) {
+    SCOPED_TRACE(::testing::Message() << (hermitian ? "hemm " : "symm ") << char(uplo) << " m=" << m << " n=" << n
+                                      << " beta=" << beta);
+    DevMat<T> A(m, m, 3), B(m, n, 5), C(m, n, 7);
+    std::vector<T> full(size_t(m * m));
+    for (int64_t j = 0; j < m; ++j)
+        for (int64_t i = j; i < m; ++i) {
+            T v = random_scalar<T>(rng);
+            if (i == j && hermitian) v = T(std::real(v));
+            const T mirror = hermitian ? conjugate(v) : v;
+            full[size_t(i + j * m)] = v;
+            full[size_t(j + i * m)] = mirror;
+            if (uplo == Uplo::Lower)
+                A(i, j) = v;
+            else
+                A(j, i) = mirror;
+            if (i == j && hermitian && is_complex_v<T>)  // not read by xHEMM
+                A(i, i) = scalar<T>(double(std::real(v)), std::numeric_limits<double>::quiet_NaN());
+        }
+    fill_random(B, rng);
+    if (beta != T(0)) fill_random(C, rng);  // beta == 0: C stays NaN and must be overwritten
+    A.upload();
+    B.upload();
+    C.upload();
+    const std::vector<T> c0 = C.h;
+    std::vector<T> ref = C.dense();
+    const double c0norm = beta != T(0) ? norm1(m, n, ref.data(), m) : 0.0;
+    if (beta == T(0)) std::fill(ref.begin(), ref.end(), T(0));
+
+    ocl::symm<T>(dk, q, hermitian, Side::Left, uplo, m, n, alpha, A.mat(), B.mat(), beta, C.mat());
+    C.download();
+
+    const std::vector<T> bd = B.dense();
+    ref_gemm<T>(Trans::NoTrans, Trans::NoTrans, m, n, m, alpha, full.data(), m, bd.data(), m, beta, ref.data(), m);
+    std::vector<T> diff = C.dense();
+    for (size_t e = 0; e < diff.size(); ++e) diff[e] -= ref[e];
+    const double den = (absd(alpha) * norm1(m, m, full.data(), m) * norm1(m, n, bd.data(), m) + absd(beta) * c0norm) *
+                       double(m) * eps<T>();
+    EXPECT_TRUE(residual_ok(norm1(m, n, diff.data(), m), den, "symm"));
+    EXPECT_TRUE(untouched(C, c0, [](int64_t, int64_t) { return true; }));
+}
+
+TYPED_TEST(OpenCLKernels, SymmNarrowReadsOneTriangle) {
+    using T = TypeParam;
+    ASSERT_GE(this->dk().params().gemm_narrow, 8);
+    struct Size {
+        int64_t m, n;
+    };
+    // m = kNarrowMinK, and larger with partial work-groups; 1 to 8 columns of C.
+    for (const Size s : {Size{ocl::kNarrowMinK, 1}, Size{300, 1}, Size{261, 3}, Size{150, 8}})
+        for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+            for (bool hermitian : {false, true}) {
+                if (hermitian && !is_complex_v<T>) continue;
+                run_narrow_symm<T>(this->dk(), this->q(), this->rng, hermitian, uplo, s.m, s.n, scalar<T>(1.25, 0.5),
+                                   scalar<T>(-0.75, 0.25));
+                if (s.n == 1)
+                    run_narrow_symm<T>(this->dk(), this->q(), this->rng, hermitian, uplo, s.m, s.n, scalar<T>(-1, 0),
+                                       T(0));
+            }
+}
+
+}  // namespace
