@@ -1,6 +1,7 @@
 // symm and syr2k codelets for the public BLAS-3 operations (algorithms/blas3_more.cpp): the product
 // with a symmetric or Hermitian diagonal tile (xSYMM / xHEMM) and the rank-2k update of a diagonal
-// tile's triangle (xSYR2K / xHER2K). On OpenCL devices: ocl::symm (two triangular GEMMs on a
+// tile's triangle (xSYR2K / xHER2K). On OpenCL devices: ocl::symm (a narrow C: two narrow products
+// on the tile's triangle and its strict triangle transposed; otherwise two triangular GEMMs on a
 // scratch copy of the tile's strict triangle plus half its diagonal) and ocl::syr2k (two GEMMs
 // masked to the triangle).
 #include "codelets/codelet.hpp"
