@@ -57,27 +57,32 @@ void convert_up_async(bool accumulate, const TileMatrix<low_t<T>>& Xs, TileMatri
 }
 
 // Submit C = alpha·A·X + beta·C. uplo General: A general (gemm); Lower / Upper: A symmetric or
-// Hermitian from that triangle, the tiles of the other one taken as the conjugate transposes of their
-// mirrors and the diagonal tiles multiplied by symm tasks (xSYMM / xHEMM, as DSPOSV / ZCPOSV; CPU and
-// OpenCL, the public symm's codelet).
+// Hermitian from that triangle: the diagonal tiles multiplied by symm tasks (xSYMM / xHEMM, as DSPOSV /
+// ZCPOSV; CPU and OpenCL, the public symm's codelet), which apply beta, then each stored off-diagonal
+// tile A(i, k) by one gemm_pair task for both block rows, C(i) += A(i, k)·X(k) and C(k) += A(i, k)ᴴ·X(i)
+// (on a device, one read of the tile for one right-hand side).
 template <class T>
 void multiply_async(Uplo uplo, T alpha, const TileMatrix<T>& A, const TileMatrix<T>& X, T beta, TileMatrix<T>& C,
                     Sequence& seq) {
     detail::SubmitScope scope(seq);
-    for (int64_t j = 0; j < C.nt(); ++j)
+    for (int64_t j = 0; j < C.nt(); ++j) {
+        if (uplo == Uplo::General) {
+            for (int64_t i = 0; i < C.mt(); ++i)
+                for (int64_t k = 0; k < A.nt(); ++k)
+                    tasks::gemm<T>(Trans::NoTrans, Trans::NoTrans, alpha, A.handle(i, k), X.handle(k, j),
+                                   k == 0 ? beta : T(1), C.handle(i, j));
+            continue;
+        }
         for (int64_t i = 0; i < C.mt(); ++i)
-            for (int64_t k = 0; k < A.nt(); ++k) {
-                const T b = k == 0 ? beta : T(1);
-                if (uplo != Uplo::General && i == k)
-                    tasks::symm<T>(is_complex_v<T>, Side::Left, uplo, alpha, A.handle(i, i), X.handle(i, j), b,
-                                   C.handle(i, j));
-                else if (uplo == Uplo::General || (uplo == Uplo::Lower) == (i > k))
-                    tasks::gemm<T>(Trans::NoTrans, Trans::NoTrans, alpha, A.handle(i, k), X.handle(k, j), b,
-                                   C.handle(i, j));
-                else
-                    tasks::gemm<T>(Trans::ConjTrans, Trans::NoTrans, alpha, A.handle(k, i), X.handle(k, j), b,
-                                   C.handle(i, j));
+            tasks::symm<T>(is_complex_v<T>, Side::Left, uplo, alpha, A.handle(i, i), X.handle(i, j), beta,
+                           C.handle(i, j));
+        for (int64_t i = 0; i < C.mt(); ++i)
+            for (int64_t k = 0; k < i; ++k) {  // the stored tile of block rows i and k: A(i, k) or A(k, i)
+                const int64_t r = uplo == Uplo::Lower ? i : k, c = uplo == Uplo::Lower ? k : i;
+                tasks::gemm_pair<T>(Trans::ConjTrans, alpha, A.handle(r, c), X.handle(c, j), X.handle(r, j),
+                                    C.handle(r, j), C.handle(c, j));
             }
+    }
 }
 
 // Submit X = B.

@@ -38,6 +38,13 @@ private:
 /// C = alpha·op(A)·op(B) + beta·C on tiles (RW C).
 template <class T>
 void gemm(Trans ta, Trans tb, T alpha, TileHandle A, TileHandle B, T beta, TileHandle C, int prio = 0);
+/// C1 += alpha·A·B1 and C2 += alpha·op(A)·B2 (op Trans, or ConjTrans for complex T), A m×k, B1 k×n,
+/// B2 m×n, C1 m×n, C2 k×n (R A, B1, B2; RW C1, C2): the two products of a symmetric or Hermitian
+/// matrix's off-diagonal tile A(i, j), into block rows i and j. On an OpenCL device with n = 1 one
+/// read of A (ocl::gemm_narrow_pair), otherwise two gemms. C1 and C2 must be different tiles.
+template <class T>
+void gemm_pair(Trans op, T alpha, TileHandle A, TileHandle B1, TileHandle B2, TileHandle C1, TileHandle C2,
+               int prio = 0);
 /// C = alpha·op(A)·op(A)ᵀ + beta·C on the uplo triangle of a diagonal tile (RW C).
 template <class T>
 void syrk(Uplo uplo, Trans trans, T alpha, TileHandle A, T beta, TileHandle C, int prio = 0);

@@ -1,13 +1,18 @@
-// ocl::symm with a narrow C (kernels/opencl/launch_tri.cpp): two products of gemm_narrow.cl, one with
-// A's uplo triangle and one with its strict triangle transposed, each reading only its own entries.
-// Run directly on the first OpenCL CPU device (PoCL) without StarPU, typed over s, d, c, z (symm, and
-// hemm for complex T), and checked against CBLAS on the full matrix with the scaled residual of
-// docs/architecture.md#numerical-checks: A's other triangle is NaN (and, for hemm, the imaginary parts
-// of its diagonal), so a product that read it would fail; what C must not write is compared bit for
-// bit.
+// The narrow products of a symmetric matrix's tiles (the mixed solvers' residuals), run directly on
+// the first OpenCL CPU device (PoCL) without StarPU, typed over s, d, c, z, and checked against CBLAS
+// with the scaled residual of docs/architecture.md#numerical-checks; what an output must not write is
+// compared bit for bit.
+// - ocl::symm with a narrow C (kernels/opencl/launch_tri.cpp): two products of gemm_narrow.cl, one
+//   with A's uplo triangle and one with its strict triangle transposed, each reading only its own
+//   entries (symm, and hemm for complex T): A's other triangle is NaN (and, for hemm, the imaginary
+//   parts of its diagonal), so a product that read it would fail.
+// - ocl::gemm_narrow_pair (gemm_narrow_pair.cl): P += alpha·A·u and Q += alpha·op(A)·v from one read
+//   of an off-diagonal tile.
 #include "tests/opencl_checks.hpp"
 
 #include <gtest/gtest.h>
+
+#include <tuple>
 
 namespace {
 
@@ -79,6 +84,52 @@ TYPED_TEST(OpenCLKernels, SymmNarrowReadsOneTriangle) {
                     run_narrow_symm<T>(this->dk(), this->q(), this->rng, hermitian, uplo, s.m, s.n, scalar<T>(-1, 0),
                                        T(0));
             }
+}
+
+// P += alpha·A·u and Q += alpha·op(A)·v (op ᵀ, or ᴴ with conj) by ocl::gemm_narrow_pair, A m×k.
+template <class T>
+void run_narrow_pair(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64& rng, bool conj, int64_t m,
+                     int64_t k, T alpha) {
+    SCOPED_TRACE(::testing::Message() << "gemm_narrow_pair conj " << conj << " m=" << m << " k=" << k);
+    DevMat<T> A(m, k, 3), U(k, 1, 5), V(m, 1, 2), P(m, 1, 7), Q(k, 1, 1);
+    for (DevMat<T>* M : {&A, &U, &V, &P, &Q}) fill_random(*M, rng);
+    for (DevMat<T>* M : {&A, &U, &V, &P, &Q}) M->upload();
+    const std::vector<T> p0 = P.h, q0 = Q.h;
+    std::vector<T> pref = P.dense(), qref = Q.dense();
+    const double p0norm = norm1(m, 1, pref.data(), m), q0norm = norm1(k, 1, qref.data(), k);
+    ASSERT_TRUE(ocl::gemm_narrow_pair<T>(dk, q, conj, m, k, alpha, A.mat(), U.mat(), V.mat(), P.mat(), Q.mat()));
+    P.download();
+    Q.download();
+    const std::vector<T> ad = A.dense(), ud = U.dense(), vd = V.dense();
+    ref_gemm<T>(Trans::NoTrans, Trans::NoTrans, m, 1, k, alpha, ad.data(), m, ud.data(), k, T(1), pref.data(), m);
+    ref_gemm<T>(conj ? Trans::ConjTrans : Trans::Trans, Trans::NoTrans, k, 1, m, alpha, ad.data(), m, vd.data(), m,
+                T(1), qref.data(), k);
+    const double anorm = norm1(m, k, ad.data(), m);
+    for (auto [out, ref, n0, len, inner, x] : {std::tuple{&P, &pref, p0norm, m, k, &ud}, std::tuple{&Q, &qref, q0norm, k, m, &vd}}) {
+        std::vector<T> diff = out->dense();
+        for (size_t e = 0; e < diff.size(); ++e) diff[e] -= (*ref)[e];
+        const double den = (absd(alpha) * anorm * norm1(inner, 1, x->data(), inner) + n0) * double(inner) * eps<T>();
+        EXPECT_TRUE(residual_ok(norm1(len, 1, diff.data(), len), den, out == &P ? "A·u" : "op(A)·v"));
+    }
+    EXPECT_TRUE(untouched(P, p0, [](int64_t, int64_t) { return true; }));
+    EXPECT_TRUE(untouched(Q, q0, [](int64_t, int64_t) { return true; }));
+}
+
+TYPED_TEST(OpenCLKernels, GemmNarrowPairReadsTheTileOnce) {
+    using T = TypeParam;
+    struct Size {
+        int64_t m, k;
+    };
+    // Partial column groups (32 columns) and row chunks (128 rows), several row groups, a single row
+    // or column.
+    for (const Size s : {Size{300, 200}, Size{130, 261}, Size{1, 45}, Size{45, 1}, Size{128, 128}, Size{1000, 70}})
+        for (bool conj : {false, true}) {
+            if (conj && !is_complex_v<T>) continue;
+            run_narrow_pair<T>(this->dk(), this->q(), this->rng, conj, s.m, s.k, scalar<T>(-1.25, 0.5));
+        }
+    // alpha = 0 enqueues nothing: a null queue would fail.
+    const ocl::Mat z{nullptr, 0, 1};
+    EXPECT_TRUE(ocl::gemm_narrow_pair<T>(this->dk(), nullptr, false, 300, 200, T(0), z, z, z, z, z));
 }
 
 }  // namespace

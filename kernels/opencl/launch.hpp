@@ -49,6 +49,18 @@ bool gemm_narrow(const DeviceKernels& dk, cl_command_queue q, Trans transA, Tran
                  int64_t k, T alpha, Mat A, Mat B, T beta, Mat C, NarrowPart part = NarrowPart::All,
                  bool real_diagonal = false);
 
+/// P += alpha·A·U and Q += alpha·op(A)·V, op(A) = Aᵀ (or Aᴴ with conj and complex T), for the m×k A,
+/// U k×1, V m×1, P m×1 and Q k×1, A read once (gemm_narrow_pair.cl): the two products of a symmetric
+/// or Hermitian matrix's off-diagonal tile with one right-hand side. Work-groups of 32 columns and a
+/// range of rows; each writes its partial sums (alpha applied) to dk.scratch(Workspace::SplitK) for
+/// P and dk.scratch() for Q, which two launches of tessera_gemm_narrow_sum add in order (results
+/// do not depend on scheduling). alpha = 0 enqueues nothing. Returns false, enqueuing nothing, when
+/// the program lacks the kernel. P and Q must not overlap A, U, V or each other. Throws
+/// tessera::Error for a precision other than dk's or sizes out of range.
+template <class T>
+bool gemm_narrow_pair(const DeviceKernels& dk, cl_command_queue q, bool conj, int64_t m, int64_t k, T alpha, Mat A,
+                      Mat U, Mat V, Mat P, Mat Q);
+
 /// C = alpha·op(A)·op(A)ᵀ + beta·C on the uplo triangle of the n×n C, op(A) n×k (BLAS xSYRK;
 /// complex symmetric for complex T). trans: NoTrans or Trans (ConjTrans is Trans).
 template <class T>

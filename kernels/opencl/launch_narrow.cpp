@@ -1,10 +1,12 @@
-// Host launcher of the narrow products (gemm_narrow.cl): C = alpha·op(A)·op(B) + beta·C with few
-// columns of C, bound by reading A once. gemm() tries it first (launch.cpp).
+// Host launchers of the narrow products (gemm_narrow.cl): C = alpha·op(A)·op(B) + beta·C with few
+// columns of C, bound by reading A once; gemm() tries it first (launch.cpp). And of the pair of a
+// symmetric matrix's off-diagonal tile, A·u and op(A)·v from one read of A (gemm_narrow_pair.cl).
 #include "kernels/opencl/launch.hpp"
 #include "kernels/opencl/launch_util.hpp"
 #include "runtime/precisions.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 namespace tessera::ocl {
 namespace {
@@ -69,9 +71,54 @@ bool gemm_narrow(const DeviceKernels& dk, cl_command_queue q, Trans transA, Tran
     return true;
 }
 
+template <class T>
+bool gemm_narrow_pair(const DeviceKernels& dk, cl_command_queue q, bool conj, int64_t m, int64_t k, T alpha, Mat A,
+                      Mat U, Mat V, Mat P, Mat Q) {
+    constexpr const char* kPair = "tessera_gemm_narrow_pair";
+    check_prec<T>(dk, kPair);
+    if (!dk.has(kPair)) return false;
+    if (m == 0 || k == 0 || alpha == T(0)) return true;
+    constexpr int64_t kX = 32, kY = 8, kCols = 32, kChunk = 128;  // gemm_narrow_pair.cl's PAIR_*
+    const int64_t col_groups = (k + kCols - 1) / kCols;
+    const int64_t units = std::max<int64_t>(1, dk.info().compute_units);
+    const int64_t row_groups = std::clamp<int64_t>((kGroupsPerUnit * units + col_groups - 1) / col_groups, 1,
+                                                   (m + kChunk - 1) / kChunk);
+    const int64_t rows_per_group = (m + row_groups - 1) / row_groups;
+    // The partials: col_groups per element of P (SplitK workspace), row_groups per element of Q.
+    cl_mem pw = dk.scratch(size_t(col_groups * m) * sizeof(T), DeviceKernels::Workspace::SplitK);
+    cl_mem qw = dk.scratch(size_t(row_groups * k) * sizeof(T));
+    const cl_int cm = to_int(m, kPair, "m"), ck = to_int(k, kPair, "k"), crows = to_int(rows_per_group, kPair, "rows");
+    const cl_int cconj = conj && is_complex_v<T> ? 1 : 0, lda = to_int(A.ld, kPair, "lda");
+    to_int(col_groups * m, kPair, "m · column groups");
+    const cl_ulong offA = A.off, offU = U.off, offV = V.off;
+    cl_kernel kernel = dk.get(kPair);
+    set_args(kernel, "clSetKernelArg(tessera_gemm_narrow_pair)", cm, ck, crows, cconj, alpha, A.mem, offA, lda, U.mem,
+             offU, V.mem, offV, pw, qw);
+    const size_t local[2] = {size_t(kX), size_t(kY)};
+    check_local(dk, kPair, local, 2);
+    const size_t global[2] = {size_t(row_groups * kX), size_t(col_groups * kY)};
+    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_gemm_narrow_pair)");
+    // P += its col_groups partials, Q += its row_groups partials, each in order (gemm_narrow.cl).
+    cl_kernel sum = dk.get("tessera_gemm_narrow_sum");
+    const T one(1);
+    const size_t sum_local[2] = {size_t(kItemsN), 1};
+    for (const auto& [rows, splits, w, out] :
+         {std::tuple{m, col_groups, pw, P}, std::tuple{k, row_groups, qw, Q}}) {
+        const cl_int crows_sum = to_int(rows, kPair, "rows"), one_col = 1, cs = to_int(splits, kPair, "splits");
+        const cl_int ld = to_int(out.ld, kPair, "ld");
+        const cl_ulong off = out.off;
+        set_args(sum, "clSetKernelArg(tessera_gemm_narrow_sum)", crows_sum, one_col, cs, w, one, out.mem, off, ld);
+        const size_t sum_global[2] = {round_up(size_t(rows), size_t(kItemsN)), 1};
+        enqueue(q, sum, 2, sum_global, sum_local, "clEnqueueNDRangeKernel(tessera_gemm_narrow_sum)");
+    }
+    return true;
+}
+
 #define TESSERA_INSTANTIATE(T)                                                                                   \
     template bool gemm_narrow<T>(const DeviceKernels&, cl_command_queue, Trans, Trans, int64_t, int64_t, int64_t, \
-                                 T, Mat, Mat, T, Mat, NarrowPart, bool);
+                                 T, Mat, Mat, T, Mat, NarrowPart, bool);                                 \
+    template bool gemm_narrow_pair<T>(const DeviceKernels&, cl_command_queue, bool, int64_t, int64_t, T, Mat, Mat, \
+                                      Mat, Mat, Mat);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 
