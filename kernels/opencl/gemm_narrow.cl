@@ -20,7 +20,7 @@
 // Split k (the launcher's, launch_narrow.cpp): group (·, s) covers k in [s·kc, min(k, (s+1)·kc)).
 // With one range, C = alpha·sum + beta·C (beta = 0: C is not read); with several, group s writes
 // alpha·sum to C + s·split_stride (a workspace: ldc = m, split_stride = m·n, beta = 0) and
-// tessera_gemm_narrow_sum adds the ranges in order of s to beta·C. Results do not depend on
+// tessera_gemm_narrow_sum adds the ranges to beta·C in a fixed order. Results do not depend on
 // scheduling. transA, transB: 0 = X, 1 = Xᵀ, 2 = Xᴴ. alpha = 0 reads neither A nor B.
 //
 // tri (the symmetric products' triangles, launch_tri.cpp's symm): tri & 7 = 0 reads all of A; 1, 2,
@@ -186,18 +186,33 @@ NARROW_KERNELS(2)
 NARROW_KERNELS(4)
 NARROW_KERNELS(8)
 
-// C(i, c) = sum over s < splits of W[s·m·n + i + c·m], in order of s, + beta·C(i, c) (beta = 0:
-// C is not read). Global size (m rounded up, n).
-__kernel void tessera_gemm_narrow_sum(const int m, const int n, const int splits, __global const scalar_t* W,
-                                      const scalar_t beta, __global scalar_t* C, const ulong offC, const int ldc)
+// C(i, c) = sum over s < splits of W[s·m·n + i + c·m] + beta·C(i, c) (beta = 0: C is not read).
+// Work-groups of NARROW_SUM_X × NARROW_SUM_Y: work-item (x, y) adds the y-th of NARROW_SUM_Y
+// consecutive ranges of s in order, and work-item (x, 0) adds the ranges' sums in order of y (a fixed
+// order; the ranges keep several loads of an element in flight). Global size (m rounded up to
+// NARROW_SUM_X, NARROW_SUM_Y·n).
+#define NARROW_SUM_X 64
+#define NARROW_SUM_Y 4
+__kernel __attribute__((reqd_work_group_size(NARROW_SUM_X, NARROW_SUM_Y, 1)))
+void tessera_gemm_narrow_sum(const int m, const int n, const int splits, __global const scalar_t* W,
+                             const scalar_t beta, __global scalar_t* C, const ulong offC, const int ldc)
 {
-    const int i = (int)get_global_id(0), c = (int)get_global_id(1);
-    if (i >= m || c >= n) return;
+    __local scalar_t part[NARROW_SUM_Y - 1][NARROW_SUM_X];
+    const int x = (int)get_local_id(0), y = (int)get_local_id(1);
+    const int i = (int)get_global_id(0), c = (int)get_group_id(1);
+    const int range = (splits + NARROW_SUM_Y - 1) / NARROW_SUM_Y, s0 = y * range, s1 = min(splits, s0 + range);
     const long mn = (long)m * n, e = i + (long)c * m;
-    scalar_t sum = W[e];
-    for (int s = 1; s < splits; ++s) sum += W[s * mn + e];
+    scalar_t sum = S_ZERO;
+    if (i < m)
+        for (int s = s0; s < s1; ++s) sum += W[s * mn + e];
+    if (y > 0) part[y - 1][x] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (y > 0 || i >= m) return;
+    for (int l = 0; l < NARROW_SUM_Y - 1; ++l) sum += part[l][x];
     narrow_store(C + offC, ldc, i, c, S_ONE, sum, beta);
 }
+#undef NARROW_SUM_X
+#undef NARROW_SUM_Y
 
 // Internal helpers end here: later files of the concatenated program may reuse these names.
 #undef NARROW_ACCUMULATE

@@ -12,7 +12,7 @@
 // Pw[group column · m + row]. Its columns' sums over its rows stay in registers until the end, when
 // PAIR_COLS work-items add the PAIR_X sums of a column in the order of x into Qw[group row · k + col].
 // Both with alpha applied; tessera_gemm_narrow_sum (gemm_narrow.cl) then adds each workspace's partials
-// to P and Q in the order of their index (launch_narrow.cpp): results do not depend on scheduling.
+// to P and Q in a fixed order (launch_narrow.cpp): results do not depend on scheduling.
 // Launch: local (PAIR_X, PAIR_Y), global (PAIR_X · row groups, PAIR_Y · ⌈k / PAIR_COLS⌉).
 
 #define PAIR_X 32                      // work-items along the rows

@@ -36,8 +36,8 @@ constexpr int64_t kNarrowMinK = 128;
 /// solvers' residuals and solves with one right-hand side. Reads each element of A once, coalesced
 /// (memory-bound), with k split over work-groups until the device's compute units hold
 /// four groups each (each range at least 128 deep): the ranges' partial sums go to
-/// dk.scratch(S·m·n·sizeof(T), Workspace::SplitK) and a second launch adds them to beta·C in order
-/// (results do not depend on scheduling). Exact arithmetic of T: no TF32 or FP16 inside TensorProducts.
+/// dk.scratch(S·m·n·sizeof(T), Workspace::SplitK) and a second launch adds them to beta·C in a
+/// fixed order (results do not depend on scheduling). Exact arithmetic of T: no TF32 or FP16 inside TensorProducts.
 /// With `part` other than All only one triangle of A as stored is read (entry (i, j) of A with i ≥ j:
 /// LowerDiag, i > j: Lower, i ≤ j: UpperDiag, i < j: Upper; the others taken as zeros), and with
 /// real_diagonal the imaginary parts of A's diagonal as zeros: symm()'s products with a triangle.
@@ -53,7 +53,7 @@ bool gemm_narrow(const DeviceKernels& dk, cl_command_queue q, Trans transA, Tran
 /// U k×1, V m×1, P m×1 and Q k×1, A read once (gemm_narrow_pair.cl): the two products of a symmetric
 /// or Hermitian matrix's off-diagonal tile with one right-hand side. Work-groups of 32 columns and a
 /// range of rows; each writes its partial sums (alpha applied) to dk.scratch(Workspace::SplitK) for
-/// P and dk.scratch() for Q, which two launches of tessera_gemm_narrow_sum add in order (results
+/// P and dk.scratch() for Q, which two launches of tessera_gemm_narrow_sum add in a fixed order (results
 /// do not depend on scheduling). alpha = 0 enqueues nothing. Returns false, enqueuing nothing, when
 /// the program lacks the kernel. P and Q must not overlap A, U, V or each other. Throws
 /// tessera::Error for a precision other than dk's or sizes out of range.

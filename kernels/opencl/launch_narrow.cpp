@@ -6,7 +6,6 @@
 #include "runtime/precisions.hpp"
 
 #include <algorithm>
-#include <tuple>
 
 namespace tessera::ocl {
 namespace {
@@ -25,6 +24,23 @@ constexpr int64_t kMinRange = 128;
 constexpr const char* kNames[2][4] = {
     {"tessera_gemm_narrow_n1", "tessera_gemm_narrow_n2", "tessera_gemm_narrow_n4", "tessera_gemm_narrow_n8"},
     {"tessera_gemm_narrow_t1", "tessera_gemm_narrow_t2", "tessera_gemm_narrow_t4", "tessera_gemm_narrow_t8"}};
+
+/// C = the sum of the `splits` partials W[s·rows·n ..] (rows×n each, leading dimension rows) + beta·C,
+/// one launch of tessera_gemm_narrow_sum (gemm_narrow.cl: work-groups of 64 × 4).
+template <class T>
+void add_partials(const DeviceKernels& dk, cl_command_queue q, int64_t rows, int64_t n, int64_t splits, cl_mem W,
+                  T beta, const Mat& C) {
+    constexpr int64_t kSumX = 64, kSumY = 4;  // NARROW_SUM_X, NARROW_SUM_Y
+    cl_kernel sum = dk.get("tessera_gemm_narrow_sum");
+    const cl_int cm = to_int(rows, kFunc, "m"), cn = to_int(n, kFunc, "n"), cs = to_int(splits, kFunc, "splits");
+    const cl_int ldc = to_int(C.ld, kFunc, "ldc");
+    const cl_ulong offC = C.off;
+    set_args(sum, "clSetKernelArg(tessera_gemm_narrow_sum)", cm, cn, cs, W, beta, C.mem, offC, ldc);
+    const size_t local[2] = {size_t(kSumX), size_t(kSumY)};
+    check_local(dk, "tessera_gemm_narrow_sum", local, 2);
+    const size_t global[2] = {round_up(size_t(rows), size_t(kSumX)), size_t(n * kSumY)};
+    enqueue(q, sum, 2, global, local, "clEnqueueNDRangeKernel(tessera_gemm_narrow_sum)");
+}
 
 }  // namespace
 
@@ -60,14 +76,7 @@ bool gemm_narrow(const DeviceKernels& dk, cl_command_queue q, Trans transA, Tran
              offB, ldb, out_beta, out.mem, offC, ldc, stride, tri);
     const size_t global[2] = {size_t(row_groups) * local[0], size_t(splits) * local[1]};
     enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_gemm_narrow)");
-    if (splits == 1) return true;
-    cl_kernel sum = dk.get("tessera_gemm_narrow_sum");
-    const cl_int cs = cl_int(splits), ldc_user = to_int(C.ld, kFunc, "ldc");
-    const cl_ulong offC_user = C.off;
-    set_args(sum, "clSetKernelArg(tessera_gemm_narrow_sum)", cm, cn, cs, out.mem, beta, C.mem, offC_user, ldc_user);
-    const size_t sum_local[2] = {size_t(kItemsN), 1};
-    const size_t sum_global[2] = {round_up(size_t(m), size_t(kItemsN)), size_t(n)};
-    enqueue(q, sum, 2, sum_global, sum_local, "clEnqueueNDRangeKernel(tessera_gemm_narrow_sum)");
+    if (splits > 1) add_partials<T>(dk, q, m, n, splits, out.mem, beta, C);
     return true;
 }
 
@@ -98,19 +107,8 @@ bool gemm_narrow_pair(const DeviceKernels& dk, cl_command_queue q, bool conj, in
     check_local(dk, kPair, local, 2);
     const size_t global[2] = {size_t(row_groups * kX), size_t(col_groups * kY)};
     enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_gemm_narrow_pair)");
-    // P += its col_groups partials, Q += its row_groups partials, each in order (gemm_narrow.cl).
-    cl_kernel sum = dk.get("tessera_gemm_narrow_sum");
-    const T one(1);
-    const size_t sum_local[2] = {size_t(kItemsN), 1};
-    for (const auto& [rows, splits, w, out] :
-         {std::tuple{m, col_groups, pw, P}, std::tuple{k, row_groups, qw, Q}}) {
-        const cl_int crows_sum = to_int(rows, kPair, "rows"), one_col = 1, cs = to_int(splits, kPair, "splits");
-        const cl_int ld = to_int(out.ld, kPair, "ld");
-        const cl_ulong off = out.off;
-        set_args(sum, "clSetKernelArg(tessera_gemm_narrow_sum)", crows_sum, one_col, cs, w, one, out.mem, off, ld);
-        const size_t sum_global[2] = {round_up(size_t(rows), size_t(kItemsN)), 1};
-        enqueue(q, sum, 2, sum_global, sum_local, "clEnqueueNDRangeKernel(tessera_gemm_narrow_sum)");
-    }
+    add_partials<T>(dk, q, m, 1, col_groups, pw, T(1), P);  // P += its partials, Q += its partials
+    add_partials<T>(dk, q, k, 1, row_groups, qw, T(1), Q);
     return true;
 }
 
