@@ -137,6 +137,31 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
                             gbs / t_old, t_old / t_new, big > 0 ? d / big : d);
                 std::fflush(stdout);
             }
+        // A symmetric matrix's off-diagonal tile with one right-hand side: P −= A·u and Q −= Aᵀ·v by
+        // the pair (gemm_narrow_pair.cl, one read of A) against the two narrow products; u, v: C's
+        // first two columns, P, Q: W's.
+        const ocl::Mat u{C.mem, 0, nb}, v{C.mem, size_t(nb), nb}, p{W.mem, 0, nb}, q{W.mem, size_t(nb), nb};
+        auto pair = [&] { ocl::gemm_narrow_pair<T>(dk, env.queue, false, nb, nb, T(-1), b, u, v, p, q); };
+        const double t_pair = device_time(env, reps, none, pair);
+        const double t_two = device_time(env, reps, none, [&] {
+            ocl::gemm<T>(dk, env.queue, Trans::NoTrans, Trans::NoTrans, nb, 1, nb, T(-1), b, u, T(1), p);
+            ocl::gemm<T>(dk, env.queue, Trans::Trans, Trans::NoTrans, nb, 1, nb, T(-1), b, v, T(1), q);
+        });
+        W.write(env, y);
+        pair();
+        W.read(env, out);
+        want = y;
+        cpu::gemm<T>(Trans::NoTrans, Trans::NoTrans, nb, 1, nb, T(-1), x.data(), nb, y.data(), nb, T(1), want.data(), nb);
+        cpu::gemm<T>(Trans::Trans, Trans::NoTrans, nb, 1, nb, T(-1), x.data(), nb, y.data() + nb, nb, T(1),
+                     want.data() + nb, nb);
+        double d = 0, big = 0;
+        for (size_t e = 0; e < size_t(2) * nb; ++e)
+            d = std::max(d, std::abs(double(out[e]) - double(want[e]))), big = std::max(big, std::abs(double(want[e])));
+        std::printf("TILE nb=%d narrow pair A*u, At*v %8.4f ms (%6.0f GB/s), two narrow products %8.4f ms: %5.2fx  "
+                    "error %.2e\n",
+                    nb, t_pair * 1e3, double(elems) * sizeof(T) * 1e-9 / t_pair, t_two * 1e3, t_two / t_pair,
+                    big > 0 ? d / big : d);
+        std::fflush(stdout);
     };
     if (only == "narrow") return narrow();
     const double tp = device_time(env, reps, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Lower, nb, a, &info); });
