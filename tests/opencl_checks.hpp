@@ -141,6 +141,25 @@ double norm1(int64_t rows, int64_t cols, const T* a, int64_t ld) {
     return best;
 }
 
+/// The output C of an update C = … + beta·C before it runs: C filled at random unless beta = 0 (then it
+/// stays NaN and must be overwritten) and uploaded; `before`, its whole buffer (for untouched());
+/// `ref`, where the reference result starts (C₀, or zeros when beta = 0); `norm`, ‖C₀‖₁ (0 when
+/// beta = 0).
+template <class T>
+struct UpdateStart {
+    std::vector<T> before, ref;
+    double norm;
+};
+template <class T>
+UpdateStart<T> start_update(DevMat<T>& C, T beta, std::mt19937_64& rng) {
+    if (beta != T(0)) fill_random(C, rng);
+    C.upload();
+    UpdateStart<T> s{C.h, C.dense(), 0.0};
+    if (beta != T(0)) s.norm = norm1(C.rows, C.cols, s.ref.data(), C.rows);
+    else std::fill(s.ref.begin(), s.ref.end(), T(0));
+    return s;
+}
+
 template <class T>
 double eps() {
     return std::numeric_limits<real_t<T>>::epsilon() / 2;

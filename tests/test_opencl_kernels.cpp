@@ -30,14 +30,9 @@ void run_gemm(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64&
     DevMat<T> A(nta ? m : k, nta ? k : m, 5), B(ntb ? k : n, ntb ? n : k, 7), C(m, n, 11);
     fill_random(A, rng);
     fill_random(B, rng);
-    if (beta != T(0)) fill_random(C, rng);  // beta == 0: C stays NaN and must be overwritten
     A.upload();
     B.upload();
-    C.upload();
-    const std::vector<T> c0 = C.h;
-    std::vector<T> ref = C.dense();
-    const double c0norm = beta != T(0) ? norm1(m, n, ref.data(), m) : 0.0;
-    if (beta == T(0)) std::fill(ref.begin(), ref.end(), T(0));
+    auto [c0, ref, c0norm] = start_update(C, beta, rng);
 
     if (narrow)
         ASSERT_TRUE(ocl::gemm_narrow<T>(dk, q, ta, tb, m, n, k, alpha, A.mat(), B.mat(), beta, C.mat()));

@@ -45,14 +45,9 @@ void run_narrow_symm(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19
                 A(i, i) = scalar<T>(double(std::real(v)), std::numeric_limits<double>::quiet_NaN());
         }
     fill_random(B, rng);
-    if (beta != T(0)) fill_random(C, rng);  // beta == 0: C stays NaN and must be overwritten
     A.upload();
     B.upload();
-    C.upload();
-    const std::vector<T> c0 = C.h;
-    std::vector<T> ref = C.dense();
-    const double c0norm = beta != T(0) ? norm1(m, n, ref.data(), m) : 0.0;
-    if (beta == T(0)) std::fill(ref.begin(), ref.end(), T(0));
+    auto [c0, ref, c0norm] = start_update(C, beta, rng);
 
     ocl::symm<T>(dk, q, hermitian, Side::Left, uplo, m, n, alpha, A.mat(), B.mat(), beta, C.mat());
     C.download();
