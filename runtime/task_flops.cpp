@@ -66,6 +66,7 @@ double op_flops(std::string_view op, uint32_t f, const Buffers& b) {
         const double k = flag(f, 0) == 'N' ? cols(b, 0) : rows(b, 0);
         return 2. * rows(b, 2) * cols(b, 2) * k;
     }
+    if (op == "gemm_pair") return 4. * rows(b, 0) * cols(b, 0) * cols(b, 3);  // A (m × k), B1, B2, C1 (m × n), C2
     if (op == "syrk" || op == "herk") {  // A, C; flags: uplo, trans
         const double k = flag(f, 1) == 'N' ? cols(b, 0) : rows(b, 0), n = cols(b, 1);
         return k * n * (n + 1.);

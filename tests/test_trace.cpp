@@ -36,6 +36,8 @@ TEST(TaskFlops, Blas3AndCholeskyKernelsFollowLawn41) {
     EXPECT_EQ(codelet_flops("dgemm", flags('N', 'N'), {tile(5, 7), tile(7, 3), tile(5, 3)}), 2. * 5 * 3 * 7);
     EXPECT_EQ(codelet_flops("sgemm", flags('T', 'N'), {tile(7, 5), tile(7, 3), tile(5, 3)}), 2. * 5 * 3 * 7);
     EXPECT_EQ(codelet_flops("zgemm", flags('N', 'C'), {tile(5, 7), tile(3, 7), tile(5, 3)}), 4 * 2. * 5 * 3 * 7);
+    EXPECT_EQ(codelet_flops("zgemm_pair", flags('C'), {tile(5, 7), tile(7, 1), tile(5, 1), tile(5, 1), tile(7, 1)}),
+              4 * 2 * 2. * 5 * 7);  // A·B1 and Aᴴ·B2
     EXPECT_EQ(codelet_flops("dtrsm", flags('L', 'L'), {tile(4, 4), tile(4, 6)}), 6. * 4 * 4);  // n m²
     EXPECT_EQ(codelet_flops("dtrmm", flags('R', 'L'), {tile(6, 6), tile(4, 6)}), 4. * 6 * 6);  // m n²
     EXPECT_EQ(codelet_flops("dsyrk", flags('L', 'N'), {tile(6, 3), tile(6, 6)}), 3. * 6 * 7);  // k n (n + 1)
