@@ -29,16 +29,25 @@ constexpr double kRuleOutFactor = 10;
 /// cores at 80–200 ms against 10–15 ms on the GPU). Such a task is kept off an uncalibrated kind
 /// estimated slower than the best at all.
 constexpr double kRuleOutFactorColumn = 1;
+/// GB/s a CPU core reads its buffers at, at best: the floor of a core's estimate without history
+/// (bytes / kCpuCoreBandwidth), for products that do few flops per byte. Without it a product with
+/// one column (a 4096 tile times a vector: 2·4096² flops for 64–128 MiB) was estimated at its flops
+/// over the core's gemm rate, an order of magnitude below what reading the tile takes, and the first
+/// FP16 dsposv n = 32768 on an H200 sent 25 sgemm and 8 dsymm of them to CPU cores to calibrate
+/// (1.28 s against 0.20 s calibrated, bench/gpu_notes.md).
+constexpr double kCpuCoreBandwidth = 10;
 
 /// Called by codelets::submit_task for every task before it is submitted: when the Runtime has
 /// both CPU and OpenCL workers and worker rates (load_worker_rates), the task's codelet has both
-/// implementations and a history-based model, its placement is not already restricted
-/// (Placement::OpenCLOnly), sets task->where to the kind the prior
-/// leaves when the other kind has no calibrated history for the task's footprint and its estimate
-/// is more than kRuleOutFactor (a column-spanning codelet: kRuleOutFactorColumn) times the best. Estimates in µs: the history's mean where
-/// calibrated, else flops / rate (no transfers); an OpenCL kind is its best device. `flops` is task_flops(task); a data-movement task (0 flops: laswp, lacpy)
-/// counts one operation per byte of its buffers, so that a GPU's pivoting of its own tiles is not
-/// sent to a CPU core to calibrate (the tiles would travel there and back). Never throws.
+/// implementations and a history-based model, and its placement is not already restricted
+/// (Placement::OpenCLOnly), sets task->where to the kind the prior leaves when the other kind has no
+/// calibrated history for the task's footprint and its estimate is more than kRuleOutFactor (a
+/// column-spanning codelet: kRuleOutFactorColumn) times the best. Estimates in µs: the history's
+/// mean where calibrated, else flops / rate (no transfers; on a CPU core at least its buffers' bytes
+/// / kCpuCoreBandwidth); an OpenCL kind is its best device. `flops` is task_flops(task); a
+/// data-movement task (0 flops: laswp, lacpy) counts one operation per byte of its buffers, so that a
+/// GPU's pivoting of its own tiles is not sent to a CPU core to calibrate (the tiles would travel
+/// there and back). Never throws.
 void apply_placement_prior(starpu_task* task, double flops) noexcept;
 
 }  // namespace tessera::detail
