@@ -18,10 +18,19 @@ struct KindEstimate {
     bool uncalibrated = false;
 };
 
+// The bytes of the task's buffers.
+double buffer_bytes(starpu_task* task) {
+    double bytes = 0;
+    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i)
+        bytes += double(starpu_data_get_size(STARPU_TASK_GET_HANDLE(task, i)));
+    return bytes;
+}
+
 // Estimate of the task, of footprint `footprint`, on worker w (µs), or NaN when neither history nor
-// a rate is known. `bytes`: its buffers', which a CPU core streams at kCpuCoreBandwidth at best.
+// a rate is known. With `bytes_floor`, a CPU core's rate estimate is at least the time to stream
+// the task's buffers at kCpuCoreBandwidth.
 double estimate(starpu_task* task, starpu_perfmodel* model, uint32_t footprint, unsigned w, double flops,
-                double bytes, bool* calibrated) {
+                bool bytes_floor, bool* calibrated) {
     starpu_perfmodel_arch* arch = starpu_worker_get_perf_archtype(int(w), STARPU_NMAX_SCHED_CTXS);
     // StarPU loads a model's history when the model's first task is submitted; the first query
     // through the task loads it here (and fixes that one task's footprint now).
@@ -35,8 +44,8 @@ double estimate(starpu_task* task, starpu_perfmodel* model, uint32_t footprint, 
                                 : opencl_worker_rate(starpu_worker_get_devid(int(w)), prec);
         if (!(rate > 0)) return NAN;
         us = flops / (rate * 1e3);  // flops / (GFLOP/s · 1e9) seconds
-        if (starpu_worker_get_type(int(w)) == STARPU_CPU_WORKER)
-            us = std::fmax(us, bytes / (kCpuCoreBandwidth * 1e3));  // bytes / (GB/s · 1e9) seconds
+        if (bytes_floor && starpu_worker_get_type(int(w)) == STARPU_CPU_WORKER)
+            us = std::fmax(us, buffer_bytes(task) / (kCpuCoreBandwidth * 1e3));  // bytes / (GB/s · 1e9) seconds
     }
     return us;
 }
@@ -49,11 +58,8 @@ void apply_placement_prior(starpu_task* task, double flops) noexcept {
         !cl->cpu_funcs[0] || !cl->opencl_funcs[0] || task->where != -1)
         return;
     if (!worker_rates_loaded()) return;  // CPUs or OpenCL devices only, or the prior turned off
-    double bytes = 0;
-    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i)
-        bytes += double(starpu_data_get_size(STARPU_TASK_GET_HANDLE(task, i)));
     const bool moves_data = !(flops > 0);  // a data-movement task (laswp, lacpy): one operation per byte
-    if (moves_data) flops = bytes;
+    if (moves_data) flops = buffer_bytes(task);
     if (!(flops > 0)) return;
     const uint32_t footprint = cl->model->footprint(task);
     KindEstimate cpu, ocl;
@@ -71,7 +77,7 @@ void apply_placement_prior(starpu_task* task, double flops) noexcept {
         }
         if (!kind) continue;
         bool calibrated = false;
-        const double us = estimate(task, cl->model, footprint, w, flops, moves_data ? 0 : bytes, &calibrated);
+        const double us = estimate(task, cl->model, footprint, w, flops, !moves_data, &calibrated);
         if (std::isnan(us)) return;  // no rate for this precision: no prior
         kind->us = std::fmin(kind->us, us);
         kind->uncalibrated = kind->uncalibrated || !calibrated;
