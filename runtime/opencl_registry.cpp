@@ -73,13 +73,18 @@ static void save_cached(cl_program p, const fs::path& file) {
     if (ec) fs::remove(tmp, ec);
 }
 
+// The cache file of one device's program of precision `prec` built with options `opts`.
+static fs::path cache_file(const ocl::DeviceInfo& info, const std::string& opts) {
+    std::ostringstream key;
+    key << std::hex << fnv1a(info.name + '\n' + info.driver_version + '\n' + opts + '\n' + ocl::program_source());
+    return fs::path(OpenCLRegistry::cache_dir()) / (key.str() + ".bin");
+}
+
 // Build the program for one device and precision; returns whether it came from the cache.
 static cl_program build(cl_context ctx, cl_device_id dev, const ocl::DeviceInfo& info, char prec, bool& cached) {
     const std::string& source = ocl::program_source();
     const std::string opts = ocl::build_options(info, prec);
-    std::ostringstream key;
-    key << std::hex << fnv1a(info.name + '\n' + info.driver_version + '\n' + opts + '\n' + source);
-    const fs::path file = fs::path(OpenCLRegistry::cache_dir()) / (key.str() + ".bin");
+    const fs::path file = cache_file(info, opts);
     if (cl_program p = load_cached(ctx, dev, file, opts)) {
         cached = true;
         return p;
@@ -136,7 +141,40 @@ OpenCLRegistry::OpenCLRegistry() {
     }
 }
 
-OpenCLRegistry::~OpenCLRegistry() = default;
+OpenCLRegistry::~OpenCLRegistry() {
+    stop_.store(true);
+    if (preload_.joinable()) preload_.join();
+}
+
+void OpenCLRegistry::start_preload() {
+    if (!preload_.joinable() && !devices_.empty()) preload_ = std::thread([this] { preload_cached(); });
+}
+
+void OpenCLRegistry::preload_cached() {
+    for (char prec : {'d', 's', 'z', 'c'}) {
+        const size_t slot = prec_slot(prec);
+        std::lock_guard<std::mutex> guard(lock_);
+        if (stop_.load() || built_[slot].load(std::memory_order_relaxed)) continue;
+        bool all = true;
+        for (Device& d : devices_) {
+            if (!d.info || d.by_prec[slot] || (ocl::real_prec(prec) == 'd' && !d.info->fp64)) continue;
+            all = false;  // unless loaded below
+            if (d.info->type & CL_DEVICE_TYPE_CPU) continue;  // no binaries of ours (build())
+            try {
+                const std::string opts = ocl::build_options(*d.info, prec);
+                cl_program p = load_cached(d.ctx, d.dev, cache_file(*d.info, opts), opts);
+                if (!p) continue;
+                d.by_prec[slot] = std::make_unique<ocl::DeviceKernels>(d.ctx, d.dev, p, prec, *d.info);  // owns p
+                d.cache_hits += 1;
+                d.built += prec;
+                all = true;
+            } catch (const std::exception&) {
+                // ensure() will build it and report what fails
+            }
+        }
+        if (all) built_[slot].store(true, std::memory_order_release);
+    }
+}
 
 void OpenCLRegistry::ensure(char prec) {
     const size_t slot = prec_slot(prec);

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "kernels/opencl/device.hpp"
@@ -18,12 +19,19 @@ std::vector<int> opencl_devids();
 
 /// Each precision's program is built on first use, not when the Runtime starts: NVIDIA's driver
 /// compiles one for about 16 s on a machine whose caches are cold (bench/gpu_notes.md), and most
-/// programs use one or two of the four precisions.
+/// programs use one or two of the four precisions. Programs already in the binary cache are loaded
+/// in the background from the start (start_preload): a load took about 30 ms per precision, which
+/// the first operation of a process paid (H200, bench/gpu_notes.md, "A process's first operation").
 class OpenCLRegistry {
 public:
     /// Query every OpenCL device StarPU drives (name, fp64, limits); builds nothing.
     OpenCLRegistry();
+    /// Waits for the background loads (start_preload) to stop: at most the one under way.
     ~OpenCLRegistry();
+    /// Start one thread that loads, in the order d, s, z, c, every program found in the binary cache
+    /// (never one built from source: that is left to the first use), as ensure() would. A load that
+    /// fails is left to ensure(), which reports it. Call once, after the constructor.
+    void start_preload();
     /// Build (or load from the binary cache) precision `prec`'s program ('s', 'd', 'c' or 'z') for
     /// every device that can run it (d and z need fp64), once; returns at once afterwards (two atomic
     /// loads: the submission of every task with an OpenCL implementation calls it). Thread-safe.
@@ -49,9 +57,13 @@ private:
         std::string built;                                      // letters, in build order
         int cache_hits = 0;
     };
+    void preload_cached();  // start_preload's thread
+
     std::vector<Device> devices_;  // indexed by StarPU OpenCL devid
     std::array<std::atomic<bool>, 4> built_{};  // by precision: ensure completed on every device
     mutable std::mutex lock_;      // builds, and `built` / `cache_hits`
+    std::atomic<bool> stop_{false};  // the destructor asks the preload to stop
+    std::thread preload_;
 };
 
 }  // namespace tessera::detail
