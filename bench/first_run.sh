@@ -11,6 +11,8 @@
 #   - calibrated: a second process in the same home, WARMUP untimed runs then REPS timed: the median,
 #     and the tasks still placed to calibrate in its last run;
 #   - ratio = first / calibrated (the goal: at most 1.25 on a GPU, 1.1 on CPUs only).
+# op+factor runs tessera-tester's --factor (as bench/gpu_factorizations.sh's cases do):
+# posv_mixed+fp16:d:32768:4096 is dsposv with FP16 factors.
 # process_s is the first process's wall time: its start (StarPU, its bus calibration in a fresh home,
 # the OpenCL programs, the worker rates), the matrix's generation, the run and its check; the
 # operation time (first_s) is the run alone. nb 0: tessera-tester's default (tuned).
@@ -23,7 +25,7 @@
 default_outdir=/tmp/first_run
 if [ -d "$(dirname "$0")/../.gpu-build" ]; then
   source "$(dirname "$0")/gpu_env.sh"
-  default_cases="potrf:d:32768:4096 gemm:d:16384:4096 getrf:d:16384:1024 geqrf:d:16384:1024 potrf:d:32768:3072:4096"
+  default_cases="potrf:d:32768:4096 gemm:d:16384:4096 getrf:d:16384:1024 geqrf:d:16384:1024 potrf:d:32768:3072:4096 posv_mixed+fp16:d:32768:4096"
 else
   set -uo pipefail
   cd "$(dirname "$0")/.."
@@ -55,14 +57,17 @@ uncalibrated() {
        split(substr(line, RSTART, RLENGTH), f, " "); n += f[2]; line = substr(line, RSTART + RLENGTH)}} END {print n + 0}'
 }
 
-printf '%-22s %9s %9s %13s %9s %9s %7s %s\n' case process_s first_s first_uncalib calib_s calib_unc ratio checks
+printf '%-30s %9s %9s %13s %9s %9s %7s %s\n' case process_s first_s first_uncalib calib_s calib_unc ratio checks
 for c in ${CASES:-$default_cases}; do
-  IFS=: read -r op prec n nb before <<<"$c"
+  IFS=: read -r opf prec n nb before <<<"$c"
+  op=${opf%%+*}
+  factor=()
+  [ "$op" != "$opf" ] && factor=(--factor "${opf#*+}")
   home=$(mktemp -d /tmp/first-run-home.XXXXXX)
-  args=("$op" --prec "$prec" --n "$n" --check-random --csv --profile)
+  args=("$op" --prec "$prec" --n "$n" "${factor[@]}" --check-random --csv --profile)
   [ "$nb" != 0 ] && args+=(--nb "$nb")
   if [ -n "${before:-}" ]; then
-    run "$home" "$op" --prec "$prec" --n "$n" --nb "$before" --warmup 0 --repeat 1 --check-random --csv >/dev/null
+    run "$home" "$op" --prec "$prec" --n "$n" "${factor[@]}" --nb "$before" --warmup 0 --repeat 1 --check-random --csv >/dev/null
   fi
   t0=$(date +%s.%N)
   first_out=$(run "$home" "${args[@]}" --warmup 0 --repeat 1)
@@ -72,7 +77,7 @@ for c in ${CASES:-$default_cases}; do
   calib=$(times <<<"$calib_out" | median)
   checks="$(statuses <<<"$first_out")/ $(statuses <<<"$calib_out")"
   ratio=$(awk -v a="$first" -v b="$calib" 'BEGIN {print (b > 0 && a == a + 0) ? sprintf("%.2f", a / b) : "nan"}')
-  printf '%-22s %9s %9s %13s %9s %9s %7s %s\n' "$c" "$process" "$first" "$(uncalibrated <<<"$first_out")" \
+  printf '%-30s %9s %9s %13s %9s %9s %7s %s\n' "$c" "$process" "$first" "$(uncalibrated <<<"$first_out")" \
     "$calib" "$(uncalibrated <<<"$calib_out")" "$ratio" "$checks"
   rm -rf "$home"
 done | tee "$outdir/first_run.txt"
