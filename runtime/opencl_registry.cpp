@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <system_error>
 
 #include <unistd.h>
 
@@ -73,7 +74,7 @@ static void save_cached(cl_program p, const fs::path& file) {
     if (ec) fs::remove(tmp, ec);
 }
 
-// The cache file of one device's program of precision `prec` built with options `opts`.
+// The cache file of one device's program built with options `opts` (which name its precision).
 static fs::path cache_file(const ocl::DeviceInfo& info, const std::string& opts) {
     std::ostringstream key;
     key << std::hex << fnv1a(info.name + '\n' + info.driver_version + '\n' + opts + '\n' + ocl::program_source());
@@ -147,7 +148,12 @@ OpenCLRegistry::~OpenCLRegistry() {
 }
 
 void OpenCLRegistry::start_preload() {
-    if (!preload_.joinable() && !devices_.empty()) preload_ = std::thread([this] { preload_cached(); });
+    if (preload_.joinable() || devices_.empty()) return;
+    try {
+        preload_ = std::thread([this] { preload_cached(); });
+    } catch (const std::system_error&) {
+        // no thread: every program is built on first use, as without the preload
+    }
 }
 
 void OpenCLRegistry::preload_cached() {
@@ -155,24 +161,24 @@ void OpenCLRegistry::preload_cached() {
         const size_t slot = prec_slot(prec);
         std::lock_guard<std::mutex> guard(lock_);
         if (stop_.load() || built_[slot].load(std::memory_order_relaxed)) continue;
-        bool all = true;
+        bool missing = false;  // a device still without this precision's program: ensure() builds it
         for (Device& d : devices_) {
             if (!d.info || d.by_prec[slot] || (ocl::real_prec(prec) == 'd' && !d.info->fp64)) continue;
-            all = false;  // unless loaded below
-            if (d.info->type & CL_DEVICE_TYPE_CPU) continue;  // no binaries of ours (build())
-            try {
-                const std::string opts = ocl::build_options(*d.info, prec);
-                cl_program p = load_cached(d.ctx, d.dev, cache_file(*d.info, opts), opts);
-                if (!p) continue;
-                d.by_prec[slot] = std::make_unique<ocl::DeviceKernels>(d.ctx, d.dev, p, prec, *d.info);  // owns p
-                d.cache_hits += 1;
-                d.built += prec;
-                all = true;
-            } catch (const std::exception&) {
-                // ensure() will build it and report what fails
+            if (!(d.info->type & CL_DEVICE_TYPE_CPU)) {  // a CPU device has no binaries of ours (build())
+                try {
+                    const std::string opts = ocl::build_options(*d.info, prec);
+                    if (cl_program p = load_cached(d.ctx, d.dev, cache_file(*d.info, opts), opts)) {
+                        d.by_prec[slot] = std::make_unique<ocl::DeviceKernels>(d.ctx, d.dev, p, prec, *d.info);  // owns p
+                        d.cache_hits += 1;
+                        d.built += prec;
+                    }
+                } catch (const std::exception&) {
+                    // ensure() will build it and report what fails
+                }
             }
+            if (!d.by_prec[slot]) missing = true;
         }
-        if (all) built_[slot].store(true, std::memory_order_release);
+        if (!missing) built_[slot].store(true, std::memory_order_release);
     }
 }
 
