@@ -31,6 +31,9 @@ void gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans trans
 /// The least k for which gemm() takes gemm_narrow(): below it the product is too small to matter.
 constexpr int64_t kNarrowMinK = 128;
 
+/// The part of A a narrow product reads (gemm_narrow's `part`).
+enum class NarrowPart : int { All = 0, LowerDiag = 1, Lower = 2, UpperDiag = 3, Upper = 4 };
+
 /// gemm() for a narrow C (gemm_narrow.cl; launch_narrow.cpp): n ≤ dk.params().gemm_narrow (the
 /// TESSERA_GEMM_NARROW kernel parameter, at most 8) and k ≥ kNarrowMinK, as the mixed-precision
 /// solvers' residuals and solves with one right-hand side. Reads each element of A once, coalesced
@@ -43,7 +46,6 @@ constexpr int64_t kNarrowMinK = 128;
 /// real_diagonal the imaginary parts of A's diagonal as zeros: symm()'s products with a triangle.
 /// Returns false, enqueuing nothing, when the shape does not qualify or the program lacks the
 /// kernels. Throws tessera::Error as gemm() does.
-enum class NarrowPart : int { All = 0, LowerDiag = 1, Lower = 2, UpperDiag = 3, Upper = 4 };
 template <class T>
 bool gemm_narrow(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
                  int64_t k, T alpha, Mat A, Mat B, T beta, Mat C, NarrowPart part = NarrowPart::All,

@@ -117,7 +117,8 @@ void symm(const DeviceKernels& dk, cl_command_queue q, bool hermitian, Side side
         return;
     }
     // A = S + op(S) with S the strict uplo triangle of A plus half its diagonal (zeros elsewhere) and
-    // op ᵀ (symm) or ᴴ (hemm: the diagonal's imaginary parts then cancel, as xHEMM ignores them):
+    // op ᵀ (symm) or ᴴ (hemm: the diagonal's imaginary parts then cancel up to rounding, where xHEMM
+    // ignores them; an Inf or NaN there does not cancel, unlike in the narrow path above):
     // C = alpha·S·B + beta·C, then C += alpha·op(S)·B (Right: B·S, B·op(S)), two triangular GEMMs.
     const int64_t k = left ? m : n;
     const int64_t lds = int64_t(round_up(size_t(k), 8));
