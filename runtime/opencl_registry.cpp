@@ -81,8 +81,10 @@ static fs::path cache_file(const ocl::DeviceInfo& info, const std::string& opts)
     return fs::path(OpenCLRegistry::cache_dir()) / (key.str() + ".bin");
 }
 
-// Build the program for one device and precision; returns whether it came from the cache.
-static cl_program build(cl_context ctx, cl_device_id dev, const ocl::DeviceInfo& info, char prec, bool& cached) {
+// Build the program for one device and precision; returns whether it came from the cache. With
+// `cached_only`, a program not in the cache is not built: null.
+static cl_program build(cl_context ctx, cl_device_id dev, const ocl::DeviceInfo& info, char prec, bool cached_only,
+                        bool& cached) {
     const std::string& source = ocl::program_source();
     const std::string opts = ocl::build_options(info, prec);
     const fs::path file = cache_file(info, opts);
@@ -91,6 +93,7 @@ static cl_program build(cl_context ctx, cl_device_id dev, const ocl::DeviceInfo&
         return p;
     }
     cached = false;
+    if (cached_only) return nullptr;
     const char* text = source.c_str();
     cl_int err = CL_SUCCESS;
     cl_program p = clCreateProgramWithSource(ctx, 1, &text, nullptr, &err);
@@ -161,38 +164,27 @@ void OpenCLRegistry::preload_cached() {
         const size_t slot = prec_slot(prec);
         std::lock_guard<std::mutex> guard(lock_);
         if (stop_.load() || built_[slot].load(std::memory_order_relaxed)) continue;
-        bool missing = false;  // a device still without this precision's program: ensure() builds it
-        for (Device& d : devices_) {
-            if (!d.info || d.by_prec[slot] || (ocl::real_prec(prec) == 'd' && !d.info->fp64)) continue;
-            if (!(d.info->type & CL_DEVICE_TYPE_CPU)) {  // a CPU device has no binaries of ours (build())
-                try {
-                    const std::string opts = ocl::build_options(*d.info, prec);
-                    if (cl_program p = load_cached(d.ctx, d.dev, cache_file(*d.info, opts), opts)) {
-                        d.by_prec[slot] = std::make_unique<ocl::DeviceKernels>(d.ctx, d.dev, p, prec, *d.info);  // owns p
-                        d.cache_hits += 1;
-                        d.built += prec;
-                    }
-                } catch (const std::exception&) {
-                    // ensure() will build it and report what fails
-                }
-            }
-            if (!d.by_prec[slot]) missing = true;
+        try {
+            if (build_programs(prec, true)) built_[slot].store(true, std::memory_order_release);
+        } catch (const std::exception&) {
+            // left to ensure(), which builds it and reports what fails
         }
-        if (!missing) built_[slot].store(true, std::memory_order_release);
     }
 }
 
-void OpenCLRegistry::ensure(char prec) {
+bool OpenCLRegistry::build_programs(char prec, bool cached_only) {
     const size_t slot = prec_slot(prec);
-    if (built_[slot].load(std::memory_order_acquire)) return;
-    std::lock_guard<std::mutex> guard(lock_);
-    if (built_[slot].load(std::memory_order_relaxed)) return;
+    bool all = true;
     for (size_t devid = 0; devid < devices_.size(); ++devid) {
         Device& d = devices_[devid];
         if (!d.info || d.by_prec[slot] || (ocl::real_prec(prec) == 'd' && !d.info->fp64)) continue;
         try {
             bool cached = false;
-            cl_program p = build(d.ctx, d.dev, *d.info, prec, cached);
+            cl_program p = build(d.ctx, d.dev, *d.info, prec, cached_only, cached);
+            if (!p) {
+                all = false;
+                continue;
+            }
             d.by_prec[slot] = std::make_unique<ocl::DeviceKernels>(d.ctx, d.dev, p, prec, *d.info);  // owns p
             d.cache_hits += cached;
             d.built += prec;
@@ -201,6 +193,15 @@ void OpenCLRegistry::ensure(char prec) {
             throw Error("tessera: OpenCL device " + std::to_string(devid) + " ('" + d.info->name + "'): " + e.what());
         }
     }
+    return all;
+}
+
+void OpenCLRegistry::ensure(char prec) {
+    const size_t slot = prec_slot(prec);
+    if (built_[slot].load(std::memory_order_acquire)) return;
+    std::lock_guard<std::mutex> guard(lock_);
+    if (built_[slot].load(std::memory_order_relaxed)) return;
+    build_programs(prec, false);
     built_[slot].store(true, std::memory_order_release);
 }
 

@@ -58,6 +58,10 @@ private:
         int cache_hits = 0;
     };
     void preload_cached();  // start_preload's thread
+    /// Under lock_: build precision `prec`'s program (with `cached_only`, only load it from the binary
+    /// cache) for every device that runs it and has none; returns whether each such device has one.
+    /// Throws tessera::Error naming the device that failed.
+    bool build_programs(char prec, bool cached_only);
 
     std::vector<Device> devices_;  // indexed by StarPU OpenCL devid
     std::array<std::atomic<bool>, 4> built_{};  // by precision: ensure completed on every device
