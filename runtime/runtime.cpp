@@ -192,7 +192,8 @@ Runtime::Runtime(const RuntimeConfig& config) {
     std::string failure;
     try {
         state->opencl = std::make_unique<detail::OpenCLRegistry>();
-        if (env_int("TESSERA_OPENCL_PRELOAD", 1) != 0) state->opencl->start_preload();  // cached programs
+        if (detail::env_switch("TESSERA_OPENCL_PRELOAD", "the cached OpenCL programs loaded from the start"))
+            state->opencl->start_preload();
         const bool pin = config.host_memory == HostMemory::Pinned ||
                          (config.host_memory == HostMemory::Auto && detail::runtime_has_opencl_gpu());
         state->host_memory = std::make_unique<detail::HostMemoryPool>(pin);

@@ -14,7 +14,8 @@ namespace tessera::detail {
 /// Call before starpu_conf_init, which reads them.
 void validate_starpu_environment();
 
-/// Tessera's own on/off variables (TESSERA_PLACEMENT_PRIOR, TESSERA_DEVICE_MAP, TESSERA_RANK_DEVICES):
+/// Tessera's own on/off variables (TESSERA_PLACEMENT_PRIOR, TESSERA_DEVICE_MAP, TESSERA_RANK_DEVICES,
+/// TESSERA_OPENCL_PRELOAD):
 /// true when `name` is unset, empty or 1, false for 0. Any other value throws tessera::Error
 /// "NAME='value': expected 1 (<on>, the default) or 0 (off)".
 bool env_switch(const char* name, const char* on);
