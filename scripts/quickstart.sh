@@ -36,8 +36,7 @@ build() {
 
 # Sanitized build and suite. clang rather than gcc: libFuzzer (the fuzz tests) comes with clang.
 # The sanitizers' runtime options, LeakSanitizer's suppressions included, are linked into every
-# executable (tests/sanitizers/options.cpp), so ctest needs no environment. A test that failed only
-# because LeakSanitizer's tracer crashed at exit runs once more (tests/sanitizers/rerun_tracer_crashes.sh).
+# executable (tests/sanitizers/options.cpp), so ctest needs no environment.
 # PoCL's kernel caches of the Release suite, where it ran (.ci/run runs it first), seed the sanitized
 # suite's: the same OpenCL sources and options, which PoCL's compiler, slowed by the sanitizers'
 # interceptors in the test process, would otherwise compile again (test_blas3.opencl, the first to
@@ -51,8 +50,7 @@ sanitize() {
       mkdir -p "$(dirname "build-asan/$cache")" && cp -r "build/$cache" "build-asan/$cache"
     fi
   done
-  ctest --test-dir build-asan --output-on-failure --timeout 900 ||
-    bash tests/sanitizers/rerun_tracer_crashes.sh build-asan
+  ctest --test-dir build-asan --output-on-failure --timeout 900
 }
 
 case "${1:-}" in
