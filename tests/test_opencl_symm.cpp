@@ -6,6 +6,8 @@
 //   with A's uplo triangle and one with its strict triangle transposed, each reading only its own
 //   entries (symm, and hemm for complex T): A's other triangle is NaN (and, for hemm, the imaginary
 //   parts of its diagonal), so a product that read it would fail.
+// - ocl::symm with a wide C, both sides: two triangular GEMMs on a copy of A's strict triangle plus
+//   half its diagonal (for hemm, half its real parts), with the same NaN entries.
 // - ocl::gemm_narrow_pair (gemm_narrow_pair.cl): P += alpha·A·u and Q += alpha·op(A)·v from one read
 //   of an off-diagonal tile.
 #include "tests/opencl_checks.hpp"
@@ -21,22 +23,26 @@ using namespace tessera::ocltest;
 
 TYPED_TEST_SUITE(OpenCLKernels, Precisions);
 
-// C = alpha·A·B + beta·C by ocl::symm, Left, A m×m symmetric (Hermitian with `hermitian`) in its
-// uplo triangle, B and C m×n: narrow shapes (n ≤ 8, m ≥ kNarrowMinK), which take the narrow products.
+// C = alpha·A·B + beta·C (Left, A m×m) or alpha·B·A + beta·C (Right, A n×n) by ocl::symm, A symmetric
+// (Hermitian with `hermitian`) in its uplo triangle, its other triangle NaN (and, for hemm, the
+// imaginary parts of its diagonal, which xHEMM does not read), B and C m×n. Left with n ≤ 8 and
+// m ≥ kNarrowMinK takes the narrow products; other shapes the triangular GEMMs.
 template <class T>
-void run_narrow_symm(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64& rng, bool hermitian,
-                     Uplo uplo, int64_t m, int64_t n, T alpha, T beta) {
-    SCOPED_TRACE(::testing::Message() << (hermitian ? "hemm " : "symm ") << char(uplo) << " m=" << m << " n=" << n
-                                      << " beta=" << beta);
-    DevMat<T> A(m, m, 3), B(m, n, 5), C(m, n, 7);
-    std::vector<T> full(size_t(m * m));
-    for (int64_t j = 0; j < m; ++j)
-        for (int64_t i = j; i < m; ++i) {
+void run_symm(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64& rng, bool hermitian, Side side,
+              Uplo uplo, int64_t m, int64_t n, T alpha, T beta) {
+    SCOPED_TRACE(::testing::Message() << (hermitian ? "hemm " : "symm ") << char(side) << char(uplo) << " m=" << m
+                                      << " n=" << n << " beta=" << beta);
+    const bool left = side == Side::Left;
+    const int64_t k = left ? m : n;
+    DevMat<T> A(k, k, 3), B(m, n, 5), C(m, n, 7);
+    std::vector<T> full(size_t(k * k));  // A's entries not set below stay NaN (DevMat)
+    for (int64_t j = 0; j < k; ++j)
+        for (int64_t i = j; i < k; ++i) {
             T v = random_scalar<T>(rng);
             if (i == j && hermitian) v = T(std::real(v));
             const T mirror = hermitian ? conjugate(v) : v;
-            full[size_t(i + j * m)] = v;
-            full[size_t(j + i * m)] = mirror;
+            full[size_t(i + j * k)] = v;
+            full[size_t(j + i * k)] = mirror;
             if (uplo == Uplo::Lower)
                 A(i, j) = v;
             else
@@ -49,15 +55,18 @@ void run_narrow_symm(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19
     B.upload();
     auto [c0, ref, c0norm] = start_update(C, beta, rng);
 
-    ocl::symm<T>(dk, q, hermitian, Side::Left, uplo, m, n, alpha, A.mat(), B.mat(), beta, C.mat());
+    ocl::symm<T>(dk, q, hermitian, side, uplo, m, n, alpha, A.mat(), B.mat(), beta, C.mat());
     C.download();
 
     const std::vector<T> bd = B.dense();
-    ref_gemm<T>(Trans::NoTrans, Trans::NoTrans, m, n, m, alpha, full.data(), m, bd.data(), m, beta, ref.data(), m);
+    if (left)
+        ref_gemm<T>(Trans::NoTrans, Trans::NoTrans, m, n, m, alpha, full.data(), k, bd.data(), m, beta, ref.data(), m);
+    else
+        ref_gemm<T>(Trans::NoTrans, Trans::NoTrans, m, n, n, alpha, bd.data(), m, full.data(), k, beta, ref.data(), m);
     std::vector<T> diff = C.dense();
     for (size_t e = 0; e < diff.size(); ++e) diff[e] -= ref[e];
-    const double den = (absd(alpha) * norm1(m, m, full.data(), m) * norm1(m, n, bd.data(), m) + absd(beta) * c0norm) *
-                       double(m) * eps<T>();
+    const double den = (absd(alpha) * norm1(k, k, full.data(), k) * norm1(m, n, bd.data(), m) + absd(beta) * c0norm) *
+                       double(k) * eps<T>();
     EXPECT_TRUE(residual_ok(norm1(m, n, diff.data(), m), den, "symm"));
     EXPECT_TRUE(untouched(C, c0, [](int64_t, int64_t) { return true; }));
 }
@@ -73,12 +82,28 @@ TYPED_TEST(OpenCLKernels, SymmNarrowReadsOneTriangle) {
         for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
             for (bool hermitian : {false, true}) {
                 if (hermitian && !is_complex_v<T>) continue;
-                run_narrow_symm<T>(this->dk(), this->q(), this->rng, hermitian, uplo, s.m, s.n, scalar<T>(1.25, 0.5),
-                                   scalar<T>(-0.75, 0.25));
+                run_symm<T>(this->dk(), this->q(), this->rng, hermitian, Side::Left, uplo, s.m, s.n,
+                            scalar<T>(1.25, 0.5), scalar<T>(-0.75, 0.25));
                 if (s.n == 1)
-                    run_narrow_symm<T>(this->dk(), this->q(), this->rng, hermitian, uplo, s.m, s.n, scalar<T>(-1, 0),
-                                       T(0));
+                    run_symm<T>(this->dk(), this->q(), this->rng, hermitian, Side::Left, uplo, s.m, s.n,
+                                scalar<T>(-1, 0), T(0));
             }
+}
+
+TYPED_TEST(OpenCLKernels, SymmWideReadsOneTriangle) {
+    using T = TypeParam;
+    struct Size {
+        int64_t m, n;
+    };
+    // C wider than the narrow products take (Left), or on the Right; A of order 1 and partial blocks.
+    for (const Size s : {Size{37, 20}, Size{1, 12}, Size{20, 37}, Size{12, 1}})
+        for (Side side : {Side::Left, Side::Right})
+            for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+                for (bool hermitian : {false, true}) {
+                    if (hermitian && !is_complex_v<T>) continue;
+                    run_symm<T>(this->dk(), this->q(), this->rng, hermitian, side, uplo, s.m, s.n,
+                                scalar<T>(1.25, 0.5), scalar<T>(-0.75, 0.25));
+                }
 }
 
 // P += alpha·A·u and Q += alpha·op(A)·v (op ᵀ, or ᴴ with conj) by ocl::gemm_narrow_pair, A m×k.

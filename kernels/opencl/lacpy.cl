@@ -50,6 +50,21 @@ __kernel void tessera_geadd(const int m, const int n, const scalar_t alpha, __gl
     B[b] = S_FMA(alpha, A[offA + i + (long)j * lda], S_MUL(beta, B[b]));
 }
 
+#ifdef TESSERA_COMPLEX
+// tessera_scale_real_part: B = alpha·Re(A) on the m×n region, imaginary parts zero: A's imaginary
+// parts are not read (a Hermitian matrix's diagonal, xHEMM's convention; an Inf or NaN there stays
+// out). Launch: like tessera_lacpy.
+__kernel void tessera_scale_real_part(const int m, const int n, const real_t alpha, __global const scalar_t* A,
+                                      const ulong offA, const int lda, __global scalar_t* B, const ulong offB,
+                                      const int ldb)
+{
+    const int i = (int)get_global_id(0);
+    const int j = (int)get_global_id(1);
+    if (i >= m || j >= n) return;
+    B[offB + i + (long)j * ldb] = (scalar_t)(alpha * A[offA + i + (long)j * lda].x, (real_t)0);
+}
+#endif
+
 #if defined(TESSERA_PREC_D) || defined(TESSERA_PREC_Z)
 // The low precision of a d or z program (the mixed-precision solvers: LAPACK's xLAG2S / xLAT2S /
 // xLAG2C, and back). lag2_low_t: float or float2.

@@ -82,7 +82,7 @@ void herk(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Trans trans, i
 /// diagonal are not used), read from its uplo triangle; B, C m×n. Left with a narrow C (gemm_narrow()'s
 /// shapes): two narrow products, one with A's triangle and one with its strict triangle transposed,
 /// reading nothing else; otherwise two triangular GEMMs on a scratch copy of A's strict triangle plus
-/// half its diagonal (launch_tri.cpp).
+/// half its diagonal (for hemm, half its real parts; launch_tri.cpp).
 template <class T>
 void symm(const DeviceKernels& dk, cl_command_queue q, bool hermitian, Side side, Uplo uplo, int64_t m, int64_t n,
           T alpha, Mat A, Mat B, T beta, Mat C);

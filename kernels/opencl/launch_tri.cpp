@@ -23,6 +23,25 @@ void laset(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T 
     enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_laset)");
 }
 
+namespace {
+
+// B = alpha·Re(A) on the m×n region, imaginary parts zero (lacpy.cl's tessera_scale_real_part, complex
+// programs only): symm()'s Hermitian diagonal, whose imaginary parts are not read.
+template <class T>
+void scale_real_part(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, real_t<T> alpha, Mat A,
+                     Mat B) {
+    cl_kernel kernel = dk.get("tessera_scale_real_part");
+    const cl_int cm = to_int(m, "scale_real_part", "m"), cn = to_int(n, "scale_real_part", "n");
+    const cl_int lda = to_int(A.ld, "scale_real_part", "lda"), ldb = to_int(B.ld, "scale_real_part", "ldb");
+    const cl_ulong offA = A.off, offB = B.off;
+    set_args(kernel, "clSetKernelArg(tessera_scale_real_part)", cm, cn, alpha, A.mem, offA, lda, B.mem, offB, ldb);
+    const size_t local[2] = {64, 4};
+    const size_t global[2] = {round_up(size_t(m), local[0]), round_up(size_t(n), local[1])};
+    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_scale_real_part)");
+}
+
+}  // namespace
+
 template <class T>
 void geadd(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T alpha, Mat A, T beta, Mat B) {
     check_prec<T>(dk, "geadd");
@@ -117,8 +136,8 @@ void symm(const DeviceKernels& dk, cl_command_queue q, bool hermitian, Side side
         return;
     }
     // A = S + op(S) with S the strict uplo triangle of A plus half its diagonal (zeros elsewhere) and
-    // op ᵀ (symm) or ᴴ (hemm: the diagonal's imaginary parts then cancel up to rounding, where xHEMM
-    // ignores them; an Inf or NaN there does not cancel, unlike in the narrow path above):
+    // op ᵀ (symm) or ᴴ (hemm: half the diagonal's real parts, so that S + Sᴴ has A's real diagonal and
+    // its imaginary parts are not read, as in the narrow path above and xHEMM):
     // C = alpha·S·B + beta·C, then C += alpha·op(S)·B (Right: B·S, B·op(S)), two triangular GEMMs.
     const int64_t k = left ? m : n;
     const int64_t lds = int64_t(round_up(size_t(k), 8));
@@ -129,8 +148,12 @@ void symm(const DeviceKernels& dk, cl_command_queue q, bool hermitian, Side side
         const Mat a{A.mem, A.off + size_t(lower ? 1 : A.ld), A.ld}, t{s, size_t(lower ? 1 : lds), lds};
         lacpy<T>(dk, q, uplo, k - 1, k - 1, a, t);
     }
-    // The diagonals as 1×k matrices (leading dimension ld + 1): S's = A's / 2.
-    geadd<T>(dk, q, 1, k, T(0.5), Mat{A.mem, A.off, A.ld + 1}, T(0), Mat{s, 0, lds + 1});
+    // The diagonals as 1×k matrices (leading dimension ld + 1): S's = A's / 2 (hemm: Re(A's) / 2).
+    const Mat diag_a{A.mem, A.off, A.ld + 1}, diag_s{s, 0, lds + 1};
+    if (tt == Trans::ConjTrans)
+        scale_real_part<T>(dk, q, 1, k, real_t<T>(0.5), diag_a, diag_s);
+    else
+        geadd<T>(dk, q, 1, k, T(0.5), diag_a, T(0), diag_s);
     gemm_triangular<T>(dk, q, side, uplo, Trans::NoTrans, m, n, alpha, S, B, beta, C);
     gemm_triangular<T>(dk, q, side, uplo, tt, m, n, alpha, S, B, T(1), C);
 }
