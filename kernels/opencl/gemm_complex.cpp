@@ -13,9 +13,7 @@ void elementwise(const DeviceKernels& dk, cl_command_queue q, const char* name, 
                  const Args&... args) {
     cl_kernel kernel = dk.get(name);
     set_args(kernel, name, args...);
-    const size_t local[2] = {64, 4};
-    const size_t global[2] = {round_up(size_t(rows), local[0]), round_up(size_t(cols), local[1])};
-    enqueue(q, kernel, 2, global, local, name);
+    enqueue_2d(q, kernel, rows, cols, name);
 }
 
 /// 8-element multiples for the leading dimensions of the workspace (the real kernels' aligned copies).

@@ -260,9 +260,7 @@ void lacpy(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, in
     const cl_int lda = to_int(A.ld, "lacpy", "lda"), ldb = to_int(B.ld, "lacpy", "ldb");
     const cl_ulong offA = A.off, offB = B.off;
     set_args(kernel, "clSetKernelArg(tessera_lacpy)", cm, cn, cu, A.mem, offA, lda, B.mem, offB, ldb);
-    const size_t local[2] = {64, 4};
-    const size_t global[2] = {round_up(size_t(m), local[0]), round_up(size_t(n), local[1])};
-    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_lacpy)");
+    enqueue_2d(q, kernel, m, n, "clEnqueueNDRangeKernel(tessera_lacpy)");
 }
 
 template <class T>
@@ -274,9 +272,7 @@ void conj_transpose(const DeviceKernels& dk, cl_command_queue q, int64_t m, int6
     const cl_int lda = to_int(A.ld, "conj_transpose", "lda"), ldb = to_int(B.ld, "conj_transpose", "ldb");
     const cl_ulong offA = A.off, offB = B.off;
     set_args(kernel, "clSetKernelArg(tessera_conj_transpose)", cm, cn, A.mem, offA, lda, B.mem, offB, ldb);
-    const size_t local[2] = {64, 4};
-    const size_t global[2] = {round_up(size_t(m), local[0]), round_up(size_t(n), local[1])};
-    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_conj_transpose)");
+    enqueue_2d(q, kernel, m, n, "clEnqueueNDRangeKernel(tessera_conj_transpose)");
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                                 \

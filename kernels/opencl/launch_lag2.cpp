@@ -7,16 +7,6 @@
 
 namespace tessera::ocl {
 
-namespace {
-
-void launch_2d(cl_command_queue q, cl_kernel kernel, int64_t m, int64_t n, const char* what) {
-    const size_t local[2] = {64, 4};
-    const size_t global[2] = {round_up(size_t(m), local[0]), round_up(size_t(n), local[1])};
-    enqueue(q, kernel, 2, global, local, what);
-}
-
-}  // namespace
-
 template <class T>
 void lag2_down(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, int64_t n, double alpha, Mat A,
                Mat B, int* host_info) {
@@ -34,7 +24,7 @@ void lag2_down(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m
         const cl_double calpha = alpha;
         set_args(kernel, "clSetKernelArg(tessera_lag2_down)", cm, cn, cu, calpha, A.mem, offA, lda, B.mem, offB, ldb,
                  flag);
-        launch_2d(q, kernel, m, n, "clEnqueueNDRangeKernel(tessera_lag2_down)");
+        enqueue_2d(q, kernel, m, n, "clEnqueueNDRangeKernel(tessera_lag2_down)");
     }
     check(clEnqueueReadBuffer(q, dk.info_scratch(), CL_FALSE, 0, sizeof(cl_int), host_info, 0, nullptr, nullptr),
           "clEnqueueReadBuffer(lag2_down flag)");
@@ -49,7 +39,7 @@ void lag2_up(const DeviceKernels& dk, cl_command_queue q, bool accumulate, int64
     const cl_int lda = to_int(A.ld, "lag2_up", "lda"), ldb = to_int(B.ld, "lag2_up", "ldb");
     const cl_ulong offA = A.off, offB = B.off;
     set_args(kernel, "clSetKernelArg(tessera_lag2_up)", cm, cn, acc, A.mem, offA, lda, B.mem, offB, ldb);
-    launch_2d(q, kernel, m, n, "clEnqueueNDRangeKernel(tessera_lag2_up)");
+    enqueue_2d(q, kernel, m, n, "clEnqueueNDRangeKernel(tessera_lag2_up)");
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                                      \

@@ -18,9 +18,7 @@ void laset(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T 
     const cl_int cm = to_int(m, "laset", "m"), cn = to_int(n, "laset", "n"), ldb = to_int(B.ld, "laset", "ldb");
     const cl_ulong offB = B.off;
     set_args(kernel, "clSetKernelArg(tessera_laset)", cm, cn, alpha, beta, B.mem, offB, ldb);
-    const size_t local[2] = {64, 4};
-    const size_t global[2] = {round_up(size_t(m), local[0]), round_up(size_t(n), local[1])};
-    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_laset)");
+    enqueue_2d(q, kernel, m, n, "clEnqueueNDRangeKernel(tessera_laset)");
 }
 
 namespace {
@@ -35,9 +33,7 @@ void scale_real_part(const DeviceKernels& dk, cl_command_queue q, int64_t m, int
     const cl_int lda = to_int(A.ld, "scale_real_part", "lda"), ldb = to_int(B.ld, "scale_real_part", "ldb");
     const cl_ulong offA = A.off, offB = B.off;
     set_args(kernel, "clSetKernelArg(tessera_scale_real_part)", cm, cn, alpha, A.mem, offA, lda, B.mem, offB, ldb);
-    const size_t local[2] = {64, 4};
-    const size_t global[2] = {round_up(size_t(m), local[0]), round_up(size_t(n), local[1])};
-    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_scale_real_part)");
+    enqueue_2d(q, kernel, m, n, "clEnqueueNDRangeKernel(tessera_scale_real_part)");
 }
 
 }  // namespace
@@ -51,9 +47,7 @@ void geadd(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T 
     const cl_int lda = to_int(A.ld, "geadd", "lda"), ldb = to_int(B.ld, "geadd", "ldb");
     const cl_ulong offA = A.off, offB = B.off;
     set_args(kernel, "clSetKernelArg(tessera_geadd)", cm, cn, alpha, A.mem, offA, lda, beta, B.mem, offB, ldb);
-    const size_t local[2] = {64, 4};
-    const size_t global[2] = {round_up(size_t(m), local[0]), round_up(size_t(n), local[1])};
-    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_geadd)");
+    enqueue_2d(q, kernel, m, n, "clEnqueueNDRangeKernel(tessera_geadd)");
 }
 
 template <class T>

@@ -55,6 +55,14 @@ inline void enqueue(cl_command_queue q, cl_kernel kernel, cl_uint dims, const si
           what);
 }
 
+/// One launch of an element-wise kernel over an m×n region: 2-D work-groups of 64×4, the global size
+/// rounded up to them (lacpy.cl's kernels, gemm_complex.cl's); throws as enqueue().
+inline void enqueue_2d(cl_command_queue q, cl_kernel kernel, int64_t m, int64_t n, const char* what) {
+    const size_t local[2] = {64, 4};
+    const size_t global[2] = {round_up(size_t(m), local[0]), round_up(size_t(n), local[1])};
+    enqueue(q, kernel, 2, global, local, what);
+}
+
 /// The local size the kernel was compiled for (reqd_work_group_size) must be `expect`: throws
 /// tessera::Error naming the kernel otherwise, instead of computing garbage.
 void check_local(const DeviceKernels& dk, const char* name, const size_t* expect, int dims);

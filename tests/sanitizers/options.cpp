@@ -18,7 +18,7 @@
 // glibc 2.36 has no such header and mallocs the block, which lands on that offset by chance, so
 // LeakSanitizer scans a garbage range at exit and its tracer dies (compiler-rt's
 // sanitizer_tls_get_addr.cpp, DTLS_on_tls_get_addr): "Tracer caught signal 11: addr=0x2188" after
-// test_trace.mixed had passed, every time on one CI machine, once a Runtime started one more thread
+// test_trace.mixed had passed, in both attempts on the CI machine, once a Runtime started one more thread
 // and so moved the heap's blocks (verbosity=2 lists each block: a 0x602... heap chunk). With it off,
 // dynamic TLS (that of libraries opened with dlopen: PoCL and its LLVM, through the OpenCL ICD
 // loader) is not scanned for pointers; Tessera and the libraries it links are in static TLS,
