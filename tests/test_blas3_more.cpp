@@ -1,6 +1,8 @@
 // Tile trmm, symm / hemm and syr2k / her2k in s, d, c, z against CBLAS on the same data (the scaled
 // residuals of examples/common/checks.hpp), every side, uplo, trans and diag, on shapes with m ≠ n,
-// partial tiles, a single tile and nb > n; alpha = 0, beta = 0 and 1, empty sizes, bad arguments.
+// partial tiles, a single tile and nb > n; alpha = 0, beta = 0 and 1, empty sizes, bad arguments; NaN in
+// the imaginary parts of a Hermitian diagonal, which hemm and her2k do not read.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -150,6 +152,55 @@ TYPED_TEST(Blas3More, Syr2kAndHer2k) {
 }
 
 // alpha = 0 with beta = 1 leaves C as it is; beta = 0 ignores C's input.
+// xHEMM and xHER2K do not read the imaginary parts of a Hermitian diagonal (A's for hemm, C's on
+// input for her2k, whose result's diagonal is real): NaN there must not reach the result, on any
+// worker (the OpenCL hemm once read them where C has more than 8 columns). Complex only.
+TYPED_TEST(Blas3More, HermitianDiagonalsImaginaryPartsAreNotRead) {
+    using T = TypeParam;
+    if constexpr (!is_complex_v<T>) {
+        this->expect_no_tasks();
+        GTEST_SKIP() << "complex only";
+    } else {
+        using R = real_t<T>;
+        const R nan = std::numeric_limits<R>::quiet_NaN();
+        const int64_t m = 37, n = 21, nb = 16;
+        const T alpha = scalar<T>(-1.25, 0.5), beta = scalar<T>(0.5, 0.25);
+        for (Side side : {Side::Left, Side::Right})
+            for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+                const int64_t order = side == Side::Left ? m : n;
+                auto a = check::random_matrix<T>(order, order, order, 12), b = check::random_matrix<T>(m, n, m, 13);
+                auto c0 = check::random_matrix<T>(m, n, m, 14), c = c0;
+                auto a_nan = a;
+                for (int64_t i = 0; i < order; ++i) {
+                    a[size_t(i + i * order)] = T(std::real(a[size_t(i + i * order)]));
+                    a_nan[size_t(i + i * order)] = T(std::real(a[size_t(i + i * order)]), nan);
+                }
+                lapack::hemm<T>(char(side), char(uplo), m, n, alpha, a_nan.data(), order, b.data(), m, beta, c.data(),
+                                m, {.nb = nb});
+                EXPECT_LE(check::symm_residual(true, side, uplo, m, n, alpha, a.data(), order, b.data(), m, beta,
+                                               c0.data(), c.data(), m),
+                          check::kThreshold)
+                    << "hemm " << char(side) << char(uplo);
+            }
+        for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+            for (Trans trans : {Trans::NoTrans, Trans::ConjTrans}) {
+                const int64_t k = n, ar = trans == Trans::NoTrans ? m : k, ac = trans == Trans::NoTrans ? k : m;
+                auto a = check::random_matrix<T>(ar, ac, ar, 15), b = check::random_matrix<T>(ar, ac, ar, 16);
+                auto c0 = check::random_matrix<T>(m, m, m, 17);
+                for (int64_t i = 0; i < m; ++i) c0[size_t(i + i * m)] = T(std::real(c0[size_t(i + i * m)]));
+                auto c = c0;
+                for (int64_t i = 0; i < m; ++i) c[size_t(i + i * m)] = T(std::real(c0[size_t(i + i * m)]), nan);
+                lapack::her2k<T>(char(uplo), char(trans), m, k, alpha, a.data(), ar, b.data(), ar, R(2), c.data(), m,
+                                 {.nb = nb});
+                EXPECT_LE(check::syr2k_residual(true, uplo, trans, m, k, alpha, a.data(), ar, b.data(), ar, T(2),
+                                                c0.data(), c.data(), m),
+                          check::kThreshold)
+                    << "her2k " << char(uplo) << char(trans);
+                for (int64_t j = 0; j < m; ++j) EXPECT_EQ(std::imag(c[size_t(j + j * m)]), 0) << "her2k diagonal " << j;
+            }
+    }
+}
+
 TYPED_TEST(Blas3More, Syr2kSpecialScalars) {
     using T = TypeParam;
     const int64_t n = 37, k = 21, nb = 16;
