@@ -74,6 +74,11 @@ static void save_cached(cl_program p, const fs::path& file) {
     if (ec) fs::remove(tmp, ec);
 }
 
+// Whether a device's programs go to the binary cache: asking PoCL-like CPU devices for their binary
+// makes them compile every kernel up front (minutes); they keep their own kernel cache
+// (POCL_CACHE_DIR), so only other devices use ours.
+static bool uses_binary_cache(const ocl::DeviceInfo& info) { return !(info.type & CL_DEVICE_TYPE_CPU); }
+
 // The cache file of one device's program built with options `opts` (which name its precision).
 static fs::path cache_file(const ocl::DeviceInfo& info, const std::string& opts) {
     std::ostringstream key;
@@ -87,8 +92,9 @@ static cl_program build(cl_context ctx, cl_device_id dev, const ocl::DeviceInfo&
                         bool& cached) {
     const std::string& source = ocl::program_source();
     const std::string opts = ocl::build_options(info, prec);
-    const fs::path file = cache_file(info, opts);
-    if (cl_program p = load_cached(ctx, dev, file, opts)) {
+    const bool use_cache = uses_binary_cache(info);
+    const fs::path file = use_cache ? cache_file(info, opts) : fs::path();
+    if (cl_program p = use_cache ? load_cached(ctx, dev, file, opts) : nullptr) {
         cached = true;
         return p;
     }
@@ -104,9 +110,7 @@ static cl_program build(cl_context ctx, cl_device_id dev, const ocl::DeviceInfo&
         throw Error("clBuildProgram returned " + std::to_string(err) + " (" + ocl::error_name(err) +
                     ") with options '" + opts + "':\n" + log);
     }
-    // Asking PoCL-like CPU devices for their binary makes them compile every kernel up front
-    // (minutes); they keep their own kernel cache (POCL_CACHE_DIR), so only other devices use ours.
-    if (!(info.type & CL_DEVICE_TYPE_CPU)) save_cached(p, file);
+    if (use_cache) save_cached(p, file);
     return p;
 }
 
@@ -151,7 +155,9 @@ OpenCLRegistry::~OpenCLRegistry() {
 }
 
 void OpenCLRegistry::start_preload() {
-    if (preload_.joinable() || devices_.empty()) return;
+    const bool any_cached = std::any_of(devices_.begin(), devices_.end(),
+                                        [](const Device& d) { return d.info && uses_binary_cache(*d.info); });
+    if (preload_.joinable() || !any_cached) return;  // CPU devices only: nothing to load, no thread
     try {
         preload_ = std::thread([this] { preload_cached(); });
     } catch (const std::system_error&) {

@@ -29,8 +29,9 @@ public:
     /// Waits for the background loads (start_preload) to stop: at most the one under way.
     ~OpenCLRegistry();
     /// Start one thread that loads, in the order d, s, z, c, every program found in the binary cache
-    /// (never one built from source: that is left to the first use), as ensure() would. A load that
-    /// fails is left to ensure(), which reports it. Call once, after the constructor.
+    /// (never one built from source: that is left to the first use), as ensure() would; none when no
+    /// device uses the cache (CPU devices keep their own). A load that fails is left to ensure(),
+    /// which reports it. Call once, after the constructor.
     void start_preload();
     /// Build (or load from the binary cache) precision `prec`'s program ('s', 'd', 'c' or 'z') for
     /// every device that can run it (d and z need fp64), once; returns at once afterwards (two atomic
