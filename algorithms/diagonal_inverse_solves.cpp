@@ -41,17 +41,26 @@ void DiagonalInverseSolves<T>::solve_async(const TileMatrix<T>& A, TileMatrix<T>
     auto tile_b = [&](int64_t k, int64_t j) { return lower ? A.handle(j, k) : A.handle(k, j); };
     const Trans opf = lower ? N : C, opb = lower ? C : N;
     for (int64_t c = 0; c < B.nt(); ++c) {
+        std::vector<TileHandle> F, X;
         for (int64_t k = 0; k < nt; ++k) {  // Y(k) = F(k, k)⁻¹·(B(k) − Σ_{j<k} F(k, j)·Y(j))
-            for (int64_t j = 0; j < k; ++j)
-                tasks::gemm<T>(opf, N, T(-1), tile_f(k, j), Y.handle(j, c), T(1), B.handle(k, c), int(2 * nt - k));
-            tasks::gemm<T>(opf, N, T(1), inverse_[size_t(k)], B.handle(k, c), T(0), Y.handle(k, c), int(2 * nt - k));
+            F.clear(), X.clear();
+            for (int64_t j = 0; j < k; ++j) F.push_back(tile_f(k, j)), X.push_back(Y.handle(j, c));
+            block_row(opf, inverse_[size_t(k)], F, X, B.handle(k, c), Y.handle(k, c), int(2 * nt - k));
         }
         for (int64_t k = nt - 1; k >= 0; --k) {  // X(k) = G(k, k)⁻¹·(Y(k) − Σ_{j>k} G(k, j)·X(j)), X in B
-            for (int64_t j = k + 1; j < nt; ++j)
-                tasks::gemm<T>(opb, N, T(-1), tile_b(k, j), B.handle(j, c), T(1), Y.handle(k, c), int(k + 1));
-            tasks::gemm<T>(opb, N, T(1), inverse_[size_t(k)], Y.handle(k, c), T(0), B.handle(k, c), int(k + 1));
+            F.clear(), X.clear();
+            for (int64_t j = k + 1; j < nt; ++j) F.push_back(tile_b(k, j)), X.push_back(B.handle(j, c));
+            block_row(opb, inverse_[size_t(k)], F, X, Y.handle(k, c), B.handle(k, c), int(k + 1));
         }
     }
+}
+
+template <class T>
+void DiagonalInverseSolves<T>::block_row(Trans op, TileHandle W, const std::vector<TileHandle>& F,
+                                         const std::vector<TileHandle>& X, TileHandle acc, TileHandle out, int prio) {
+    if (detail::opencl_devices() == 1) return tasks::solve_row<T>(op, W, F, X, acc, out, prio);
+    for (size_t j = 0; j < F.size(); ++j) tasks::gemm<T>(op, Trans::NoTrans, T(-1), F[j], X[j], T(1), acc, prio);
+    tasks::gemm<T>(op, Trans::NoTrans, T(1), W, acc, T(0), out, prio);
 }
 
 #define TESSERA_INSTANTIATE(T) template class DiagonalInverseSolves<T>;

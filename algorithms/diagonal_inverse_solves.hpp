@@ -5,9 +5,10 @@
 // chain of short launches: 1.05 ms per 4096 tile with one right-hand side, 48 of them in one
 // dsposv at n = 32768 (H200, bench/gpu_factorizations.sh case posv_mixed+tf32:d:32768:4096, profile).
 // Here each diagonal tile is inverted once (with its factor, potrf_inverse, on OpenCL devices; by
-// trtri otherwise), and every solve is tile GEMMs only: the off-diagonal
+// trtri otherwise), and every solve is products only: the off-diagonal
 // updates as in potrs, each diagonal step a GEMM by the inverse into a second matrix Y (forward
-// into Y, backward back into B), so that no GEMM reads the tile it writes. Backward stable in the
+// into Y, backward back into B), so that no GEMM reads the tile it writes; with one OpenCL device
+// a block row's products are one task (block_row). Backward stable in the
 // sense of block methods with explicit diagonal inverses (Higham, Accuracy and Stability of
 // Numerical Algorithms, 2nd ed., §13.2): the error grows with
 // the diagonal tiles' condition numbers, which the refinement around it tolerates.
@@ -48,6 +49,14 @@ public:
     bool factored() const { return !inverse_.empty(); }
 
 private:
+    /// out = op(W)·(acc − Σ_j op(F_j)·X_j), acc left holding the bracket: one block row of a solve.
+    /// With one OpenCL device one task (tasks::solve_row: the tasks of a solve with one right-hand
+    /// side are short, and each cost the device ~30 µs of idle between them); with several, one
+    /// gemm task per tile, each where its tile of A lives (runtime/device_map.hpp) rather than a
+    /// block row of A gathered on one device.
+    static void block_row(Trans op, TileHandle W, const std::vector<TileHandle>& F, const std::vector<TileHandle>& X,
+                          TileHandle acc, TileHandle out, int prio);
+
     Uplo uplo_ = Uplo::Lower;
     std::vector<TileHandle> inverse_;  ///< inverse_[k] = A(k, k)⁻¹, a temporary tile
     std::optional<TileMatrix<T>> y_;   ///< the forward solution, B's shape (no host storage)

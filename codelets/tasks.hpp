@@ -45,6 +45,14 @@ void gemm(Trans ta, Trans tb, T alpha, TileHandle A, TileHandle B, T beta, TileH
 template <class T>
 void gemm_pair(Trans op, T alpha, TileHandle A, TileHandle B1, TileHandle B2, TileHandle C1, TileHandle C2,
                int prio = 0);
+/// Y = op(W)·(B − Σ_j op(F_j)·X_j), B left holding the bracket: one block row of a triangular solve
+/// by its diagonal tile's inverse W (detail::DiagonalInverseSolves), as one task (R W, F_j, X_j;
+/// RW B; W Y; F.size() == X.size(), possibly 0). The same products in the same order as one gemm
+/// task per tile on a CPU worker; on an OpenCL device with a narrow B (ocl::gemm_narrow_sum) one
+/// launch per F_j and one sum of all their partials.
+template <class T>
+void solve_row(Trans op, TileHandle W, const std::vector<TileHandle>& F, const std::vector<TileHandle>& X,
+               TileHandle B, TileHandle Y, int prio = 0);
 /// C = alpha·op(A)·op(A)ᵀ + beta·C on the uplo triangle of a diagonal tile (RW C).
 template <class T>
 void syrk(Uplo uplo, Trans trans, T alpha, TileHandle A, T beta, TileHandle C, int prio = 0);

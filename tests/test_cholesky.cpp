@@ -64,11 +64,16 @@ TYPED_TEST(Cholesky, LapackLayoutAndAsyncForms) {
 // The mixed solvers' potrs by the factor's diagonal inverses (algorithms/diagonal_inverse_solves.hpp;
 // the panels' own inverses on OpenCL devices, trtri's on CPU workers): two solves with one set of
 // inverses, each within the backward error of a stable solve, for both triangles, one and several
-// tile columns of right-hand sides.
+// tile columns of right-hand sides. With one OpenCL device each block row is one task
+// (tasks::solve_row), whose device products with one right-hand side are summed in one pass
+// (ocl::gemm_narrow_sum) where every tile of the row is at least 128 deep: tiles of 128 with a
+// partial last one (300 = 2·128 + 44) take both that and the product per tile.
 TYPED_TEST(Cholesky, PotrsByDiagonalInversesMatchesResidual) {
     using T = TypeParam;
+    std::vector<Shape> cases = shapes();
+    cases.push_back({300, 128});
     for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
-        for (auto [n, nb] : shapes())
+        for (auto [n, nb] : cases)
             for (int64_t nrhs : {int64_t(1), nb + 3}) {
                 auto a = check::random_spd<T>(n, n, 21 + n);
                 TileMatrix<T> A(n, n, nb);

@@ -104,6 +104,66 @@ TYPED_TEST(OpenCLKernels, GemmNarrow) {
                                      z, T(0), z));
 }
 
+// Sums of narrow products (ocl::gemm_narrow_sum, a block row of a solve): terms of different depths
+// (one below a work-group's split, one split over many groups), op(A) = A and Aᵀ/Aᴴ, one to eight
+// columns, beta = 0 over a NaN C; checked against the sum of the reference products.
+TYPED_TEST(OpenCLKernels, GemmNarrowSum) {
+    using T = TypeParam;
+    const ocl::DeviceKernels& dk = this->dk();
+    struct Case {
+        int64_t m, n;
+        std::vector<int64_t> ks;
+    };
+    const Case cases[] = {{37, 1, {128, 300}}, {300, 3, {4096, 129, 700}}, {8, 8, {1000}}, {130, 2, {256, 256, 256, 200}}};
+    for (const Case& c : cases)
+        for (Trans ta : ops<T>())
+            for (T beta : {scalar<T>(-0.75, 0.25), T(0)}) {
+                SCOPED_TRACE(::testing::Message() << "gemm_narrow_sum " << char(ta) << " m=" << c.m << " n=" << c.n
+                                                  << " terms=" << c.ks.size() << " beta=" << beta);
+                const bool nta = ta == Trans::NoTrans;
+                const T alpha = scalar<T>(-1, 0.5);
+                std::vector<std::unique_ptr<DevMat<T>>> As, Bs;
+                std::vector<ocl::NarrowTerm> terms;
+                for (int64_t k : c.ks) {
+                    As.push_back(std::make_unique<DevMat<T>>(nta ? c.m : k, nta ? k : c.m, 5));
+                    Bs.push_back(std::make_unique<DevMat<T>>(k, c.n, 3));
+                    fill_random(*As.back(), this->rng);
+                    fill_random(*Bs.back(), this->rng);
+                    As.back()->upload();
+                    Bs.back()->upload();
+                    terms.push_back({As.back()->mat(), Bs.back()->mat(), k});
+                }
+                DevMat<T> C(c.m, c.n, 11);
+                auto [c0, ref, c0norm] = start_update(C, beta, this->rng);
+                ASSERT_TRUE(ocl::gemm_narrow_sum<T>(dk, this->q(), ta, c.m, c.n, alpha, terms, beta, C.mat()));
+                C.download();
+                for (T& v : ref) v = beta * v;  // start_update's C (zeros for beta = 0)
+                double den = absd(beta) * c0norm;
+                int64_t depth = 0;
+                for (size_t t = 0; t < terms.size(); ++t) {
+                    const std::vector<T> ad = As[t]->dense(), bd = Bs[t]->dense();
+                    ref_gemm<T>(ta, Trans::NoTrans, c.m, c.n, c.ks[t], alpha, ad.data(), As[t]->rows, bd.data(),
+                                c.ks[t], T(1), ref.data(), c.m);
+                    den += absd(alpha) * norm1(As[t]->rows, As[t]->cols, ad.data(), As[t]->rows) *
+                           norm1(c.ks[t], c.n, bd.data(), c.ks[t]);
+                    depth += c.ks[t];
+                }
+                std::vector<T> diff = C.dense();
+                for (size_t e = 0; e < diff.size(); ++e) diff[e] -= ref[e];
+                EXPECT_TRUE(residual_ok(norm1(c.m, c.n, diff.data(), c.m), den * double(depth) * eps<T>(),
+                                        "gemm_narrow_sum"));
+                EXPECT_TRUE(untouched(C, c0, [](int64_t, int64_t) { return true; }));
+            }
+    // What it declines, enqueuing nothing (a null queue would fail): no term, alpha = 0, a wide C, a
+    // shallow term.
+    const ocl::Mat z{nullptr, 0, 1};
+    const std::vector<ocl::NarrowTerm> one{{z, z, 300}}, shallow{{z, z, 300}, {z, z, ocl::kNarrowMinK - 1}};
+    EXPECT_FALSE(ocl::gemm_narrow_sum<T>(dk, nullptr, Trans::NoTrans, 300, 1, T(1), {}, T(1), z));
+    EXPECT_FALSE(ocl::gemm_narrow_sum<T>(dk, nullptr, Trans::NoTrans, 300, 1, T(0), one, T(1), z));
+    EXPECT_FALSE(ocl::gemm_narrow_sum<T>(dk, nullptr, Trans::NoTrans, 300, 9, T(1), one, T(1), z));
+    EXPECT_FALSE(ocl::gemm_narrow_sum<T>(dk, nullptr, Trans::Trans, 300, 1, T(1), shallow, T(1), z));
+}
+
 // ---- syrk, herk -----------------------------------------------------------------------------
 
 TYPED_TEST(OpenCLKernels, Syrk) {

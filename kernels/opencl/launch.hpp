@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "kernels/opencl/device.hpp"
 #include "tessera/types.hpp"
@@ -50,6 +51,24 @@ template <class T>
 bool gemm_narrow(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
                  int64_t k, T alpha, Mat A, Mat B, T beta, Mat C, NarrowPart part = NarrowPart::All,
                  bool real_diagonal = false);
+
+/// One product op(A)·B of gemm_narrow_sum: A as stored (k columns of op(A)), B k×n.
+struct NarrowTerm {
+    Mat A, B;
+    int64_t k;
+};
+
+/// C = alpha·Σ_t op(A_t)·B_t + beta·C over the terms, each op(A_t) m×k_t and B_t k_t×n with the
+/// shapes gemm_narrow() takes: one narrow launch per term, whose partial sums all go to
+/// dk.scratch(Workspace::SplitK), and one tessera_gemm_narrow_sum that adds them to beta·C in the
+/// terms' order (results do not depend on scheduling). A block row of a triangular solve with one
+/// right-hand side (tasks::solve_row): one pass over the partials instead of one per tile. Returns
+/// false, enqueuing nothing, when alpha = 0, there is no term, a term's shape does not qualify or
+/// the program lacks the kernels (the caller then uses gemm() per term). C must not overlap a term.
+/// Throws tessera::Error as gemm() does.
+template <class T>
+bool gemm_narrow_sum(const DeviceKernels& dk, cl_command_queue q, Trans transA, int64_t m, int64_t n, T alpha,
+                     const std::vector<NarrowTerm>& terms, T beta, Mat C);
 
 /// P += alpha·A·U and Q += alpha·op(A)·V, op(A) = Aᵀ (or Aᴴ with conj and complex T), for the m×k A,
 /// U k×1, V m×1, P m×1 and Q k×1, A read once (gemm_narrow_pair.cl): the two products of a symmetric

@@ -42,41 +42,91 @@ void add_partials(const DeviceKernels& dk, cl_command_queue q, int64_t rows, int
     enqueue(q, sum, 2, global, local, "clEnqueueNDRangeKernel(tessera_gemm_narrow_sum)");
 }
 
+/// Ranges of k a narrow product of m rows splits into: enough work-groups for kGroupsPerUnit per
+/// compute unit, each range at least kMinRange deep; one for alpha = 0.
+template <class T>
+int64_t narrow_splits(const DeviceKernels& dk, bool ta, int64_t m, int64_t k, T alpha) {
+    if (alpha == T(0)) return 1;
+    const int64_t group_rows = (ta ? kItemsT : kItemsN) * kRowsPerItem;  // rows of C per work-group
+    const int64_t row_groups = (m + group_rows - 1) / group_rows;
+    const int64_t units = std::max<int64_t>(1, dk.info().compute_units);
+    return std::clamp<int64_t>((kGroupsPerUnit * units + row_groups - 1) / row_groups, 1,
+                               std::max<int64_t>(1, k / kMinRange));
+}
+
+/// One launch of the narrow kernel for op(A)·op(B) (m×n, depth k) in `splits` ranges: range s writes
+/// alpha·(its sum) + out_beta·out to out + s·stride (gemm_narrow.cl's header).
+template <class T>
+void narrow_launch(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
+                   int64_t k, int64_t splits, T alpha, const Mat& A, const Mat& B, T out_beta, const Mat& out,
+                   int64_t stride, cl_int tri) {
+    const bool ta = is_trans(transA);
+    const char* name = kNames[ta][n <= 1 ? 0 : n <= 2 ? 1 : n <= 4 ? 2 : 3];
+    const size_t local[2] = {size_t(ta ? kRangesT : kItemsN), size_t(ta ? kItemsT : kRangesN)};
+    check_local(dk, name, local, 2);
+    const int64_t group_rows = (ta ? kItemsT : kItemsN) * kRowsPerItem;
+    const int64_t row_groups = (m + group_rows - 1) / group_rows;
+    const int64_t kc = (k + splits - 1) / splits;
+    const cl_int cm = to_int(m, kFunc, "m"), cn = to_int(n, kFunc, "n"), ck = to_int(k, kFunc, "k");
+    const cl_int ckc = to_int(kc, kFunc, "kc"), cta = trans_code(transA), ctb = trans_code(transB);
+    const cl_int lda = to_int(A.ld, kFunc, "lda"), ldb = to_int(B.ld, kFunc, "ldb"), ldc = to_int(out.ld, kFunc, "ldc");
+    const cl_ulong offA = A.off, offB = B.off, offC = out.off, cstride = cl_ulong(stride);
+    cl_kernel kernel = dk.get(name);
+    set_args(kernel, "clSetKernelArg(tessera_gemm_narrow)", cm, cn, ck, ckc, cta, ctb, alpha, A.mem, offA, lda, B.mem,
+             offB, ldb, out_beta, out.mem, offC, ldc, cstride, tri);
+    const size_t global[2] = {size_t(row_groups) * local[0], size_t(splits) * local[1]};
+    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_gemm_narrow)");
+}
+
+/// Whether the narrow kernels take a product of n columns and depth k.
+bool narrow_fits(const DeviceKernels& dk, int64_t n, int64_t k) {
+    return n <= dk.params().gemm_narrow && k >= kNarrowMinK && dk.has(kNames[0][0]);
+}
+
 }  // namespace
 
 template <class T>
 bool gemm_narrow(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans transB, int64_t m, int64_t n,
                  int64_t k, T alpha, Mat A, Mat B, T beta, Mat C, NarrowPart part, bool real_diagonal) {
     check_prec<T>(dk, kFunc);
-    if (n > dk.params().gemm_narrow || k < kNarrowMinK || !dk.has(kNames[0][0])) return false;
+    if (!narrow_fits(dk, n, k)) return false;
     if (m == 0 || n == 0) return true;
-    const bool ta = is_trans(transA);
-    const char* name = kNames[ta][n <= 1 ? 0 : n <= 2 ? 1 : n <= 4 ? 2 : 3];
-    const size_t local[2] = {size_t(ta ? kRangesT : kItemsN), size_t(ta ? kItemsT : kRangesN)};
-    check_local(dk, name, local, 2);
-    const int64_t group_rows = (ta ? kItemsT : kItemsN) * kRowsPerItem;  // rows of C per work-group
-    const int64_t row_groups = (m + group_rows - 1) / group_rows;
-    const int64_t units = std::max<int64_t>(1, dk.info().compute_units);
-    const int64_t splits = alpha == T(0) ? 1
-                                         : std::clamp<int64_t>((kGroupsPerUnit * units + row_groups - 1) / row_groups, 1,
-                                                               std::max<int64_t>(1, k / kMinRange));
-    const int64_t kc = (k + splits - 1) / splits;
+    const int64_t splits = narrow_splits(dk, is_trans(transA), m, k, alpha);
+    const cl_int tri = cl_int(part) | (real_diagonal ? 8 : 0);  // gemm_narrow.cl's `tri`
+    if (splits == 1) {
+        narrow_launch<T>(dk, q, transA, transB, m, n, k, 1, alpha, A, B, beta, C, 0, tri);
+        return true;
+    }
     // Several ranges: each writes alpha·(its sum) into the SplitK workspace (m×n each, leading
     // dimension m, beta 0), and tessera_gemm_narrow_sum adds them to beta·C.
-    const Mat out = splits > 1 ? Mat{dk.scratch(size_t(splits * m * n) * sizeof(T), DeviceKernels::Workspace::SplitK), 0, m}
-                               : C;
-    const T out_beta = splits > 1 ? T(0) : beta;
-    const cl_int cm = to_int(m, kFunc, "m"), cn = to_int(n, kFunc, "n"), ck = to_int(k, kFunc, "k");
-    const cl_int ckc = to_int(kc, kFunc, "kc"), cta = trans_code(transA), ctb = trans_code(transB);
-    const cl_int lda = to_int(A.ld, kFunc, "lda"), ldb = to_int(B.ld, kFunc, "ldb"), ldc = to_int(out.ld, kFunc, "ldc");
-    const cl_ulong offA = A.off, offB = B.off, offC = out.off, stride = splits > 1 ? cl_ulong(m * n) : 0;
-    const cl_int tri = cl_int(part) | (real_diagonal ? 8 : 0);  // gemm_narrow.cl's `tri`
-    cl_kernel kernel = dk.get(name);
-    set_args(kernel, "clSetKernelArg(tessera_gemm_narrow)", cm, cn, ck, ckc, cta, ctb, alpha, A.mem, offA, lda, B.mem,
-             offB, ldb, out_beta, out.mem, offC, ldc, stride, tri);
-    const size_t global[2] = {size_t(row_groups) * local[0], size_t(splits) * local[1]};
-    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_gemm_narrow)");
-    if (splits > 1) add_partials<T>(dk, q, m, n, splits, out.mem, beta, C);
+    const Mat W{dk.scratch(size_t(splits * m * n) * sizeof(T), DeviceKernels::Workspace::SplitK), 0, m};
+    narrow_launch<T>(dk, q, transA, transB, m, n, k, splits, alpha, A, B, T(0), W, m * n, tri);
+    add_partials<T>(dk, q, m, n, splits, W.mem, beta, C);
+    return true;
+}
+
+template <class T>
+bool gemm_narrow_sum(const DeviceKernels& dk, cl_command_queue q, Trans transA, int64_t m, int64_t n, T alpha,
+                     const std::vector<NarrowTerm>& terms, T beta, Mat C) {
+    check_prec<T>(dk, kFunc);
+    if (alpha == T(0) || terms.empty()) return false;
+    for (const NarrowTerm& t : terms)
+        if (!narrow_fits(dk, n, t.k)) return false;
+    if (m == 0 || n == 0) return true;
+    // Every term's ranges write their partials, one after the other, into the SplitK workspace (m×n
+    // each), and one tessera_gemm_narrow_sum adds them all to beta·C, in the terms' order.
+    std::vector<int64_t> splits;
+    int64_t total = 0;
+    for (const NarrowTerm& t : terms) total += splits.emplace_back(narrow_splits(dk, is_trans(transA), m, t.k, alpha));
+    to_int(total * m * n, kFunc, "partials");
+    cl_mem w = dk.scratch(size_t(total * m * n) * sizeof(T), DeviceKernels::Workspace::SplitK);
+    int64_t first = 0;
+    for (size_t t = 0; t < terms.size(); ++t) {
+        narrow_launch<T>(dk, q, transA, Trans::NoTrans, m, n, terms[t].k, splits[t], alpha, terms[t].A, terms[t].B, T(0),
+                         Mat{w, size_t(first * m * n), m}, m * n, 0);
+        first += splits[t];
+    }
+    add_partials<T>(dk, q, m, n, total, w, beta, C);
     return true;
 }
 
@@ -115,6 +165,8 @@ bool gemm_narrow_pair(const DeviceKernels& dk, cl_command_queue q, bool conj, in
 #define TESSERA_INSTANTIATE(T)                                                                                   \
     template bool gemm_narrow<T>(const DeviceKernels&, cl_command_queue, Trans, Trans, int64_t, int64_t, int64_t, \
                                  T, Mat, Mat, T, Mat, NarrowPart, bool);                                 \
+    template bool gemm_narrow_sum<T>(const DeviceKernels&, cl_command_queue, Trans, int64_t, int64_t, T,          \
+                                     const std::vector<NarrowTerm>&, T, Mat);                                    \
     template bool gemm_narrow_pair<T>(const DeviceKernels&, cl_command_queue, bool, int64_t, int64_t, T, Mat, Mat, \
                                       Mat, Mat, Mat);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
