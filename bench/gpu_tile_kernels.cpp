@@ -7,8 +7,9 @@
 // --reps of the span between two OpenCL markers (device clock). potrf, trtri and gemm are checked
 // against LAPACKE/CBLAS on the host (max error relative to the largest entry, printed).
 // Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] (s: the mixed solvers'
-// single factorization) [--only potrf|norms|narrow] (potrf and its recursion's levels, the norm
-// partials, or the narrow products of gemm_narrow.cl against the GEMM kernels, alone)
+// single factorization) [--only potrf|norms|narrow|copies] (potrf and its recursion's levels, the norm
+// partials, the narrow products of gemm_narrow.cl against the GEMM kernels, or the precision
+// conversions against a copy, alone)
 // [--variant OPTIONS] (extra build options of the program, e.g. -DNAME=1).
 // Output lines start with TILE (machine-readable); bench/gpu_notes.md says what they showed.
 #include <algorithm>
@@ -107,6 +108,43 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
         }
     };
     if (only == "norms") return norms();
+    // The mixed solvers' conversions (lacpy.cl): lag2_down of a whole tile and of its lower triangle
+    // (as the tasks run them: the overflow flag cleared before and read back after the kernel), and
+    // for comparison a plain copy of the tile (lacpy); GB/s of the bytes read and written.
+    auto copies = [&] {
+        if constexpr (std::is_same_v<T, double>) {
+            const double tile = double(elems) * sizeof(T);
+            const double down = device_time(env, reps, none, [&] {
+                ocl::lag2_down<T>(dk, env.queue, Uplo::General, nb, nb, 1024.0, b, w, &info);
+            });
+            std::printf("TILE nb=%d lag2_down %8.4f ms (%6.0f GB/s)\n", nb, down * 1e3, 1.5 * tile / down * 1e-9);
+            // Its kernel alone, without the flag's clear and read-back.
+            const double kernel = device_time(env, reps, none, [&] {
+                cl_kernel k = dk.get("tessera_lag2_down");
+                const cl_int cn = nb, general = 0;
+                const cl_double alpha = 1024.0;
+                const cl_ulong zero = 0;
+                const cl_mem flag = dk.info_scratch();
+                ocl::set_args(k, "clSetKernelArg(tessera_lag2_down)", cn, cn, general, alpha, B.mem, zero, cn, W.mem,
+                              zero, cn, flag);
+                ocl::enqueue_2d(env.queue, k, nb, nb, "clEnqueueNDRangeKernel(tessera_lag2_down)");
+            });
+            std::printf("TILE nb=%d lag2_down kernel alone %8.4f ms (%6.0f GB/s)\n", nb, kernel * 1e3,
+                        1.5 * tile / kernel * 1e-9);
+            const double lower = device_time(env, reps, none, [&] {
+                ocl::lag2_down<T>(dk, env.queue, Uplo::Lower, nb, nb, 1024.0, b, w, &info);
+            });
+            std::printf("TILE nb=%d lag2_down lower %8.4f ms\n", nb, lower * 1e3);
+            const double up = device_time(env, reps, none, [&] { ocl::lag2_up<T>(dk, env.queue, true, nb, nb, w, c); });
+            std::printf("TILE nb=%d lag2_up accumulate %8.4f ms (%6.0f GB/s)\n", nb, up * 1e3, 2.5 * tile / up * 1e-9);
+            const double copy = device_time(env, reps, none, [&] {
+                ocl::lacpy<T>(dk, env.queue, Uplo::General, nb, nb, b, c);
+            });
+            std::printf("TILE nb=%d lacpy %8.4f ms (%6.0f GB/s)\n", nb, copy * 1e3, 2 * tile / copy * 1e-9);
+            std::fflush(stdout);
+        }
+    };
+    if (only == "copies") return copies();
     // The narrow products of the mixed solvers' residuals and solves (one right-hand side: n = 1):
     // C (nb×n) = A·X and Aᵀ·X through gemm(), which takes gemm_narrow.cl for n ≤ 8, against the
     // same program built with TESSERA_GEMM_NARROW=0 (the GEMM kernels' path), same call; GB/s of
@@ -258,6 +296,7 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
                ocl::gemm<T>(dk, env.queue, Trans::NoTrans, Trans::NoTrans, nb, nb, nb, 1.0, b, b, 1.0, c);
            }), 2 * n3);
     norms();
+    copies();
 }
 
 }  // namespace
@@ -266,16 +305,16 @@ int main(int argc, char** argv) {
     return tool::guarded_main("gpu_tile_kernels", [&] {
         int nb = 2048, reps = 5;
         char prec = 'd';
-        std::string only;  // "potrf", "norms" or "narrow": that part alone
+        std::string only;  // "potrf", "norms", "narrow" or "copies": that part alone
         std::string variant;  // extra build options, e.g. "-DTESSERA_POTRF_WARP_SYNC=1"
         for (int i = 1; i < argc; i += 2) {
             const std::string s = argv[i], v = i + 1 < argc ? argv[i + 1] : "";
             if (s == "--nb" && !v.empty()) nb = std::atoi(v.c_str());
             else if (s == "--reps" && !v.empty()) reps = std::atoi(v.c_str());
             else if (s == "--prec" && (v == "s" || v == "d")) prec = v[0];
-            else if (s == "--only" && (v == "potrf" || v == "norms" || v == "narrow")) only = v;
+            else if (s == "--only" && (v == "potrf" || v == "norms" || v == "narrow" || v == "copies")) only = v;
             else if (s == "--variant" && !v.empty()) variant = v;
-            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow] [--variant OPTIONS]");
+            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|copies] [--variant OPTIONS]");
         }
         if (nb < 64 || nb > 16384 || reps < 1 || reps > 1000) throw Error("--nb must be in [64, 16384], --reps in [1, 1000]");
         Env env;

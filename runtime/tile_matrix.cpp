@@ -212,9 +212,12 @@ static std::vector<TileHandle> local_handles(const TileMatrix<T>& A) {
 }
 
 // Acquire every handle on memory node `node` in `mode` and release it: waits for the tasks on each
-// tile and leaves a valid copy on `node` (write access also invalidates the copies elsewhere).
+// tile and leaves a valid copy on `node` (write access also invalidates the copies elsewhere). The
+// copies to `node` are all requested first (StarPU prefetches, each after the tasks writing its
+// tile), so that they are in flight together rather than one acquire's copy after another.
 // A wait: then reports a failure of the thread's tasks outside any Sequence (e.g. a generator's).
 static void acquire_each(const std::vector<TileHandle>& handles, int node, starpu_data_access_mode mode) {
+    for (TileHandle h : handles) starpu_data_prefetch_on_node(h, unsigned(node), 1);
     for (TileHandle h : handles) {
         starpu_data_acquire_on_node(h, node, mode);
         starpu_data_release_on_node(h, node);
@@ -249,9 +252,7 @@ void TileMatrix<T>::fetch_to_device(int device) const {
         throw Error("tessera::TileMatrix::fetch_to_device: argument 'device' = " + std::to_string(device) +
                     " is not an OpenCL device of the runtime");
     const unsigned node = starpu_worker_get_memory_node(unsigned(worker));
-    const std::vector<TileHandle> local = local_handles(*this);
-    for (TileHandle h : local) starpu_data_prefetch_on_node(h, node, 1);  // all copies in flight at once
-    acquire_each(local, int(node), STARPU_R);
+    acquire_each(local_handles(*this), int(node), STARPU_R);
 }
 
 #define TESSERA_INSTANTIATE(T) template class TileMatrix<T>;
