@@ -207,8 +207,14 @@ TileChoice cache_rule_tile(const std::string& routine, uint64_t l2_bytes_per_cor
 }
 
 int64_t order_rule_tile(const std::string& family, int64_t n, int workers) {
-    if ((family != "potrf" && family != "getrf" && family != "geqrf") || n < 1 || workers < 1) return 0;
     const OrderRule& r = kOrderRule;
+    if (n < 1 || workers < 1) return 0;
+    if (family == "gemm") {  // T tile columns with T² ≥ 2·workers, nb = ⌈n / T⌉ rounded up to a multiple of 64
+        const int64_t columns = int64_t(std::ceil(std::sqrt(double(r.gemm_tiles_per_worker) * double(workers))));
+        const int64_t nb = (n + columns - 1) / columns;
+        return std::min((nb + r.nb_multiple - 1) / r.nb_multiple * r.nb_multiple, r.nb_max);
+    }
+    if (family != "potrf" && family != "getrf" && family != "geqrf") return 0;
     const double columns = r.columns_per_sqrt_worker * std::sqrt(double(workers));
     const int64_t nb = std::llround(double(n) / columns / double(r.nb_multiple)) * r.nb_multiple;
     return std::min(nb, family == "geqrf" ? r.geqrf_nb_max : r.nb_max);

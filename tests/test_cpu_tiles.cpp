@@ -346,7 +346,7 @@ TEST(GpuTileRule, GrowsWithTheOrderPerFamily) {
 }
 
 // The order rule: n / (7.5·√workers) rounded to a multiple of 64, at most 2048, for the
-// factorizations only.
+// factorizations; for family gemm enough C tiles for the workers; 0 for other families.
 TEST(OrderTileRule, EnoughColumnsForTheWorkers) {
     using detail::order_rule_tile;
     for (const char* f : {"potrf", "getrf", "geqrf"}) {
@@ -359,7 +359,13 @@ TEST(OrderTileRule, EnoughColumnsForTheWorkers) {
         EXPECT_EQ(order_rule_tile(f, 1 << 20, 2), qr ? 768 : 2048) << f;  // capped
         EXPECT_EQ(order_rule_tile(f, 100, 2), 0) << f;       // rounds to 0: the table's stands
     }
-    EXPECT_EQ(order_rule_tile("gemm", 16384, 2), 0);
+    // BLAS 3 (family gemm): T tile columns with T² ≥ 2·workers, nb = ⌈n / T⌉ rounded up to 64, at most 2048.
+    EXPECT_EQ(order_rule_tile("gemm", 4096, 2), 2048);    // T = 2
+    EXPECT_EQ(order_rule_tile("gemm", 4096, 1), 2048);    // T = 2
+    EXPECT_EQ(order_rule_tile("gemm", 4096, 4), 1408);    // T = 3: ⌈1365.3⌉ → 1408
+    EXPECT_EQ(order_rule_tile("gemm", 4096, 16), 704);    // T = 6: ⌈682.7⌉ = 683 → 704
+    EXPECT_EQ(order_rule_tile("gemm", 16384, 2), 2048);   // capped
+    EXPECT_EQ(order_rule_tile("gemm", 100, 2), 64);       // ⌈50⌉ → 64 (the table's larger nb stands)
     EXPECT_EQ(order_rule_tile("syevd", 16384, 2), 0);
     EXPECT_EQ(order_rule_tile("potrf", 16384, 0), 0);
     EXPECT_EQ(order_rule_tile("potrf", 0, 2), 0);
