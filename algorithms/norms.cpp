@@ -38,7 +38,7 @@ struct Job {
 struct PartialHandles {
     std::vector<TileHandle> h;
     void release() {
-        for (TileHandle x : h) tasks::unregister_tile_home(x);
+        tasks::unregister_tiles_home(h);
         h.clear();
     }
     ~PartialHandles() { release(); }

@@ -21,7 +21,10 @@ TileHandle tasks::register_tile(const void* ptr, int64_t rows, int64_t cols, int
 
 void tasks::unregister_tile(TileHandle h) { starpu_data_unregister_no_coherency(h); }
 
-void tasks::unregister_tile_home(TileHandle h) { starpu_data_unregister(h); }
+void tasks::unregister_tiles_home(const std::vector<TileHandle>& tiles) {
+    for (TileHandle h : tiles) starpu_data_prefetch_on_node(h, STARPU_MAIN_RAM, 1);
+    for (TileHandle h : tiles) starpu_data_unregister(h);
+}
 
 template <class T>
 TileHandle tasks::temp_tile(int64_t rows, int64_t cols, int owner, TileHandle device_like) {

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "tessera/tile_matrix.hpp"
 
@@ -19,9 +20,11 @@ namespace tessera::tasks {
 /// TileMatrix does).
 TileHandle register_tile(const void* ptr, int64_t rows, int64_t cols, int64_t ld, size_t elem_size, int owner);
 void unregister_tile(TileHandle h);
-/// Unregister a tile from register_tile() over host memory, waiting for its tasks, and leave its
-/// latest value in that memory (a device's copy is brought home first): results read on the host.
-void unregister_tile_home(TileHandle h);
+/// Unregister tiles from register_tile() over host memory, waiting for their tasks, and leave their
+/// latest values in that memory (results read on the host): the copies home from devices are all
+/// requested first (StarPU prefetches, each after its tile's tasks), so that they travel together
+/// rather than one unregister's copy after another.
+void unregister_tiles_home(const std::vector<TileHandle>& tiles);
 
 /// A rows×cols tile of T owned by MPI rank `owner` (ignored in one process) with no home storage:
 /// StarPU allocates it where a task first writes it (its first access must be a write). Give it
