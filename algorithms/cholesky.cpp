@@ -51,7 +51,8 @@ public:
     }
     /// Solve panel tile t (below the diagonal for Lower, right of it for Upper) at priority prio.
     void operator()(TileHandle t, int prio) {
-        if (invert_) tasks::trmm<T>(side_, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), inverse_for(t), t, prio);
+        if (invert_)  // the inverse has zeros in its other triangle (trtri's and potrf_inverse's contract)
+            tasks::trmm<T>(side_, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), inverse_for(t), t, prio, true);
         else tasks::trsm<T>(side_, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), A_.handle(k_, k_), t, prio);
     }
     /// The inverse of the diagonal tile, handed to the caller (who releases it): one the panel

@@ -41,15 +41,15 @@ void trtri_tiles(Uplo uplo, Diag diag, TileMatrix<T>& A, std::vector<TileHandle>
     auto prio = [nt](int64_t k, int64_t d) { return int(2 * (nt - k) - d); };
     if (inverses) inverses->assign(size_t(nt), nullptr);
     for (int64_t k = 0; k < nt; ++k) {
-        // W = A(k, k)⁻¹ first (out of place, zeros in the other triangle), applied to the panel and
-        // the row with trmm: OpenBLAS's single-threaded dtrmm on 480² tiles runs at ~57 Gflop/s, its
+        // W = A(k, k)⁻¹ first (out of place, zeros in the other triangle: trmm reads it as stored),
+        // applied to the panel and the row with trmm: OpenBLAS's single-threaded dtrmm on 480² tiles runs at ~57 Gflop/s, its
         // dtrsm at ~26 (2-core CI machine), and the triangular tiles carry n²·nb of the n³/3 flops.
         // A(k, k) itself is never written before its own inversion, so every W can start at once.
         const TileHandle w = tasks::temp_tile<T>(A.tile_cols(k), A.tile_cols(k), A.owner(k, k), A.handle(k, k));
         tasks::trtri<T>(uplo, diag, A.handle(k, k), w, prio(k, -1));
         // The panel: A(m, k) := −A(m, k)·A(k, k)⁻¹ (Upper: −A(k, k)⁻¹·A(k, m)).
         for (int64_t m = k + 1; m < nt; ++m)
-            tasks::trmm<T>(panel_side, uplo, Trans::NoTrans, diag, T(-1), w, tile(m, k), prio(k, 0));
+            tasks::trmm<T>(panel_side, uplo, Trans::NoTrans, diag, T(-1), w, tile(m, k), prio(k, 0), true);
         // A(m, n) += A(m, k)·A(k, n) for the inverted columns n < k (Upper: A(n, m) += A(n, k)·A(k, m)).
         for (int64_t m = k + 1; m < nt; ++m)
             for (int64_t n = 0; n < k; ++n) {
@@ -62,7 +62,7 @@ void trtri_tiles(Uplo uplo, Diag diag, TileMatrix<T>& A, std::vector<TileHandle>
             }
         // The row: A(k, n) := A(k, k)⁻¹·A(k, n) (Upper: A(n, k)·A(k, k)⁻¹).
         for (int64_t n = 0; n < k; ++n)
-            tasks::trmm<T>(row_side, uplo, Trans::NoTrans, diag, T(1), w, tile(k, n), prio(k, 1));
+            tasks::trmm<T>(row_side, uplo, Trans::NoTrans, diag, T(1), w, tile(k, n), prio(k, 1), true);
         // The diagonal tile last: nothing reads A(k, k) after it. With a unit diagonal, which must
         // stay as it was, the tile is inverted again in place (nb³/3 flops; W is its workspace).
         if (inverses) {

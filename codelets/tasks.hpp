@@ -63,9 +63,12 @@ void herk(Uplo uplo, Trans trans, real_t<T> alpha, TileHandle A, real_t<T> beta,
 /// B = alpha·op(A)⁻¹·B or alpha·B·op(A)⁻¹ (RW B).
 template <class T>
 void trsm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A, TileHandle B, int prio = 0);
-/// B = alpha·op(A)·B or alpha·B·op(A), A triangular (RW B).
+/// B = alpha·op(A)·B or alpha·B·op(A), A triangular (RW B). `zeroed`: A's other triangle holds
+/// zeros (an inverse from trtri or potrf_inverse), which a device's products then read as stored
+/// instead of a copy of A's triangle (ocl::trmm; diag NonUnit).
 template <class T>
-void trmm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A, TileHandle B, int prio = 0);
+void trmm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A, TileHandle B, int prio = 0,
+          bool zeroed = false);
 /// C = alpha·A·B + beta·C (side Left) or alpha·B·A + beta·C (Right), A a diagonal tile referenced
 /// through its uplo triangle, symmetric, or Hermitian with `hermitian` and complex T (R A, R B, RW C;
 /// xSYMM / xHEMM; CPU and OpenCL).

@@ -16,6 +16,7 @@ struct TriangularArgs {
     Trans trans;
     Diag diag;
     T alpha;
+    bool zeroed;  // trmm: A's other triangle holds zeros (ocl::trmm reads A as stored)
 };
 
 template <class T>
@@ -47,7 +48,7 @@ void trmm_opencl(void* buffers[], void* cl_arg) {
     auto w = codelets::opencl_worker<T>();
     ocl::trmm<T>(w.kernels, w.queue, a.side, a.uplo, a.trans, a.diag, codelets::tile_rows(buffers[1]),
                  codelets::tile_cols(buffers[1]), a.alpha, codelets::ocl_tile<T>(buffers[0]),
-                 codelets::ocl_tile<T>(buffers[1]));
+                 codelets::ocl_tile<T>(buffers[1]), a.zeroed);
 }
 
 template <class T>
@@ -62,9 +63,9 @@ starpu_codelet& trmm_codelet() {
 
 template <class T>
 void submit_triangular(starpu_codelet& cl, Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A,
-                       TileHandle B, int prio) {
+                       TileHandle B, int prio, bool zeroed = false) {
     TriangularArgs<T> args{codelets::pack_flags(char(side), char(uplo), codelets::op_flag<T>(trans), char(diag)), side, uplo, trans,
-                           diag, alpha};
+                           diag, alpha, zeroed};
     codelets::submit(cl, args, {A, B}, prio);
 }
 
@@ -76,13 +77,14 @@ void tasks::trsm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHand
 }
 
 template <class T>
-void tasks::trmm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A, TileHandle B, int prio) {
-    submit_triangular(trmm_codelet<T>(), side, uplo, trans, diag, alpha, A, B, prio);
+void tasks::trmm(Side side, Uplo uplo, Trans trans, Diag diag, T alpha, TileHandle A, TileHandle B, int prio,
+                 bool zeroed) {
+    submit_triangular(trmm_codelet<T>(), side, uplo, trans, diag, alpha, A, B, prio, zeroed);
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                   \
     template void tasks::trsm<T>(Side, Uplo, Trans, Diag, T, TileHandle, TileHandle, int); \
-    template void tasks::trmm<T>(Side, Uplo, Trans, Diag, T, TileHandle, TileHandle, int);
+    template void tasks::trmm<T>(Side, Uplo, Trans, Diag, T, TileHandle, TileHandle, int, bool);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

@@ -136,13 +136,22 @@ TEST(OpenCLTrsm, OtherLeafShapes) {
 
 // ---- trmm, trtri ----------------------------------------------------------------------------
 
+/// `zeroed`: A's other triangle holds zeros instead of NaN, and ocl::trmm is told so (it then reads A
+/// as stored where diag is NonUnit).
 template <class T>
 void run_trmm(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64& rng, Side side, Uplo uplo, Trans tr,
-              Diag diag, int64_t m, int64_t n) {
+              Diag diag, int64_t m, int64_t n, bool zeroed = false) {
     SCOPED_TRACE(::testing::Message() << "trmm " << char(side) << char(uplo) << char(tr) << char(diag) << " m=" << m
-                                      << " n=" << n);
+                                      << " n=" << n << (zeroed ? " zeroed" : ""));
     TriangularCase<T> c(rng, side, uplo, diag, m, n);
-    ocl::trmm<T>(dk, q, side, uplo, tr, diag, m, n, c.alpha, c.A.mat(), c.B.mat());
+    if (zeroed) {
+        for (int64_t j = 0; j < c.na; ++j)
+            for (int64_t i = 0; i < c.na; ++i)
+                if (uplo == Uplo::Lower ? i < j : i > j) c.A(i, j) = T(0);
+        c.A.upload();
+        c.a0 = c.A.h;
+    }
+    ocl::trmm<T>(dk, q, side, uplo, tr, diag, m, n, c.alpha, c.A.mat(), c.B.mat(), zeroed);
     c.finish();
     // Reference alpha·op(A)·B0 (Left) or alpha·B0·op(A) (Right) through GEMM on a_clean.
     std::vector<T> ref(size_t(m * n), T(0)), diff = c.B.dense();
@@ -167,8 +176,10 @@ TYPED_TEST(OpenCLKernels, Trmm) {
         for (Side side : {Side::Left, Side::Right})
             for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
                 for (Trans tr : ops<T>())
-                    for (Diag diag : {Diag::NonUnit, Diag::Unit})
+                    for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
                         run_trmm<T>(this->dk(), this->q(), this->rng, side, uplo, tr, diag, m, n);
+                        run_trmm<T>(this->dk(), this->q(), this->rng, side, uplo, tr, diag, m, n, true);
+                    }
     if constexpr (is_complex_v<T>) {
         const ocl::DeviceKernels& dk = this->dk();
         cl_command_queue q = this->q();

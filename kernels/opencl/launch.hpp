@@ -145,11 +145,13 @@ void potrf(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t n, Ma
 /// copied into dk.scratch() with zeros in the other one, B next to it, and gemm() writes B in up to
 /// 4 row (Left) or column (Right) blocks of at least 1024, each over the k-range where op(A) is
 /// nonzero (from twice xTRMM's m·n·k flops with one block down to 1.25× with four, at the GEMM
-/// kernel's speed). alpha = 0 sets B = 0 reading neither.
+/// kernel's speed). alpha = 0 sets B = 0 reading neither. With `zeroed` and diag NonUnit, A's other
+/// triangle holds zeros (an inverse from trtri or potrf's recursion) and the products read A as
+/// stored: no copy of its triangle.
 /// Throws tessera::Error if uplo is General or a size is out of range.
 template <class T>
 void trmm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Trans trans, Diag diag,
-          int64_t m, int64_t n, T alpha, Mat A, Mat B);
+          int64_t m, int64_t n, T alpha, Mat A, Mat B, bool zeroed = false);
 /// C = alpha·op(S)·B + beta·C (Left: S m×m, B m×n) or alpha·B·op(S) + beta·C (Right: S n×n, B m×n);
 /// C m×n. S is uplo triangular and read in full: its other triangle must hold zeros (and its diagonal
 /// ones for a unit S). C is written in up to 4 row (Left) or column (Right) blocks of at least 1024,

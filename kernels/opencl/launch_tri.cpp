@@ -82,7 +82,7 @@ void gemm_triangular(const DeviceKernels& dk, cl_command_queue q, Side side, Upl
 
 template <class T>
 void trmm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Trans trans, Diag diag, int64_t m,
-          int64_t n, T alpha, Mat A, Mat B) {
+          int64_t n, T alpha, Mat A, Mat B, bool zeroed) {
     check_prec<T>(dk, "trmm");
     if (uplo == Uplo::General) throw Error("tessera::ocl::trmm: uplo must be Lower or Upper");
     to_int(m, "trmm", "m");
@@ -92,20 +92,23 @@ void trmm(const DeviceKernels& dk, cl_command_queue q, Side side, Uplo uplo, Tra
         gemm<T>(dk, q, Trans::NoTrans, Trans::NoTrans, m, n, 0, T(0), B, B, T(0), B);
         return;
     }
-    // Scratch: the k×k triangle S of A (zeros in the other one) and a copy Bc of B; leading
-    // dimensions in multiples of 8 elements, as the GEMM kernels' aligned loads prefer.
+    // Scratch: the k×k triangle S of A (zeros in the other one; A itself when it has them) and a
+    // copy Bc of B; leading dimensions in multiples of 8 elements, as the GEMM kernels' aligned
+    // loads prefer.
     const bool left = side == Side::Left;
     const int64_t k = left ? m : n;
-    const int64_t lds = int64_t(round_up(size_t(k), 8)), ldc = int64_t(round_up(size_t(m), 8));
+    const bool unit = diag == Diag::Unit, lower = uplo == Uplo::Lower, as_stored = zeroed && !unit;
+    const int64_t lds = as_stored ? 0 : int64_t(round_up(size_t(k), 8)), ldc = int64_t(round_up(size_t(m), 8));
     cl_mem s = dk.scratch(size_t(lds * k + ldc * n) * sizeof(T));
-    const Mat S{s, 0, lds}, Bc{s, size_t(lds * k), ldc};
-    const bool unit = diag == Diag::Unit, lower = uplo == Uplo::Lower;
-    laset<T>(dk, q, k, k, T(0), unit ? T(1) : T(0), S);
-    if (!unit) {
-        lacpy<T>(dk, q, uplo, k, k, A, S);
-    } else if (k > 1) {  // the strict triangle: the uplo trapezoid of the (k−1)×(k−1) block next to the diagonal
-        const Mat a{A.mem, A.off + size_t(lower ? 1 : A.ld), A.ld}, t{s, size_t(lower ? 1 : lds), lds};
-        lacpy<T>(dk, q, uplo, k - 1, k - 1, a, t);
+    const Mat S = as_stored ? A : Mat{s, 0, lds}, Bc{s, size_t(lds * k), ldc};
+    if (!as_stored) {
+        laset<T>(dk, q, k, k, T(0), unit ? T(1) : T(0), S);
+        if (!unit) {
+            lacpy<T>(dk, q, uplo, k, k, A, S);
+        } else if (k > 1) {  // the strict triangle: the uplo trapezoid of the (k−1)×(k−1) block next to the diagonal
+            const Mat a{A.mem, A.off + size_t(lower ? 1 : A.ld), A.ld}, t{s, size_t(lower ? 1 : lds), lds};
+            lacpy<T>(dk, q, uplo, k - 1, k - 1, a, t);
+        }
     }
     lacpy<T>(dk, q, Uplo::General, m, n, B, Bc);
     gemm_triangular<T>(dk, q, side, uplo, trans, m, n, alpha, S, Bc, T(0), B);
@@ -158,7 +161,7 @@ void symm(const DeviceKernels& dk, cl_command_queue q, bool hermitian, Side side
     template void gemm_triangular<T>(const DeviceKernels&, cl_command_queue, Side, Uplo, Trans, int64_t, int64_t, \
                                      T, Mat, Mat, T, Mat);                                                    \
     template void trmm<T>(const DeviceKernels&, cl_command_queue, Side, Uplo, Trans, Diag, int64_t, int64_t, T, \
-                          Mat, Mat);                                                                          \
+                          Mat, Mat, bool);                                                                    \
     template void symm<T>(const DeviceKernels&, cl_command_queue, bool, Side, Uplo, int64_t, int64_t, T, Mat, Mat, T, \
                           Mat);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
