@@ -7,9 +7,9 @@
 // --reps of the span between two OpenCL markers (device clock). potrf, trtri and gemm are checked
 // against LAPACKE/CBLAS on the host (max error relative to the largest entry, printed).
 // Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] (s: the mixed solvers'
-// single factorization) [--only potrf|norms|narrow|copies] (potrf and its recursion's levels, the norm
-// partials, the narrow products of gemm_narrow.cl against the GEMM kernels, or the precision
-// conversions against a copy, alone)
+// single factorization) [--only potrf|norms|narrow|copies|first] (potrf and its recursion's levels, the norm
+// partials, the narrow products of gemm_narrow.cl against the GEMM kernels, the precision
+// conversions against a copy, or a process's first potrf launches, alone)
 // [--variant OPTIONS] (extra build options of the program, e.g. -DNAME=1).
 // Output lines start with TILE (machine-readable); bench/gpu_notes.md says what they showed.
 #include <algorithm>
@@ -37,6 +37,8 @@ cl_ulong end_of(cl_event e) {
 
 /// Host time in seconds of the last device_time()'s median run: how long enqueueing `op` took.
 double g_host_seconds = 0;
+/// Device time in seconds of the last device_time()'s first (untimed warm-up) run.
+double g_first_seconds = 0;
 
 /// Median device time in seconds of `op` (enqueued between two markers), after `reset` (untimed);
 /// the host's enqueueing time of the same run goes to g_host_seconds. When the two are close, the
@@ -54,6 +56,7 @@ double device_time(const Env& env, int reps, const std::function<void()>& reset,
         check(clEnqueueMarkerWithWaitList(env.queue, 0, nullptr, &b), "clEnqueueMarker");
         check(clFinish(env.queue), "clFinish");
         if (r > 0) t.emplace_back(double(end_of(b) - end_of(a)) * 1e-9, host);
+        else g_first_seconds = double(end_of(b) - end_of(a)) * 1e-9;
         clReleaseEvent(a), clReleaseEvent(b);
     }
     std::sort(t.begin(), t.end());
@@ -202,6 +205,18 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
         std::fflush(stdout);
     };
     if (only == "narrow") return narrow();
+    // A process's first launches: potrf with its inverse of growing order, each first (warm-up) run
+    // against the median of the later ones. Order 64 is one leaf (the leaf kernel's first launch),
+    // 128 one node (the GEMM kernels' first launches, a small scratch), larger orders grow
+    // dk.scratch() (a new clCreateBuffer each time) with every kernel launched before.
+    if (only == "first") {
+        for (int m = 64; m <= nb; m *= 2) {
+            const double t = device_time(env, reps, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Lower, m, a, &info, &w); });
+            std::printf("TILE potrf with its inverse of order %d: first run %8.3f ms, median %8.3f ms\n", m,
+                        g_first_seconds * 1e3, t * 1e3);
+        }
+        return;
+    }
     const double tp = device_time(env, reps, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Lower, nb, a, &info); });
     A.read(env, got);
     ref = spd;
@@ -305,16 +320,16 @@ int main(int argc, char** argv) {
     return tool::guarded_main("gpu_tile_kernels", [&] {
         int nb = 2048, reps = 5;
         char prec = 'd';
-        std::string only;  // "potrf", "norms", "narrow" or "copies": that part alone
+        std::string only;  // "potrf", "norms", "narrow", "copies" or "first": that part alone
         std::string variant;  // extra build options, e.g. "-DTESSERA_POTRF_WARP_SYNC=1"
         for (int i = 1; i < argc; i += 2) {
             const std::string s = argv[i], v = i + 1 < argc ? argv[i + 1] : "";
             if (s == "--nb" && !v.empty()) nb = std::atoi(v.c_str());
             else if (s == "--reps" && !v.empty()) reps = std::atoi(v.c_str());
             else if (s == "--prec" && (v == "s" || v == "d")) prec = v[0];
-            else if (s == "--only" && (v == "potrf" || v == "norms" || v == "narrow" || v == "copies")) only = v;
+            else if (s == "--only" && (v == "potrf" || v == "norms" || v == "narrow" || v == "copies" || v == "first")) only = v;
             else if (s == "--variant" && !v.empty()) variant = v;
-            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|copies] [--variant OPTIONS]");
+            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|copies|first] [--variant OPTIONS]");
         }
         if (nb < 64 || nb > 16384 || reps < 1 || reps > 1000) throw Error("--nb must be in [64, 16384], --reps in [1, 1000]");
         Env env;
