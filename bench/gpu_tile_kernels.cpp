@@ -7,20 +7,22 @@
 // --reps of the span between two OpenCL markers (device clock). potrf, trtri and gemm are checked
 // against LAPACKE/CBLAS on the host (max error relative to the largest entry, printed).
 // Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] (s: the mixed solvers'
-// single factorization) [--only potrf|norms|narrow|copies|first] (potrf and its recursion's levels, the norm
+// single factorization) [--only potrf|norms|narrow|copies|first|first16] (potrf and its recursion's levels, the norm
 // partials, the narrow products of gemm_narrow.cl against the GEMM kernels, the precision
-// conversions against a copy, or a process's first potrf launches, alone)
+// conversions against a copy, or a process's first potrf launches, alone; first16 with FP16 products)
 // [--variant OPTIONS] (extra build options of the program, e.g. -DNAME=1).
 // Output lines start with TILE (machine-readable); bench/gpu_notes.md says what they showed.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "examples/common/tool_main.hpp"
 #include "kernels/cpu/blas.hpp"
+#include "kernels/opencl/gemm_select.hpp"
 #include "kernels/opencl/launch_util.hpp"
 #include "tools/tune/cl_harness.hpp"
 
@@ -209,7 +211,11 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
     // against the median of the later ones. Order 64 is one leaf (the leaf kernel's first launch),
     // 128 one node (the GEMM kernels' first launches, a small scratch), larger orders grow
     // dk.scratch() (a new clCreateBuffer each time) with every kernel launched before.
-    if (only == "first") {
+    if (only == "first" || only == "first16") {
+        // first16: inside an FP16 tensor-product scope, as the mixed Cholesky's single factorization
+        // runs (its GEMMs on the tensor-core kernels of gemm_nv_tf32.cl).
+        std::optional<ocl::TensorProducts> tensor;
+        if (only == "first16") tensor.emplace(ocl::TensorFormat::Fp16);
         for (int m = 64; m <= nb; m *= 2) {
             const double t = device_time(env, reps, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Lower, m, a, &info, &w); });
             std::printf("TILE potrf with its inverse of order %d: first run %8.3f ms, median %8.3f ms\n", m,
@@ -320,16 +326,16 @@ int main(int argc, char** argv) {
     return tool::guarded_main("gpu_tile_kernels", [&] {
         int nb = 2048, reps = 5;
         char prec = 'd';
-        std::string only;  // "potrf", "norms", "narrow", "copies" or "first": that part alone
+        std::string only;  // "potrf", "norms", "narrow", "copies", "first" or "first16": that part alone
         std::string variant;  // extra build options, e.g. "-DTESSERA_POTRF_WARP_SYNC=1"
         for (int i = 1; i < argc; i += 2) {
             const std::string s = argv[i], v = i + 1 < argc ? argv[i + 1] : "";
             if (s == "--nb" && !v.empty()) nb = std::atoi(v.c_str());
             else if (s == "--reps" && !v.empty()) reps = std::atoi(v.c_str());
             else if (s == "--prec" && (v == "s" || v == "d")) prec = v[0];
-            else if (s == "--only" && (v == "potrf" || v == "norms" || v == "narrow" || v == "copies" || v == "first")) only = v;
+            else if (s == "--only" && (v == "potrf" || v == "norms" || v == "narrow" || v == "copies" || v == "first" || v == "first16")) only = v;
             else if (s == "--variant" && !v.empty()) variant = v;
-            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|copies|first] [--variant OPTIONS]");
+            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|copies|first|first16] [--variant OPTIONS]");
         }
         if (nb < 64 || nb > 16384 || reps < 1 || reps > 1000) throw Error("--nb must be in [64, 16384], --reps in [1, 1000]");
         Env env;
