@@ -42,13 +42,18 @@ void add_partials(const DeviceKernels& dk, cl_command_queue q, int64_t rows, int
     enqueue(q, sum, 2, global, local, "clEnqueueNDRangeKernel(tessera_gemm_narrow_sum)");
 }
 
+/// Work-groups along the m rows of C of a narrow product (op(A) = A: the _n kernels; else _t).
+int64_t narrow_row_groups(bool ta, int64_t m) {
+    const int64_t group_rows = (ta ? kItemsT : kItemsN) * kRowsPerItem;  // rows of C per work-group
+    return (m + group_rows - 1) / group_rows;
+}
+
 /// Ranges of k a narrow product of m rows splits into: enough work-groups for kGroupsPerUnit per
 /// compute unit, each range at least kMinRange deep; one for alpha = 0.
 template <class T>
 int64_t narrow_splits(const DeviceKernels& dk, bool ta, int64_t m, int64_t k, T alpha) {
     if (alpha == T(0)) return 1;
-    const int64_t group_rows = (ta ? kItemsT : kItemsN) * kRowsPerItem;  // rows of C per work-group
-    const int64_t row_groups = (m + group_rows - 1) / group_rows;
+    const int64_t row_groups = narrow_row_groups(ta, m);
     const int64_t units = std::max<int64_t>(1, dk.info().compute_units);
     return std::clamp<int64_t>((kGroupsPerUnit * units + row_groups - 1) / row_groups, 1,
                                std::max<int64_t>(1, k / kMinRange));
@@ -64,8 +69,6 @@ void narrow_launch(const DeviceKernels& dk, cl_command_queue q, Trans transA, Tr
     const char* name = kNames[ta][n <= 1 ? 0 : n <= 2 ? 1 : n <= 4 ? 2 : 3];
     const size_t local[2] = {size_t(ta ? kRangesT : kItemsN), size_t(ta ? kItemsT : kRangesN)};
     check_local(dk, name, local, 2);
-    const int64_t group_rows = (ta ? kItemsT : kItemsN) * kRowsPerItem;
-    const int64_t row_groups = (m + group_rows - 1) / group_rows;
     const int64_t kc = (k + splits - 1) / splits;
     const cl_int cm = to_int(m, kFunc, "m"), cn = to_int(n, kFunc, "n"), ck = to_int(k, kFunc, "k");
     const cl_int ckc = to_int(kc, kFunc, "kc"), cta = trans_code(transA), ctb = trans_code(transB);
@@ -74,7 +77,7 @@ void narrow_launch(const DeviceKernels& dk, cl_command_queue q, Trans transA, Tr
     cl_kernel kernel = dk.get(name);
     set_args(kernel, "clSetKernelArg(tessera_gemm_narrow)", cm, cn, ck, ckc, cta, ctb, alpha, A.mem, offA, lda, B.mem,
              offB, ldb, out_beta, out.mem, offC, ldc, cstride, tri);
-    const size_t global[2] = {size_t(row_groups) * local[0], size_t(splits) * local[1]};
+    const size_t global[2] = {size_t(narrow_row_groups(ta, m)) * local[0], size_t(splits) * local[1]};
     enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_gemm_narrow)");
 }
 
@@ -93,15 +96,14 @@ bool gemm_narrow(const DeviceKernels& dk, cl_command_queue q, Trans transA, Tran
     if (m == 0 || n == 0) return true;
     const int64_t splits = narrow_splits(dk, is_trans(transA), m, k, alpha);
     const cl_int tri = cl_int(part) | (real_diagonal ? 8 : 0);  // gemm_narrow.cl's `tri`
-    if (splits == 1) {
-        narrow_launch<T>(dk, q, transA, transB, m, n, k, 1, alpha, A, B, beta, C, 0, tri);
-        return true;
-    }
     // Several ranges: each writes alpha·(its sum) into the SplitK workspace (m×n each, leading
     // dimension m, beta 0), and tessera_gemm_narrow_sum adds them to beta·C.
-    const Mat W{dk.scratch(size_t(splits * m * n) * sizeof(T), DeviceKernels::Workspace::SplitK), 0, m};
-    narrow_launch<T>(dk, q, transA, transB, m, n, k, splits, alpha, A, B, T(0), W, m * n, tri);
-    add_partials<T>(dk, q, m, n, splits, W.mem, beta, C);
+    const bool split = splits > 1;
+    const Mat out = split ? Mat{dk.scratch(size_t(splits * m * n) * sizeof(T), DeviceKernels::Workspace::SplitK), 0, m}
+                          : C;
+    narrow_launch<T>(dk, q, transA, transB, m, n, k, splits, alpha, A, B, split ? T(0) : beta, out, split ? m * n : 0,
+                     tri);
+    if (split) add_partials<T>(dk, q, m, n, splits, out.mem, beta, C);
     return true;
 }
 
