@@ -22,21 +22,23 @@ int64_t refine(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const Ti
     LowFactor<T> low{uplo, TileMatrix<low_t<T>>::workspace(n, n, nb), {}, how, {}};  // no host storage: written where converted
     TileMatrix<low_t<T>> Xs(n, nrhs, nb);  // SWORK: B, then each residual, in the low precision
     TileMatrix<T> R(n, nrhs, nb);
-    double cte = 0;
+    double cte = 0, rmax = 0;
     iter = start(low, A, B, X, Xs, R, cte);
     if (iter < 0) return fallback(uplo, A, ipiv, B, X);
-    if (converged(R, X, cte)) {
+    if (converged(R, X, cte, &rmax)) {
         if (uplo == Uplo::General) ipiv = low.ipiv;
         return 0;
     }
     for (int64_t it = 1; it <= kItermax; ++it) {
+        // R's conversion tests no entry: the convergence test's largest |r| bounds them.
+        if (!fits_low(Uplo::General, R, low.sigma, rmax)) return iter = -2, fallback(uplo, A, ipiv, B, X);
         Sequence seq;
-        low.to_low_async(R, Xs, seq);
+        low.to_low_async(R, Xs, seq, Overflow::Unflagged);
         low.resolve_async(Xs, seq);
         convert_up_async(true, Xs, X, seq);
         residual_async(uplo, A, B, X, R, seq);
-        if (seq.wait() != 0) return iter = -2, fallback(uplo, A, ipiv, B, X);
-        if (converged(R, X, cte)) {
+        seq.wait();
+        if (converged(R, X, cte, &rmax)) {
             if (uplo == Uplo::General) ipiv = low.ipiv;
             return iter = it, 0;
         }

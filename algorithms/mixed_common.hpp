@@ -35,17 +35,42 @@ double cabs1(T x) {
     return std::abs(double(std::real(x))) + std::abs(double(std::imag(x)));
 }
 
-// Submit B = low(alpha·A) on every tile of A's uplo triangle (General: all), alpha a power of 2, each
-// kernel reporting an overflow into an info slot of seq: seq.wait() > 0 means an entry overflowed.
+// Whether the conversions report overflows through their tasks (Flagged: an info slot of the
+// sequence each) or the caller tests them from a bound it has anyway (Unflagged: fits_low).
+enum class Overflow { Flagged, Unflagged };
+
+// Submit B = low(alpha·A) on every tile of A's uplo triangle (General: all), alpha a power of 2.
+// Flagged: each kernel reports an overflow into an info slot of seq, and seq.wait() > 0 means an entry
+// overflowed.
 template <class T>
-void convert_down_async(Uplo uplo, const TileMatrix<T>& A, TileMatrix<low_t<T>>& B, Sequence& seq, double alpha = 1) {
+void convert_down_async(Uplo uplo, const TileMatrix<T>& A, TileMatrix<low_t<T>>& B, Sequence& seq, double alpha = 1,
+                        Overflow report = Overflow::Flagged) {
     detail::SubmitScope scope(seq);
     for (int64_t j = 0; j < A.nt(); ++j)
         for (int64_t i = 0; i < A.mt(); ++i) {
             if ((uplo == Uplo::Lower && i < j) || (uplo == Uplo::Upper && i > j)) continue;
-            tasks::lag2_down<T>(i == j ? uplo : Uplo::General, A.handle(i, j), B.handle(i, j), detail::info_slot(0),
-                                alpha);
+            tasks::lag2_down<T>(i == j ? uplo : Uplo::General, A.handle(i, j), B.handle(i, j),
+                                report == Overflow::Flagged ? detail::info_slot(0) : nullptr, alpha);
         }
+}
+
+// Whether low(alpha·M) on M's uplo triangle (General: all) is free of overflow, as xLAG2S / xLAG2C
+// test it (no real or imaginary part of an entry outside ±FLT_MAX). `bound` is a number known not to
+// be below any entry's |real| or |imag| part (‖M‖∞, or the largest cabs1): when alpha·bound ≤ FLT_MAX
+// the answer needs no pass over M; otherwise (or when bound is NaN) M's tiles are read in host memory.
+template <class T>
+bool fits_low(Uplo uplo, const TileMatrix<T>& M, double alpha, double bound) {
+    if (alpha * bound <= double(std::numeric_limits<float>::max())) return true;
+    for (int64_t j = 0; j < M.nt(); ++j)
+        for (int64_t i = 0; i < M.mt(); ++i) {
+            if ((uplo == Uplo::Lower && i < j) || (uplo == Uplo::Upper && i > j)) continue;
+            starpu_data_acquire(M.handle(i, j), STARPU_R);
+            const bool out = cpu::lag2_overflows<T>(i == j ? uplo : Uplo::General, M.tile_rows(i), M.tile_cols(j),
+                                                    alpha, M.tile_data(i, j), M.tile_ld(i));
+            starpu_data_release(M.handle(i, j));
+            if (out) return false;
+        }
+    return true;
 }
 
 // Submit X = high(Xs) (accumulate false) or X += high(Xs).
@@ -129,13 +154,19 @@ double norm_inf(Uplo uplo, const TileMatrix<T>& A) {
     return double(is_complex_v<T> ? lanhe(Norm::Inf, uplo, A) : lansy(Norm::Inf, uplo, A));
 }
 
-// Whether every column satisfies LAPACK's test ‖r_j‖∞ ≤ ‖x_j‖∞ · cte (waits for R and X).
+// Whether every column satisfies LAPACK's test ‖r_j‖∞ ≤ ‖x_j‖∞ · cte (waits for R and X); *rmax (when
+// given) becomes the largest cabs1 of R's entries (NaN when one is NaN), fits_low's bound for R.
 template <class T>
-bool converged(const TileMatrix<T>& R, const TileMatrix<T>& X, double cte) {
+bool converged(const TileMatrix<T>& R, const TileMatrix<T>& X, double cte, double* rmax = nullptr) {
     const std::vector<double> r = column_amax(R), x = column_amax(X);
-    for (size_t j = 0; j < r.size(); ++j)
-        if (!(r[j] <= x[j] * cte)) return false;
-    return true;
+    bool pass = true;
+    double largest = 0;
+    for (size_t j = 0; j < r.size(); ++j) {
+        if (!(r[j] <= x[j] * cte)) pass = false;
+        if (!(r[j] <= largest) && !std::isnan(largest)) largest = r[j];
+    }
+    if (rmax) *rmax = largest;
+    return pass;
 }
 
 // FP16 products (LowFactorization::Fp16) factor sigma·A instead of A: sigma, a power of 2, brings A's
@@ -189,12 +220,16 @@ struct LowFactor {
         const std::optional<double> s = diagonal_scale(high);  // none: TF32, whose range needs no scale
         if (s) format = ocl::TensorFormat::Fp16, sigma = *s;
     }
-    // Submit A = low(sigma·high) (high's uplo triangle; General: all) in seq, whose info reports an
-    // overflow.
-    void convert_async(const TileMatrix<T>& high, Sequence& seq) { convert_down_async(uplo, high, A, seq, sigma); }
-    // Submit Xs = low(sigma·X), a right-hand side of the low solves, in seq (info: an overflow).
-    void to_low_async(const TileMatrix<T>& X, TileMatrix<low_t<T>>& Xs, Sequence& seq) const {
-        convert_down_async(Uplo::General, X, Xs, seq, sigma);
+    // Submit A = low(sigma·high) (high's uplo triangle; General: all) in seq, with no overflow test
+    // (the caller's: fits_low with ‖high‖∞).
+    void convert_async(const TileMatrix<T>& high, Sequence& seq) {
+        convert_down_async(uplo, high, A, seq, sigma, Overflow::Unflagged);
+    }
+    // Submit Xs = low(sigma·X), a right-hand side of the low solves, in seq (Flagged: info reports an
+    // overflow).
+    void to_low_async(const TileMatrix<T>& X, TileMatrix<low_t<T>>& Xs, Sequence& seq,
+                      Overflow report = Overflow::Flagged) const {
+        convert_down_async(Uplo::General, X, Xs, seq, sigma, report);
     }
     // Factor A and solve B in place, in seq (its wait returns the factorization's info); the
     // factorization's tasks ask for the products' format (tasks::TensorScope).
@@ -272,8 +307,12 @@ int64_t start(LowFactor<T>& low, const TileMatrix<T>& A, const TileMatrix<T>& B,
     convert_up_async(false, Xs, X, solve);
     residual_async(low.uplo, A, B, X, R, solve);
     const double eps = std::numeric_limits<real_t<T>>::epsilon() / 2;  // DLAMCH('Epsilon')
-    cte = norm_inf(low.uplo, A) * eps * std::sqrt(double(A.n())) * kBwdmax;
-    const bool overflow = (convert.wait() != 0) || overflow_b;
+    const double anorm = norm_inf(low.uplo, A);
+    cte = anorm * eps * std::sqrt(double(A.n())) * kBwdmax;
+    // A's conversion tests no entry: ‖A‖∞ bounds them all (a flag per tile cost a clear and a read-back,
+    // about 0.05 ms of each 4096 tile's 0.12 on an H200, bench/gpu_notes.md).
+    const bool overflow = !fits_low(low.uplo, A, low.sigma, anorm) || overflow_b;
+    convert.wait();
     const int64_t info = solve.wait();
     return overflow ? -2 : info != 0 ? -3 : 0;
 }

@@ -12,7 +12,7 @@ struct Lag2DownArgs {
     uint32_t flags;
     Uplo uplo;
     double alpha;  // a power of 2: B = alpha·A
-    int* info;     // Sequence slot: 1 when an entry overflows the low precision
+    int* info;     // Sequence slot: 1 when an entry overflows the low precision; null: not tested
 };
 
 template <class T>
@@ -20,7 +20,8 @@ void lag2_down_cpu(void* buffers[], void* cl_arg) {
     const auto& a = *static_cast<Lag2DownArgs*>(cl_arg);
     auto A = codelets::cpu_tile<T>(buffers[0]);
     auto B = codelets::cpu_tile<cpu::low_t<T>>(buffers[1]);
-    *a.info = cpu::lag2_down<T>(a.uplo, B.m, B.n, a.alpha, A.ptr, A.ld, B.ptr, B.ld);
+    const int overflow = cpu::lag2_down<T>(a.uplo, B.m, B.n, a.alpha, A.ptr, A.ld, B.ptr, B.ld);
+    if (a.info) *a.info = overflow;
 }
 
 template <class T>

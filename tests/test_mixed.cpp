@@ -3,6 +3,7 @@
 // -3 low-precision factorization failure, -31 no convergence), info, and argument checks.
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -228,6 +229,39 @@ TYPED_TEST(Mixed, OverflowInConversionFallsBack) {
                                  : gesv_lapack(n, nrhs, f.data(), n, ipiv.data(), b.data(), n, x.data(), n, iter, {.nb = nb});
         ASSERT_EQ(info, 0);
         EXPECT_EQ(iter, -2) << (spd ? "posv" : "gesv");
+        EXPECT_LE(check::backward_error(n, nrhs, a.data(), n, x.data(), n, b.data(), n), check::kThreshold);
+    }
+}
+
+// ‖A‖∞ beyond FLT_MAX with every entry within it: A converts without overflow (the solvers test the
+// entries themselves only when ‖A‖∞ exceeds FLT_MAX) and the refinement converges. A diagonally
+// dominant A with a diagonal of 0.9·FLT_MAX and off-diagonal entries up to 0.9·FLT_MAX/(n−1): its
+// rows sum to about 1.35·FLT_MAX, its Schur complements stay below its diagonal.
+TYPED_TEST(Mixed, NormBeyondFltMaxWithoutOverflowConverges) {
+    using T = TypeParam;
+    const int64_t n = 40, nb = 16, nrhs = 1;
+    const double big = 0.9 * double(std::numeric_limits<float>::max());
+    const auto r = check::random_matrix<double>(n, n, n, 33);
+    std::vector<T> a(size_t(n * n));
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) {
+            const double s = (r[size_t(std::max(i, j) + std::min(i, j) * n)] + 1) / 2;  // symmetric, in [0, 1]
+            a[size_t(i + j * n)] = T(i == j ? big : s * big / double(n - 1));
+        }
+    double row = 0;
+    for (int64_t j = 0; j < n; ++j) row += std::abs(a[size_t(j * n)]);
+    ASSERT_GT(row, double(std::numeric_limits<float>::max()));
+    auto b = check::random_matrix<T>(n, nrhs, n, 34);
+    for (T& v : b) v *= big / 2;  // X of order 1: one of order 1/FLT_MAX would be subnormal in float
+    for (bool spd : {true, false}) {
+        auto f = a;
+        std::vector<T> x(size_t(n * nrhs));
+        std::vector<int64_t> ipiv(static_cast<size_t>(n));
+        int64_t iter = 0;
+        const int64_t info = spd ? posv_lapack('L', n, nrhs, f.data(), n, b.data(), n, x.data(), n, iter, {.nb = nb})
+                                 : gesv_lapack(n, nrhs, f.data(), n, ipiv.data(), b.data(), n, x.data(), n, iter, {.nb = nb});
+        ASSERT_EQ(info, 0);
+        EXPECT_GE(iter, 0) << (spd ? "posv" : "gesv");
         EXPECT_LE(check::backward_error(n, nrhs, a.data(), n, x.data(), n, b.data(), n), check::kThreshold);
     }
 }

@@ -81,8 +81,8 @@ typedef float lag2_low_t;
 #endif
 
 // tessera_lag2_down: B = alpha·A rounded to the low precision on the m×n region or its uplo
-// trapezoid (as tessera_lacpy; alpha a power of 2, exact); *flag = 1 when an entry of alpha·A (a
-// real or an imaginary part) lies outside ±FLT_MAX
+// trapezoid (as tessera_lacpy; alpha a power of 2, exact); unless flag is null, *flag = 1 when an
+// entry of alpha·A (a real or an imaginary part) lies outside ±FLT_MAX
 // (xLAG2S's RMAX; NaN is converted, not reported; the launcher clears the flag). Launch: like
 // tessera_lacpy.
 __kernel void tessera_lag2_down(const int m, const int n, const int uplo, const real_t alpha,
@@ -95,7 +95,7 @@ __kernel void tessera_lag2_down(const int m, const int n, const int uplo, const 
     if (i >= m || j >= n) return;
     if ((uplo == 1 && i < j) || (uplo == 2 && i > j)) return;
     const scalar_t a = A[offA + i + (long)j * lda] * alpha;
-    if (LAG2_OUT(a)) *flag = 1;
+    if (flag && LAG2_OUT(a)) *flag = 1;
     B[offB + i + (long)j * ldb] = LAG2_DOWN(a);
 }
 

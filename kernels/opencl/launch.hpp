@@ -183,7 +183,9 @@ void conj_transpose(const DeviceKernels& dk, cl_command_queue q, int64_t m, int6
 /// region or its uplo trapezoid (LAPACK xLAG2S / xLAT2S / xLAG2C; alpha a power of 2, 1 for LAPACK's
 /// conversion); B's offset and ld in low-precision elements. *host_info (read back on q,
 /// non-blocking as ocl::potrf's) becomes 1 when an entry of alpha·A lies outside ±FLT_MAX, else 0:
-/// cpu::lag2_down's value (kernels/cpu/lag2.hpp). T: double, complex double.
+/// cpu::lag2_down's value (kernels/cpu/lag2.hpp). With host_info null nothing is tested or read
+/// back (the flag's clear and read-back cost about 0.05 ms of a 4096 tile's 0.12 on an H200). T:
+/// double, complex double.
 template <class T>
 void lag2_down(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, int64_t m, int64_t n, double alpha, Mat A,
                Mat B, int* host_info);
