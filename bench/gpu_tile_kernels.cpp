@@ -91,7 +91,10 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
     };
     const ocl::Mat a{A.mem, 0, nb}, b{B.mem, 0, nb}, c{C.mem, 0, nb}, w{W.mem, 0, nb};
     int info = 0;
-    auto built = build_kernels(env, std::is_same_v<T, float> ? 's' : 'd', variant, env.info, {});  // the library's whole program
+    // The library's whole program; for the norms alone, norms.cl alone (a program of a second, not a
+    // minute, when a parameter table or --variant changes its build).
+    const std::vector<std::string> files = only == "norms" ? std::vector<std::string>{"norms.cl"} : std::vector<std::string>{};
+    auto built = build_kernels(env, std::is_same_v<T, float> ? 's' : 'd', variant, env.info, files);
     const ocl::DeviceKernels& dk = *built;
     const int bs = std::min(nb, dk.params().potrf_bs);
     auto none = [] {};

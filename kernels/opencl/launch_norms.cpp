@@ -1,5 +1,5 @@
-// Host launcher of the norm partials kernel (norms.cl): work-groups of 256 work-items, each reducing
-// 32 columns or rows of a tile.
+// Host launcher of the norm partials kernel (norms.cl): work-groups of TESSERA_NORM_WG work-items
+// (256), each reducing TESSERA_NORM_LINES columns or rows of a tile (32; the program's Params).
 #include "kernels/opencl/launch.hpp"
 #include "kernels/opencl/launch_util.hpp"
 #include "runtime/precisions.hpp"
@@ -11,7 +11,7 @@ void norm_tile(const DeviceKernels& dk, cl_command_queue q, int part, int tile, 
                int64_t n, Mat A, cl_mem out, size_t out_off) {
     check_prec<T>(dk, "norm_tile");
     if (m == 0 || n == 0) return;
-    constexpr int64_t kLines = 32, kGroup = 256;  // norms.cl's NORM_LINES, NORM_WG
+    const int64_t kLines = dk.params().norm_lines, kGroup = dk.params().norm_wg;  // norms.cl's NORM_LINES, NORM_WG
     const int64_t groups = (part == 2 ? 0 : (n + kLines - 1) / kLines) + (part == 2 || part == 4 ? (m + kLines - 1) / kLines : 0);
     cl_kernel kernel = dk.get("tessera_norm_tile");
     const cl_int cpart = part, ctile = tile, cunit = unit ? 1 : 0, cherm = herm ? 1 : 0;

@@ -78,10 +78,25 @@ inline real_t tessera_norm_value(const int tile, const int unit, const int herm,
     return tessera_norm_modulus(v);
 }
 
-#define NORM_LINES 32  // lines per work-group, one reducing work-item each
-#define NORM_CHUNK 64  // entries of each line per staged chunk
-#define NORM_WG 256
+#ifndef TESSERA_NORM_LINES
+#define TESSERA_NORM_LINES 32  // lines per work-group, one reducing work-item each
+#endif
+#ifndef TESSERA_NORM_CHUNK
+#define TESSERA_NORM_CHUNK 64  // entries of each line per staged chunk
+#endif
+#ifndef TESSERA_NORM_WG
+#define TESSERA_NORM_WG 256  // work-items per work-group
+#endif
+#define NORM_LINES TESSERA_NORM_LINES
+#define NORM_CHUNK TESSERA_NORM_CHUNK
+#define NORM_WG TESSERA_NORM_WG
 #define NORM_PAD (NORM_CHUNK + 1)  // a line's stride in local memory: the reducing lanes on distinct banks
+#if NORM_LINES > NORM_WG || (NORM_LINES * NORM_CHUNK) % NORM_WG != 0
+#error "TESSERA_NORM_LINES must be at most TESSERA_NORM_WG, and LINES * CHUNK a multiple of WG"
+#endif
+#if NORM_LINES * NORM_PAD > 3072
+#error "TESSERA_NORM_LINES * (TESSERA_NORM_CHUNK + 1) must be at most 3072 (two stages in 48 KB of doubles)"
+#endif
 
 // Reduce entries 0 .. len−1 of a staged line into the line's state (v, w): the max (part 0), the sum
 // (1, 2, 4) or xLASSQ's (scale, sumsq) (3), in order, as cpu::norm_tile does.

@@ -41,6 +41,8 @@ struct Params {
     int nvd_mbar_tri; ///< 1: tessera_nvgemm_*_mbar honour xSYRK's triangle, and gemm_select.cpp takes them for it
     int nvd_mbar_few; ///< 1: gemm_select.cpp takes tessera_nvgemm_*_mbar for fewer blocks than compute units too
     int gemm_narrow;  ///< gemm() runs products of at most this many columns by gemm_narrow.cl (0: never)
+    int norm_lines;   ///< norms.cl: columns or rows of a tile reduced by one work-group
+    int norm_wg;      ///< norms.cl: work-items per work-group of tessera_norm_tile
 
     /// Every field at its kParamTable default.
     constexpr Params();
@@ -128,12 +130,18 @@ inline constexpr ParamDef kParamTable[] = {
      "gemm_select.cpp: 1: the _mbar kernels are taken for fewer blocks than compute units too (split k)"},
     {"TESSERA_GEMM_NARROW", 8, in_range(0, 8), &Params::gemm_narrow,
      "launch_narrow.cpp: gemm() runs products of at most this many columns (n) by gemm_narrow.cl (0: never)"},
+    {"TESSERA_NORM_LINES", 32, one_of({8, 16, 32, 64}), &Params::norm_lines,
+     "norms.cl: columns or rows of a tile reduced by one work-group of the norm partials"},
+    {"TESSERA_NORM_CHUNK", 64, one_of({32, 64, 128, 256}), nullptr,
+     "norms.cl: entries of each line staged in local memory per step (LINES * (CHUNK + 1) at most 3072)"},
+    {"TESSERA_NORM_WG", 256, one_of({64, 128, 256, 512}), &Params::norm_wg,
+     "norms.cl: work-items per work-group of the norm partials (at least LINES; LINES * CHUNK a multiple of it)"},
 };
 
 constexpr Params::Params()
     : gemm_mb(), gemm_nb(), gemm_kb(), gemm_tm(), gemm_tn(), trsm_bs(), trsm_nv(), trsm_ng(), trsm_leaf(),
       potrf_wg(), potrf_bs(), getrf_leaf(), getrf_step_rows(), getrf_grid(), nv_splitk(), qr_sb(), qr_leaf(), qr_grid(), nvd_mbar_tri(), nvd_mbar_few(),
-      gemm_narrow() {
+      gemm_narrow(), norm_lines(), norm_wg() {
     for (const ParamDef& d : kParamTable)
         if (d.field) this->*d.field = d.def;
 }
