@@ -61,7 +61,7 @@ static int bench_main(int argc, char** argv) {
                                                      -1.0, c0.data(), c.data(), n);
 
     Runtime rt;
-    const TileChoice tuned_potrf = tuned_tile("dpotrf"), tuned_gemm = tuned_tile("dgemm");
+    const TileChoice tuned_potrf = tuned_tile("dpotrf", n), tuned_gemm = tuned_tile("dgemm", n);  // what lapack:: takes
     const int64_t nb_potrf = nb > 0 ? nb : tuned_potrf.nb, nb_gemm = nb > 0 ? nb : tuned_gemm.nb;
     std::printf("n = %lld, OpenBLAS threads = %d; Tessera: %d CPU workers, scheduler %s\n", (long long)n, threads,
                 rt.cpu_workers(), rt.scheduler().c_str());

@@ -66,7 +66,7 @@ static int bench_main(int argc, char** argv) {
         }
         Runtime rt;
         if (round == 0) {
-            const TileChoice tuned = tuned_tile("dgeqrf");
+            const TileChoice tuned = tuned_tile("dgeqrf", std::max(m, n));  // what geqrf takes by default (its largest dimension)
             const char* source = nb == 0 && ib == 0 ? tuned.source.c_str() : "--nb/--ib";
             if (nb == 0) nb = tuned.nb;
             if (ib == 0) ib = std::min(tuned.ib, nb);

@@ -62,7 +62,7 @@ static int bench_main(int argc, char** argv) {
     const double ref_err = check::getrf_residual(n, n, a.data(), n, f.data(), n, ref_ipiv.data());
 
     Runtime rt;
-    const TileChoice tuned = tuned_tile("dgetrf");
+    const TileChoice tuned = tuned_tile("dgetrf", n);  // what getrf takes by default
     const char* source = nb == 0 && ib == 0 ? tuned.source.c_str() : "--nb/--ib";
     if (nb == 0) nb = tuned.nb;
     if (ib == 0) ib = std::min(tuned.ib, nb);
