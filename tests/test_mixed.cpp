@@ -44,6 +44,19 @@ int64_t gesv_lapack(int64_t n, int64_t nrhs, Z* a, int64_t lda, int64_t* ipiv, c
     return lapack::zcgesv(n, nrhs, a, lda, ipiv, b, ldb, x, ldx, iter, o);
 }
 
+// One n×n system (lda, ldb, ldx n) by dsposv / zcposv (spd, triangle uplo) or dsgesv / zcgesv with tiles of
+// nb: f becomes a's copy as the solver leaves it, x the solution, iter the solver's; returns info.
+template <class T>
+int64_t solve_mixed(bool spd, char uplo, int64_t n, int64_t nrhs, int64_t nb, const std::vector<T>& a,
+                    const std::vector<T>& b, std::vector<T>& f, std::vector<T>& x, int64_t& iter) {
+    f = a;
+    x.assign(size_t(n * nrhs), T(0));
+    std::vector<int64_t> ipiv(static_cast<size_t>(n));
+    iter = 0;
+    return spd ? posv_lapack(uplo, n, nrhs, f.data(), n, b.data(), n, x.data(), n, iter, {.nb = nb})
+               : gesv_lapack(n, nrhs, f.data(), n, ipiv.data(), b.data(), n, x.data(), n, iter, {.nb = nb});
+}
+
 // Several tiles with a partial last one (100 = 3·32 + 4), and a single tile.
 struct Shape {
     int64_t n, nb;
@@ -199,13 +212,9 @@ TYPED_TEST(Mixed, IllConditionedFallsBackToDouble) {
     for (bool spd : {true, false}) {
         const auto a = check::random_cond<T>(n, n, 1e12, spd, 23);
         const auto b = check::random_matrix<T>(n, nrhs, n, 24);
-        auto f = a;
-        std::vector<T> x(size_t(n * nrhs));
-        std::vector<int64_t> ipiv(static_cast<size_t>(n));
+        std::vector<T> f, x;
         int64_t iter = 0;
-        const int64_t info = spd ? posv_lapack('L', n, nrhs, f.data(), n, b.data(), n, x.data(), n, iter, {.nb = nb})
-                                 : gesv_lapack(n, nrhs, f.data(), n, ipiv.data(), b.data(), n, x.data(), n, iter, {.nb = nb});
-        ASSERT_EQ(info, 0);
+        ASSERT_EQ(solve_mixed(spd, 'L', n, nrhs, nb, a, b, f, x, iter), 0);
         EXPECT_TRUE(iter == -3 || iter == -31) << (spd ? "posv" : "gesv") << " iter " << iter;
         EXPECT_LE(check::backward_error(n, nrhs, a.data(), n, x.data(), n, b.data(), n), check::kThreshold);
         // After the fallback, a holds the double factorization, as LAPACK's xSPOSV leaves it.
@@ -221,13 +230,9 @@ TYPED_TEST(Mixed, OverflowInConversionFallsBack) {
         auto a = spd ? check::random_spd<T>(n, n, 31) : check::random_matrix<T>(n, n, n, 31);
         for (T& v : a) v *= 1e39;
         const auto b = check::random_matrix<T>(n, nrhs, n, 32);
-        auto f = a;
-        std::vector<T> x(size_t(n * nrhs));
-        std::vector<int64_t> ipiv(static_cast<size_t>(n));
+        std::vector<T> f, x;
         int64_t iter = 0;
-        const int64_t info = spd ? posv_lapack('U', n, nrhs, f.data(), n, b.data(), n, x.data(), n, iter, {.nb = nb})
-                                 : gesv_lapack(n, nrhs, f.data(), n, ipiv.data(), b.data(), n, x.data(), n, iter, {.nb = nb});
-        ASSERT_EQ(info, 0);
+        ASSERT_EQ(solve_mixed(spd, 'U', n, nrhs, nb, a, b, f, x, iter), 0);
         EXPECT_EQ(iter, -2) << (spd ? "posv" : "gesv");
         EXPECT_LE(check::backward_error(n, nrhs, a.data(), n, x.data(), n, b.data(), n), check::kThreshold);
     }
@@ -254,13 +259,9 @@ TYPED_TEST(Mixed, NormBeyondFltMaxWithoutOverflowConverges) {
     auto b = check::random_matrix<T>(n, nrhs, n, 34);
     for (T& v : b) v *= big / 2;  // X of order 1: one of order 1/FLT_MAX would be subnormal in float
     for (bool spd : {true, false}) {
-        auto f = a;
-        std::vector<T> x(size_t(n * nrhs));
-        std::vector<int64_t> ipiv(static_cast<size_t>(n));
+        std::vector<T> f, x;
         int64_t iter = 0;
-        const int64_t info = spd ? posv_lapack('L', n, nrhs, f.data(), n, b.data(), n, x.data(), n, iter, {.nb = nb})
-                                 : gesv_lapack(n, nrhs, f.data(), n, ipiv.data(), b.data(), n, x.data(), n, iter, {.nb = nb});
-        ASSERT_EQ(info, 0);
+        ASSERT_EQ(solve_mixed(spd, 'L', n, nrhs, nb, a, b, f, x, iter), 0);
         EXPECT_GE(iter, 0) << (spd ? "posv" : "gesv");
         EXPECT_LE(check::backward_error(n, nrhs, a.data(), n, x.data(), n, b.data(), n), check::kThreshold);
     }
