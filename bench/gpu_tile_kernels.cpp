@@ -7,9 +7,10 @@
 // --reps of the span between two OpenCL markers (device clock). potrf, trtri and gemm are checked
 // against LAPACKE/CBLAS on the host (max error relative to the largest entry, printed).
 // Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] (s: the mixed solvers'
-// single factorization) [--only potrf|norms|narrow|copies|first|first16] (potrf and its recursion's levels, the norm
+// single factorization) [--only potrf|norms|narrow|copies|first|first16|alloc] (potrf and its recursion's levels, the norm
 // partials, the narrow products of gemm_narrow.cl against the GEMM kernels, the precision
-// conversions against a copy, or a process's first potrf launches, alone; first16 with FP16 products)
+// conversions against a copy, or a process's first potrf launches, alone; first16 with FP16 products;
+// alloc: a fresh buffer's first use against its second)
 // [--variant OPTIONS] (extra build options of the program, e.g. -DNAME=1).
 // Output lines start with TILE (machine-readable); bench/gpu_notes.md says what they showed.
 #include <algorithm>
@@ -214,6 +215,23 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
     // against the median of the later ones. Order 64 is one leaf (the leaf kernel's first launch),
     // 128 one node (the GEMM kernels' first launches, a small scratch), larger orders grow
     // dk.scratch() (a new clCreateBuffer each time) with every kernel launched before.
+    if (only == "alloc") {
+        // A fresh buffer's first use against its second: a copy of the tile into it, and a potrf
+        // writing its inverse there (as the first run's StarPU-allocated workspace tiles meet them).
+        for (int i = 0; i < 3; ++i) {
+            Buffer<T> fresh(env, elems);
+            const ocl::Mat f{fresh.mem, 0, nb};
+            const double t = device_time(env, 1, none, [&] { ocl::lacpy<T>(dk, env.queue, Uplo::General, nb, nb, b, f); });
+            std::printf("TILE fresh buffer %d: lacpy into it, first %8.3f ms, second %8.3f ms\n", i, g_first_seconds * 1e3,
+                        t * 1e3);
+            Buffer<T> fresh_w(env, elems);
+            const ocl::Mat fw{fresh_w.mem, 0, nb};
+            const double tp = device_time(env, 1, restore, [&] { ocl::potrf<T>(dk, env.queue, Uplo::Lower, nb, a, &info, &fw); });
+            std::printf("TILE fresh buffer %d: potrf with its inverse into it, first %8.3f ms, second %8.3f ms\n", i,
+                        g_first_seconds * 1e3, tp * 1e3);
+        }
+        return;
+    }
     if (only == "first" || only == "first16") {
         // first16: inside an FP16 tensor-product scope, as the mixed Cholesky's single factorization
         // runs (its GEMMs on the tensor-core kernels of gemm_nv_tf32.cl).
@@ -336,9 +354,9 @@ int main(int argc, char** argv) {
             if (s == "--nb" && !v.empty()) nb = std::atoi(v.c_str());
             else if (s == "--reps" && !v.empty()) reps = std::atoi(v.c_str());
             else if (s == "--prec" && (v == "s" || v == "d")) prec = v[0];
-            else if (s == "--only" && (v == "potrf" || v == "norms" || v == "narrow" || v == "copies" || v == "first" || v == "first16")) only = v;
+            else if (s == "--only" && (v == "potrf" || v == "norms" || v == "narrow" || v == "copies" || v == "first" || v == "first16" || v == "alloc")) only = v;
             else if (s == "--variant" && !v.empty()) variant = v;
-            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|copies|first|first16] [--variant OPTIONS]");
+            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|copies|first|first16|alloc] [--variant OPTIONS]");
         }
         if (nb < 64 || nb > 16384 || reps < 1 || reps > 1000) throw Error("--nb must be in [64, 16384], --reps in [1, 1000]");
         Env env;
