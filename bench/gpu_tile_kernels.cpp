@@ -7,10 +7,10 @@
 // --reps of the span between two OpenCL markers (device clock). potrf, trtri and gemm are checked
 // against LAPACKE/CBLAS on the host (max error relative to the largest entry, printed).
 // Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] (s: the mixed solvers'
-// single factorization) [--only potrf|norms|narrow|copies|first|first16|alloc] (potrf and its recursion's levels, the norm
+// single factorization) [--only potrf|norms|narrow|copies|first|first16|alloc|idle] (potrf and its recursion's levels, the norm
 // partials, the narrow products of gemm_narrow.cl against the GEMM kernels, the precision
 // conversions against a copy, or a process's first potrf launches, alone; first16 with FP16 products;
-// alloc: a fresh buffer's first use against its second)
+// alloc: a fresh buffer's first use against its second; idle: the tile potrf after the device idled)
 // [--variant OPTIONS] (extra build options of the program, e.g. -DNAME=1).
 // Output lines start with TILE (machine-readable); bench/gpu_notes.md says what they showed.
 #include <algorithm>
@@ -19,6 +19,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "examples/common/tool_main.hpp"
@@ -215,6 +216,20 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
     // against the median of the later ones. Order 64 is one leaf (the leaf kernel's first launch),
     // 128 one node (the GEMM kernels' first launches, a small scratch), larger orders grow
     // dk.scratch() (a new clCreateBuffer each time) with every kernel launched before.
+    if (only == "idle") {
+        // The device's pace after the host kept it idle: the tile potrf with its inverse back to back,
+        // then after 0.5, 2 and 5 s of no work (first launch after the pause, then the next).
+        auto potrf_inv = [&] { ocl::potrf<T>(dk, env.queue, Uplo::Lower, nb, a, &info, &w); };
+        std::printf("TILE potrf with its inverse, back to back: %8.3f ms\n", device_time(env, reps, restore, potrf_inv) * 1e3);
+        for (double pause : {0.5, 2.0, 5.0}) {
+            restore();
+            check(clFinish(env.queue), "clFinish");
+            std::this_thread::sleep_for(std::chrono::duration<double>(pause));
+            const double t = device_time(env, 1, restore, potrf_inv);
+            std::printf("TILE after %.1f s idle: first %8.3f ms, next %8.3f ms\n", pause, g_first_seconds * 1e3, t * 1e3);
+        }
+        return;
+    }
     if (only == "alloc") {
         // A fresh buffer's first use against its second: a copy of the tile into it, and a potrf
         // writing its inverse there (as the first run's StarPU-allocated workspace tiles meet them).
@@ -354,9 +369,9 @@ int main(int argc, char** argv) {
             if (s == "--nb" && !v.empty()) nb = std::atoi(v.c_str());
             else if (s == "--reps" && !v.empty()) reps = std::atoi(v.c_str());
             else if (s == "--prec" && (v == "s" || v == "d")) prec = v[0];
-            else if (s == "--only" && (v == "potrf" || v == "norms" || v == "narrow" || v == "copies" || v == "first" || v == "first16" || v == "alloc")) only = v;
+            else if (s == "--only" && (v == "potrf" || v == "norms" || v == "narrow" || v == "copies" || v == "first" || v == "first16" || v == "alloc" || v == "idle")) only = v;
             else if (s == "--variant" && !v.empty()) variant = v;
-            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|copies|first|first16|alloc] [--variant OPTIONS]");
+            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|copies|first|first16|alloc|idle] [--variant OPTIONS]");
         }
         if (nb < 64 || nb > 16384 || reps < 1 || reps > 1000) throw Error("--nb must be in [64, 16384], --reps in [1, 1000]");
         Env env;
