@@ -217,6 +217,26 @@ TEST(KernelParams, EntryBreakingCrossRulesIsSkippedWithWarning) {
     EXPECT_NE(warnings[0].find("x.txt:2"), std::string::npos) << warnings[0];
 }
 
+// The norm partials' shape: within the device's work-group and local memory, lines no more than
+// work-items, a chunk's entries shared evenly (norms.cl would not build otherwise).
+TEST(KernelParams, NormShapesOutsideTheKernelsRulesAreRejected) {
+    const DeviceInfo dev = h100();
+    KernelParams p = default_params();
+    p["TESSERA_NORM_WG"] = 512;  // the Hopper double entry's
+    EXPECT_EQ(check_params(p, &dev), "");
+    p["TESSERA_NORM_LINES"] = 64, p["TESSERA_NORM_CHUNK"] = 256;  // 2·64·257·8 bytes: 263 KB
+    EXPECT_NE(check_params(p, &dev).find("norms.cl local memory"), std::string::npos);
+    p = default_params();
+    p["TESSERA_NORM_LINES"] = 64, p["TESSERA_NORM_CHUNK"] = 32, p["TESSERA_NORM_WG"] = 64;
+    EXPECT_EQ(check_params(p, &dev), "");
+    p["TESSERA_NORM_WG"] = 32;  // fewer work-items than lines
+    EXPECT_NE(check_params(p, &dev).find("norms.cl work-group"), std::string::npos);
+    p["TESSERA_NORM_LINES"] = 16, p["TESSERA_NORM_CHUNK"] = 32, p["TESSERA_NORM_WG"] = 512;  // 512 entries, 512 items:
+    EXPECT_EQ(check_params(p, &dev), "");                                                   // one each
+    p["TESSERA_NORM_CHUNK"] = 16;  // 256 entries among 512 work-items
+    EXPECT_NE(check_params(p, &dev).find("norms.cl work-group"), std::string::npos);
+}
+
 TEST(KernelParams, ShippedTableParsesAndCoversHopperAndPocl) {
     ASSERT_FALSE(shipped_param_tables().empty());
     for (const EmbeddedParamTable& t : shipped_param_tables()) {

@@ -225,6 +225,13 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
                "the device's";
     if (tbs % tng || tbs * tng > maxwg)
         return "trsm.cl work-group TRSM_BS·TRSM_NG: TRSM_NG must divide TRSM_BS, within the device's limit";
+    const size_t nl = size_t(v("TESSERA_NORM_LINES")), nc = size_t(v("TESSERA_NORM_CHUNK"));
+    const size_t nwg = size_t(v("TESSERA_NORM_WG"));
+    if (nwg > maxwg || nl > nwg || (nl * nc) % nwg)
+        return "norms.cl work-group: NORM_LINES at most NORM_WG, LINES·CHUNK a multiple of NORM_WG, NORM_WG within "
+               "the device's limit";
+    if (2 * nl * (nc + 1) * sizeof(double) > lmem)  // two stages of LINES lines of CHUNK + 1 doubles
+        return "norms.cl local memory 2·NORM_LINES·(NORM_CHUNK + 1)·8 bytes exceeds the device's";
     const int wm = v("TESSERA_NVD_WM"), wn = v("TESSERA_NVD_WN"), st = v("TESSERA_NVD_STAGES");
     const int nw = wm * wn;
     const size_t slab_rows = size_t(nv::kDoubleRowsPerWarp * wm + nv::kDoubleColumnsPerWarp * wn);  // A's and B's
