@@ -212,10 +212,6 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
         std::fflush(stdout);
     };
     if (only == "narrow") return narrow();
-    // A process's first launches: potrf with its inverse of growing order, each first (warm-up) run
-    // against the median of the later ones. Order 64 is one leaf (the leaf kernel's first launch),
-    // 128 one node (the GEMM kernels' first launches, a small scratch), larger orders grow
-    // dk.scratch() (a new clCreateBuffer each time) with every kernel launched before.
     if (only == "idle") {
         // The device's pace after the host kept it idle: the tile potrf with its inverse back to back,
         // then after 0.5, 2 and 5 s of no work (first launch after the pause, then the next).
@@ -247,6 +243,10 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
         }
         return;
     }
+    // A process's first launches: potrf with its inverse of growing order, each first (warm-up) run
+    // against the median of the later ones. Order 64 is one leaf (the leaf kernel's first launch),
+    // 128 one node (the GEMM kernels' first launches, a small scratch), larger orders grow
+    // dk.scratch() (a new clCreateBuffer each time) with every kernel launched before.
     if (only == "first" || only == "first16") {
         // first16: inside an FP16 tensor-product scope, as the mixed Cholesky's single factorization
         // runs (its GEMMs on the tensor-core kernels of gemm_nv_tf32.cl).
@@ -362,14 +362,15 @@ int main(int argc, char** argv) {
     return tool::guarded_main("gpu_tile_kernels", [&] {
         int nb = 2048, reps = 5;
         char prec = 'd';
-        std::string only;  // "potrf", "norms", "narrow", "copies", "first" or "first16": that part alone
+        const std::vector<std::string> modes{"potrf", "norms", "narrow", "copies", "first", "first16", "alloc", "idle"};
+        std::string only;  // one of `modes`: that part alone
         std::string variant;  // extra build options, e.g. "-DTESSERA_POTRF_WARP_SYNC=1"
         for (int i = 1; i < argc; i += 2) {
             const std::string s = argv[i], v = i + 1 < argc ? argv[i + 1] : "";
             if (s == "--nb" && !v.empty()) nb = std::atoi(v.c_str());
             else if (s == "--reps" && !v.empty()) reps = std::atoi(v.c_str());
             else if (s == "--prec" && (v == "s" || v == "d")) prec = v[0];
-            else if (s == "--only" && (v == "potrf" || v == "norms" || v == "narrow" || v == "copies" || v == "first" || v == "first16" || v == "alloc" || v == "idle")) only = v;
+            else if (s == "--only" && std::find(modes.begin(), modes.end(), v) != modes.end()) only = v;
             else if (s == "--variant" && !v.empty()) variant = v;
             else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|copies|first|first16|alloc|idle] [--variant OPTIONS]");
         }
