@@ -7,10 +7,11 @@
 // --reps of the span between two OpenCL markers (device clock). potrf, trtri and gemm are checked
 // against LAPACKE/CBLAS on the host (max error relative to the largest entry, printed).
 // Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] (s: the mixed solvers'
-// single factorization) [--only potrf|norms|narrow|copies|first|first16|alloc|idle] (potrf and its recursion's levels, the norm
+// single factorization) [--only potrf|norms|narrow|copies|first|first16|alloc|idle|overlap] (potrf and its recursion's levels, the norm
 // partials, the narrow products of gemm_narrow.cl against the GEMM kernels, the precision
 // conversions against a copy, or a process's first potrf launches, alone; first16 with FP16 products;
-// alloc: a fresh buffer's first use against its second; idle: the tile potrf after the device idled)
+// alloc: a fresh buffer's first use against its second; idle: the tile potrf after the device idled;
+// overlap: the tile potrf on a second queue beside GEMMs on the first)
 // [--variant OPTIONS] (extra build options of the program, e.g. -DNAME=1).
 // Output lines start with TILE (machine-readable); bench/gpu_notes.md says what they showed.
 #include <algorithm>
@@ -30,6 +31,11 @@
 
 using namespace tessera;
 using namespace tessera::harness;
+
+// OpenCL 2.0's queue constructor (the library targets 1.2; the ICD loader exports it) and
+// cl_khr_priority_hints' property, for --only overlap.
+extern "C" cl_command_queue clCreateCommandQueueWithProperties(cl_context, cl_device_id, const cl_ulong*, cl_int*);
+constexpr cl_ulong kQueuePriority = 0x1096, kQueuePriorityHigh = 1;
 
 namespace {
 
@@ -76,6 +82,91 @@ void report(const char* what, int nb, int bs, double seconds, double flop, doubl
     std::fflush(stdout);
 }
 
+/// Device clock (ns) of a marker enqueued now on q, after clFinish.
+cl_ulong marker_end(cl_command_queue q, cl_event e) {
+    check(clWaitForEvents(1, &e), "clWaitForEvents");
+    const cl_ulong t = end_of(e);
+    clReleaseEvent(e);
+    return t;
+}
+cl_event marker(cl_command_queue q) {
+    cl_event e;
+    check(clEnqueueMarkerWithWaitList(q, 0, nullptr, &e), "clEnqueueMarker");
+    return e;
+}
+
+/// --only overlap: does a second in-order queue on the same device run the tile potrf (with its
+/// inverse) concurrently with trailing-update GEMMs on the first? The potrf's launches are small
+/// (one-work-group leaves, small products), so the device is mostly idle under it. Medians of
+/// --reps, ms: the potrf alone, G NT gemms alone (C −= B·Bᵀ, nb³ each), both on one queue, and
+/// both on two queues (potrf on the second, its own kernel objects and workspace, the gemms on
+/// the first), the span from the first start to the last end; the second queue also with
+/// cl_khr_priority_hints' high priority where the device has it. Float runs inside an FP16
+/// tensor-product scope, as the mixed Cholesky's single factorization does.
+template <class T>
+void overlap(const Env& env, const ocl::DeviceKernels& dk, int nb, int reps,
+             const ocl::Mat& a, const ocl::Mat& w, const ocl::Mat& b, const ocl::Mat& c,
+             const std::function<void()>& restore) {
+    std::optional<ocl::TensorProducts> tensor;
+    if constexpr (std::is_same_v<T, float>) tensor.emplace(ocl::TensorFormat::Fp16);
+    check(clRetainProgram(dk.program()), "clRetainProgram");  // the second set of kernels owns the retain
+    auto dk2 = std::make_unique<ocl::DeviceKernels>(env.ctx, env.device, dk.program(), dk.prec(), env.info);
+    int info = 0;
+    auto make_queue = [&](bool high) {
+        cl_ulong props[] = {0x1093 /* CL_QUEUE_PROPERTIES */, CL_QUEUE_PROFILING_ENABLE, 0, 0, 0};
+        if (high) props[2] = kQueuePriority, props[3] = kQueuePriorityHigh;
+        cl_int err = CL_SUCCESS;
+        cl_command_queue q = clCreateCommandQueueWithProperties(env.ctx, env.device, props, &err);
+        check(err, "clCreateCommandQueueWithProperties");
+        return q;
+    };
+    size_t ext_len = 0;
+    clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, 0, nullptr, &ext_len);
+    std::string ext(ext_len, '\0');
+    clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, ext_len, ext.data(), nullptr);
+    const bool priorities = ext.find("cl_khr_priority_hints") != std::string::npos;
+    std::printf("TILE overlap: cl_khr_priority_hints %s\n", priorities ? "yes" : "no");
+    const ocl::Mat b2{b.mem, 0, b.ld};
+    for (const int G : {4, 8}) {
+        auto gemms = [&](cl_command_queue q) {
+            for (int g = 0; g < G; ++g)
+                ocl::gemm<T>(dk, q, Trans::NoTrans, Trans::Trans, nb, nb, nb, T(-1), b2, b2, T(1), c);
+        };
+        auto potrf_on = [&](const ocl::DeviceKernels& k, cl_command_queue q) {
+            ocl::potrf<T>(k, q, Uplo::Lower, nb, a, &info, &w);
+        };
+        const double t_p = device_time(env, reps, restore, [&] { potrf_on(dk, env.queue); });
+        const double t_g = device_time(env, reps, restore, [&] { gemms(env.queue); });
+        const double t_seq = device_time(env, reps, restore, [&] { potrf_on(dk, env.queue), gemms(env.queue); });
+        for (const bool high : {false, true}) {
+            if (high && !priorities) continue;
+            cl_command_queue q2 = make_queue(high);
+            std::vector<std::pair<double, double>> runs;  // (span, potrf's own span)
+            for (int r = 0; r <= reps; ++r) {
+                restore();
+                check(clFinish(env.queue), "clFinish");
+                cl_event a1 = marker(env.queue), a2 = marker(q2);
+                gemms(env.queue);
+                potrf_on(*dk2, q2);
+                cl_event e1 = marker(env.queue), e2 = marker(q2);
+                check(clFlush(q2), "clFlush"), check(clFlush(env.queue), "clFlush");
+                const cl_ulong s1 = marker_end(env.queue, a1), s2 = marker_end(q2, a2);
+                const cl_ulong f1 = marker_end(env.queue, e1), f2 = marker_end(q2, e2);
+                const double span = double(std::max(f1, f2) - std::min(s1, s2)) * 1e-9;
+                if (r > 0) runs.emplace_back(span, double(f2 - s2) * 1e-9);
+            }
+            clReleaseCommandQueue(q2);
+            std::sort(runs.begin(), runs.end());
+            const auto [span, own] = runs[runs.size() / 2];
+            std::printf("TILE overlap nb=%d G=%d: potrf+inverse %7.3f ms, %d gemms %7.3f ms, one queue %7.3f ms, "
+                        "two queues%s %7.3f ms (potrf's own span %7.3f ms): saved %6.3f ms of the potrf's %6.3f\n",
+                        nb, G, t_p * 1e3, G, t_g * 1e3, t_seq * 1e3, high ? " (high priority)" : "", span * 1e3,
+                        own * 1e3, (t_seq - span) * 1e3, t_p * 1e3);
+            std::fflush(stdout);
+        }
+    }
+}
+
 template <class T>
 void run(const Env& env, int nb, int reps, const std::string& only, const std::string& variant) {
     const size_t elems = size_t(nb) * nb;
@@ -118,6 +209,7 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
         }
     };
     if (only == "norms") return norms();
+    if (only == "overlap") return overlap<T>(env, dk, nb, reps, a, w, b, c, restore);
     // The mixed solvers' conversions (lacpy.cl): lag2_down of a whole tile and of its lower triangle
     // (as the tasks run them: the overflow flag cleared before and read back after the kernel), and
     // for comparison a plain copy of the tile (lacpy); GB/s of the bytes read and written.
@@ -362,7 +454,8 @@ int main(int argc, char** argv) {
     return tool::guarded_main("gpu_tile_kernels", [&] {
         int nb = 2048, reps = 5;
         char prec = 'd';
-        const std::vector<std::string> modes{"potrf", "norms", "narrow", "copies", "first", "first16", "alloc", "idle"};
+        const std::vector<std::string> modes{"potrf", "norms", "narrow", "copies", "first", "first16", "alloc", "idle",
+                                             "overlap"};
         std::string only;  // one of `modes`: that part alone
         std::string variant;  // extra build options, e.g. "-DTESSERA_POTRF_WARP_SYNC=1"
         for (int i = 1; i < argc; i += 2) {
@@ -372,7 +465,7 @@ int main(int argc, char** argv) {
             else if (s == "--prec" && (v == "s" || v == "d")) prec = v[0];
             else if (s == "--only" && std::find(modes.begin(), modes.end(), v) != modes.end()) only = v;
             else if (s == "--variant" && !v.empty()) variant = v;
-            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|copies|first|first16|alloc|idle] [--variant OPTIONS]");
+            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|copies|first|first16|alloc|idle|overlap] [--variant OPTIONS]");
         }
         if (nb < 64 || nb > 16384 || reps < 1 || reps > 1000) throw Error("--nb must be in [64, 16384], --reps in [1, 1000]");
         Env env;

@@ -64,6 +64,8 @@ public:
     const Params& params() const { return params_; }
     const DeviceInfo& info() const { return info_; }
     cl_context context() const { return ctx_; }
+    /// The program the kernels come from (owned: retain it to give it to a second DeviceKernels).
+    cl_program program() const { return program_; }
     /// A device int the potrf kernel writes its info into (read back on the same in-order queue).
     cl_mem info_scratch() const { return info_scratch_; }
     /// A device workspace of at least `bytes` bytes for launchers that need temporaries (the
