@@ -88,7 +88,8 @@ void trtri(Uplo uplo, Diag diag, TileHandle A, TileHandle W, int prio = 0);
 template <class T>
 void potrf(Uplo uplo, TileHandle A, int* info, int prio = 0);
 /// potrf, and W = the factor's inverse as trtri writes it (W written; unspecified after a failure):
-/// on an OpenCL device one recursion makes both (ocl::potrf with an inverse).
+/// on an OpenCL device one recursion makes both (ocl::potrf with an inverse), on the device's panel
+/// queue where it has one (runtime_internal.hpp, PanelQueue), beside the updates on its own.
 template <class T>
 void potrf_inverse(Uplo uplo, TileHandle A, TileHandle W, int* info, int prio = 0);
 /// B = A on B's rows × columns, or on its uplo trapezoid (R A, W B; A at least as large as B).

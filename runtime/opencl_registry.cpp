@@ -152,6 +152,10 @@ OpenCLRegistry::OpenCLRegistry() {
 OpenCLRegistry::~OpenCLRegistry() {
     stop_.store(true);
     if (preload_.joinable()) preload_.join();
+    for (Device& d : devices_) {
+        for (auto& k : d.panel_by_prec) k.reset();
+        if (d.panel_queue) clReleaseCommandQueue(d.panel_queue);
+    }
 }
 
 void OpenCLRegistry::start_preload() {
@@ -216,6 +220,27 @@ const ocl::DeviceKernels& OpenCLRegistry::kernels(int devid, char prec) {
     const ocl::DeviceKernels* k = size_t(devid) < devices_.size() ? devices_[size_t(devid)].by_prec[prec_slot(prec)].get() : nullptr;
     if (!k) throw Error(std::string("tessera: OpenCL device ") + std::to_string(devid) + " has no kernels for precision " + prec);
     return *k;
+}
+
+PanelQueue OpenCLRegistry::panel(int devid, char prec) {
+    const ocl::DeviceKernels& main = kernels(devid, prec);  // the program, built or loaded once
+    Device& d = devices_[size_t(devid)];
+    std::unique_lock<std::mutex> hold(*d.panel_lock);
+    std::unique_ptr<ocl::DeviceKernels>& k = d.panel_by_prec[prec_slot(prec)];
+    try {
+        if (!d.panel_queue) {
+            cl_int err = CL_SUCCESS;
+            d.panel_queue = clCreateCommandQueue(d.ctx, d.dev, 0, &err);
+            ocl::check(err, "clCreateCommandQueue(panel queue)");
+        }
+        if (!k) {
+            ocl::check(clRetainProgram(main.program()), "clRetainProgram");
+            k = std::make_unique<ocl::DeviceKernels>(d.ctx, d.dev, main.program(), prec, *d.info);  // owns the retain
+        }
+    } catch (const std::exception& e) {
+        throw Error("tessera: OpenCL device " + std::to_string(devid) + " ('" + d.info->name + "'): " + e.what());
+    }
+    return PanelQueue{*k, d.panel_queue, std::move(hold)};
 }
 
 const ocl::DeviceInfo* OpenCLRegistry::info(int devid) const {

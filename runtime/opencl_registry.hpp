@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/opencl/device.hpp"
+#include "runtime/runtime_internal.hpp"
 
 namespace tessera::detail {
 
@@ -42,6 +43,9 @@ public:
     /// Kernels for StarPU OpenCL device `devid` and precision `prec` (built first if no ensure did).
     /// Throws tessera::Error when the device cannot run that precision (d and z need fp64), or as ensure.
     const ocl::DeviceKernels& kernels(int devid, char prec);
+    /// Device `devid`'s panel queue with precision `prec`'s kernels, held by the caller until the
+    /// result is destroyed (runtime/panel_queue.cpp). Thread-safe; throws as kernels().
+    PanelQueue panel(int devid, char prec);
     /// Device `devid`'s properties, or null when StarPU drives no OpenCL device of that id.
     const ocl::DeviceInfo* info(int devid) const;
     /// One line per device: name, driver, precisions built so far, cache hits.
@@ -57,6 +61,11 @@ private:
         std::array<std::unique_ptr<ocl::DeviceKernels>, 4> by_prec;  // s, d, c, z
         std::string built;                                      // letters, in build order
         int cache_hits = 0;
+        // The panel queue (panel()): a second in-order queue, kernels of its own (a kernel's
+        // arguments are per object, and the worker's thread sets those of the first), made on first use.
+        cl_command_queue panel_queue = nullptr;
+        std::array<std::unique_ptr<ocl::DeviceKernels>, 4> panel_by_prec;
+        std::unique_ptr<std::mutex> panel_lock = std::make_unique<std::mutex>();
     };
     void preload_cached();  // start_preload's thread
     /// Under lock_: build precision `prec`'s program (with `cached_only`, only load it from the binary

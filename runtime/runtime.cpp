@@ -203,6 +203,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
             detail::load_worker_rates(*state->opencl);
         detail::start_device_map();  // tiles spread over two or more OpenCL devices
         detail::idle_prefetch();     // a malformed TESSERA_IDLE_PREFETCH is refused here, on any machine
+        detail::panel_queues_enabled();  // and a malformed TESSERA_PANEL_QUEUE
     } catch (const Error& e) {
         failure = e.what();
     } catch (const std::exception& e) {
@@ -384,6 +385,8 @@ void require_runtime(const char* func) {
 Placement placement() { return g_state ? g_state->config.placement : Placement::Any; }
 int opencl_devices() { return g_state ? g_state->opencl_devices : 0; }
 const ocl::DeviceKernels& opencl_kernels(int devid, char prec) { return g_state->opencl->kernels(devid, prec); }
+PanelQueue panel_queue(int devid, char prec) { return g_state->opencl->panel(devid, prec); }
+const ocl::DeviceInfo* opencl_device_info(int devid) { return g_state && g_state->opencl ? g_state->opencl->info(devid) : nullptr; }
 void prepare_opencl(char prec) {
     if (!g_state || !g_state->opencl || g_state->opencl_devices == 0) return;
     g_state->opencl->ensure(prec);

@@ -81,7 +81,8 @@ double op_flops(std::string_view op, uint32_t f, const Buffers& b) {
     }
     if (op == "trsm" || op == "trmm") return triangular_flops(flag(f, 0) == 'L', rows(b, 1), cols(b, 1));  // A, B; side
     if (op == "potrf") return potrf_flops(cols(b, 0));
-    if (op == "potrf_inverse") return potrf_flops(cols(b, 0)) + trtri_flops(cols(b, 0));  // A, W = L⁻¹
+    if (op == "potrf_inverse" || op == "potrf_inverse_panel")  // A, W = L⁻¹ (the panel: on a panel queue)
+        return potrf_flops(cols(b, 0)) + trtri_flops(cols(b, 0));
     if (op == "trtri") return trtri_flops(cols(b, 1));  // A, W = A⁻¹
     if (op == "trtri_inplace") return trtri_flops(cols(b, 0));  // A, workspace
     if (op == "lauum") return potrf_flops(cols(b, 0));  // LAWN 41: xLAUUM counts as xPOTRF

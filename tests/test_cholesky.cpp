@@ -97,6 +97,36 @@ TYPED_TEST(Cholesky, PotrsByDiagonalInversesMatchesResidual) {
 }
 
 // info of a matrix that is not positive definite equals LAPACKE's, in a later tile too.
+// With an OpenCL device and a CPU worker (mixed mode), each diagonal tile but the last is factored
+// and inverted on the device's panel queue (dpotrf_inverse_panel, run by a CPU worker) beside the
+// trailing updates; TESSERA_PANEL_QUEUE=0 keeps it on the device's worker. Both factor alike.
+TYPED_TEST(Cholesky, PanelQueueFactorsTheDiagonalTiles) {
+    using T = TypeParam;
+    const int64_t n = 100, nb = 32, nt = 4;
+    const std::string panel = std::string(1, prec_letter<T>()) + "potrf_inverse_panel";
+    const bool expected = test::mode() == "mixed";
+    for (const char* queue : {"1", "0"})
+        for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+            setenv("TESSERA_PANEL_QUEUE", queue, 1);
+            auto a = check::random_spd<T>(n, n, 17), f = a;
+            TileMatrix<T> A(n, n, nb);
+            A.fill_from_lapack(a.data(), n);
+            Runtime::wait_all();
+            test::RuntimeEnvironment::runtime().profile_begin();
+            const int64_t info = potrf(uplo, A);
+            const Profile p = test::RuntimeEnvironment::runtime().profile_end();
+            unsetenv("TESSERA_PANEL_QUEUE");
+            ASSERT_EQ(info, 0);
+            long panels = 0;
+            for (const Profile::Codelet& c : p.codelets)
+                if (c.name == panel) panels += c.tasks;
+            EXPECT_EQ(panels, expected && queue[0] == '1' ? nt - 1 : 0) << "TESSERA_PANEL_QUEUE=" << queue;
+            A.to_lapack(f.data(), n);
+            EXPECT_LE(check::potrf_residual(uplo, n, a.data(), n, f.data(), n), check::kThreshold)
+                << "uplo " << char(uplo) << " TESSERA_PANEL_QUEUE=" << queue;
+        }
+}
+
 TYPED_TEST(Cholesky, NotPositiveDefiniteInfoMatchesLapacke) {
     using T = TypeParam;
     for (int64_t bad : {0, 5, 41, 69}) {

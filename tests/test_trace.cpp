@@ -64,7 +64,7 @@ TEST(TaskFlops, EveryComputeCodeletCountsAndDataMovementIsFree) {
     using detail::codelet_flops;
     const BufferShape pivots{8, 1, false};
     const std::vector<BufferShape> four = {tile(8, 8), tile(8, 8), tile(8, 8), tile(8, 8)};
-    for (const char* op : {"gemm", "syrk", "herk", "trsm", "trmm", "potrf", "potrf_inverse", "trtri", "getrf_nopiv", "getrf_incpiv",
+    for (const char* op : {"gemm", "syrk", "herk", "trsm", "trmm", "potrf", "potrf_inverse", "potrf_inverse_panel", "trtri", "getrf_nopiv", "getrf_incpiv",
                            "getrf_panel", "geqrf_panel", "tstrf", "ssssm", "geqrt", "gemqrt", "tpqrt", "tpmqrt",
                            "trtri_inplace", "lauum"})
         EXPECT_GT(codelet_flops(std::string("d") + op, flags('L', 'N'), four), 0) << op;
@@ -152,7 +152,8 @@ void check_trace_json(const json& doc, const std::vector<TaskRecord>& records, i
             EXPECT_TRUE(mode == "R" || mode == "W" || mode == "RW") << mode;
             // The inverse of a diagonal tile (opencl, mixed) is a temporary tile, no TileMatrix's.
             const bool temporary =
-                i == -1 && j == -1 && (name == "dtrtri" || name == "dtrmm" || name == "dpotrf_inverse");
+                i == -1 && j == -1 &&
+                (name == "dtrtri" || name == "dtrmm" || name == "dpotrf_inverse" || name == "dpotrf_inverse_panel");
             EXPECT_TRUE(temporary || (i >= 0 && i < nt && j >= 0 && j < nt)) << name << " tile " << i << "," << j;
         }
     }
@@ -214,7 +215,7 @@ TEST(Trace, TilePotrfIsTracedTaskByTask) {
     // LAPACK's count.
     double expected = detail::potrf_flops(double(n));
     for (const TaskRecord& r : records)
-        if (r.codelet == "dtrtri" || r.codelet == "dpotrf_inverse")
+        if (r.codelet == "dtrtri" || r.codelet == "dpotrf_inverse" || r.codelet == "dpotrf_inverse_panel")
             expected += detail::codelet_flops("dtrtri", 0, {tile(nb, nb), tile(nb, nb)});
     EXPECT_NEAR(after.flops_done - before.flops_done, expected, 1e-9 * expected);
     EXPECT_NEAR(after.flops_submitted - before.flops_submitted, expected, 1e-9 * expected);
