@@ -38,6 +38,9 @@ if(TARGET tessera-tester)
   # So is a malformed TESSERA_IDLE_PREFETCH.
   apps_test(errors.tester.idle_prefetch_value 2 "^tessera-tester: [ -~]*TESSERA_IDLE_PREFETCH='yes': expected 1[ -~]*.?$"
             ${CMAKE_COMMAND} -E env TESSERA_IDLE_PREFETCH=yes ${tester} potrf --n 10)
+  # So is a malformed TESSERA_PANEL_QUEUE.
+  apps_test(errors.tester.panel_queue_value 2 "^tessera-tester: [ -~]*TESSERA_PANEL_QUEUE='on': expected 1[ -~]*.?$"
+            ${CMAKE_COMMAND} -E env TESSERA_PANEL_QUEUE=on ${tester} potrf --n 10)
   # So is a malformed TESSERA_DEVICE_GRID (its P*Q against the devices: multi_device.grid_product).
   apps_test(errors.tester.device_grid_value 2 "^tessera-tester: [ -~]*TESSERA_DEVICE_GRID='2by1': expected PxQ[ -~]*.?$"
             ${CMAKE_COMMAND} -E env TESSERA_DEVICE_GRID=2by1 ${tester} potrf --n 10)
