@@ -82,7 +82,10 @@ void potrf_inverse_panel(void* buffers[], void* cl_arg) {
 }
 
 /// The panel codelet of the device whose memory node is `node` (one per node: the node is the
-/// codelet's, not the task's, in StarPU 1.3); all share one perfmodel per precision.
+/// codelet's, not the task's, in StarPU 1.3). No perfmodel: only CPU workers run it, so there is
+/// no placement to predict, and its time depends on what runs beside it (7.7 ms alone, 15–35 ms
+/// beside the updates on an H200): StarPU 1.3's history discards such samples as errors and resets
+/// (STARPU_HISTORY_MAX_ERROR), so a model stayed uncalibrated for good (one sample after 84 tasks).
 template <class T>
 starpu_codelet& potrf_inverse_panel_codelet(int node) {
     static std::mutex lock;
@@ -92,8 +95,7 @@ starpu_codelet& potrf_inverse_panel_codelet(int node) {
     auto it = by_node.find(node);
     if (it == by_node.end()) {
         starpu_codelet cl = codelets::codelet_of_guarded(name, codelets::guarded<potrf_inverse_panel<T>>, nullptr,
-                                                         {STARPU_RW, STARPU_W},
-                                                         codelets::history_model(std::string("tessera_") + name));
+                                                         {STARPU_RW, STARPU_W}, nullptr);
         cl.specific_nodes = 1;
         cl.nodes[0] = cl.nodes[1] = node;
         it = by_node.emplace(node, cl).first;
