@@ -1,10 +1,8 @@
 // potrf codelets: Cholesky of one diagonal tile, reporting LAPACK's info into a Sequence slot;
 // potrf_inverse also writes the factor's inverse (the tile Cholesky's panel on OpenCL devices), on
 // the device's panel queue where it has one.
-#include <map>
-#include <mutex>
-
 #include "codelets/codelet.hpp"
+#include "codelets/panel_queue.hpp"
 #include "codelets/tasks.hpp"
 #include "kernels/cpu/blas.hpp"
 #include "runtime/precisions.hpp"
@@ -61,46 +59,22 @@ starpu_codelet& potrf_inverse_codelet() {
                                                                                     {STARPU_RW, STARPU_W});
 }
 
-// potrf_inverse on the device's panel queue (runtime_internal.hpp, PanelQueue): run by a CPU worker
-// with the tiles on the device's memory node (starpu_codelet::specific_nodes), so that the device's
-// own worker runs the trailing updates meanwhile; the kernels are the OpenCL implementation's,
-// enqueued on the second queue and waited for here (also when a launch throws, so that no kernel
-// still uses the tiles once StarPU has them back).
+// potrf_inverse on the device's panel queue (codelets/panel_queue.hpp): the OpenCL implementation's
+// launches, beside the trailing updates on the device's own queue.
 template <class T>
 void potrf_inverse_panel(void* buffers[], void* cl_arg) {
     const auto& a = *static_cast<PotrfArgs*>(cl_arg);
-    const int devid = starpu_memory_node_get_devid(unsigned(starpu_task_get_current_data_node(0)));
-    detail::PanelQueue panel = detail::panel_queue(devid, prec_letter<T>());
-    struct Finish {
-        cl_command_queue q;
-        ~Finish() { clFinish(q); }
-    } finish{panel.queue};
+    codelets::PanelQueueTask panel(prec_letter<T>());
     const ocl::Mat W = codelets::ocl_tile<T>(buffers[1]);
-    ocl::potrf<T>(panel.kernels, panel.queue, a.uplo, codelets::tile_cols(buffers[0]), codelets::ocl_tile<T>(buffers[0]),
-                  a.info, &W);
-    ocl::check(clFinish(panel.queue), "clFinish(panel queue)");
+    ocl::potrf<T>(panel.kernels(), panel.queue(), a.uplo, codelets::tile_cols(buffers[0]),
+                  codelets::ocl_tile<T>(buffers[0]), a.info, &W);
+    panel.finish();
 }
 
-/// The panel codelet of the device whose memory node is `node` (one per node: the node is the
-/// codelet's, not the task's, in StarPU 1.3). No perfmodel: only CPU workers run it, so there is
-/// no placement to predict, and its time depends on what runs beside it (7.7 ms alone, 15–35 ms
-/// beside the updates on an H200): StarPU 1.3's history discards such samples as errors and resets
-/// (STARPU_HISTORY_MAX_ERROR), so a model stayed uncalibrated for good (one sample after 84 tasks).
 template <class T>
 starpu_codelet& potrf_inverse_panel_codelet(int node) {
-    static std::mutex lock;
-    static auto& by_node = *new std::map<int, starpu_codelet>;  // kept until exit, as StarPU may read them
     static const char* name = codelets::kept_name(prec_letter<T>() + std::string("potrf_inverse_panel"));
-    std::lock_guard<std::mutex> guard(lock);
-    auto it = by_node.find(node);
-    if (it == by_node.end()) {
-        starpu_codelet cl = codelets::codelet_of_guarded(name, codelets::guarded<potrf_inverse_panel<T>>, nullptr,
-                                                         {STARPU_RW, STARPU_W}, nullptr);
-        cl.specific_nodes = 1;
-        cl.nodes[0] = cl.nodes[1] = node;
-        it = by_node.emplace(node, cl).first;
-    }
-    return it->second;
+    return codelets::panel_queue_codelet(name, codelets::guarded<potrf_inverse_panel<T>>, {STARPU_RW, STARPU_W}, node);
 }
 
 }  // namespace
