@@ -5,7 +5,6 @@
 #include <mutex>
 #include <string>
 #include <utility>
-#include <vector>
 
 namespace tessera::codelets {
 
@@ -19,12 +18,17 @@ PanelQueueTask::~PanelQueueTask() { clFinish(panel_.queue); }
 
 void PanelQueueTask::finish() { ocl::check(clFinish(panel_.queue), "clFinish(panel queue)"); }
 
+int panel_queue_for(TileHandle lead, char prec) {
+    const int node = detail::panel_queue_node(lead, prec);
+    if (node >= 0) detail::prepare_opencl(prec);
+    return node;
+}
+
 starpu_codelet& panel_queue_codelet(const char* name, starpu_cpu_func_t cpu,
                                     std::initializer_list<starpu_data_access_mode> modes, int node) {
     static std::mutex lock;
     // Kept until exit, as StarPU may read them until its shutdown (see kept_name).
     static auto& codelets = *new std::map<std::pair<std::string, int>, starpu_codelet>;
-    static auto& nodes = *new std::map<int, std::vector<int>>;  // dyn_nodes of the variable ones, by node
     std::lock_guard<std::mutex> guard(lock);
     const auto key = std::make_pair(std::string(name), node);
     auto it = codelets.find(key);
@@ -35,16 +39,9 @@ starpu_codelet& panel_queue_codelet(const char* name, starpu_cpu_func_t cpu,
     cl.cpu_funcs[0] = cpu;
     cl.where = STARPU_CPU;
     cl.specific_nodes = 1;
-    if (modes.size() == 0) {
-        cl.nbuffers = STARPU_VARIABLE_NBUFFERS;
-        std::vector<int>& dyn = nodes[node];
-        if (dyn.empty()) dyn.assign(kMaxPanelQueueBuffers, node);
-        cl.dyn_nodes = dyn.data();
-    } else {
-        cl.nbuffers = int(modes.size());
-        int i = 0;
-        for (starpu_data_access_mode mode : modes) cl.nodes[i] = node, cl.modes[i++] = mode;
-    }
+    cl.nbuffers = int(modes.size());
+    int i = 0;
+    for (starpu_data_access_mode mode : modes) cl.nodes[i] = node, cl.modes[i++] = mode;
     return codelets.emplace(key, cl).first->second;
 }
 

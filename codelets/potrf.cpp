@@ -88,12 +88,8 @@ void tasks::potrf(Uplo uplo, TileHandle A, int* info, int prio) {
 template <class T>
 void tasks::potrf_inverse(Uplo uplo, TileHandle A, TileHandle W, int* info, int prio) {
     PotrfArgs args{codelets::pack_flags(char(uplo)), uplo, info};
-    if (const int node = detail::panel_queue_node(A, prec_letter<T>()); node >= 0) {
-        detail::prepare_opencl(prec_letter<T>());  // the program, built before the task rather than in it
-        codelets::submit(potrf_inverse_panel_codelet<T>(node), args, {A, W}, prio);
-    } else {
-        codelets::submit(potrf_inverse_codelet<T>(), args, {A, W}, prio);
-    }
+    const int node = codelets::panel_queue_for(A, prec_letter<T>());
+    codelets::submit(node >= 0 ? potrf_inverse_panel_codelet<T>(node) : potrf_inverse_codelet<T>(), args, {A, W}, prio);
 }
 
 #define TESSERA_INSTANTIATE(T)                                          \
