@@ -14,8 +14,8 @@
 
 namespace tessera::codelets {
 
-/// The panel queue of the device holding the calling task's first buffer, held for precision T's
-/// kernels. Its destructor waits for everything enqueued on it, also when the codelet throws, so
+/// The panel queue of the device holding the calling task's first buffer, held, with precision
+/// `prec`'s kernels. Its destructor waits for everything enqueued on it, also when the codelet throws, so
 /// that no kernel still uses the task's tiles once StarPU has them back; finish() waits and reports.
 class PanelQueueTask {
 public:
@@ -34,10 +34,11 @@ private:
 
 /// The codelet `name` (kept, e.g. from kept_name) of the guarded CPU implementation `cpu`, whose
 /// buffers (`modes`, at most STARPU_NMAXBUFS) StarPU puts on memory node `node`. One per (name,
-/// node), made on first use and kept until exit (StarPU 1.3 reads a codelet's nodes, not a task's). No perfmodel: only CPU
-/// workers run it, so there is no placement to predict, and its time depends on what runs beside it
-/// (the Cholesky panel: 7.7 ms alone, 15–35 ms beside the updates on an H200), which StarPU 1.3's
-/// history discards as errors (STARPU_HISTORY_MAX_ERROR): such a model stayed uncalibrated for good.
+/// node), made on first use and kept until exit (StarPU 1.3 reads a codelet's nodes, not a
+/// task's). No perfmodel: only CPU workers run it, so there is no placement to predict, and its
+/// time depends on what runs beside it (the Cholesky panel: 7.7 ms alone, 15–35 ms beside the
+/// updates on an H200), which StarPU 1.3's history discards as errors (STARPU_HISTORY_MAX_ERROR):
+/// such a model stayed uncalibrated for good.
 starpu_codelet& panel_queue_codelet(const char* name, starpu_cpu_func_t cpu,
                                     std::initializer_list<starpu_data_access_mode> modes, int node);
 

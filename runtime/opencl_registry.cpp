@@ -235,7 +235,8 @@ PanelQueue OpenCLRegistry::panel(int devid, char prec) {
         }
         if (!k) {
             ocl::check(clRetainProgram(main.program()), "clRetainProgram");
-            k = std::make_unique<ocl::DeviceKernels>(d.ctx, d.dev, main.program(), prec, *d.info);  // owns the retain
+            // The second set owns that retain.
+            k = std::make_unique<ocl::DeviceKernels>(d.ctx, d.dev, main.program(), prec, *d.info);
         }
     } catch (const std::exception& e) {
         throw Error("tessera: OpenCL device " + std::to_string(devid) + " ('" + d.info->name + "'): " + e.what());

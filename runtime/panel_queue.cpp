@@ -20,8 +20,10 @@ int panel_queue_node(TileHandle t, char prec) {
     // The owning device: the map's, else the one device of the process (none when several share
     // tiles freely: the tile may be on any of them).
     int devid = -1;
-    if (mapped_devices() > 0) devid = mapped_devid(tile_device(t));
-    else if (starpu_opencl_worker_get_count() == 1) devid = starpu_worker_get_devid(starpu_worker_get_by_type(STARPU_OPENCL_WORKER, 0));
+    if (mapped_devices() > 0)
+        devid = mapped_devid(tile_device(t));
+    else if (starpu_opencl_worker_get_count() == 1)
+        devid = starpu_worker_get_devid(starpu_worker_get_by_type(STARPU_OPENCL_WORKER, 0));
     const ocl::DeviceInfo* info = devid < 0 ? nullptr : opencl_device_info(devid);
     if (!info || (ocl::real_prec(prec) == 'd' && !info->fp64)) return -1;
     const int worker = starpu_worker_get_by_devid(STARPU_OPENCL_WORKER, devid);

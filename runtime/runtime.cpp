@@ -386,7 +386,9 @@ Placement placement() { return g_state ? g_state->config.placement : Placement::
 int opencl_devices() { return g_state ? g_state->opencl_devices : 0; }
 const ocl::DeviceKernels& opencl_kernels(int devid, char prec) { return g_state->opencl->kernels(devid, prec); }
 PanelQueue panel_queue(int devid, char prec) { return g_state->opencl->panel(devid, prec); }
-const ocl::DeviceInfo* opencl_device_info(int devid) { return g_state && g_state->opencl ? g_state->opencl->info(devid) : nullptr; }
+const ocl::DeviceInfo* opencl_device_info(int devid) {
+    return g_state && g_state->opencl ? g_state->opencl->info(devid) : nullptr;
+}
 void prepare_opencl(char prec) {
     if (!g_state || !g_state->opencl || g_state->opencl_devices == 0) return;
     g_state->opencl->ensure(prec);
