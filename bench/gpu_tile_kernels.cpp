@@ -82,13 +82,14 @@ void report(const char* what, int nb, int bs, double seconds, double flop, doubl
     std::fflush(stdout);
 }
 
-/// Device clock (ns) of a marker enqueued now on q, after clFinish.
-cl_ulong marker_end(cl_command_queue q, cl_event e) {
+/// The device clock (ns) at which marker `e` completed, once it has; releases it.
+cl_ulong marker_end(cl_event e) {
     check(clWaitForEvents(1, &e), "clWaitForEvents");
     const cl_ulong t = end_of(e);
     clReleaseEvent(e);
     return t;
 }
+/// A marker enqueued on q now.
 cl_event marker(cl_command_queue q) {
     cl_event e;
     check(clEnqueueMarkerWithWaitList(q, 0, nullptr, &e), "clEnqueueMarker");
@@ -109,8 +110,7 @@ void overlap(const Env& env, const ocl::DeviceKernels& dk, int nb, int reps,
              const std::function<void()>& restore) {
     std::optional<ocl::TensorProducts> tensor;
     if constexpr (std::is_same_v<T, float>) tensor.emplace(ocl::TensorFormat::Fp16);
-    check(clRetainProgram(dk.program()), "clRetainProgram");  // the second set of kernels owns the retain
-    auto dk2 = std::make_unique<ocl::DeviceKernels>(env.ctx, env.device, dk.program(), dk.prec(), env.info);
+    const auto dk2 = dk.another();
     int info = 0;
     auto make_queue = [&](bool high) {
         cl_ulong props[] = {0x1093 /* CL_QUEUE_PROPERTIES */, CL_QUEUE_PROFILING_ENABLE, 0, 0, 0};
@@ -126,11 +126,10 @@ void overlap(const Env& env, const ocl::DeviceKernels& dk, int nb, int reps,
     clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, ext_len, ext.data(), nullptr);
     const bool priorities = ext.find("cl_khr_priority_hints") != std::string::npos;
     std::printf("TILE overlap: cl_khr_priority_hints %s\n", priorities ? "yes" : "no");
-    const ocl::Mat b2{b.mem, 0, b.ld};
     for (const int G : {4, 8}) {
         auto gemms = [&](cl_command_queue q) {
             for (int g = 0; g < G; ++g)
-                ocl::gemm<T>(dk, q, Trans::NoTrans, Trans::Trans, nb, nb, nb, T(-1), b2, b2, T(1), c);
+                ocl::gemm<T>(dk, q, Trans::NoTrans, Trans::Trans, nb, nb, nb, T(-1), b, b, T(1), c);
         };
         auto potrf_on = [&](const ocl::DeviceKernels& k, cl_command_queue q) {
             ocl::potrf<T>(k, q, Uplo::Lower, nb, a, &info, &w);
@@ -150,8 +149,7 @@ void overlap(const Env& env, const ocl::DeviceKernels& dk, int nb, int reps,
                 potrf_on(*dk2, q2);
                 cl_event e1 = marker(env.queue), e2 = marker(q2);
                 check(clFlush(q2), "clFlush"), check(clFlush(env.queue), "clFlush");
-                const cl_ulong s1 = marker_end(env.queue, a1), s2 = marker_end(q2, a2);
-                const cl_ulong f1 = marker_end(env.queue, e1), f2 = marker_end(q2, e2);
+                const cl_ulong s1 = marker_end(a1), s2 = marker_end(a2), f1 = marker_end(e1), f2 = marker_end(e2);
                 const double span = double(std::max(f1, f2) - std::min(s1, s2)) * 1e-9;
                 if (r > 0) runs.emplace_back(span, double(f2 - s2) * 1e-9);
             }

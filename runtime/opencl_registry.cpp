@@ -152,10 +152,8 @@ OpenCLRegistry::OpenCLRegistry() {
 OpenCLRegistry::~OpenCLRegistry() {
     stop_.store(true);
     if (preload_.joinable()) preload_.join();
-    for (Device& d : devices_) {
-        for (auto& k : d.panel_by_prec) k.reset();
+    for (Device& d : devices_)
         if (d.panel_queue) clReleaseCommandQueue(d.panel_queue);
-    }
 }
 
 void OpenCLRegistry::start_preload() {
@@ -233,11 +231,7 @@ PanelQueue OpenCLRegistry::panel(int devid, char prec) {
             d.panel_queue = clCreateCommandQueue(d.ctx, d.dev, 0, &err);
             ocl::check(err, "clCreateCommandQueue(panel queue)");
         }
-        if (!k) {
-            ocl::check(clRetainProgram(main.program()), "clRetainProgram");
-            // The second set owns that retain.
-            k = std::make_unique<ocl::DeviceKernels>(d.ctx, d.dev, main.program(), prec, *d.info);
-        }
+        if (!k) k = main.another();
     } catch (const std::exception& e) {
         throw Error("tessera: OpenCL device " + std::to_string(devid) + " ('" + d.info->name + "'): " + e.what());
     }

@@ -176,7 +176,7 @@ Params params_from(const std::string& opts) {
 }  // namespace
 
 DeviceKernels::DeviceKernels(cl_context ctx, cl_device_id dev, cl_program program, char prec, DeviceInfo info)
-    : ctx_(ctx), program_(program), prec_(prec), info_(std::move(info)) {
+    : ctx_(ctx), dev_(dev), program_(program), prec_(prec), info_(std::move(info)) {
     try {
         options_ = program_options(program_, dev, info_, prec);
         params_ = params_from(options_);
@@ -223,6 +223,11 @@ void DeviceKernels::release() noexcept {
 }
 
 DeviceKernels::~DeviceKernels() { release(); }
+
+std::unique_ptr<DeviceKernels> DeviceKernels::another() const {
+    check(clRetainProgram(program_), "clRetainProgram");  // the new set owns this reference
+    return std::make_unique<DeviceKernels>(ctx_, dev_, program_, prec_, info_);
+}
 
 cl_mem DeviceKernels::scratch(size_t bytes, Workspace w) const {
     cl_mem& buf = scratch_[int(w)];

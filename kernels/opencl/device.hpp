@@ -6,6 +6,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "kernels/opencl/param_table.hpp"  // Params
@@ -64,8 +65,10 @@ public:
     const Params& params() const { return params_; }
     const DeviceInfo& info() const { return info_; }
     cl_context context() const { return ctx_; }
-    /// The program the kernels come from (owned: retain it to give it to a second DeviceKernels).
-    cl_program program() const { return program_; }
+    /// A second set of this program's kernels, with workspaces of their own, for another command
+    /// queue driven from another thread (a kernel's arguments belong to its object). Throws
+    /// tessera::Error naming the OpenCL call that failed.
+    std::unique_ptr<DeviceKernels> another() const;
     /// A device int the potrf kernel writes its info into (read back on the same in-order queue).
     cl_mem info_scratch() const { return info_scratch_; }
     /// A device workspace of at least `bytes` bytes for launchers that need temporaries (the
@@ -87,6 +90,7 @@ public:
 private:
     void release() noexcept;
     cl_context ctx_;
+    cl_device_id dev_;
     cl_program program_;
     char prec_;
     DeviceInfo info_;
