@@ -415,6 +415,44 @@ TEST(OpenCLProgram, ParamsAreThoseTheProgramWasBuiltWith) {
     EXPECT_NE(dk->options().find("-DTESSERA_TRSM_BS=32"), std::string::npos);
 }
 
+// ---- the launchers' workspaces -------------------------------------------------------------
+
+size_t mem_size(cl_mem m) {
+    size_t bytes = 0;
+    EXPECT_EQ(clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof bytes, &bytes, nullptr), CL_SUCCESS);
+    return bytes;
+}
+
+cl_uint mem_references(cl_mem m) {
+    cl_uint count = 0;
+    EXPECT_EQ(clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof count, &count, nullptr), CL_SUCCESS);
+    return count;
+}
+
+// A workspace is reused while large enough, grows to at least twice its size, and keeps the buffer
+// it outgrew alive (commands enqueued before may still use it; releasing it at once made NVIDIA's
+// driver wait for the device) until the set goes.
+TEST(OpenCLProgram, WorkspaceGrowsGeometricallyAndKeepsTheOldBuffer) {
+    auto dk = Env::get().kernels<double>().another();
+    using W = ocl::DeviceKernels::Workspace;
+    const cl_mem first = dk->scratch(1000, W::SplitK);
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(mem_size(first), 1000u);
+    EXPECT_EQ(dk->scratch(1000, W::SplitK), first);
+    EXPECT_EQ(dk->scratch(10, W::SplitK), first);
+    const cl_mem second = dk->scratch(1100, W::SplitK);
+    EXPECT_NE(second, first);
+    EXPECT_EQ(mem_size(second), 2000u);  // twice the last, not the 1100 asked for
+    EXPECT_EQ(mem_references(first), 1u);  // kept, not released
+    EXPECT_EQ(dk->scratch(1900, W::SplitK), second);
+    const cl_mem third = dk->scratch(5000, W::SplitK);
+    EXPECT_EQ(mem_size(third), 5000u);  // more than twice the last: what is asked for
+    EXPECT_EQ(mem_references(first), 1u);
+    EXPECT_EQ(mem_references(second), 1u);
+    EXPECT_EQ(dk->scratch(100), dk->scratch(100));  // another workspace, its own buffer
+    EXPECT_NE(dk->scratch(100), third);
+}
+
 // ---- norm_tile: the CPU kernel's bits ------------------------------------------------------
 
 // Every part and tile shape of the norm partials against cpu::norm_tile on the same tile: the

@@ -1,6 +1,7 @@
 // Device queries, program source assembly and the per-program kernel table.
 #include "kernels/opencl/device.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <string_view>
 #include <vector>
@@ -217,6 +218,8 @@ void DeviceKernels::release() noexcept {
         if (m) clReleaseMemObject(m);
         m = nullptr;
     }
+    for (cl_mem m : retired_) clReleaseMemObject(m);
+    retired_.clear();
     info_scratch_ = nullptr;
     if (program_) clReleaseProgram(program_);
     program_ = nullptr;
@@ -233,17 +236,19 @@ cl_mem DeviceKernels::scratch(size_t bytes, Workspace w) const {
     cl_mem& buf = scratch_[int(w)];
     size_t& size = scratch_bytes_[int(w)];
     if (bytes <= size) return buf;
-    // Releasing the old buffer while commands already enqueued may still use it is legal: OpenCL
-    // deletes a memory object only once its reference count is zero *and* the queued commands that
-    // use it have finished (clReleaseMemObject), so no clFinish is needed here.
-    if (buf) clReleaseMemObject(buf);
-    buf = nullptr;
-    size = 0;
+    // At least twice the last size, so that a workspace grows a few times at most; the exact size
+    // when twice is more than the device allocates at once.
+    size_t want = std::max(bytes, 2 * size);
     cl_int err = CL_SUCCESS;
-    cl_mem mem = clCreateBuffer(ctx_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+    cl_mem mem = clCreateBuffer(ctx_, CL_MEM_READ_WRITE, want, nullptr, &err);
+    if (err != CL_SUCCESS && want > bytes) mem = clCreateBuffer(ctx_, CL_MEM_READ_WRITE, want = bytes, nullptr, &err);
     check(err, "clCreateBuffer(scratch)");
+    // The old buffer is kept, not released: commands already enqueued may still use it, and
+    // NVIDIA's clReleaseMemObject then waits for the device (up to 23 ms a release in a process's
+    // first FP16 dsposv on an H200, bench/gpu_notes.md). The set releases it when it is destroyed.
+    if (buf) retired_.push_back(buf);
     buf = mem;
-    size = bytes;
+    size = want;
     return buf;
 }
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "kernels/opencl/param_table.hpp"  // Params
 
@@ -73,9 +74,12 @@ public:
     cl_mem info_scratch() const { return info_scratch_; }
     /// A device workspace of at least `bytes` bytes for launchers that need temporaries (the
     /// blocked trsm's inverted diagonal blocks). Grow-only: the same buffer is returned until a
-    /// larger one is asked for; its contents are undefined. Sharing one buffer between calls is
-    /// safe because StarPU drives each device from one thread that enqueues everything on one
-    /// in-order queue: a launcher's use of the workspace is ordered before the next launcher's.
+    /// larger one is asked for; its contents are undefined. A new buffer is at least twice the last
+    /// one, which is kept until the set is destroyed (released at once, it would make the enqueueing
+    /// thread wait for the device on NVIDIA's OpenCL), so the kept ones total less than the current
+    /// one. Sharing one buffer between calls is safe because StarPU drives each device from one
+    /// thread that enqueues everything on one in-order queue: a launcher's use of the workspace is
+    /// ordered before the next launcher's.
     /// The workspace is therefore only valid for work enqueued on that single in-order queue.
     /// Workspace::Gemm is a second, separate buffer for gemm()'s own temporaries (the complex
     /// product's packed operands), since the other launchers pass matrices in the first to gemm();
@@ -99,6 +103,7 @@ private:
     cl_mem info_scratch_ = nullptr;
     mutable cl_mem scratch_[4] = {nullptr, nullptr, nullptr, nullptr};  // see scratch(), by Workspace
     mutable size_t scratch_bytes_[4] = {0, 0, 0, 0};
+    mutable std::vector<cl_mem> retired_;  // grown-out workspaces (scratch()), released by release()
     std::map<std::string, cl_kernel> kernels_;
     std::map<std::string, std::array<size_t, 3>> compiled_local_;
 };
