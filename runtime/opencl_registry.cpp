@@ -156,27 +156,30 @@ OpenCLRegistry::~OpenCLRegistry() {
         if (d.panel_queue) clReleaseCommandQueue(d.panel_queue);
 }
 
-void OpenCLRegistry::start_preload() {
+void OpenCLRegistry::start_preload(std::function<void(char)> loaded) {
     const bool any_cached = std::any_of(devices_.begin(), devices_.end(),
                                         [](const Device& d) { return d.info && uses_binary_cache(*d.info); });
     if (preload_.joinable() || !any_cached) return;  // CPU devices only: nothing to load, no thread
     try {
-        preload_ = std::thread([this] { preload_cached(); });
+        preload_ = std::thread([this, loaded = std::move(loaded)] { preload_cached(loaded); });
     } catch (const std::system_error&) {
         // no thread: every program is built on first use, as without the preload
     }
 }
 
-void OpenCLRegistry::preload_cached() {
+void OpenCLRegistry::preload_cached(const std::function<void(char)>& loaded) {
     for (char prec : {'d', 's', 'z', 'c'}) {
         const size_t slot = prec_slot(prec);
-        std::lock_guard<std::mutex> guard(lock_);
-        if (stop_.load() || built_[slot].load(std::memory_order_relaxed)) continue;
-        try {
-            if (build_programs(prec, true)) built_[slot].store(true, std::memory_order_release);
-        } catch (const std::exception&) {
-            // left to ensure(), which builds it and reports what fails
+        {
+            std::lock_guard<std::mutex> guard(lock_);
+            if (stop_.load()) return;
+            if (!built_[slot].load(std::memory_order_relaxed)) try {
+                    if (build_programs(prec, true)) built_[slot].store(true, std::memory_order_release);
+                } catch (const std::exception&) {
+                    // left to ensure(), which builds it and reports what fails
+                }
         }
+        if (loaded && !stop_.load() && built_[slot].load(std::memory_order_acquire)) loaded(prec);
     }
 }
 

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -32,8 +33,11 @@ public:
     /// Start one thread that loads, in the order d, s, z, c, every program found in the binary cache
     /// (never one built from source: that is left to the first use), as ensure() would; none when no
     /// device uses the cache (CPU devices keep their own). A load that fails is left to ensure(),
-    /// which reports it. Call once, after the constructor.
-    void start_preload();
+    /// which reports it. `loaded(prec)`, when given, is called on that thread after precision prec's
+    /// program is loaded on every device (the Runtime learns the placement prior's OpenCL rates of that
+    /// precision there, runtime/worker_rates.hpp, off the first task's submission); it must not throw.
+    /// Call once, after the constructor.
+    void start_preload(std::function<void(char)> loaded = {});
     /// Build (or load from the binary cache) precision `prec`'s program ('s', 'd', 'c' or 'z') for
     /// every device that can run it (d and z need fp64), once; returns at once afterwards (two atomic
     /// loads: the submission of every task with an OpenCL implementation calls it). Thread-safe.
@@ -67,7 +71,7 @@ private:
         std::array<std::unique_ptr<ocl::DeviceKernels>, 4> panel_by_prec;
         std::unique_ptr<std::mutex> panel_lock = std::make_unique<std::mutex>();
     };
-    void preload_cached();  // start_preload's thread
+    void preload_cached(const std::function<void(char)>& loaded);  // start_preload's thread
     /// Under lock_: build precision `prec`'s program (with `cached_only`, only load it from the binary
     /// cache) for every device that runs it and has none; returns whether each such device has one.
     /// Throws tessera::Error naming the device that failed.

@@ -69,18 +69,22 @@ double measure_cpu(int n) {
 }
 
 template <class T>
-double measure_opencl(int devid, const ocl::DeviceKernels& dk) {
+double measure_opencl(int devid, const ocl::DeviceKernels& shared) {
     cl_device_id dev = nullptr;
     starpu_opencl_get_device(devid, &dev);
-    const bool gpu = (dk.info().type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0;
+    const bool gpu = (shared.info().type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0;
     const int n = gpu ? 2048 : 256;
     const size_t bytes = size_t(n) * n * sizeof(T);
     cl_int err = CL_SUCCESS;
-    cl_command_queue q = clCreateCommandQueue(dk.context(), dev, 0, &err);
+    cl_command_queue q = clCreateCommandQueue(shared.context(), dev, 0, &err);
     if (err != CL_SUCCESS) return 0;
     cl_mem buf[3] = {nullptr, nullptr, nullptr};
     double rate = 0;
     try {
+        // Kernels of its own: the device's worker may be running tasks of this precision meanwhile,
+        // and a kernel's arguments belong to its object.
+        const std::unique_ptr<ocl::DeviceKernels> own = shared.another();
+        const ocl::DeviceKernels& dk = *own;
         const std::vector<T> host(size_t(n) * n, T(0.5));
         for (cl_mem& m : buf) {
             m = clCreateBuffer(dk.context(), CL_MEM_READ_WRITE, bytes, nullptr, &err);

@@ -20,18 +20,19 @@ std::string worker_rates_path();
 /// submitted: reads the file, takes the OpenCL devices' rates it holds, and measures the CPU's it
 /// lacks — cblas_xgemm n = 256 on the calling thread (one BLAS thread: a CPU worker's view), best of
 /// three after one warm-up. An OpenCL device's missing rate is measured when its precision's program
-/// is first built (learn_opencl_rates). New figures are appended to the file (written whole to a
-/// temporary file, then renamed) when its directory is writable; otherwise they live for this
-/// Runtime only. Malformed lines are skipped with one warning line each ("tessera: warning:
+/// is first built or loaded (learn_opencl_rates). New figures are appended to the file (written
+/// whole to a temporary file, then renamed) when its directory is writable; otherwise they live for
+/// this Runtime only. Malformed lines are skipped with one warning line each ("tessera: warning:
 /// FILE:LINE: ..."). Never throws: a failed measurement leaves that rate 0.
 void load_worker_rates(const OpenCLRegistry& opencl);
 
-/// After precision `prec`'s OpenCL programs are built (OpenCLRegistry::ensure, at the submission of
-/// its first task), the rate of its real precision (s for c, d for z; built too if it was not) on each
-/// OpenCL device that has none: Tessera's OpenCL gemm n×n×n on a queue of its own (n = 2048 on a GPU or
-/// accelerator, 256 on a CPU device), best of three after one warm-up, about 0.1 s. Returns at once
-/// when the rates are known or were not loaded. Call before the first task of that real precision is
-/// submitted: the measurement shares the device's kernels with its worker. Never throws.
+/// After precision `prec`'s OpenCL programs are built or loaded (by the Runtime's preload thread once
+/// it has loaded them from the binary cache, else by OpenCLRegistry::ensure at the submission of its
+/// first task), the rate of its real precision (s for c, d for z; built too if it was not) on each
+/// OpenCL device that has none: Tessera's OpenCL gemm n×n×n on a queue and a set of kernels of its own
+/// (n = 2048 on a GPU or accelerator, 256 on a CPU device), best of three after one warm-up, 30–60 ms
+/// on an H200. Returns at once when the rates are known or were not loaded; a second caller waits
+/// for the measurement under way. Thread-safe; never throws.
 void learn_opencl_rates(char prec, OpenCLRegistry& opencl);
 
 /// Whether the placement prior is on: TESSERA_PLACEMENT_PRIOR unset, empty or 1; 0 turns it off
