@@ -233,7 +233,7 @@ void add_options(CLI::App& app, Command& c) {
     app.add_option("--beta", p.beta, "beta of gemm/syrk");
     app.add_option("--seed", p.seed, "seed of the random matrices");
     app.add_option("--cond", p.cond,
-                   "2-norm condition number of the generated matrix (posv_mixed: Q·diag(σ)·Qᴴ, gesv_mixed: "
+                   "2-norm condition number of the generated matrix (posv_mixed: Q·diag(σ)·Qᴴ, gesv_mixed and gesv: "
                    "U·diag(σ)·Vᴴ, σ geometric from 1 to 1/cond, Q, U, V Householder reflectors; syevd, heevd: "
                    "Q·diag(λ)·Qᴴ, λ geometric from 1 to 1/cond with alternating signs, Q from the QR of a random "
                    "matrix; gesdd, gesvd: U·diag(σ)·Vᴴ, σ geometric from 1 to 1/cond, U, V from the QR of random "

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "examples/common/checks_lu.hpp"
+#include "examples/common/checks_mixed.hpp"
 #include "examples/common/checks_random.hpp"
 #include "examples/tester/tester.hpp"
 #include "tessera/tessera.hpp"
@@ -69,6 +70,7 @@ Result run_solve(const Params& p) {
     const int64_t n = p.n, lda = std::max<int64_t>(n, 1);
     TileMatrix<T> A(n, n, p.nb), B(n, p.nrhs, p.nb);
     if (S == Solve::GesvNoPiv) check::generate_random_shifted(A, p.seed, double(n));
+    else if (S == Solve::Gesv && p.cond > 0) check::generate_cond_or_default(A, p.cond, false, p.seed);  // gesv_mixed's
     else check::generate_random(A, p.seed);
     check::generate_random(B, p.seed + 1);
     check::LapackArray<T> a, b;
@@ -122,7 +124,7 @@ const Register reg_getrf_nopiv{{"getrf_nopiv", "getrf", TESSERA_RUNS(run_getrf, 
 const Register reg_getrf_incpiv{{"getrf_incpiv", "getrf", TESSERA_RUNS(run_solve, Solve::GetrfIncpiv), kNrhs | kIb,
                                  incpiv_operands}};
 const Register reg_getrs{{"getrs", "getrf", TESSERA_RUNS(run_solve, Solve::Getrs), kNrhs | kTrans, solve_operands}};
-const Register reg_gesv{{"gesv", "getrf", TESSERA_RUNS(run_solve, Solve::Gesv), kNrhs, solve_operands}};
+const Register reg_gesv{{"gesv", "getrf", TESSERA_RUNS(run_solve, Solve::Gesv), kNrhs | kCond, solve_operands}};
 const Register reg_gesv_nopiv{{"gesv_nopiv", "getrf", TESSERA_RUNS(run_solve, Solve::GesvNoPiv),
                                kNrhs, solve_operands}};
 const Register reg_gesv_incpiv{{"gesv_incpiv", "getrf", TESSERA_RUNS(run_solve, Solve::GesvIncpiv), kNrhs | kIb,
