@@ -1,7 +1,7 @@
 # tessera-tester's mixed-precision solvers (issue 47): posv_mixed and gesv_mixed, and their GMRES-IR
 # forms posv_mixed_gmres and gesv_mixed_gmres (one right-hand side: --nrhs refused), in d and z with
 # --check (the double backward error) and the refinement's iter in the status, --cond matrices that
-# converge and that fall back to double (iter < 0), --factor tf32, and the refusals of the precisions and of --cond
+# converge and that fall back to double (iter < 0), gesv on gesv_mixed's --cond matrix, --factor tf32, and the refusals of the precisions and of --cond
 # where it is not read. Included by tests/apps/CMakeLists.txt (apps_test); CPU workers, each run
 # well under a second.
 if(TARGET tessera-tester)
@@ -23,6 +23,9 @@ if(TARGET tessera-tester)
             ${tester} posv_mixed_gmres --prec z --uplo U --n 200 --nb 64 --cond 1e6 --check)
   apps_test(tester.mixed.dposv_gmres_fallback 0 "posv_mixed_gmres d .*${row} \\(iter=-(3|31)\\)"
             ${tester} posv_mixed_gmres --prec d --n 200 --nb 64 --cond 1e13 --check)
+  # gesv reads --cond too: the same matrix as gesv_mixed's, the double solver's side of a comparison.
+  apps_test(tester.gesv_cond 0 "gesv +z .*${row}"
+            ${tester} gesv --prec z --n 300 --nb 64 --cond 1e8 --check)
   # --factor tf32 (LowFactorization::Tf32): TF32 GEMMs on an NVIDIA device, as low elsewhere.
   apps_test(tester.mixed.dposv_tf32 0 "posv_mixed d .*${row} \\(iter=[0-9]+\\)"
             ${tester} posv_mixed --prec d --n 300 --nb 64 --factor tf32 --check)
