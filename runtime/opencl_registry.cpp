@@ -173,11 +173,12 @@ void OpenCLRegistry::preload_cached(const std::function<void(char)>& loaded) {
         {
             std::lock_guard<std::mutex> guard(lock_);
             if (stop_.load()) return;
-            if (!built_[slot].load(std::memory_order_relaxed)) try {
-                    if (build_programs(prec, true)) built_[slot].store(true, std::memory_order_release);
-                } catch (const std::exception&) {
-                    // left to ensure(), which builds it and reports what fails
-                }
+            try {
+                if (!built_[slot].load(std::memory_order_relaxed) && build_programs(prec, true))
+                    built_[slot].store(true, std::memory_order_release);
+            } catch (const std::exception&) {
+                // left to ensure(), which builds it and reports what fails
+            }
         }
         if (loaded && !stop_.load() && built_[slot].load(std::memory_order_acquire)) loaded(prec);
     }

@@ -196,15 +196,15 @@ Runtime::Runtime(const RuntimeConfig& config) {
                          (config.host_memory == HostMemory::Auto && detail::runtime_has_opencl_gpu());
         state->host_memory = std::make_unique<detail::HostMemoryPool>(pin);
         state->host_memory->serve_starpu_allocations();  // StarPU's host copies of temporary tiles pinned too
-        // The placement prior's rates (runtime/placement_prior.hpp), before any task is submitted; an
+        // The placement prior's rates (runtime/placement_prior.hpp), before any task is submitted. An
         // OpenCL device's missing rate of a precision is measured by the preload once it has loaded
-        // that precision's program (in a fresh StarPU home, 30–60 ms a precision that the first
-        // operation's first task of it waited for), else at that first task.
+        // that precision's program, else at the precision's first task (where, in a fresh StarPU
+        // home, the first operation waited 30–60 ms a precision for it).
         if (starpu_cpu_worker_get_count() > 0 && starpu_opencl_worker_get_count() > 0 && detail::placement_prior_enabled())
             detail::load_worker_rates(*state->opencl);
         if (detail::env_switch("TESSERA_OPENCL_PRELOAD", "the cached OpenCL programs loaded from the start")) {
             detail::OpenCLRegistry& opencl = *state->opencl;
-            state->opencl->start_preload([&opencl](char prec) { detail::learn_opencl_rates(prec, opencl); });
+            opencl.start_preload([&opencl](char prec) { detail::learn_opencl_rates(prec, opencl); });
         }
         detail::start_device_map();  // tiles spread over two or more OpenCL devices
         detail::idle_prefetch();     // a malformed TESSERA_IDLE_PREFETCH is refused here, on any machine
