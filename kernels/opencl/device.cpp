@@ -236,12 +236,14 @@ cl_mem DeviceKernels::scratch(size_t bytes, Workspace w) const {
     cl_mem& buf = scratch_[int(w)];
     size_t& size = scratch_bytes_[int(w)];
     if (bytes <= size) return buf;
-    // At least twice the last size, so that a workspace grows a few times at most; the exact size
-    // when twice is more than the device allocates at once.
+    // At least twice the last size, so that a workspace grows a few times at most.
     size_t want = std::max(bytes, 2 * size);
     cl_int err = CL_SUCCESS;
     cl_mem mem = clCreateBuffer(ctx_, CL_MEM_READ_WRITE, want, nullptr, &err);
-    if (err != CL_SUCCESS && want > bytes) mem = clCreateBuffer(ctx_, CL_MEM_READ_WRITE, want = bytes, nullptr, &err);
+    if (err != CL_SUCCESS && want > bytes) {  // twice is more than the device allocates at once
+        want = bytes;
+        mem = clCreateBuffer(ctx_, CL_MEM_READ_WRITE, want, nullptr, &err);
+    }
     check(err, "clCreateBuffer(scratch)");
     // The old buffer is kept, not released: commands already enqueued may still use it, and
     // NVIDIA's clReleaseMemObject then waits for the device (up to 23 ms a release in a process's
