@@ -70,8 +70,7 @@ Result run_solve(const Params& p) {
     const int64_t n = p.n, lda = std::max<int64_t>(n, 1);
     TileMatrix<T> A(n, n, p.nb), B(n, p.nrhs, p.nb);
     if (S == Solve::GesvNoPiv) check::generate_random_shifted(A, p.seed, double(n));
-    else if (S == Solve::Gesv && p.cond > 0) check::generate_cond_or_default(A, p.cond, false, p.seed);  // gesv_mixed's
-    else check::generate_random(A, p.seed);
+    else check::generate_cond_or_default(A, p.cond, false, p.seed);  // random, or gesv_mixed's with --cond (gesv)
     check::generate_random(B, p.seed + 1);
     check::LapackArray<T> a, b;
     if (p.check) a = check::lapack_copy(A), b = check::lapack_copy(B);

@@ -1,9 +1,9 @@
 # tessera-tester's mixed-precision solvers (issue 47): posv_mixed and gesv_mixed, and their GMRES-IR
 # forms posv_mixed_gmres and gesv_mixed_gmres (one right-hand side: --nrhs refused), in d and z with
 # --check (the double backward error) and the refinement's iter in the status, --cond matrices that
-# converge and that fall back to double (iter < 0), gesv on gesv_mixed's --cond matrix, --factor tf32, and the refusals of the precisions and of --cond
-# where it is not read. Included by tests/apps/CMakeLists.txt (apps_test); CPU workers, each run
-# well under a second.
+# converge and that fall back to double (iter < 0), gesv on gesv_mixed's --cond matrix, --factor
+# tf32, and the refusals of the precisions and of --cond where it is not read. Included by
+# tests/apps/CMakeLists.txt (apps_test); CPU workers, each run well under a second.
 if(TARGET tessera-tester)
   set(tester $<TARGET_FILE:tessera-tester>)
   set(row "[0-9.e+-]+  pass")  # the error column, then the status
