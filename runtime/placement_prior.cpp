@@ -16,6 +16,7 @@ namespace {
 struct KindEstimate {
     double us = INFINITY;
     bool uncalibrated = false;
+    bool bytes_bound = false;  ///< the estimate is the bytes floor: a lower bound, not a guess
 };
 
 // The bytes of the task's buffers.
@@ -28,9 +29,9 @@ double buffer_bytes(starpu_task* task) {
 
 // Estimate of the task, of footprint `footprint`, on worker w (µs), or NaN when neither history nor
 // a rate is known. With `bytes_floor`, a CPU core's rate estimate is at least the time to stream
-// the task's buffers at kCpuCoreBandwidth.
+// the task's buffers at kCpuCoreBandwidth; *floored says whether that floor decided it.
 double estimate(starpu_task* task, starpu_perfmodel* model, uint32_t footprint, unsigned w, double flops,
-                bool bytes_floor, bool* calibrated) {
+                bool bytes_floor, bool* calibrated, bool* floored) {
     starpu_perfmodel_arch* arch = starpu_worker_get_perf_archtype(int(w), STARPU_NMAX_SCHED_CTXS);
     // StarPU loads a model's history when the model's first task is submitted; the first query
     // through the task loads it here (and fixes that one task's footprint now).
@@ -44,8 +45,11 @@ double estimate(starpu_task* task, starpu_perfmodel* model, uint32_t footprint, 
                                 : opencl_worker_rate(starpu_worker_get_devid(int(w)), prec);
         if (!(rate > 0)) return NAN;
         us = flops / (rate * 1e3);  // flops / (GFLOP/s · 1e9) seconds
-        if (bytes_floor && starpu_worker_get_type(int(w)) == STARPU_CPU_WORKER)
-            us = std::fmax(us, buffer_bytes(task) / (kCpuCoreBandwidth * 1e3));  // bytes / (GB/s · 1e9) seconds
+        if (bytes_floor && starpu_worker_get_type(int(w)) == STARPU_CPU_WORKER) {
+            const double floor_us = buffer_bytes(task) / (kCpuCoreBandwidth * 1e3);  // bytes / (GB/s · 1e9) s
+            *floored = floor_us > us;
+            us = std::fmax(us, floor_us);
+        }
     }
     return us;
 }
@@ -76,15 +80,17 @@ void apply_placement_prior(starpu_task* task, double flops) noexcept {
             device_done[devid] = true, kind = &ocl;
         }
         if (!kind) continue;
-        bool calibrated = false;
-        const double us = estimate(task, cl->model, footprint, w, flops, !moves_data, &calibrated);
+        bool calibrated = false, floored = false;
+        const double us = estimate(task, cl->model, footprint, w, flops, !moves_data, &calibrated, &floored);
         if (std::isnan(us)) return;  // no rate for this precision: no prior
         kind->us = std::fmin(kind->us, us);
         kind->uncalibrated = kind->uncalibrated || !calibrated;
+        kind->bytes_bound = kind->bytes_bound || floored;
     }
     const double best = std::fmin(cpu.us, ocl.us);
     const double factor = cl->nbuffers == STARPU_VARIABLE_NBUFFERS ? kRuleOutFactorColumn : kRuleOutFactor;
-    if (cpu.uncalibrated && cpu.us > factor * best) task->where = STARPU_OPENCL;
+    const double cpu_factor = cpu.bytes_bound ? std::fmin(factor, kRuleOutFactorBytes) : factor;
+    if (cpu.uncalibrated && cpu.us > cpu_factor * best) task->where = STARPU_OPENCL;
     else if (ocl.uncalibrated && ocl.us > factor * best) task->where = STARPU_CPU;
 }
 

@@ -36,13 +36,20 @@ constexpr double kRuleOutFactorColumn = 1;
 /// FP16 dsposv n = 32768 on an H200 sent 25 sgemm and 8 dsymm of them to CPU cores to calibrate
 /// (1.28 s against 0.20 s calibrated, bench/gpu_notes.md).
 constexpr double kCpuCoreBandwidth = 10;
+/// The factor for a CPU core whose estimate is that bytes floor (a lower bound, where the flops
+/// estimate is a guess): a core that streams at twice kCpuCoreBandwidth still loses. Without it the
+/// first dsgesv n = 32768, nb 4096 on an H200 sent 22 of its one-column strsm to CPU cores (about 9 ms
+/// each, floor 6.4 ms) against 1.4 ms on the GPU (1.54× its calibrated time; bench/first_run.sh case
+/// gesv_mixed:d:32768:4096).
+constexpr double kRuleOutFactorBytes = 2;
 
 /// Called by codelets::submit_task for every task before it is submitted: when the Runtime has
 /// both CPU and OpenCL workers and worker rates (load_worker_rates), the task's codelet has both
 /// implementations and a history-based model, and its placement is not already restricted
 /// (Placement::OpenCLOnly), sets task->where to the kind the prior leaves when the other kind has no
 /// calibrated history for the task's footprint and its estimate is more than kRuleOutFactor (a
-/// column-spanning codelet: kRuleOutFactorColumn) times the best. Estimates in µs: the history's
+/// column-spanning codelet: kRuleOutFactorColumn; a CPU core estimated at its bytes floor:
+/// kRuleOutFactorBytes) times the best. Estimates in µs: the history's
 /// mean where calibrated, else flops / rate (no transfers; on a CPU core at least its buffers' bytes
 /// / kCpuCoreBandwidth); an OpenCL kind is its best device. `flops` is task_flops(task); a
 /// data-movement task (0 flops: laswp, lacpy) counts one operation per byte of its buffers, so that a

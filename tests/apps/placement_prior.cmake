@@ -11,6 +11,11 @@
 #    pass their check either way. A malformed line is named in one warning and skipped.
 # 2b. Rates within the factor of 10 (the CPU a third of the device): codelets spanning a tile column
 #    (getrf_panel, laswp) stay off the CPU all the same.
+# 2c. A product with one column is bound by reading its tile: a core's estimate is then its bytes
+#    floor, a lower bound, and an uncalibrated CPU estimated more than kRuleOutFactorBytes (2) times
+#    the best is ruled out. Rates CPU 100 / OpenCL 10: a 64 trsm (gemm) with one column is 0.04
+#    (0.08) µs on a core by its flops but 3.3 µs by its 33 KB, against 0.41 (0.82) µs on OpenCL:
+#    4-8 times, within the factor 10 of tile codelets.
 # 3. TESSERA_PLACEMENT_PRIOR accepts 0 and 1 only: another value is refused (exit 2) naming it.
 # 4. tessera-tune --calibrate (STARPU_CALIBRATE_MINIMUM=2: three measurements per footprint, the
 #    first dropped) ends calibrated on both kinds of worker, and then a run of each routine at the
@@ -91,6 +96,15 @@ if(NOT out MATCHES "\n  dgetrf_panel +OpenCL +[0-9]+")
 endif()
 if(out MATCHES "\n  d(getrf_panel|laswp) +CPU +[0-9]+")
   message(FATAL_ERROR "rates d 1 (CPU) / 3 (OpenCL), first run: a column-spanning task ran on the CPU")
+endif()
+
+# 2c.
+first_run(out 100 10 "" ${TESTER} trsm --prec d --m 192 --n 1 --nb 64 --side L --check --profile)
+if(NOT out MATCHES "\n  dtrsm +OpenCL +[0-9]+")
+  message(FATAL_ERROR "no trsm task on OpenCL in the profile")
+endif()
+if(out MATCHES "\n  d(trsm|gemm) +CPU +[0-9]+")
+  message(FATAL_ERROR "rates d 100 (CPU) / 10 (OpenCL), first run: a one-column product ran on the CPU")
 endif()
 
 # 3.
