@@ -7,8 +7,9 @@
 // --reps of the span between two OpenCL markers (device clock). potrf, trtri and gemm are checked
 // against LAPACKE/CBLAS on the host (max error relative to the largest entry, printed).
 // Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] (s: the mixed solvers'
-// single factorization) [--only potrf|norms|narrow|copies|first|first16|alloc|idle|overlap] (potrf and its recursion's levels, the norm
-// partials, the narrow products of gemm_narrow.cl against the GEMM kernels, the precision
+// single factorization) [--only potrf|norms|narrow|solves|copies|first|first16|alloc|idle|overlap] (potrf and its recursion's levels, the norm
+// partials, the narrow products of gemm_narrow.cl against the GEMM kernels, the trsm of the solves
+// with one and eight right-hand sides against the blocked trsm, the precision
 // conversions against a copy, or a process's first potrf launches, alone; first16 with FP16 products;
 // alloc: a fresh buffer's first use against its second; idle: the tile potrf after the device idled;
 // overlap: the tile potrf on a second queue beside GEMMs on the first)
@@ -302,6 +303,51 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
         std::fflush(stdout);
     };
     if (only == "narrow") return narrow();
+    // The trsm of the solves with one right-hand side and with eight (getrs: L unit then U; potrs:
+    // L then Lᴴ) on the factor of A: the one-launch chain of this program (on NVIDIA GPUs) against
+    // the blocked leaves and GEMMs (a second program built with TESSERA_TRSM_CHAIN=0), each checked
+    // against CBLAS (max error relative to the largest entry).
+    auto solves = [&] {
+        auto blocked = build_kernels(env, std::is_same_v<T, float> ? 's' : 'd', variant + " -DTESSERA_TRSM_CHAIN=0",
+                                     env.info, files);
+        restore();
+        ocl::potrf<T>(dk, env.queue, Uplo::Lower, nb, a, &info);  // L below the diagonal, A's own entries above
+        A.read(env, ref);
+        struct Case {
+            const char* what;
+            Uplo uplo;
+            Trans tr;
+            Diag diag;
+        };
+        for (int nvec : {1, 8})
+            for (const Case cs : {Case{"L,L,N,U", Uplo::Lower, Trans::NoTrans, Diag::Unit},
+                                  Case{"L,U,N,N", Uplo::Upper, Trans::NoTrans, Diag::NonUnit},
+                                  Case{"L,L,N,N", Uplo::Lower, Trans::NoTrans, Diag::NonUnit},
+                                  Case{"L,L,T,N", Uplo::Lower, Trans::Trans, Diag::NonUnit}}) {
+                const std::vector<T> x0(x.begin(), x.begin() + size_t(nb) * nvec);
+                Buffer<T> X(env, x0.size());
+                const ocl::Mat xm{X.mem, 0, nb};
+                std::vector<T> want = x0, out(x0.size());
+                cpu::trsm<T>(Side::Left, cs.uplo, cs.tr, cs.diag, nb, nvec, T(1), ref.data(), nb, want.data(), nb);
+                double t[2], err[2];
+                for (int v = 0; v < 2; ++v) {
+                    const ocl::DeviceKernels& k = v == 0 ? dk : *blocked;
+                    t[v] = device_time(env, reps, [&] { X.write(env, x0); }, [&] {
+                        ocl::trsm<T>(k, env.queue, Side::Left, cs.uplo, cs.tr, cs.diag, nb, nvec, T(1), a, xm);
+                    });
+                    X.read(env, out);
+                    double d = 0, big = 0;
+                    for (size_t e = 0; e < out.size(); ++e)
+                        d = std::max(d, std::abs(double(out[e]) - double(want[e]))), big = std::max(big, std::abs(double(want[e])));
+                    err[v] = big > 0 ? d / big : d;
+                }
+                std::printf("TILE nb=%d trsm %s nvec=%d: this program %8.4f ms, blocked %8.4f ms: %5.2fx  error %.2e, "
+                            "%.2e\n",
+                            nb, cs.what, nvec, t[0] * 1e3, t[1] * 1e3, t[1] / t[0], err[0], err[1]);
+                std::fflush(stdout);
+            }
+    };
+    if (only == "solves") return solves();
     if (only == "idle") {
         // The device's pace after the host kept it idle: the tile potrf with its inverse back to back,
         // then after 0.5, 2 and 5 s of no work (first launch after the pause, then the next).
@@ -452,7 +498,7 @@ int main(int argc, char** argv) {
     return tool::guarded_main("gpu_tile_kernels", [&] {
         int nb = 2048, reps = 5;
         char prec = 'd';
-        const std::vector<std::string> modes{"potrf", "norms", "narrow", "copies", "first", "first16", "alloc", "idle",
+        const std::vector<std::string> modes{"potrf", "norms", "narrow", "solves", "copies", "first", "first16", "alloc", "idle",
                                              "overlap"};
         std::string only;  // one of `modes`: that part alone
         std::string variant;  // extra build options, e.g. "-DTESSERA_POTRF_WARP_SYNC=1"
@@ -463,7 +509,7 @@ int main(int argc, char** argv) {
             else if (s == "--prec" && (v == "s" || v == "d")) prec = v[0];
             else if (s == "--only" && std::find(modes.begin(), modes.end(), v) != modes.end()) only = v;
             else if (s == "--variant" && !v.empty()) variant = v;
-            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|copies|first|first16|alloc|idle|overlap] [--variant OPTIONS]");
+            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|solves|copies|first|first16|alloc|idle|overlap] [--variant OPTIONS]");
         }
         if (nb < 64 || nb > 16384 || reps < 1 || reps > 1000) throw Error("--nb must be in [64, 16384], --reps in [1, 1000]");
         Env env;

@@ -134,6 +134,39 @@ TEST(OpenCLTrsm, OtherLeafShapes) {
         }
 }
 
+// The one-launch solve of few columns (tessera_trsm_chain, on NVIDIA GPUs by default;
+// TESSERA_TRSM_CHAIN=2 takes it on PoCL too): more than one leaf of 256 rows and at most 8 columns,
+// in every side, uplo, op and diag, real and complex, dim 300 (a partial last block) and 641 (ten
+// blocks and one row), 1, 3 and 8 columns. After the last solve the launch's ticket counter, past
+// W's blocks in the workspace, counts one work-group per block of 64: the chain ran.
+TEST(OpenCLTrsm, ChainOfFewColumns) {
+    const std::string opts = "-DTESSERA_TRSM_CHAIN=2";
+    std::mt19937_64 rng(11);
+    const auto dkd = Env::get().build_variant('d', opts);
+    const auto dkc = Env::get().build_variant('c', opts);
+    cl_command_queue q = Env::get().queue();
+    const struct {
+        int64_t m, n;
+    } sizes[] = {{300, 1}, {641, 8}, {3, 300}, {5, 641}};
+    for (const auto& s : sizes)
+        for (Side side : {Side::Left, Side::Right})
+            for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+                for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
+                    for (Trans tr : {Trans::NoTrans, Trans::Trans})
+                        run_trsm<double>(*dkd, q, rng, side, uplo, tr, diag, s.m, s.n);
+                    for (Trans tr : {Trans::NoTrans, Trans::ConjTrans})
+                        run_trsm<std::complex<float>>(*dkc, q, rng, side, uplo, tr, diag, s.m, s.n);
+                }
+    // The last solve: Right, dim 641 (11 blocks), with the complex program.
+    cl_int sync[12] = {};
+    const size_t wbytes = size_t(11) * 64 * 64 * sizeof(std::complex<float>);
+    ASSERT_EQ(clEnqueueReadBuffer(q, dkc->scratch(wbytes + sizeof sync), CL_TRUE, wbytes, sizeof sync, sync, 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(sync[0], 11);
+    for (int k = 1; k < 12; ++k) EXPECT_EQ(sync[k], 1) << "block " << k - 1;
+}
+
 // ---- trmm, trtri ----------------------------------------------------------------------------
 
 /// `zeroed`: A's other triangle holds zeros instead of NaN, and ocl::trmm is told so (it then reads A

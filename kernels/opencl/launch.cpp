@@ -56,6 +56,8 @@ void trtri_blocks(const DeviceKernels& dk, cl_command_queue q, int64_t dim, bool
 
 namespace {
 
+constexpr int64_t kChainColumns = 8;  // TRSM_CHAIN_NC (trsm.cl): the most columns tessera_trsm_chain solves
+
 /// Shared by gemm, syrk and herk: tri as gemm.cl's (0 = all of C, 1 = lower, 2 = upper, | 4 Hermitian).
 template <class T>
 void gemm_launch(const DeviceKernels& dk, const Params& p, cl_command_queue q, const char* func, Trans transA,
@@ -89,6 +91,10 @@ void gemm_launch(const DeviceKernels& dk, const Params& p, cl_command_queue q, c
 /// first, portable kernel otherwise). A leaf of at most trsm_leaf rows is one launch of
 /// tessera_trsm_leaf (its diagonal blocks applied as W(K)·Y(K), its own off-diagonal blocks in
 /// between): a tile trsm is a few launches, not three per diagonal block.
+/// With at most kChainColumns columns of Y, more than one leaf and TESSERA_TRSM_CHAIN (on NVIDIA
+/// GPUs by default), the whole solve is instead one launch of tessera_trsm_chain after the
+/// inversion: the leaves and updates of one right-hand side are ~30 short launches one after
+/// another (1.37 ms for a 4096 float tile on an H200, bench/gpu_notes.md).
 template <class T>
 class BlockedTrsm {
 public:
@@ -101,16 +107,42 @@ public:
           unit_(diag == Diag::Unit), dim_(left_ ? m : n), nvec_(left_ ? n : m), bs_(p.trsm_bs),
           leaf_(std::max<int64_t>(1, p.trsm_leaf / p.trsm_bs) * p.trsm_bs), ng_(p.trsm_ng), vw_(p.trsm_nv * p.trsm_ng),
           sai_(mtrans_ ? A.ld : 1), sap_(mtrans_ ? 1 : A.ld), sbi_(left_ ? 1 : B.ld), sbv_(left_ ? B.ld : 1),
+          chain_(nvec_ <= kChainColumns && dim_ > leaf_ &&
+                 (p.trsm_chain == 2 || (p.trsm_chain == 1 && nvidia_program(dk)))),
           A_(A), B_(B) {}
 
     /// Enqueue the whole solve of M·X = alpha·Y, X overwriting B (alpha ≠ 0: the caller handles 0).
     void run(T alpha) {
-        w_ = dk_.scratch(size_t((dim_ + bs_ - 1) / bs_ * bs_ * bs_) * sizeof(T));
+        const int64_t nblk = (dim_ + bs_ - 1) / bs_;
+        const size_t wbytes = size_t(nblk * bs_ * bs_) * sizeof(T);
+        w_ = dk_.scratch(wbytes + (chain_ ? size_t(1 + nblk) * sizeof(cl_int) : 0));
         trtri_blocks<T>(dk_, q_, dim_, lower_, unit_, conj_, A_.mem, A_.off, sai_, sap_, w_, 0, bs_, size_t(bs_ * bs_));
+        if (chain_) return solve_chain(alpha, wbytes, nblk);
         solve(0, dim_, alpha);
     }
 
 private:
+    /// The whole solve in one launch of tessera_trsm_chain, its ticket and tags (1 + nblk ints
+    /// after W's blocks, at byte `sync`) zeroed first.
+    void solve_chain(T alpha, size_t sync, int64_t nblk) {
+        const cl_int zero = 0;
+        check(clEnqueueFillBuffer(q_, w_, &zero, sizeof zero, sync, size_t(1 + nblk) * sizeof(cl_int), 0, nullptr,
+                                  nullptr),
+              "clEnqueueFillBuffer(trsm chain tags)");
+        cl_kernel kernel = dk_.get("tessera_trsm_chain");
+        const size_t local[1] = {size_t(bs_ * ng_)};
+        check_local(dk_, "tessera_trsm_chain", local, 1);
+        const cl_int cdim = to_int(dim_, "trsm", "dim"), cnvec = to_int(nvec_, "trsm", "nvec");
+        const cl_int clower = lower_, cconj = conj_;
+        const cl_int csai = to_int(sai_, "trsm", "lda"), csap = to_int(sap_, "trsm", "lda");
+        const cl_int csbi = to_int(sbi_, "trsm", "ldb"), csbv = to_int(sbv_, "trsm", "ldb");
+        const cl_ulong offA = A_.off, offW = 0, offB = B_.off, offS = sync / sizeof(cl_int);
+        set_args(kernel, "clSetKernelArg(tessera_trsm_chain)", cdim, cnvec, clower, cconj, alpha, A_.mem, offA, csai,
+                 csap, w_, offW, B_.mem, offB, csbi, csbv, w_, offS);
+        const size_t global[1] = {size_t(nblk) * local[0]};
+        enqueue(q_, kernel, 1, global, local, "clEnqueueNDRangeKernel(tessera_trsm_chain)");
+    }
+
     /// Rows r0 .. r0+n of M·X = a·Y (r0 a multiple of bs).
     void solve(int64_t r0, int64_t n, T a) {
         if (n <= leaf_) return solve_leaf(r0, n, a);
@@ -164,6 +196,7 @@ private:
     Trans trans_;
     bool mtrans_, conj_, lower_, unit_;
     int64_t dim_, nvec_, bs_, leaf_, ng_, vw_, sai_, sap_, sbi_, sbv_;
+    bool chain_;  ///< the whole solve in one launch (solve_chain)
     Mat A_, B_;
     cl_mem w_ = nullptr;
 };

@@ -29,6 +29,7 @@ struct Params {
     int trsm_nv;      ///< columns of B per work-item of tessera_trsm_leaf
     int trsm_ng;      ///< groups of trsm_nv columns per work-group of tessera_trsm_leaf (trsm_bs·trsm_ng work-items)
     int trsm_leaf;    ///< rows of M solved by one launch of tessera_trsm_leaf (launch.cpp)
+    int trsm_chain;   ///< trsm with few columns in one launch (tessera_trsm_chain): 0 never, 1 on NVIDIA GPUs, 2 anywhere
     int potrf_wg;     ///< work-items of tessera_potrf
     int potrf_bs;     ///< columns of the leaves of the recursive potrf (tessera_potrf's maximum n)
     int getrf_leaf;   ///< columns of the leaves of the recursive LU panel (launch_getrf.cpp)
@@ -95,6 +96,9 @@ inline constexpr ParamDef kParamTable[] = {
      "trsm.cl: groups of TRSM_NV columns per work-group of a trsm leaf"},
     {"TESSERA_TRSM_LEAF", 256, in_range(1, 4096), &Params::trsm_leaf,
      "launch.cpp: rows of a trsm leaf, solved in one launch (rounded down to TRSM_BS)"},
+    {"TESSERA_TRSM_CHAIN", 1, one_of({0, 1, 2}), &Params::trsm_chain,
+     "launch.cpp: trsm of at most 8 columns in one launch whose work-groups wait on each other: 0 never, 1 on "
+     "NVIDIA GPUs, 2 on any device"},
     {"TESSERA_POTRF_BS", 32, in_range(1, 256), &Params::potrf_bs,
      "potrf.cl: columns of a leaf of the recursive potrf, factored and inverted in registers"},
     {"TESSERA_POTRF_WG", 256, one_of({32, 64, 128, 256, 512, 1024}), &Params::potrf_wg,
@@ -139,7 +143,7 @@ inline constexpr ParamDef kParamTable[] = {
 };
 
 constexpr Params::Params()
-    : gemm_mb(), gemm_nb(), gemm_kb(), gemm_tm(), gemm_tn(), trsm_bs(), trsm_nv(), trsm_ng(), trsm_leaf(),
+    : gemm_mb(), gemm_nb(), gemm_kb(), gemm_tm(), gemm_tn(), trsm_bs(), trsm_nv(), trsm_ng(), trsm_leaf(), trsm_chain(),
       potrf_wg(), potrf_bs(), getrf_leaf(), getrf_step_rows(), getrf_grid(), nv_splitk(), qr_sb(), qr_leaf(), qr_grid(), nvd_mbar_tri(), nvd_mbar_few(),
       gemm_narrow(), norm_lines(), norm_wg() {
     for (const ParamDef& d : kParamTable)

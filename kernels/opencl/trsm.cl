@@ -282,8 +282,167 @@ TESSERA_UNROLL_BY(4)
     }
 }
 
+// tessera_trsm_chain: the whole solve M·X = alpha·Y for at most TRSM_CHAIN_NC columns of Y (the
+// solves of one right-hand side) in one launch, one work-group per diagonal block K of BS rows, the
+// blocks meeting through memory instead of through launches. M, Y, W and conj as in
+// tessera_trsm_leaf, over all dim rows; alpha is applied here.
+//   X(K) = W(K)·(alpha·Y(K) − Σ_J M(K,J)·X(J))   over the blocks J before K in the substitution.
+// A work-group takes its place s in the substitution from a ticket (sync[0], atomically
+// incremented) rather than from its group id, so it waits only on blocks whose work-groups have
+// started: it never waits on a work-group the device has not scheduled, whatever the order or
+// residency of work-groups. Block J's X(J) is ready when its tag sync[1 + J] is set (getrf.cl's
+// getrf_tag_publish / getrf_tag_read: release / acquire), and is then read past the L1 cache.
+// The work-group folds in, in one pass, every block already solved (at its start most are), and
+// waits only when none is; the last block before K, M(K,J) of the diagonal's neighbour, is loaded
+// into registers at the start, with W(K) and alpha·Y(K), so that what follows its tag is
+// arithmetic on registers and local memory. Work-item (t, g) owns row t of the block and the g-th
+// of NG shares of a block's columns (PG = BS/NG); the shares meet in local memory
+// (NG·BS·TRSM_CHAIN_NC scalars).
+// sync holds 1 + ceil(dim/BS) ints, zero before the launch (the launcher fills them).
+// Launch: local size BS·TRSM_NG, global size ceil(dim/BS)·BS·TRSM_NG.
+
+#define TRSM_CHAIN_NC 8                              // columns of Y at most (launch.cpp's kChainColumns)
+#define TRSM_CHAIN_PG (TRTRI_BS / TESSERA_TRSM_NG)  // columns of a block in a work-item's share
+#define TRSM_CHAIN_INLINE static inline __attribute__((always_inline))  // its arrays stay in registers
+
+// acc += M(K,J)·X(J) over this work-item's row t and share p0 .. p0 + PG of J's rows (m: M(K,J)'s
+// entries of that share, zero outside the block).
+TRSM_CHAIN_INLINE void tessera_trsm_chain_fold(scalar_t* acc, const scalar_t* m, volatile __global const scalar_t* B,
+                                               const int x0, const int jn, const int p0, const int nvec, const int sbi,
+                                               const int sbv)
+{
+TESSERA_UNROLL
+    for (int q = 0; q < TRSM_CHAIN_PG; ++q) {
+        const int p = p0 + q;
+        if (p < jn) {
+TESSERA_UNROLL
+            for (int c = 0; c < TRSM_CHAIN_NC; ++c)
+                if (c < nvec) acc[c] = S_FMA(m[q], B[(long)(x0 + p) * sbi + (long)c * sbv], acc[c]);
+        }
+    }
+}
+
+// m = this work-item's share of M(K,J) (rows y0 + t, kn of them; columns x0 + p0 .., jn of them).
+TRSM_CHAIN_INLINE void tessera_trsm_chain_load(scalar_t* m, __global const scalar_t* A, const int y0, const int kn,
+                                               const int x0, const int jn, const int t, const int p0, const int sai,
+                                               const int sap, const int conj)
+{
+TESSERA_UNROLL
+    for (int q = 0; q < TRSM_CHAIN_PG; ++q) {
+        const int p = p0 + q;
+        scalar_t v = S_ZERO;
+        if (t < kn && p < jn) {
+            v = A[(long)(y0 + t) * sai + (long)(x0 + p) * sap];
+            if (conj) v = S_CONJ(v);
+        }
+        m[q] = v;
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(TRSM_NT, 1, 1)))
+void tessera_trsm_chain(const int dim, const int nvec, const int lower, const int conj, const scalar_t alpha,
+                        __global const scalar_t* A, const ulong offA, const int sai, const int sap,
+                        __global const scalar_t* W, const ulong offW, __global scalar_t* B_, const ulong offB,
+                        const int sbi, const int sbv, __global int* sync_, const ulong offS)
+{
+    __local scalar_t P[TESSERA_TRSM_NG * TRTRI_BS * TRSM_CHAIN_NC];  // the shares' partial sums, [g][t][c]
+    __local int ticket, ready;
+
+    const int lid = (int)get_local_id(0);
+    const int t = lid % TRTRI_BS, g = lid / TRTRI_BS, p0 = g * TRSM_CHAIN_PG;
+    volatile __global int* sync = sync_ + offS;
+    volatile __global scalar_t* B = B_ + offB;
+    A += offA;
+    W += offW;
+    if (lid == 0) ticket = atomic_inc(sync);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int nblk = (dim + TRTRI_BS - 1) / TRTRI_BS, s = ticket;
+#define TRSM_CHAIN_BLOCK(d) (lower ? (d) : nblk - 1 - (d))  // the block d-th in the substitution
+    const int K = TRSM_CHAIN_BLOCK(s);
+    const int y0 = K * TRTRI_BS, kn = min(TRTRI_BS, dim - y0);
+
+    // Registers loaded before any wait: W(K)'s share, alpha·Y(K) (g = 0), the last block's M(K,J).
+    scalar_t acc[TRSM_CHAIN_NC], yk[TRSM_CHAIN_NC], w[TRSM_CHAIN_PG], m_last[TRSM_CHAIN_PG];
+TESSERA_UNROLL
+    for (int q = 0; q < TRSM_CHAIN_PG; ++q) {
+        const int p = p0 + q;
+        w[q] = (t < kn && p < kn) ? W[(long)K * (TRTRI_BS * TRTRI_BS) + t + (long)p * TRTRI_BS] : S_ZERO;
+    }
+TESSERA_UNROLL
+    for (int c = 0; c < TRSM_CHAIN_NC; ++c) {
+        acc[c] = S_ZERO;
+        yk[c] = (g == 0 && t < kn && c < nvec) ? S_MUL(alpha, B[(long)(y0 + t) * sbi + (long)c * sbv]) : S_ZERO;
+    }
+    const int j_last = TRSM_CHAIN_BLOCK(s - 1), x_last = j_last * TRTRI_BS, n_last = min(TRTRI_BS, dim - x_last);
+    if (s > 0) tessera_trsm_chain_load(m_last, A, y0, kn, x_last, n_last, t, p0, sai, sap, conj);
+
+    // acc = Σ_J M(K,J)·X(J) over the blocks before the last, in passes over those already solved.
+    for (int d = 0; d < s - 1;) {
+        if (lid == 0) {
+            int r = d;
+            while (r == d)
+                while (r < s - 1 && getrf_tag_read(sync + 1 + TRSM_CHAIN_BLOCK(r)) != 0) ++r;
+            ready = r;
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        const int r = ready;
+        for (; d < r; ++d) {
+            const int x0 = TRSM_CHAIN_BLOCK(d) * TRTRI_BS, jn = min(TRTRI_BS, dim - x0);
+            scalar_t m[TRSM_CHAIN_PG];
+            tessera_trsm_chain_load(m, A, y0, kn, x0, jn, t, p0, sai, sap, conj);
+            tessera_trsm_chain_fold(acc, m, B, x0, jn, p0, nvec, sbi, sbv);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);  // `ready` read by all before it is written again
+    }
+    if (s > 0) {
+        if (lid == 0)
+            while (getrf_tag_read(sync + 1 + j_last) == 0) {
+            }
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        tessera_trsm_chain_fold(acc, m_last, B, x_last, n_last, p0, nvec, sbi, sbv);
+    }
+#undef TRSM_CHAIN_BLOCK
+
+    // P[0][t][c] = y(t, c) = alpha·Y(K)(t, c) − Σ_g acc (zero past kn or nvec).
+TESSERA_UNROLL
+    for (int c = 0; c < TRSM_CHAIN_NC; ++c) P[(g * TRTRI_BS + t) * TRSM_CHAIN_NC + c] = acc[c];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (g == 0)
+TESSERA_UNROLL
+        for (int c = 0; c < TRSM_CHAIN_NC; ++c) {
+            scalar_t y = yk[c];
+            for (int h = 0; h < TESSERA_TRSM_NG; ++h) y -= P[(h * TRTRI_BS + t) * TRSM_CHAIN_NC + c];
+            P[t * TRSM_CHAIN_NC + c] = (t < kn && c < nvec) ? y : S_ZERO;
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // X(K) = W(K)·y, this work-item's share of the columns of W(K); the shares summed by g = 0.
+TESSERA_UNROLL
+    for (int c = 0; c < TRSM_CHAIN_NC; ++c) acc[c] = S_ZERO;
+TESSERA_UNROLL
+    for (int q = 0; q < TRSM_CHAIN_PG; ++q)
+TESSERA_UNROLL
+        for (int c = 0; c < TRSM_CHAIN_NC; ++c) acc[c] = S_FMA(w[q], P[(p0 + q) * TRSM_CHAIN_NC + c], acc[c]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+TESSERA_UNROLL
+    for (int c = 0; c < TRSM_CHAIN_NC; ++c) P[(g * TRTRI_BS + t) * TRSM_CHAIN_NC + c] = acc[c];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (g == 0 && t < kn)
+        for (int c = 0; c < nvec; ++c) {
+            scalar_t x = S_ZERO;
+            for (int h = 0; h < TESSERA_TRSM_NG; ++h) x += P[(h * TRTRI_BS + t) * TRSM_CHAIN_NC + c];
+            B[(long)(y0 + t) * sbi + (long)c * sbv] = x;
+        }
+    // X(K)'s stores ordered before its tag by the barrier and the release (getrf_grid_publish).
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) getrf_tag_publish(sync + 1 + K, 1);
+}
+
 // Internal helpers end here: later files of the concatenated program may reuse these names.
 #undef TRTRI_LEAF
+#undef TRSM_CHAIN_INLINE
+#undef TRSM_CHAIN_PG
+#undef TRSM_CHAIN_NC
 #undef TRSM_LDG
 #undef TRSM_VW
 #undef TRSM_NT
