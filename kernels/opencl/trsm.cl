@@ -296,8 +296,8 @@ TESSERA_UNROLL_BY(4)
 // waits only when none is; the last block before K, M(K,J) of the diagonal's neighbour, is loaded
 // into registers at the start, with W(K) and alpha·Y(K), so that what follows its tag is
 // arithmetic on registers and local memory. Work-item (t, g) owns row t of the block and the g-th
-// of NG shares of a block's columns (PG = BS/NG); the shares meet in local memory
-// (NG·BS·TRSM_CHAIN_NC scalars).
+// of NG shares of a block's columns (PG = BS/NG); each X(J) is staged in local memory, and the
+// shares meet there (NG·BS·TRSM_CHAIN_NC scalars).
 // sync holds 1 + ceil(dim/BS) ints, zero before the launch (the launcher fills them).
 // Launch: local size BS·TRSM_NG, global size ceil(dim/BS)·BS·TRSM_NG.
 
@@ -306,19 +306,26 @@ TESSERA_UNROLL_BY(4)
 #define TRSM_CHAIN_INLINE static inline __attribute__((always_inline))  // its arrays stay in registers
 
 // acc += M(K,J)·X(J) over this work-item's row t and share p0 .. p0 + PG of J's rows (m: M(K,J)'s
-// entries of that share, zero outside the block).
-TRSM_CHAIN_INLINE void tessera_trsm_chain_fold(scalar_t* acc, const scalar_t* m, volatile __global const scalar_t* B,
-                                               const int x0, const int jn, const int p0, const int nvec, const int sbi,
-                                               const int sbv)
+// entries of that share, zero outside the block). X(J) is staged in Xs first (Xs[p·NC + c], columns
+// below nvec), each entry read once from memory, past the L1 cache, by one work-item: read by every
+// work-item from memory, as volatile loads that the device issues one after another, a block's 16
+// reads took most of the 8 µs a block cost (H200). Barriers before and after: Xs is reused.
+TRSM_CHAIN_INLINE void tessera_trsm_chain_fold(scalar_t* acc, const scalar_t* m, __local scalar_t* Xs,
+                                               volatile __global const scalar_t* B, const int x0, const int jn,
+                                               const int p0, const int nvec, const int sbi, const int sbv)
 {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int e = (int)get_local_id(0); e < TRTRI_BS * nvec; e += TRSM_NT) {
+        const int p = e % TRTRI_BS, c = e / TRTRI_BS;
+        Xs[p * TRSM_CHAIN_NC + c] = p < jn ? B[(long)(x0 + p) * sbi + (long)c * sbv] : S_ZERO;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
 TESSERA_UNROLL
     for (int q = 0; q < TRSM_CHAIN_PG; ++q) {
         const int p = p0 + q;
-        if (p < jn) {
 TESSERA_UNROLL
-            for (int c = 0; c < TRSM_CHAIN_NC; ++c)
-                if (c < nvec) acc[c] = S_FMA(m[q], B[(long)(x0 + p) * sbi + (long)c * sbv], acc[c]);
-        }
+        for (int c = 0; c < TRSM_CHAIN_NC; ++c)
+            if (c < nvec) acc[c] = S_FMA(m[q], Xs[p * TRSM_CHAIN_NC + c], acc[c]);
     }
 }
 
@@ -345,7 +352,7 @@ void tessera_trsm_chain(const int dim, const int nvec, const int lower, const in
                         __global const scalar_t* W, const ulong offW, __global scalar_t* B_, const ulong offB,
                         const int sbi, const int sbv, __global int* sync_, const ulong offS)
 {
-    __local scalar_t P[TESSERA_TRSM_NG * TRTRI_BS * TRSM_CHAIN_NC];  // the shares' partial sums, [g][t][c]
+    __local scalar_t P[TESSERA_TRSM_NG * TRTRI_BS * TRSM_CHAIN_NC];  // X(J) staged (folds), then the shares' partial sums [g][t][c]
     __local int ticket, ready;
 
     const int lid = (int)get_local_id(0);
@@ -390,7 +397,7 @@ TESSERA_UNROLL
             const int x0 = TRSM_CHAIN_BLOCK(d) * TRTRI_BS, jn = min(TRTRI_BS, dim - x0);
             scalar_t m[TRSM_CHAIN_PG];
             tessera_trsm_chain_load(m, A, y0, kn, x0, jn, t, p0, sai, sap, conj);
-            tessera_trsm_chain_fold(acc, m, B, x0, jn, p0, nvec, sbi, sbv);
+            tessera_trsm_chain_fold(acc, m, P, B, x0, jn, p0, nvec, sbi, sbv);
         }
         barrier(CLK_LOCAL_MEM_FENCE);  // `ready` read by all before it is written again
     }
@@ -399,11 +406,12 @@ TESSERA_UNROLL
             while (getrf_tag_read(sync + 1 + j_last) == 0) {
             }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-        tessera_trsm_chain_fold(acc, m_last, B, x_last, n_last, p0, nvec, sbi, sbv);
+        tessera_trsm_chain_fold(acc, m_last, P, B, x_last, n_last, p0, nvec, sbi, sbv);
     }
 #undef TRSM_CHAIN_BLOCK
 
-    // P[0][t][c] = y(t, c) = alpha·Y(K)(t, c) − Σ_g acc (zero past kn or nvec).
+    // P[0][t][c] = y(t, c) = alpha·Y(K)(t, c) − Σ_g acc (zero past kn or nvec), after every fold's reads.
+    barrier(CLK_LOCAL_MEM_FENCE);
 TESSERA_UNROLL
     for (int c = 0; c < TRSM_CHAIN_NC; ++c) P[(g * TRTRI_BS + t) * TRSM_CHAIN_NC + c] = acc[c];
     barrier(CLK_LOCAL_MEM_FENCE);
