@@ -88,9 +88,12 @@ constexpr size_t kPotrfMaxElementsPerItem = 32;
 constexpr const char* kMagic = "tessera-kernel-params";
 constexpr int kVersion = 1;
 
-/// Scalars of local memory trsm.cl's larger kernel takes: tessera_trtri_blocks' block and merge
-/// buffer, BS·(BS + 1) + BS²/4, or tessera_trsm_leaf's block and columns, BS·(BS + 1) + BS·NV·NG.
-size_t trsm_local_scalars(size_t bs, size_t nv_ng) { return bs * (bs + 1 + std::max(bs / 4, nv_ng)); }
+/// Scalars of local memory trsm.cl's largest kernel takes: tessera_trtri_blocks' block and merge
+/// buffer, BS·(BS + 1) + BS²/4, tessera_trsm_leaf's block and columns, BS·(BS + 1) + BS·NV·NG, or
+/// tessera_trsm_chain's partial sums, NG·BS·8 (TRSM_CHAIN_NC = 8 columns).
+size_t trsm_local_scalars(size_t bs, size_t nv, size_t ng) {
+    return std::max(bs * (bs + 1 + std::max(bs / 4, nv * ng)), ng * bs * 8);
+}
 
 }  // namespace
 
@@ -219,10 +222,10 @@ std::string check_params(const KernelParams& p, const DeviceInfo* info) {
     // and the two pivot arrays.
     if ((4 * size_t(v("TESSERA_POTRF_COLS")) * pbs * 16 + 2 * pbs * sizeof(double)) > lmem)
         return "potrf.cl local memory 4·POTRF_COLS·POTRF_BS·16 + 2·POTRF_BS·8 bytes exceeds the device's";
-    const size_t tng = size_t(v("TESSERA_TRSM_NG")), tvw = size_t(v("TESSERA_TRSM_NV")) * tng;
-    if (trsm_local_scalars(tbs, tvw) * sizeof(double) > lmem)
-        return "trsm.cl local memory TRSM_BS·(TRSM_BS + 1 + max(TRSM_BS/4, TRSM_NV·TRSM_NG))·8 bytes exceeds "
-               "the device's";
+    const size_t tng = size_t(v("TESSERA_TRSM_NG"));
+    if (trsm_local_scalars(tbs, size_t(v("TESSERA_TRSM_NV")), tng) * sizeof(double) > lmem)
+        return "trsm.cl local memory max(TRSM_BS·(TRSM_BS + 1 + max(TRSM_BS/4, TRSM_NV·TRSM_NG)), TRSM_NG·TRSM_BS·8)·8 "
+               "bytes exceeds the device's";
     if (tbs % tng || tbs * tng > maxwg)
         return "trsm.cl work-group TRSM_BS·TRSM_NG: TRSM_NG must divide TRSM_BS, within the device's limit";
     const size_t nl = size_t(v("TESSERA_NORM_LINES")), nc = size_t(v("TESSERA_NORM_CHUNK"));
@@ -324,8 +327,8 @@ void fit_local_memory(KernelParams& p, const DeviceInfo& info, size_t scalar_byt
     if (scalar_bytes <= 8) return;
     const size_t lmem = info.local_mem_bytes ? info.local_mem_bytes : kDefaultLocalMemBytes;
     int& tbs = p["TESSERA_TRSM_BS"];
-    const size_t nv = size_t(p["TESSERA_TRSM_NV"]) * size_t(p["TESSERA_TRSM_NG"]);
-    while (tbs > 16 && trsm_local_scalars(size_t(tbs), nv) * scalar_bytes > lmem) tbs /= 2;
+    const size_t nv = size_t(p["TESSERA_TRSM_NV"]), ng = size_t(p["TESSERA_TRSM_NG"]);
+    while (tbs > 16 && trsm_local_scalars(size_t(tbs), nv, ng) * scalar_bytes > lmem) tbs /= 2;
     int& kb = p["TESSERA_GEMM_KB"];
     const size_t mb = size_t(p["TESSERA_GEMM_MB"]), nb = size_t(p["TESSERA_GEMM_NB"]);
     while (kb > 4 && size_t(kb) * (mb + nb + 2) * scalar_bytes > lmem) kb /= 2;
