@@ -94,7 +94,8 @@ void gemm_launch(const DeviceKernels& dk, const Params& p, cl_command_queue q, c
 /// With at most kChainColumns columns of Y, more than one leaf and TESSERA_TRSM_CHAIN (on NVIDIA
 /// GPUs by default), the whole solve is instead one launch of tessera_trsm_chain after the
 /// inversion: the leaves and updates of one right-hand side are ~30 short launches one after
-/// another (1.37 ms for a 4096 float tile on an H200, bench/gpu_notes.md).
+/// another (0.75 ms for a 4096 float tile on an H200, against 0.24 ms in one launch; bench/gpu_notes.md,
+/// "The solves' triangles in one launch").
 template <class T>
 class BlockedTrsm {
 public:
