@@ -87,25 +87,25 @@ endfunction()
 first_run_on(1 1000000 CPU)
 first_run_on(1000000 1 OpenCL)
 
+# A first run (first_run) under the rates CPU / OpenCL: the profile has a task of `on_opencl` on
+# OpenCL and none of the codelets `off_cpu` (a regex) on the CPU.
+function(first_run_off_cpu cpu_rate ocl_rate on_opencl off_cpu)
+  first_run(out ${cpu_rate} ${ocl_rate} "" ${ARGN})
+  if(NOT out MATCHES "\n  d${on_opencl} +OpenCL +[0-9]+")
+    message(FATAL_ERROR "no ${on_opencl} task on OpenCL in the profile")
+  endif()
+  if(out MATCHES "\n  d(${off_cpu}) +CPU +[0-9]+")
+    message(FATAL_ERROR "rates d ${cpu_rate} (CPU) / ${ocl_rate} (OpenCL), first run: a ${off_cpu} task ran on the CPU")
+  endif()
+endfunction()
+
 # 2b. Codelets spanning a tile column (the LU panel, laswp) meet each footprint once per run: with no
 #     history, a kind estimated slower at all is ruled out for them (kRuleOutFactorColumn), here the
 #     CPU at a third of the OpenCL device's rate, within the factor 10 of tile codelets.
-first_run(out 1 3 "" ${TESTER} getrf --prec d --n 192 --nb 64 --check --profile)
-if(NOT out MATCHES "\n  dgetrf_panel +OpenCL +[0-9]+")
-  message(FATAL_ERROR "no getrf_panel task on OpenCL in the profile")
-endif()
-if(out MATCHES "\n  d(getrf_panel|laswp) +CPU +[0-9]+")
-  message(FATAL_ERROR "rates d 1 (CPU) / 3 (OpenCL), first run: a column-spanning task ran on the CPU")
-endif()
+first_run_off_cpu(1 3 getrf_panel "getrf_panel|laswp" ${TESTER} getrf --prec d --n 192 --nb 64 --check --profile)
 
 # 2c.
-first_run(out 100 10 "" ${TESTER} trsm --prec d --m 192 --n 1 --nb 64 --side L --check --profile)
-if(NOT out MATCHES "\n  dtrsm +OpenCL +[0-9]+")
-  message(FATAL_ERROR "no trsm task on OpenCL in the profile")
-endif()
-if(out MATCHES "\n  d(trsm|gemm) +CPU +[0-9]+")
-  message(FATAL_ERROR "rates d 100 (CPU) / 10 (OpenCL), first run: a one-column product ran on the CPU")
-endif()
+first_run_off_cpu(100 10 trsm "trsm|gemm" ${TESTER} trsm --prec d --m 192 --n 1 --nb 64 --side L --check --profile)
 
 # 3.
 set(ENV{TESSERA_PLACEMENT_PRIOR} maybe)
