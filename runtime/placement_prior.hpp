@@ -39,7 +39,7 @@ constexpr double kCpuCoreBandwidth = 10;
 /// The factor for a CPU core whose estimate is that bytes floor (a lower bound, where the flops
 /// estimate is a guess): a core that streams at twice kCpuCoreBandwidth still loses. Without it the
 /// first dsgesv n = 32768, nb 4096 on an H200 sent 22 of its one-column strsm to CPU cores (about 9 ms
-/// each, floor 6.4 ms) against 1.4 ms on the GPU (1.54× its calibrated time; bench/first_run.sh case
+/// each, floor 6.4 ms) against about 1 ms on the GPU (1.54× its calibrated time; bench/first_run.sh case
 /// gesv_mixed:d:32768:4096).
 constexpr double kRuleOutFactorBytes = 2;
 

@@ -309,7 +309,8 @@ TESSERA_UNROLL_BY(4)
 // entries of that share, zero outside the block). X(J) is staged in Xs first (Xs[p·NC + c], columns
 // below nvec), each entry read once from memory, past the L1 cache, by one work-item: read by every
 // work-item from memory, as volatile loads that the device issues one after another, a block's 16
-// reads took most of the 8 µs a block cost (H200). Barriers before and after: Xs is reused.
+// reads took most of the 8 µs a block cost (H200). A barrier on each side of the staging: the first
+// also ends the previous fold's reads of Xs.
 TRSM_CHAIN_INLINE void tessera_trsm_chain_fold(scalar_t* acc, const scalar_t* m, __local scalar_t* Xs,
                                                volatile __global const scalar_t* B, const int x0, const int jn,
                                                const int p0, const int nvec, const int sbi, const int sbv)
