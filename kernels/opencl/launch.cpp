@@ -108,8 +108,7 @@ public:
           unit_(diag == Diag::Unit), dim_(left_ ? m : n), nvec_(left_ ? n : m), bs_(p.trsm_bs),
           leaf_(std::max<int64_t>(1, p.trsm_leaf / p.trsm_bs) * p.trsm_bs), ng_(p.trsm_ng), vw_(p.trsm_nv * p.trsm_ng),
           sai_(mtrans_ ? A.ld : 1), sap_(mtrans_ ? 1 : A.ld), sbi_(left_ ? 1 : B.ld), sbv_(left_ ? B.ld : 1),
-          chain_(nvec_ <= kChainColumns && dim_ > leaf_ &&
-                 (p.trsm_chain == 2 || (p.trsm_chain == 1 && nvidia_program(dk)))),
+          chain_(nvec_ <= kChainColumns && dim_ > leaf_ && waiting_kernel_enabled(p.trsm_chain, dk)),
           A_(A), B_(B) {}
 
     /// Enqueue the whole solve of M·X = alpha·Y, X overwriting B (alpha ≠ 0: the caller handles 0).

@@ -51,7 +51,7 @@ public:
                    size_t piv_off, const LeafCandidates<T>& cand)
         : dk_(dk), q_(q), leaf_(std::clamp<int64_t>(dk.params().getrf_leaf, 1, kLeafMax)), m_(m), ncols_(ncols), P_(P),
           piv_(piv), piv_off_(piv_off), cand_(cand),
-          grid_(dk.params().getrf_grid == 2 || (dk.params().getrf_grid == 1 && nvidia_program(dk))) {}
+          grid_(waiting_kernel_enabled(dk.params().getrf_grid, dk)) {}
 
     /// Whether a tall leaf ran as one launch (the exchange's give-up flag then says whether its
     /// work-groups met).

@@ -101,7 +101,7 @@ public:
                 const ColumnWorkspace<T>& ws, Mat Tt)
         : dk_(dk), q_(q), m_(m), leaf_(column_leaf<T>(dk)), s_(s), ws_(ws), P_{s, ws.p / sizeof(T), ws.ld},
           R_{s, ws.r / sizeof(T), ncols}, W1_{s, ws.w1 / sizeof(T), ncols}, W2_{s, ws.w2 / sizeof(T), ncols}, T_(Tt),
-          grid_(dk.params().qr_grid == 2 || (dk.params().qr_grid == 1 && nvidia_program(dk))) {}
+          grid_(waiting_kernel_enabled(dk.params().qr_grid, dk)) {}
 
     Mat P() const { return P_; }
     Mat R() const { return R_; }

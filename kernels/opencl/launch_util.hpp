@@ -81,6 +81,13 @@ inline bool nvidia_program(const DeviceKernels& dk) {
     return dk.options().find("-DTESSERA_NV_SM") != std::string::npos;
 }
 
+/// A kernel whose work-groups wait on each other (TESSERA_GETRF_GRID, TESSERA_QR_GRID,
+/// TESSERA_TRSM_CHAIN): whether `setting` takes it on this program's device, 0 never, 1 on NVIDIA
+/// GPUs (where it was measured), 2 on any device.
+inline bool waiting_kernel_enabled(int setting, const DeviceKernels& dk) {
+    return setting == 2 || (setting == 1 && nvidia_program(dk));
+}
+
 /// Whether op is a transposition (ConjTrans is Trans for real types).
 inline bool is_trans(Trans t) { return t != Trans::NoTrans; }
 /// op as the kernels' transA/transB argument: 0 = X, 1 = Xᵀ, 2 = Xᴴ (no conjugation in real programs).
