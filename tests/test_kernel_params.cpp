@@ -121,6 +121,21 @@ TEST(KernelParams, ClDefaultsEqualTheTable) {
     }
 }
 
+// The host's kTrsmChainColumns (param_table.hpp) is trsm.cl's TRSM_CHAIN_NC: the launcher takes the
+// chain for no more columns than the kernel holds.
+TEST(KernelParams, TrsmChainColumnsEqualTheKernels) {
+    const std::string define = "#define TRSM_CHAIN_NC ";
+    for (const EmbeddedSource& src : embedded_sources()) {
+        const std::string text = src.text;
+        const size_t at = text.find(define);
+        if (at == std::string::npos) continue;
+        EXPECT_EQ(std::string(src.name), "trsm.cl");
+        EXPECT_EQ(std::strtol(text.c_str() + at + define.size(), nullptr, 10), long(kTrsmChainColumns));
+        return;
+    }
+    ADD_FAILURE() << "no '" << define << "' in the OpenCL sources";
+}
+
 TEST(KernelParams, SpecificityRules) {
     std::string err;
     auto t = parse_param_table(kGood, "good.txt", &err);

@@ -56,8 +56,6 @@ void trtri_blocks(const DeviceKernels& dk, cl_command_queue q, int64_t dim, bool
 
 namespace {
 
-constexpr int64_t kChainColumns = 8;  // TRSM_CHAIN_NC (trsm.cl): the most columns tessera_trsm_chain solves
-
 /// Shared by gemm, syrk and herk: tri as gemm.cl's (0 = all of C, 1 = lower, 2 = upper, | 4 Hermitian).
 template <class T>
 void gemm_launch(const DeviceKernels& dk, const Params& p, cl_command_queue q, const char* func, Trans transA,
@@ -91,7 +89,7 @@ void gemm_launch(const DeviceKernels& dk, const Params& p, cl_command_queue q, c
 /// first, portable kernel otherwise). A leaf of at most trsm_leaf rows is one launch of
 /// tessera_trsm_leaf (its diagonal blocks applied as W(K)·Y(K), its own off-diagonal blocks in
 /// between): a tile trsm is a few launches, not three per diagonal block.
-/// With at most kChainColumns columns of Y, more than one leaf and TESSERA_TRSM_CHAIN (on NVIDIA
+/// With at most kTrsmChainColumns columns of Y, more than one leaf and TESSERA_TRSM_CHAIN (on NVIDIA
 /// GPUs by default), the whole solve is instead one launch of tessera_trsm_chain after the
 /// inversion: the leaves and updates of one right-hand side are ~30 short launches one after
 /// another (0.75 ms for a 4096 float tile on an H200, against 0.24 ms in one launch; bench/gpu_notes.md,
@@ -108,7 +106,7 @@ public:
           unit_(diag == Diag::Unit), dim_(left_ ? m : n), nvec_(left_ ? n : m), bs_(p.trsm_bs),
           leaf_(std::max<int64_t>(1, p.trsm_leaf / p.trsm_bs) * p.trsm_bs), ng_(p.trsm_ng), vw_(p.trsm_nv * p.trsm_ng),
           sai_(mtrans_ ? A.ld : 1), sap_(mtrans_ ? 1 : A.ld), sbi_(left_ ? 1 : B.ld), sbv_(left_ ? B.ld : 1),
-          chain_(nvec_ <= kChainColumns && dim_ > leaf_ && waiting_kernel_enabled(p.trsm_chain, dk)),
+          chain_(nvec_ <= kTrsmChainColumns && dim_ > leaf_ && waiting_kernel_enabled(p.trsm_chain, dk)),
           A_(A), B_(B) {}
 
     /// Enqueue the whole solve of M·X = alpha·Y, X overwriting B (alpha ≠ 0: the caller handles 0).

@@ -18,6 +18,10 @@
 
 namespace tessera::ocl {
 
+/// Columns of Y tessera_trsm_chain solves at most (trsm.cl's TRSM_CHAIN_NC): launch.cpp takes it for
+/// trsm of no more columns, params.cpp counts its local memory.
+inline constexpr int kTrsmChainColumns = 8;
+
 /// Sizes of the kernels of one built program that the launchers need, read back from its build
 /// options (the TESSERA_* macros of kParamTable). A default-constructed Params holds the table's
 /// defaults: the sizes of a program built without any parameter macro.

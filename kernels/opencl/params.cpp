@@ -90,9 +90,9 @@ constexpr int kVersion = 1;
 
 /// Scalars of local memory trsm.cl's largest kernel takes: tessera_trtri_blocks' block and merge
 /// buffer, BS·(BS + 1) + BS²/4, tessera_trsm_leaf's block and columns, BS·(BS + 1) + BS·NV·NG, or
-/// tessera_trsm_chain's partial sums, NG·BS·8 (TRSM_CHAIN_NC = 8 columns).
+/// tessera_trsm_chain's partial sums, NG·BS·kTrsmChainColumns.
 size_t trsm_local_scalars(size_t bs, size_t nv, size_t ng) {
-    return std::max(bs * (bs + 1 + std::max(bs / 4, nv * ng)), ng * bs * 8);
+    return std::max(bs * (bs + 1 + std::max(bs / 4, nv * ng)), ng * bs * size_t(kTrsmChainColumns));
 }
 
 }  // namespace

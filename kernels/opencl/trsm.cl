@@ -301,7 +301,7 @@ TESSERA_UNROLL_BY(4)
 // sync holds 1 + ceil(dim/BS) ints, zero before the launch (the launcher fills them).
 // Launch: local size BS·TRSM_NG, global size ceil(dim/BS)·BS·TRSM_NG.
 
-#define TRSM_CHAIN_NC 8                              // columns of Y at most (launch.cpp's kChainColumns)
+#define TRSM_CHAIN_NC 8                              // columns of Y at most (param_table.hpp's kTrsmChainColumns)
 #define TRSM_CHAIN_PG (TRTRI_BS / TESSERA_TRSM_NG)  // columns of a block in a work-item's share
 #define TRSM_CHAIN_INLINE static inline __attribute__((always_inline))  // its arrays stay in registers
 
