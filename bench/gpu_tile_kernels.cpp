@@ -7,10 +7,9 @@
 // --reps of the span between two OpenCL markers (device clock). potrf, trtri and gemm are checked
 // against LAPACKE/CBLAS on the host (max error relative to the largest entry, printed).
 // Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] (s: the mixed solvers'
-// single factorization) [--only potrf|norms|narrow|solves|chain|copies|first|first16|alloc|idle|overlap] (potrf and its recursion's levels, the norm
+// single factorization) [--only potrf|norms|narrow|solves|copies|first|first16|alloc|idle|overlap] (potrf and its recursion's levels, the norm
 // partials, the narrow products of gemm_narrow.cl against the GEMM kernels, the trsm of the solves
-// with one and eight right-hand sides against the blocked trsm (chain: one right-hand side's trsm by
-// its order, its inversion apart), the precision
+// with one right-hand side by order and with one and eight against the blocked trsm, the precision
 // conversions against a copy, or a process's first potrf launches, alone; first16 with FP16 products;
 // alloc: a fresh buffer's first use against its second; idle: the tile potrf after the device idled;
 // overlap: the tile potrf on a second queue beside GEMMs on the first)
@@ -304,16 +303,34 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
         std::fflush(stdout);
     };
     if (only == "narrow") return narrow();
-    // The trsm of the solves with one right-hand side and with eight (getrs: L unit then U; potrs:
-    // L then Lᴴ) on the factor of A: the one-launch chain of this program (on NVIDIA GPUs) against
-    // the blocked leaves and GEMMs (a second program built with TESSERA_TRSM_CHAIN=0), each checked
+    // The trsm of the solves on the factor of A. First one right-hand side (L, lower, N, unit) of
+    // order 512 .. nb with this program: the whole trsm and its diagonal blocks' inversion alone, the
+    // one-launch chain's cost per diagonal block. Then one right-hand side and eight (getrs: L unit
+    // then U; potrs: L then Lᴴ) of order nb: this program (the chain on NVIDIA GPUs) against the
+    // blocked leaves and GEMMs (a second program built with TESSERA_TRSM_CHAIN=0), each checked
     // against CBLAS (max error relative to the largest entry).
     auto solves = [&] {
-        auto blocked = build_kernels(env, std::is_same_v<T, float> ? 's' : 'd', variant + " -DTESSERA_TRSM_CHAIN=0",
-                                     env.info, files);
         restore();
         ocl::potrf<T>(dk, env.queue, Uplo::Lower, nb, a, &info);  // L below the diagonal, A's own entries above
         A.read(env, ref);
+        const int tbs = dk.params().trsm_bs;
+        for (int dim = 512; dim <= nb; dim *= 2) {
+            const std::vector<T> x0(x.begin(), x.begin() + dim);
+            Buffer<T> X(env, x0.size());
+            const ocl::Mat xm{X.mem, 0, dim};
+            const double t = device_time(env, reps, [&] { X.write(env, x0); }, [&] {
+                ocl::trsm<T>(dk, env.queue, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, dim, 1, T(1), a, xm);
+            });
+            const double ti = device_time(env, reps, none, [&] {
+                ocl::trtri_blocks<T>(dk, env.queue, dim, true, true, false, A.mem, 0, 1, nb, W.mem, 0, tbs,
+                                     size_t(tbs) * tbs);
+            });
+            std::printf("TILE trsm one column, order %5d: %8.4f ms, of which the blocks' inversion %8.4f ms\n", dim,
+                        t * 1e3, ti * 1e3);
+            std::fflush(stdout);
+        }
+        auto blocked = build_kernels(env, std::is_same_v<T, float> ? 's' : 'd', variant + " -DTESSERA_TRSM_CHAIN=0",
+                                     env.info, files);
         struct Case {
             const char* what;
             Uplo uplo;
@@ -349,29 +366,6 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
             }
     };
     if (only == "solves") return solves();
-    // The one-launch trsm's cost per diagonal block: one right-hand side (L, lower, N, unit) of order
-    // 512 .. nb, the whole trsm and its diagonal blocks' inversion alone, this program only.
-    if (only == "chain") {
-        restore();
-        ocl::potrf<T>(dk, env.queue, Uplo::Lower, nb, a, &info);
-        for (int dim = 512; dim <= nb; dim *= 2) {
-            const std::vector<T> x0(x.begin(), x.begin() + dim);
-            Buffer<T> X(env, x0.size());
-            const ocl::Mat xm{X.mem, 0, dim};
-            const double t = device_time(env, reps, [&] { X.write(env, x0); }, [&] {
-                ocl::trsm<T>(dk, env.queue, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, dim, 1, T(1), a, xm);
-            });
-            const int tbs = dk.params().trsm_bs;
-            const double ti = device_time(env, reps, none, [&] {
-                ocl::trtri_blocks<T>(dk, env.queue, dim, true, true, false, A.mem, 0, 1, nb, W.mem, 0, tbs,
-                                     size_t(tbs) * tbs);
-            });
-            std::printf("TILE trsm one column, order %5d: %8.4f ms, of which the blocks' inversion %8.4f ms\n", dim,
-                        t * 1e3, ti * 1e3);
-            std::fflush(stdout);
-        }
-        return;
-    }
     if (only == "idle") {
         // The device's pace after the host kept it idle: the tile potrf with its inverse back to back,
         // then after 0.5, 2 and 5 s of no work (first launch after the pause, then the next).
@@ -522,7 +516,7 @@ int main(int argc, char** argv) {
     return tool::guarded_main("gpu_tile_kernels", [&] {
         int nb = 2048, reps = 5;
         char prec = 'd';
-        const std::vector<std::string> modes{"potrf", "norms", "narrow", "solves", "chain", "copies", "first", "first16", "alloc", "idle",
+        const std::vector<std::string> modes{"potrf", "norms", "narrow", "solves", "copies", "first", "first16", "alloc", "idle",
                                              "overlap"};
         std::string only;  // one of `modes`: that part alone
         std::string variant;  // extra build options, e.g. "-DTESSERA_POTRF_WARP_SYNC=1"
@@ -533,7 +527,7 @@ int main(int argc, char** argv) {
             else if (s == "--prec" && (v == "s" || v == "d")) prec = v[0];
             else if (s == "--only" && std::find(modes.begin(), modes.end(), v) != modes.end()) only = v;
             else if (s == "--variant" && !v.empty()) variant = v;
-            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|solves|chain|copies|first|first16|alloc|idle|overlap] [--variant OPTIONS]");
+            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|solves|copies|first|first16|alloc|idle|overlap] [--variant OPTIONS]");
         }
         if (nb < 64 || nb > 16384 || reps < 1 || reps > 1000) throw Error("--nb must be in [64, 16384], --reps in [1, 1000]");
         Env env;
