@@ -7,12 +7,13 @@
 // --reps of the span between two OpenCL markers (device clock). potrf, trtri and gemm are checked
 // against LAPACKE/CBLAS on the host (max error relative to the largest entry, printed).
 // Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] (s: the mixed solvers'
-// single factorization) [--only potrf|norms|narrow|solves|copies|first|first16|alloc|idle|overlap] (potrf and its recursion's levels, the norm
+// single factorization) [--only potrf|norms|narrow|solves|copies|first|first16|alloc|idle|overlap|panel] (potrf and its recursion's levels, the norm
 // partials, the narrow products of gemm_narrow.cl against the GEMM kernels, the trsm of the solves
 // with one right-hand side by order and with one and eight against the blocked trsm, the precision
 // conversions against a copy, or a process's first potrf launches, alone; first16 with FP16 products;
 // alloc: a fresh buffer's first use against its second; idle: the tile potrf after the device idled;
-// overlap: the tile potrf on a second queue beside GEMMs on the first)
+// overlap: the tile potrf on a second queue beside GEMMs on the first; panel: the LU panel of 8·nb
+// rows and nb/8 columns)
 // [--variant OPTIONS] (extra build options of the program, e.g. -DNAME=1).
 // Output lines start with TILE (machine-readable); bench/gpu_notes.md says what they showed.
 #include <algorithm>
@@ -27,6 +28,7 @@
 #include "examples/common/tool_main.hpp"
 #include "kernels/cpu/blas.hpp"
 #include "kernels/opencl/gemm_select.hpp"
+#include "kernels/opencl/launch_lu.hpp"
 #include "kernels/opencl/launch_util.hpp"
 #include "tools/tune/cl_harness.hpp"
 
@@ -166,8 +168,55 @@ void overlap(const Env& env, const ocl::DeviceKernels& dk, int nb, int reps,
     }
 }
 
+/// --only panel: the LU panel of 8·nb rows and nb/8 columns (ocl::getrf_panel with LAPACK's partial
+/// pivoting, a random matrix) in this program (--variant for others), checked: max |P·A − L·U| /
+/// (max |A| · ε).
+template <class T>
+void panel(const Env& env, int nb, int reps, const std::string& variant) {
+    const int64_t m = 8 * int64_t(nb), pw = nb / 8;
+    std::mt19937_64 rng(13);
+    std::vector<T> a0(size_t(m * pw)), got(a0.size());
+    fill_random(a0, rng);
+    Buffer<T> A(env, a0.size()), A0(env, a0.size());
+    Buffer<int64_t> piv(env, size_t(pw));
+    A0.write(env, a0);
+    std::vector<ocl::Mat> tiles;
+    std::vector<int64_t> rows(8, nb);
+    for (int t = 0; t < 8; ++t) tiles.push_back({A.mem, size_t(t) * nb, m});
+    auto restore = [&] {
+        check(clEnqueueCopyBuffer(env.queue, A0.mem, A.mem, 0, 0, a0.size() * sizeof(T), 0, nullptr, nullptr),
+              "clEnqueueCopyBuffer");
+    };
+    std::vector<int64_t> ipiv(static_cast<size_t>(pw));
+    int info = 0;
+    auto dk = build_kernels(env, std::is_same_v<T, float> ? 's' : 'd', variant, env.info, {});
+    const double t = device_time(env, reps, restore, [&] {
+        ocl::getrf_panel<T>(*dk, env.queue, tiles, rows, pw, 0, piv.mem, 0, ipiv.data(), &info);
+    });
+    check(clFinish(env.queue), "clFinish");
+    A.read(env, got);
+    std::vector<T> pa = a0, L(size_t(m * pw), T(0)), U(size_t(pw * pw), T(0));
+    for (int64_t i = 0; i < pw; ++i)
+        for (int64_t j = 0; j < pw; ++j) std::swap(pa[size_t(i + j * m)], pa[size_t(ipiv[size_t(i)] - 1 + j * m)]);
+    for (int64_t j = 0; j < pw; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            if (i > j) L[size_t(i + j * m)] = got[size_t(i + j * m)];
+            else U[size_t(i + j * pw)] = got[size_t(i + j * m)];
+            if (i == j) L[size_t(i + j * m)] = T(1);
+        }
+    cpu::gemm<T>(Trans::NoTrans, Trans::NoTrans, m, pw, pw, T(-1), L.data(), m, U.data(), pw, T(1), pa.data(), m);
+    double err = 0, big = 0;
+    for (size_t e = 0; e < pa.size(); ++e)
+        err = std::max(err, double(std::abs(pa[e]))), big = std::max(big, double(std::abs(a0[e])));
+    std::printf("TILE panel %lldx%lld: %8.3f ms (%.2f us a column), info %d, max|PA-LU|/(max|A| eps) %.1f\n",
+                (long long)m, (long long)pw, t * 1e3, t * 1e6 / double(pw), info,
+                err / (big * double(std::numeric_limits<T>::epsilon())));
+    std::fflush(stdout);
+}
+
 template <class T>
 void run(const Env& env, int nb, int reps, const std::string& only, const std::string& variant) {
+    if (only == "panel") return panel<T>(env, nb, reps, variant);
     const size_t elems = size_t(nb) * nb;
     const double n3 = double(nb) * nb * nb;
     std::mt19937_64 rng(7);
@@ -517,7 +566,7 @@ int main(int argc, char** argv) {
         int nb = 2048, reps = 5;
         char prec = 'd';
         const std::vector<std::string> modes{"potrf", "norms", "narrow", "solves", "copies", "first", "first16", "alloc", "idle",
-                                             "overlap"};
+                                             "overlap", "panel"};
         std::string only;  // one of `modes`: that part alone
         std::string variant;  // extra build options, e.g. "-DTESSERA_POTRF_WARP_SYNC=1"
         for (int i = 1; i < argc; i += 2) {
@@ -527,7 +576,7 @@ int main(int argc, char** argv) {
             else if (s == "--prec" && (v == "s" || v == "d")) prec = v[0];
             else if (s == "--only" && std::find(modes.begin(), modes.end(), v) != modes.end()) only = v;
             else if (s == "--variant" && !v.empty()) variant = v;
-            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|solves|copies|first|first16|alloc|idle|overlap] [--variant OPTIONS]");
+            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|solves|copies|first|first16|alloc|idle|overlap|panel] [--variant OPTIONS]");
         }
         if (nb < 64 || nb > 16384 || reps < 1 || reps > 1000) throw Error("--nb must be in [64, 16384], --reps in [1, 1000]");
         Env env;
