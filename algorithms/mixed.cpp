@@ -22,13 +22,17 @@ int64_t refine(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const Ti
     LowFactor<T> low{uplo, TileMatrix<low_t<T>>::workspace(n, n, nb), {}, how, {}};  // no host storage: written where converted
     TileMatrix<low_t<T>> Xs(n, nrhs, nb);  // SWORK: B, then each residual, in the low precision
     TileMatrix<T> R(n, nrhs, nb);
-    double cte = 0, rmax = 0;
+    double cte = 0, rmax = 0, excess = 0;
     iter = start(low, A, B, X, Xs, R, cte);
     if (iter < 0) return fallback(uplo, A, ipiv, B, X);
-    if (converged(R, X, cte, &rmax)) {
+    if (converged(R, X, cte, &rmax, &excess)) {
         if (uplo == Uplo::General) ipiv = low.ipiv;
         return 0;
     }
+    // Tensor-core factors (Tf32, Fp16; not LAPACK's Low, which iterates kItermax times as DSGESV):
+    // two corrections in a row too slow to pass the test within kItermax end the refinement early,
+    // with the same iter and fallback as kItermax corrections would have.
+    int slow = 0;
     for (int64_t it = 1; it <= kItermax; ++it) {
         // R's conversion tests no entry: the convergence test's largest |r| bounds them.
         if (!fits_low(Uplo::General, R, low.sigma, rmax)) return iter = -2, fallback(uplo, A, ipiv, B, X);
@@ -38,10 +42,13 @@ int64_t refine(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const Ti
         convert_up_async(true, Xs, X, seq);
         residual_async(uplo, A, B, X, R, seq);
         seq.wait();
-        if (converged(R, X, cte, &rmax)) {
+        const double before = excess;
+        if (converged(R, X, cte, &rmax, &excess)) {
             if (uplo == Uplo::General) ipiv = low.ipiv;
             return iter = it, 0;
         }
+        slow = too_slow(before, excess, it) ? slow + 1 : 0;
+        if (how != LowFactorization::Low && slow == 2) break;
     }
     iter = -kItermax - 1;
     return fallback(uplo, A, ipiv, B, X);

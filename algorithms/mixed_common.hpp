@@ -155,18 +155,33 @@ double norm_inf(Uplo uplo, const TileMatrix<T>& A) {
 }
 
 // Whether every column satisfies LAPACK's test ‖r_j‖∞ ≤ ‖x_j‖∞ · cte (waits for R and X); *rmax (when
-// given) becomes the largest cabs1 of R's entries (NaN when one is NaN), fits_low's bound for R.
+// given) becomes the largest cabs1 of R's entries (NaN when one is NaN), fits_low's bound for R, and
+// *excess the test's largest ratio ‖r_j‖∞ / (‖x_j‖∞ · cte) (≤ 1 when it passes; +∞ for a zero bound, NaN
+// for a NaN).
 template <class T>
-bool converged(const TileMatrix<T>& R, const TileMatrix<T>& X, double cte, double* rmax = nullptr) {
+bool converged(const TileMatrix<T>& R, const TileMatrix<T>& X, double cte, double* rmax = nullptr,
+               double* excess = nullptr) {
     const std::vector<double> r = column_amax(R), x = column_amax(X);
     bool pass = true;
-    double largest = 0;
+    double largest = 0, worst = 0;
     for (size_t j = 0; j < r.size(); ++j) {
         if (!(r[j] <= x[j] * cte)) pass = false;
         if (!(r[j] <= largest) && !std::isnan(largest)) largest = r[j];
+        const double e = r[j] == 0 ? 0.0 : r[j] / (x[j] * cte);
+        if (!(e <= worst) && !std::isnan(worst)) worst = e;
     }
     if (rmax) *rmax = largest;
+    if (excess) *excess = worst;
     return pass;
+}
+
+// Whether correction `it` (1-based), which took the test's ratio (converged's excess) from `before`
+// to `after`, converged too slowly to pass it within kItermax corrections at the same rate (a rate
+// of 1 or more, or a NaN, included): it + log(after) / −log(after / before) > kItermax.
+inline bool too_slow(double before, double after, int64_t it) {
+    const double rate = after / before;
+    if (!(rate < 1) || !(after > 0)) return !(after <= 1);  // no progress (or NaN): too slow unless passed
+    return double(it) + std::log(after) / -std::log(rate) > double(kItermax);
 }
 
 // FP16 products (LowFactorization::Fp16) factor sigma·A instead of A: sigma, a power of 2, brings A's

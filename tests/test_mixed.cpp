@@ -9,6 +9,7 @@
 
 #include "examples/common/checks.hpp"
 #include "examples/common/checks_mixed.hpp"
+#include "algorithms/mixed_common.hpp"
 #include "kernels/cpu/blas.hpp"
 #include "tests/test_env.hpp"
 
@@ -219,6 +220,47 @@ TYPED_TEST(Mixed, IllConditionedFallsBackToDouble) {
         EXPECT_LE(check::backward_error(n, nrhs, a.data(), n, x.data(), n, b.data(), n), check::kThreshold);
         // After the fallback, a holds the double factorization, as LAPACK's xSPOSV leaves it.
         if (spd) EXPECT_LE(check::potrf_residual(Uplo::Lower, n, a.data(), n, f.data(), n), check::kThreshold);
+    }
+}
+
+// With tensor-core factors (Tf32, Fp16) the refinement stops once two corrections in a row are too
+// slow to pass LAPACK's test within ITERMAX = 30 at their rate (mixed::too_slow); LAPACK's Low
+// iterates 30 times. Ratios are the test's largest ‖r_j‖∞ / (‖x_j‖∞·cte): halving from 1e4 needs
+// 14 corrections (passes within 30 from correction 1, not from correction 20); no progress, growth
+// and NaN are too slow; a ratio at or below 1 has passed whatever the rate.
+TEST(MixedRefinement, TooSlowIsTheRateThatMissesItermax) {
+    EXPECT_FALSE(mixed::too_slow(2e4, 1e4, 1));
+    EXPECT_TRUE(mixed::too_slow(2e4, 1e4, 20));
+    EXPECT_FALSE(mixed::too_slow(1e6, 1e2, 2));   // a rate of 1e-4: one more correction
+    EXPECT_TRUE(mixed::too_slow(1e3, 0.9e3, 2));  // 0.9: about 66 more
+    EXPECT_TRUE(mixed::too_slow(1e3, 1e3, 1));
+    EXPECT_TRUE(mixed::too_slow(1e3, 5e3, 1));
+    EXPECT_TRUE(mixed::too_slow(1e3, std::numeric_limits<double>::quiet_NaN(), 1));
+    EXPECT_TRUE(mixed::too_slow(1e3, std::numeric_limits<double>::infinity(), 1));
+    EXPECT_FALSE(mixed::too_slow(1e3, 0.5, 29));
+    EXPECT_FALSE(mixed::too_slow(0.5, 0.5, 3));
+}
+
+// κ = 1e12 with Tf32 factors (as Low on CPU workers and PoCL): the early stop ends in the same
+// fallback as 30 corrections, iter = −31 (or −3), and a backward stable solution.
+TYPED_TEST(Mixed, Tf32IllConditionedFallsBackToDouble) {
+    using T = TypeParam;
+    const int64_t n = 64, nb = 32;
+    for (bool spd : {true, false}) {
+        const auto a = check::random_cond<T>(n, n, 1e12, spd, 23);
+        const auto b = check::random_matrix<T>(n, 1, n, 24);
+        TileMatrix<T> A(n, n, nb), B(n, 1, nb), X(n, 1, nb);
+        A.fill_from_lapack(a.data(), n);
+        B.fill_from_lapack(b.data(), n);
+        int64_t iter = 0;
+        std::vector<int64_t> ipiv;
+        ASSERT_EQ(spd ? posv_mixed(Uplo::Lower, A, B, X, iter, LowFactorization::Tf32)
+                      : gesv_mixed(A, ipiv, B, X, iter, LowFactorization::Tf32),
+                  0);
+        EXPECT_TRUE(iter == -3 || iter == -31) << (spd ? "posv" : "gesv") << " iter " << iter;
+        std::vector<T> x(static_cast<size_t>(n));
+        X.to_lapack(x.data(), n);
+        EXPECT_LE(check::backward_error(n, 1, a.data(), n, x.data(), n, b.data(), n), check::kThreshold);
     }
 }
 

@@ -17,7 +17,11 @@
 //   iter = −3: the low-precision factorization failed (info > 0: not positive definite, or an exact
 //              zero pivot);
 //   iter = −31 (−ITERMAX − 1): no convergence after ITERMAX corrections (A too ill-conditioned for
-//              the low precision: roughly κ(A) ≳ 1/eps_low ≈ 1e7).
+//              the low precision: roughly κ(A) ≳ 1/eps_low ≈ 1e7); with LowFactorization::Tf32 or
+//              Fp16 also as soon as two corrections in a row were too slow to pass the test within
+//              ITERMAX at their rate (r's ratio to the test's bound shrinking by less than it needs),
+//              so that a matrix beyond the tensor-core factors' reach falls back after a few
+//              corrections, not thirty.
 // (LAPACK's −1, "fell back for implementation-specific reasons", is never returned.) After a
 // fallback A holds the high-precision factors, as LAPACK's xPOSV / xGESV leave them.
 // Every task, the precision conversions and the products with the diagonal tiles of a symmetric A
