@@ -126,11 +126,14 @@ TYPED_TEST(Mixed, TileFormsWithModerateCondition) {
 }
 
 // Solves A·x = b (n×n column-major a, n×1 b) with posv_mixed (spd; Lower) or gesv_mixed, or their
-// GMRES-IR forms, factoring as `how`; expects info 0, iter ≥ 0 and the double backward error under
-// the tester's threshold.
+// GMRES-IR forms, factoring as `how`: the solver's info and iter, and the double backward error of x.
+struct MixedResult {
+    int64_t info, iter;
+    double error;
+};
 template <class T>
-void expect_mixed_solve(const std::vector<T>& a, const std::vector<T>& b, int64_t n, int64_t nb, bool spd, bool gmres,
-                        LowFactorization how, const std::string& where) {
+MixedResult mixed_solve(const std::vector<T>& a, const std::vector<T>& b, int64_t n, int64_t nb, bool spd, bool gmres,
+                        LowFactorization how) {
     TileMatrix<T> A(n, n, nb), B(n, 1, nb), X(n, 1, nb);
     A.fill_from_lapack(a.data(), n);
     B.fill_from_lapack(b.data(), n);
@@ -140,11 +143,19 @@ void expect_mixed_solve(const std::vector<T>& a, const std::vector<T>& b, int64_
                                       : gesv_mixed_gmres(A, ipiv, B, X, iter, how))
                                : (spd ? posv_mixed(Uplo::Lower, A, B, X, iter, how)
                                       : gesv_mixed(A, ipiv, B, X, iter, how));
-    ASSERT_EQ(info, 0) << where;
-    EXPECT_GE(iter, 0) << where;
     std::vector<T> x(static_cast<size_t>(n));
     X.to_lapack(x.data(), n);
-    EXPECT_LE(check::backward_error(n, 1, a.data(), n, x.data(), n, b.data(), n), check::kThreshold) << where;
+    return {info, iter, check::backward_error(n, 1, a.data(), n, x.data(), n, b.data(), n)};
+}
+
+// mixed_solve, expecting info 0, iter ≥ 0 and the backward error under the tester's threshold.
+template <class T>
+void expect_mixed_solve(const std::vector<T>& a, const std::vector<T>& b, int64_t n, int64_t nb, bool spd, bool gmres,
+                        LowFactorization how, const std::string& where) {
+    const MixedResult r = mixed_solve(a, b, n, nb, spd, gmres, how);
+    ASSERT_EQ(r.info, 0) << where;
+    EXPECT_GE(r.iter, 0) << where;
+    EXPECT_LE(r.error, check::kThreshold) << where;
 }
 
 // Each of the mixed solvers (posv, gesv and their GMRES-IR forms; `lu_only`: gesv's) on 4×4 tiles of 2
@@ -247,20 +258,12 @@ TYPED_TEST(Mixed, Tf32IllConditionedFallsBackToDouble) {
     using T = TypeParam;
     const int64_t n = 64, nb = 32;
     for (bool spd : {true, false}) {
-        const auto a = check::random_cond<T>(n, n, 1e12, spd, 23);
-        const auto b = check::random_matrix<T>(n, 1, n, 24);
-        TileMatrix<T> A(n, n, nb), B(n, 1, nb), X(n, 1, nb);
-        A.fill_from_lapack(a.data(), n);
-        B.fill_from_lapack(b.data(), n);
-        int64_t iter = 0;
-        std::vector<int64_t> ipiv;
-        ASSERT_EQ(spd ? posv_mixed(Uplo::Lower, A, B, X, iter, LowFactorization::Tf32)
-                      : gesv_mixed(A, ipiv, B, X, iter, LowFactorization::Tf32),
-                  0);
-        EXPECT_TRUE(iter == -3 || iter == -31) << (spd ? "posv" : "gesv") << " iter " << iter;
-        std::vector<T> x(static_cast<size_t>(n));
-        X.to_lapack(x.data(), n);
-        EXPECT_LE(check::backward_error(n, 1, a.data(), n, x.data(), n, b.data(), n), check::kThreshold);
+        const MixedResult r = mixed_solve(check::random_cond<T>(n, n, 1e12, spd, 23), check::random_matrix<T>(n, 1, n, 24),
+                                          n, nb, spd, false, LowFactorization::Tf32);
+        const char* what = spd ? "posv" : "gesv";
+        ASSERT_EQ(r.info, 0) << what;
+        EXPECT_TRUE(r.iter == -3 || r.iter == -31) << what << " iter " << r.iter;
+        EXPECT_LE(r.error, check::kThreshold) << what;
     }
 }
 
