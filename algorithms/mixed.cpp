@@ -32,7 +32,8 @@ int64_t refine(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const Ti
     // Tensor-core factors (Tf32, Fp16; not LAPACK's Low, which iterates kItermax times as DSGESV):
     // two corrections in a row too slow to pass the test within kItermax end the refinement early,
     // with the same iter and fallback as kItermax corrections would have.
-    int slow = 0;
+    const bool stop_early = how != LowFactorization::Low;
+    int slow = 0;  // corrections in a row too_slow
     for (int64_t it = 1; it <= kItermax; ++it) {
         // R's conversion tests no entry: the convergence test's largest |r| bounds them.
         if (!fits_low(Uplo::General, R, low.sigma, rmax)) return iter = -2, fallback(uplo, A, ipiv, B, X);
@@ -47,8 +48,7 @@ int64_t refine(Uplo uplo, TileMatrix<T>& A, std::vector<int64_t>& ipiv, const Ti
             if (uplo == Uplo::General) ipiv = low.ipiv;
             return iter = it, 0;
         }
-        slow = too_slow(before, excess, it) ? slow + 1 : 0;
-        if (how != LowFactorization::Low && slow == 2) break;
+        if (stop_early && (slow = too_slow(before, excess, it) ? slow + 1 : 0) == 2) break;
     }
     iter = -kItermax - 1;
     return fallback(uplo, A, ipiv, B, X);
