@@ -189,7 +189,7 @@ double trsm_case(const Env& env, const ocl::DeviceKernels& dk, Side side, Uplo u
 template <class T>
 bool run_trsm_checks(const Env& env, const Args& a, const std::string& variant) {
     const char prec = std::is_same_v<T, float> ? 's' : 'd';
-    auto dk = build_kernels(env, prec, variant_opts(a, variant), device_info(env, a), nv_gemm_files({"trsm.cl", "lacpy.cl"}));
+    auto dk = build_kernels(env, prec, variant_opts(a, variant), device_info(env, a), nv_gemm_files({"getrf.cl", "trsm.cl", "lacpy.cl"}));
     if (!ocl::nv_gemm_available(*dk)) {
         std::printf("CHECK %c trsm %s unavailable (no tessera_nvgemm kernels on this device)\n", prec, label(variant).c_str());
         return false;

@@ -2,7 +2,7 @@
 // FP32 accumulators (gemm_nv.cl describes the family). The float kernels' blocks, slabs and copies
 // (gemm_nv_s.cl's helpers: 128×128 blocks of 256 work-items, k-major slabs X[k][r] of row NVS_LD =
 // 132, cp.async, the staged B), multiplied by mma.sync with the operands rounded to
-//   _tf32: TF32 (cvt.rna, 10 explicit mantissa bits, unit roundoff 2^-11, FP32's range), by
+//   _tf32: TF32 (as cvt.rna rounds, 10 explicit mantissa bits, unit roundoff 2^-11, FP32's range), by
 //          m16n8k8 .tf32;
 //   _f16:  FP16 (cvt.rn, the same 10 bits and unit roundoff, but finite only up to 65504,
 //          subnormal below 2^-14, zero below 2^-25), by m16n8k16 .f16: twice the work per
@@ -36,7 +36,8 @@
 #define NVT_EMU_PARAMS , __local float (*emu_a)[16 * 16], __local float (*emu_b)[16 * 8]
 typedef float nvt_tf32_t;
 typedef float2 nvt_pair_t;  // (lower k, higher k), rounded
-static inline float nvt_tf32(const float x) { return as_float((as_uint(x) + 0x1000u) & 0xffffe000u); }
+static inline float nvt_tf32_rna(const float x) { return as_float((as_uint(x) + 0x1000u) & 0xffffe000u); }
+#define nvt_tf32_add nvt_tf32_rna
 // To nearest FP16, ties to even; overflow to ±Inf; subnormals in steps of 2^-24; NaN stays NaN.
 static inline float nvt_fp16(const float x)
 {
@@ -94,12 +95,22 @@ static inline void nvt_emu_f16(float* c, const float2 a0, const float2 a1, const
 #define NVT_EMU_PARAMS
 typedef uint nvt_tf32_t;
 typedef uint nvt_pair_t;
-static inline uint nvt_tf32(const float x)
+// To TF32, rounded to nearest, ties away from zero, two ways. cvt.rna.tf32.f32 becomes a compare and
+// about four integer operations in NVIDIA's code (24 of them per 16 mma: 64 % of the NT kernel's
+// instructions, which bound it). The mma reads a .tf32 operand's upper 19 bits and ignores the lower
+// 13, so adding half a TF32 ulp to the bits rounds the same in one integer add (CUTLASS's
+// round_half_ulp_truncate); unlike cvt.rna it makes ±∞ and the floats within half a TF32 ulp of
+// ±FLT_MAX NaN instead of ±∞ (overflow either way, which the mixed solvers rule out before
+// factoring). The kernels whose B is staged (NN, TN) keep cvt.rna: with the add NVIDIA's compiler
+// gave them more registers than two work-groups per SM allow (136 against 128), and they ran 20 %
+// slower (bench/gpu_notes.md, "The TF32 GEMM's conversions").
+static inline uint nvt_tf32_rna(const float x)
 {
     uint y;
     TESSERA_NV_ASM("cvt.rna.tf32.f32 %0, %1;" : "=r"(y) : "f"(x));
     return y;
 }
+static inline uint nvt_tf32_add(const float x) { return as_uint(x) + 0x1000u; }
 static inline uint nvt_pack(const float lo, const float hi)
 {
     uint y;
@@ -118,6 +129,9 @@ static inline uint nvt_pack(const float lo, const float hi)
                             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1))
 #endif
 
+// An operand to TF32 in the body of a kernel whose local rna_ says which way.
+#define NVT_TF32(x_) (rna_ ? nvt_tf32_rna(x_) : nvt_tf32_add(x_))
+
 // acc += the warp's share of one k-major slab pair (As_, Bs_: the warp's first row and column
 // already added) in TF32, step by step of 8 k.
 #define NVT_SLAB_MMA_TF32(As_, Bs_)                                                                \
@@ -130,12 +144,12 @@ static inline uint nvt_pack(const float lo, const float hi)
             const float4 ah1 = *(__local const float4*)(a_ + NVS_LD + 32);                         \
             const float4 b0v = *(__local const float4*)b_, b1v = *(__local const float4*)(b_ + NVS_LD); \
             const nvt_tf32_t a[4][4] = {                                                           \
-                {nvt_tf32(al0.x), nvt_tf32(al0.y), nvt_tf32(al1.x), nvt_tf32(al1.y)},              \
-                {nvt_tf32(al0.z), nvt_tf32(al0.w), nvt_tf32(al1.z), nvt_tf32(al1.w)},              \
-                {nvt_tf32(ah0.x), nvt_tf32(ah0.y), nvt_tf32(ah1.x), nvt_tf32(ah1.y)},              \
-                {nvt_tf32(ah0.z), nvt_tf32(ah0.w), nvt_tf32(ah1.z), nvt_tf32(ah1.w)}};             \
-            const nvt_tf32_t b[2][4] = {{nvt_tf32(b0v.x), nvt_tf32(b0v.y), nvt_tf32(b0v.z), nvt_tf32(b0v.w)}, \
-                                        {nvt_tf32(b1v.x), nvt_tf32(b1v.y), nvt_tf32(b1v.z), nvt_tf32(b1v.w)}}; \
+                {NVT_TF32(al0.x), NVT_TF32(al0.y), NVT_TF32(al1.x), NVT_TF32(al1.y)},              \
+                {NVT_TF32(al0.z), NVT_TF32(al0.w), NVT_TF32(al1.z), NVT_TF32(al1.w)},              \
+                {NVT_TF32(ah0.x), NVT_TF32(ah0.y), NVT_TF32(ah1.x), NVT_TF32(ah1.y)},              \
+                {NVT_TF32(ah0.z), NVT_TF32(ah0.w), NVT_TF32(ah1.z), NVT_TF32(ah1.w)}};             \
+            const nvt_tf32_t b[2][4] = {{NVT_TF32(b0v.x), NVT_TF32(b0v.y), NVT_TF32(b0v.z), NVT_TF32(b0v.w)}, \
+                                        {NVT_TF32(b1v.x), NVT_TF32(b1v.y), NVT_TF32(b1v.z), NVT_TF32(b1v.w)}}; \
             _Pragma("unroll") for (int i = 0; i < 4; ++i)                                          \
             _Pragma("unroll") for (int j = 0; j < 4; ++j)                                          \
                 NVT_MMA_TF32(acc[i][j], a[i][0], a[i][1], a[i][2], a[i][3], b[0][j], b[1][j]);      \
@@ -200,6 +214,7 @@ static inline void nvt_gemm_body(const int fp16, const int transA, const int tra
     const int ra = 64 * (w & 1) + 4 * g;    // the lane's first row in the block (then ra + 32)
     const int cb = 32 * (w >> 1) + 4 * g;   // B fragment loads: columns cb..cb+3 (n8 tiles 0..3)
     const int cc = 32 * (w >> 1) + 8 * t;   // C: the lane's columns cc..cc+7
+    const int rna_ = NVS_STAGED(transB, vec);  // TF32 by cvt.rna where B is staged (nvt_tf32_add)
 
     float acc[4][4][4];
 #pragma unroll
@@ -303,6 +318,7 @@ NVS_KERNEL(tessera_nvgemm_tn_u_split_f16, 1, 0, 0, 1)
 #undef NVT_BODY
 #undef NVT_HAS_F16
 #undef NVT_SLAB_MMA_TF32
+#undef NVT_TF32
 #undef NVT_SLAB_MMA_F16
 #undef NVT_MMA_TF32
 #undef NVT_MMA_F16
