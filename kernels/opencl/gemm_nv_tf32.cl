@@ -96,14 +96,15 @@ static inline void nvt_emu_f16(float* c, const float2 a0, const float2 a1, const
 typedef uint nvt_tf32_t;
 typedef uint nvt_pair_t;
 // To TF32, rounded to nearest, ties away from zero, two ways. cvt.rna.tf32.f32 becomes a compare and
-// about four integer operations in NVIDIA's code (24 of them per 16 mma: 64 % of the NT kernel's
-// instructions, which bound it). The mma reads a .tf32 operand's upper 19 bits and ignores the lower
-// 13, so adding half a TF32 ulp to the bits rounds the same in one integer add (CUTLASS's
-// round_half_ulp_truncate); unlike cvt.rna it makes ±∞ and the floats within half a TF32 ulp of
-// ±FLT_MAX NaN instead of ±∞ (overflow either way, which the mixed solvers rule out before
-// factoring). The kernels whose B is staged (NN, TN) keep cvt.rna: with the add NVIDIA's compiler
-// gave them more registers than two work-groups per SM allow (136 against 128), and they ran 20 %
-// slower (bench/gpu_notes.md, "The TF32 GEMM's conversions").
+// about four integer operations in NVIDIA's code: 24 conversions per 16 mma made 64 % of the NT
+// kernel's instructions, which bound it (Nsight Compute through tools/nv_profile). The mma reads a
+// .tf32 operand's upper 19 bits and ignores the lower 13, so adding half a TF32 ulp to the bits rounds
+// the same in one integer add (CUTLASS's round_half_ulp_truncate); unlike cvt.rna it makes ±∞ and
+// the floats within half a TF32 ulp of ±FLT_MAX NaN instead of ±∞ (overflow either way, which the
+// mixed solvers rule out before factoring). The kernels whose B is staged (NN, TN) keep cvt.rna: with
+// the add NVIDIA's OpenCL ran them 20 % slower (NN 74 against 93 TFLOP/s at n = 8192, H200), with
+// -cl-nv-maxrregcount=128 too, where the CUDA driver's build of the same PTX ran NN at 93 either way;
+// why is open (bench/gpu_notes.md, "The TF32 GEMM's conversions").
 static inline uint nvt_tf32_rna(const float x)
 {
     uint y;
@@ -214,7 +215,7 @@ static inline void nvt_gemm_body(const int fp16, const int transA, const int tra
     const int ra = 64 * (w & 1) + 4 * g;    // the lane's first row in the block (then ra + 32)
     const int cb = 32 * (w >> 1) + 4 * g;   // B fragment loads: columns cb..cb+3 (n8 tiles 0..3)
     const int cc = 32 * (w >> 1) + 8 * t;   // C: the lane's columns cc..cc+7
-    const int rna_ = NVS_STAGED(transB, vec);  // TF32 by cvt.rna where B is staged (nvt_tf32_add)
+    const int rna_ = NVS_STAGED(transB, vec);  // TF32 by cvt.rna where B is staged (nvt_tf32_rna)
 
     float acc[4][4][4];
 #pragma unroll
