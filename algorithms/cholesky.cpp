@@ -18,32 +18,33 @@ namespace tessera {
 
 namespace {
 
-// Cholesky's panel k: the diagonal tile's factorization and the triangular solves with it, a trsm
-// per tile; or, with an OpenCL device (`invert`), the diagonal tile inverted once and each tile
-// multiplied by the inverse (trmm, a GEMM on the device), as MAGMA's panels do: a device trsm is a
-// chain of small diagonal-block solves, several times slower than its GEMM. The inverse is made
-// with the factor (potrf_inverse: one recursion for both, bench/gpu_notes.md) on the diagonal
-// tile's device. Over several devices of one process, each other device that owns tiles of the
-// panel inverts its own copy (trtri): an inverse that crossed devices went through host memory
-// StarPU allocated for it each step, ~90 ms on the critical path of every step (dpotrf n=65536
-// nb=4096 on 4 H100s, 2×2 device grid: bench/multi_gpu.sh trace), where the diagonal tile itself
-// travels through its home.
+// Cholesky's panel k: the diagonal tile factored and inverted in one task (potrf_inverse: one
+// recursion for both on a device, bench/gpu_notes.md; LAPACK's xPOTRF then xTRTRI on a CPU), then
+// each panel tile multiplied by the inverse (trmm), as MAGMA's panels do, where LAPACK's xPOTRF
+// solves with the factor (trsm). Products are a device's GEMMs, where its trsm is a chain of small
+// diagonal-block solves several times slower; and on CPU cores OpenBLAS's single-threaded dtrmm runs
+// 71-78 GFLOP/s against dtrsm's 40-47 (2-core Intel VM, tiles of 768 and 1024), so the inverse's
+// nb³/3 flops pay for themselves: dpotrf n = 8192 1.25-1.27 s against 1.34-1.47 with trsm
+// (`tessera-tester potrf --n 8192 --nb 1024`). The residual grows with κ(L(k,k)), not κ(A).
+// Over several devices of one process, each other device that owns tiles of the panel inverts its
+// own copy (trtri): an inverse that crossed devices went through host memory StarPU allocated for
+// it each step, ~90 ms on the critical path of every step (dpotrf n=65536 nb=4096 on 4 H100s, 2×2
+// device grid: bench/multi_gpu.sh trace), where the diagonal tile itself travels through its home.
 template <class T>
 class Panel {
 public:
     /// keep_inverse: the caller takes the diagonal tile's inverse (take_inverse), also for the last
     /// panel, which solves nothing.
-    Panel(Uplo uplo, const TileMatrix<T>& A, int64_t k, bool invert, bool keep_inverse, int prio)
+    Panel(Uplo uplo, const TileMatrix<T>& A, int64_t k, bool keep_inverse, int prio)
         : uplo_(uplo), side_(uplo == Uplo::Lower ? Side::Right : Side::Left), A_(A), k_(k),
-          invert_(invert && k + 1 < A.nt()), invert_with_factor_(invert && (k + 1 < A.nt() || keep_inverse)),
-          prio_(prio) {}
+          invert_with_factor_(k + 1 < A.nt() || keep_inverse), prio_(prio) {}
     ~Panel() {
         for (const auto& [device, h] : inverses_) tasks::release_temp_tile(h);
     }
     Panel(const Panel&) = delete;
     Panel& operator=(const Panel&) = delete;
 
-    /// Factor the diagonal tile (its local info to *info), with its inverse where the panel solves by one.
+    /// Factor the diagonal tile (its local info to *info), with its inverse unless nothing uses it.
     void factor(int* info) {
         const TileHandle d = A_.handle(k_, k_);
         if (invert_with_factor_) tasks::potrf_inverse<T>(uplo_, d, new_inverse(d), info, prio_);
@@ -51,9 +52,8 @@ public:
     }
     /// Solve panel tile t (below the diagonal for Lower, right of it for Upper) at priority prio.
     void operator()(TileHandle t, int prio) {
-        if (invert_)  // the inverse has zeros in its other triangle (trtri's and potrf_inverse's contract)
-            tasks::trmm<T>(side_, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), inverse_for(t), t, prio, true);
-        else tasks::trsm<T>(side_, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), A_.handle(k_, k_), t, prio);
+        // the inverse has zeros in its other triangle (trtri's and potrf_inverse's contract)
+        tasks::trmm<T>(side_, uplo_, Trans::ConjTrans, Diag::NonUnit, T(1), inverse_for(t), t, prio, true);
     }
     /// The inverse of the diagonal tile, handed to the caller (who releases it): one the panel
     /// made, else one made now (trtri on the diagonal tile's device).
@@ -86,7 +86,7 @@ private:
     const Side side_;
     const TileMatrix<T>& A_;
     const int64_t k_;
-    const bool invert_, invert_with_factor_;
+    const bool invert_with_factor_;
     const int prio_;
     std::map<int, TileHandle> inverses_;  // by device (-1: none)
 };
@@ -105,7 +105,6 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq, std::vector<TileHan
     // Priorities along the critical path: step k's panel before its updates, and the update of the
     // next panel column before the rest of the trailing matrix.
     auto prio = [nt](int64_t k, int64_t dist) { return int(3 * (nt - k) - dist); };
-    const bool invert = detail::opencl_devices() > 0;
     if (inverses) inverses->assign(size_t(nt), nullptr);
     // One loop for both triangles (as SLATE's potrf after its flip): tile(i, j) is the Lower
     // triangle's tile (i, j), i ≥ j, which for Upper is stored at (j, i).
@@ -117,7 +116,7 @@ void potrf_async(Uplo uplo, TileMatrix<T>& A, Sequence& seq, std::vector<TileHan
     for (int64_t k = 0; k < nt; ++k)
         for (int64_t m = k; m < nt; ++m) prefetch(tile(m, k));
     for (int64_t k = 0; k < nt; ++k) {
-        Panel<T> panel(uplo, A, k, invert, inverses != nullptr, prio(k, 0));
+        Panel<T> panel(uplo, A, k, inverses != nullptr, prio(k, 0));
         panel.factor(detail::info_slot(k * A.nb()));
         // L(m,k) = A(m,k)·L(k,k)⁻ᴴ (Upper: U(k,m) = U(k,k)⁻ᴴ·A(k,m)) for every tile below the diagonal.
         for (int64_t m = k + 1; m < nt; ++m) panel(tile(m, k), prio(k, m - k));

@@ -1,5 +1,5 @@
 // potrf codelets: Cholesky of one diagonal tile, reporting LAPACK's info into a Sequence slot;
-// potrf_inverse also writes the factor's inverse (the tile Cholesky's panel on OpenCL devices), on
+// potrf_inverse also writes the factor's inverse (the tile Cholesky's panel, algorithms/cholesky.cpp), on
 // the device's panel queue where it has one.
 #include "codelets/codelet.hpp"
 #include "codelets/panel_queue.hpp"

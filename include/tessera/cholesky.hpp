@@ -12,7 +12,9 @@ namespace tessera {
 /// Cholesky factorization A = L·Lᴴ (uplo Lower) or A = Uᴴ·U (uplo Upper) of the symmetric (s, d) or
 /// Hermitian (c, z) positive definite n×n A (ᴴ is ᵀ for real T), in place on the uplo triangle (the
 /// other is not referenced; the imaginary parts of a complex diagonal are taken as zero). Right-looking tile
-/// algorithm of Buttari et al. (2009) / Chameleon's pzpotrf, priorities along the critical path.
+/// algorithm of Buttari et al. (2009) / Chameleon's pzpotrf, priorities along the critical path; each
+/// panel multiplies by the inverse of its diagonal tile (trtri + trmm, as MAGMA's panels) where xPOTRF
+/// solves by the factor (trsm), so the residual grows with the diagonal tiles' condition numbers.
 /// Returns info: 0 on success, or k > 0 when the leading minor of order k is not positive definite
 /// (a non-positive or NaN pivot) as LAPACK's xPOTRF. Throws Error if A is not square, TaskError
 /// if a task fails on its worker (see Sequence).
