@@ -196,9 +196,9 @@ int64_t potrf(char uplo, int64_t n, T* a, int64_t lda, const Options& opts) {
     const Uplo u = uplo_from_char(uplo);
     check_dim("lapack::potrf", "n", n);
     const Options o = detail::with_tuned_nb<T>(opts, "potrf", "lapack::potrf", n);
-    auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::potrf", "lda");
+    auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::potrf", "lda", u);  // the uplo triangle only
     const int64_t info = tessera::potrf(u, A);
-    detail::lapack_result(A, a, lda);
+    detail::lapack_result(A, a, lda, u);
     return info;
 }
 
@@ -208,7 +208,7 @@ void potrs(char uplo, int64_t n, int64_t nrhs, const T* a, int64_t lda, T* b, in
     check_dim("lapack::potrs", "n", n);
     check_dim("lapack::potrs", "nrhs", nrhs);
     const Options o = detail::with_tuned_nb<T>(opts, "potrf", "lapack::potrs", std::max(n, nrhs));
-    auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::potrs", "lda");
+    auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::potrs", "lda", u);
     auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::potrs", "ldb");
     tessera::potrs(u, A, B);
     detail::lapack_result(B, b, ldb);
@@ -220,10 +220,10 @@ int64_t posv(char uplo, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_
     check_dim("lapack::posv", "n", n);
     check_dim("lapack::posv", "nrhs", nrhs);
     const Options o = detail::with_tuned_nb<T>(opts, "potrf", "lapack::posv", std::max(n, nrhs));
-    auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::posv", "lda");
+    auto A = detail::lapack_tiles(a, lda, n, n, o, "lapack::posv", "lda", u);
     auto B = detail::lapack_tiles(b, ldb, n, nrhs, o, "lapack::posv", "ldb");
     const int64_t info = tessera::posv(u, A, B);
-    detail::lapack_result(A, a, lda);
+    detail::lapack_result(A, a, lda, u);
     if (info == 0) detail::lapack_result(B, b, ldb);
     return info;
 }

@@ -100,16 +100,18 @@ inline bool lapack_in_place(const Options& opts) {
 /// The caller's column-major rows×cols array `a` (ld ≥ max(1, rows)) as a tile matrix of tile size
 /// opts.nb (already resolved), as opts.layout says: a view of `a` (TileMatrix::view: InPlace, or
 /// Auto without OpenCL devices in one process) or a tile-major copy filled from it (TileCopy). A view
-/// of an array the call only reads is made through const_cast: no task writes it.
+/// of an array the call only reads is made through const_cast: no task writes it. uplo Lower or
+/// Upper: a copy holds only that triangle's tiles (TileMatrix::fill_from_lapack), for calls that
+/// read no other.
 template <class T>
 TileMatrix<T> lapack_tiles(const T* a, int64_t ld, int64_t rows, int64_t cols, const Options& opts, const char* func,
-                           const char* ld_name) {
+                           const char* ld_name, Uplo uplo = Uplo::General) {
     // Distributed, rank 0's array is scattered: the other ranks' ld is not used.
     check_arg(rank() != 0 || ld >= std::max<int64_t>(1, rows), func, ld_name, ld, "must be >= max(1, rows)");
     require_runtime(func);
     if (lapack_in_place(opts)) return TileMatrix<T>::view(const_cast<T*>(a), rows, cols, ld, opts.nb);
     TileMatrix<T> A(rows, cols, opts.nb);
-    A.fill_from_lapack(a, ld);
+    A.fill_from_lapack(a, ld, uplo);
     return A;
 }
 
@@ -125,11 +127,12 @@ TileMatrix<T> lapack_output_tiles(T* a, int64_t ld, int64_t rows, int64_t cols, 
 }
 
 /// Leave the result of A (from lapack_tiles) in the caller's array `a`: a view waits for its tasks
-/// and brings every tile home; a copy is copied back (TileMatrix::to_lapack).
+/// and brings every tile home; a copy is copied back (TileMatrix::to_lapack), only uplo's triangle
+/// of tiles for Lower or Upper (a call that wrote no other).
 template <class T>
-void lapack_result(const TileMatrix<T>& A, T* a, int64_t ld) {
+void lapack_result(const TileMatrix<T>& A, T* a, int64_t ld, Uplo uplo = Uplo::General) {
     if (A.is_view()) A.acquire_host();
-    else A.to_lapack(a, ld);
+    else A.to_lapack(a, ld, uplo);
 }
 
 /// A caller's complete LAPACK pivots (1-based), refused before any task when one is not a row of

@@ -25,6 +25,11 @@ TileHandle register_region(const TileMatrix<T>& A, const T* a, int64_t lda, int6
     return tasks::register_tile(corner, A.tile_rows(i), A.tile_cols(j), lda, sizeof(T), 0);
 }
 
+// Whether tile (i, j) of a matrix of square tiles holds part of uplo's triangle (General: every tile).
+bool in_triangle(Uplo uplo, int64_t i, int64_t j) {
+    return uplo == Uplo::General || (uplo == Uplo::Lower ? i >= j : i <= j);
+}
+
 // Distributed, rank 0 alone has the array: its lda and pointer are the ones that must be checked.
 bool lda_ok(int64_t lda, int64_t m) { return detail::rank() != 0 || lda >= std::max<int64_t>(1, m); }
 bool pointer_ok(const void* a, int64_t m, int64_t n) { return detail::rank() != 0 || a != nullptr || m == 0 || n == 0; }
@@ -36,13 +41,14 @@ bool pointer_ok(const void* a, int64_t m, int64_t n) { return detail::rank() != 
 // unregistered, even when a submission fails, so that StarPU keeps no handle on that memory.
 
 template <class T>
-void TileMatrix<T>::fill_from_lapack(const T* a, int64_t lda) {
+void TileMatrix<T>::fill_from_lapack(const T* a, int64_t lda, Uplo uplo) {
     check_arg(lda_ok(lda, m_), "fill_from_lapack", "lda", lda, "must be >= max(1, m)");
     check_arg(pointer_ok(a, m_, n_), "fill_from_lapack", "a", 0, "must not be null");
     check_usable("TileMatrix::fill_from_lapack");
     detail::require_runtime("TileMatrix::fill_from_lapack");
     for (int64_t j = 0; j < nt_; ++j)
         for (int64_t i = 0; i < mt_; ++i) {
+            if (!in_triangle(uplo, i, j)) continue;
             TileHandle region = register_region(*this, a, lda, i, j);
             try {
                 tasks::lacpy_host<T>(region, handle(i, j));
@@ -55,7 +61,7 @@ void TileMatrix<T>::fill_from_lapack(const T* a, int64_t lda) {
 }
 
 template <class T>
-void TileMatrix<T>::to_lapack(T* a, int64_t lda) const {
+void TileMatrix<T>::to_lapack(T* a, int64_t lda, Uplo uplo) const {
     check_arg(lda_ok(lda, m_), "to_lapack", "lda", lda, "must be >= max(1, m)");
     check_arg(pointer_ok(a, m_, n_), "to_lapack", "a", 0, "must not be null");
     check_usable("TileMatrix::to_lapack");
@@ -72,6 +78,7 @@ void TileMatrix<T>::to_lapack(T* a, int64_t lda) const {
     try {
         for (int64_t j = 0; j < nt_; ++j) {
             for (int64_t i = 0; i < mt_; ++i) {
+                if (!in_triangle(uplo, i, j)) continue;
                 regions.push_back(register_region(*this, a, lda, i, j));
                 tasks::lacpy_host<T>(handle(i, j), regions.back());
                 detail::mpi_flush(handle(i, j));
@@ -97,8 +104,8 @@ void TileMatrix<T>::generate(TileGenerator f) {
 }
 
 #define TESSERA_INSTANTIATE(T)                                              \
-    template void TileMatrix<T>::fill_from_lapack(const T*, int64_t);       \
-    template void TileMatrix<T>::to_lapack(T*, int64_t) const;              \
+    template void TileMatrix<T>::fill_from_lapack(const T*, int64_t, Uplo); \
+    template void TileMatrix<T>::to_lapack(T*, int64_t, Uplo) const;        \
     template void TileMatrix<T>::generate(TileGenerator);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

@@ -137,6 +137,33 @@ TYPED_TEST(LapackLayoutTest, FactorizationsInBothLayouts) {
     }
 }
 
+// LAPACK's xPOTRF references one triangle: on tile copies only that triangle's tiles travel
+// (TileMatrix::fill_from_lapack / to_lapack with uplo), and the other triangle stays as it was.
+TYPED_TEST(LapackLayoutTest, PotrfLeavesTheOtherTriangle) {
+    using T = TypeParam;
+    const int64_t n = 45, lda = 50, nb = 16;
+    for (LapackLayout layout : kLayouts)
+        for (const char uplo : {'L', 'U'}) {
+            const Options opts{.nb = nb, .layout = layout};
+            const auto a = check::random_spd<T>(n, lda, 21);
+            auto f = a;
+            pad(f, n, n, lda);
+            auto other = [uplo](int64_t i, int64_t j) { return uplo == 'L' ? i < j : i > j; };
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i)
+                    if (other(i, j)) f[size_t(i + j * lda)] = T(7777);  // not referenced
+            const auto before = f;
+            ASSERT_EQ(lapack::potrf<T>(uplo, n, f.data(), lda, opts), 0) << name(layout) << " " << uplo;
+            EXPECT_LE(check::potrf_residual(uplo == 'L' ? Uplo::Lower : Uplo::Upper, n, a.data(), lda, f.data(), lda),
+                      check::kThreshold)
+                << name(layout) << " " << uplo;
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i)
+                    if (other(i, j)) ASSERT_EQ(f[size_t(i + j * lda)], before[size_t(i + j * lda)]) << i << "," << j;
+            EXPECT_TRUE(padding_intact(f, n, n, lda)) << name(layout) << " " << uplo;
+        }
+}
+
 TYPED_TEST(LapackLayoutTest, Blas3InBothLayouts) {
     using T = TypeParam;
     const int64_t m = 37, n = 29, k = 21, lda = 40, ldb = 33, ldc = 41, nb = 16;

@@ -111,13 +111,17 @@ public:
     /// per tile. Returns when the tasks are submitted; `a` must stay valid until they have run
     /// (any later wait on the same thread, e.g. the next algorithm's synchronous call). Throws
     /// Error if lda < max(1, m) or `a` is null (m·n > 0). Distributed: collective; rank 0's `a` is scattered to the owners
-    /// (the other ranks' `a` and lda are not used and may be nullptr and 0).
-    void fill_from_lapack(const T* a, int64_t lda);
+    /// (the other ranks' `a` and lda are not used and may be nullptr and 0). uplo Lower (Upper): only
+    /// the tiles that hold part of the lower (upper) triangle, diagonal included, are copied; the
+    /// others are left as they are (what potrf, which reads one triangle, needs). General: every tile.
+    void fill_from_lapack(const T* a, int64_t lda, Uplo uplo = Uplo::General);
     /// Copy the tiles into a LAPACK column-major array `a` (lda ≥ max(1, m)) as one task per tile,
     /// and wait until `a` holds the result. Throws Error if lda < max(1, m) or `a` is null (m·n > 0), TaskError as
     /// acquire_host(). Distributed: collective; the tiles are gathered into rank 0's `a` (the other
-    /// ranks' `a` and lda are not used), holding at most a few tiles besides `a` at a time.
-    void to_lapack(T* a, int64_t lda) const;
+    /// ranks' `a` and lda are not used), holding at most a few tiles besides `a` at a time. uplo Lower
+    /// (Upper): only the tiles that hold part of that triangle, as fill_from_lapack; the entries of
+    /// `a` the other tiles cover are not written.
+    void to_lapack(T* a, int64_t lda, Uplo uplo = Uplo::General) const;
 
     /// Fill every tile with f(i0, j0, rows, cols, tile, ld): i0, j0 are the global 0-based indices of
     /// the tile's first row and column. One CPU task per tile; `f` is copied and must be thread-safe.
