@@ -25,7 +25,7 @@ namespace {
 // diagonal-block solves several times slower; and on CPU cores OpenBLAS's single-threaded dtrmm runs
 // 71-78 GFLOP/s against dtrsm's 40-47 (2-core Intel VM, tiles of 768 and 1024), so the inverse's
 // nb³/3 flops pay for themselves: dpotrf n = 8192 1.25-1.27 s against 1.34-1.47 with trsm
-// (`tessera-tester potrf --n 8192 --nb 1024`). The residual grows with κ(L(k,k)), not κ(A).
+// (`tessera-tester potrf --n 8192 --nb 1024`). The residual's bound grows with κ(L(k,k)).
 // Over several devices of one process, each other device that owns tiles of the panel inverts its
 // own copy (trtri): an inverse that crossed devices went through host memory StarPU allocated for
 // it each step, ~90 ms on the critical path of every step (dpotrf n=65536 nb=4096 on 4 H100s, 2×2

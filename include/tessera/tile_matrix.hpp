@@ -113,7 +113,8 @@ public:
     /// Error if lda < max(1, m) or `a` is null (m·n > 0). Distributed: collective; rank 0's `a` is scattered to the owners
     /// (the other ranks' `a` and lda are not used and may be nullptr and 0). uplo Lower (Upper): only
     /// the tiles that hold part of the lower (upper) triangle, diagonal included, are copied; the
-    /// others are left as they are (what potrf, which reads one triangle, needs). General: every tile.
+    /// others are not written (a new matrix's hold unspecified values): what potrf, which reads one
+    /// triangle, needs. General: every tile.
     void fill_from_lapack(const T* a, int64_t lda, Uplo uplo = Uplo::General);
     /// Copy the tiles into a LAPACK column-major array `a` (lda ≥ max(1, m)) as one task per tile,
     /// and wait until `a` holds the result. Throws Error if lda < max(1, m) or `a` is null (m·n > 0), TaskError as

@@ -37,7 +37,7 @@
 typedef float nvt_tf32_t;
 typedef float2 nvt_pair_t;  // (lower k, higher k), rounded
 static inline float nvt_tf32_rna(const float x) { return as_float((as_uint(x) + 0x1000u) & 0xffffe000u); }
-#define nvt_tf32_add nvt_tf32_rna
+#define nvt_tf32_add nvt_tf32_rna  // the emulated mma reads every bit: both roundings clear the low 13
 // To nearest FP16, ties to even; overflow to ±Inf; subnormals in steps of 2^-24; NaN stays NaN.
 static inline float nvt_fp16(const float x)
 {
