@@ -86,9 +86,11 @@ public:
     /// Workspace::SplitK a third, for the partial products of a split-k GEMM (gemm_select.cpp),
     /// since the complex product passes its packed operands in the second to the real one;
     /// Workspace::Panel a fourth, for the contiguous copy of an LU panel (launch_getrf.cpp), whose
-    /// recursion calls trsm and gemm.
+    /// recursion calls trsm and gemm;
+    /// Workspace::Transposed a fifth, for the Bᵀ through which the real product runs a tensor-core
+    /// NN product (gemm_select.cpp), since every other workspace may hold its operands.
     /// Throws tessera::Error if the allocation fails.
-    enum class Workspace { Launcher = 0, Gemm = 1, SplitK = 2, Panel = 3 };
+    enum class Workspace { Launcher = 0, Gemm = 1, SplitK = 2, Panel = 3, Transposed = 4 };
     cl_mem scratch(size_t bytes, Workspace w = Workspace::Launcher) const;
 
 private:
@@ -101,8 +103,8 @@ private:
     std::string options_;
     Params params_;
     cl_mem info_scratch_ = nullptr;
-    mutable cl_mem scratch_[4] = {nullptr, nullptr, nullptr, nullptr};  // see scratch(), by Workspace
-    mutable size_t scratch_bytes_[4] = {0, 0, 0, 0};
+    mutable cl_mem scratch_[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};  // see scratch(), by Workspace
+    mutable size_t scratch_bytes_[5] = {0, 0, 0, 0, 0};
     mutable std::vector<cl_mem> retired_;  // grown-out workspaces (scratch()), released by release()
     std::map<std::string, cl_kernel> kernels_;
     std::map<std::string, std::array<size_t, 3>> compiled_local_;

@@ -334,5 +334,23 @@ NVS_KERNEL(tessera_nvgemm_tn_u_split_f16, 1, 0, 0, 1)
 #undef NVS_NT
 #undef NVS_PER
 #undef NVS_SLAB
+
+// tessera_nvgemm_transpose: Bt = Bᵀ, B rows×cols, Bt cols×rows, through 32×32 tiles of local
+// memory (reads and writes both along columns). The NN tensor-core products run as NT ones on Bᵀ
+// (gemm_select.cpp): the NT kernels copy B with cp.async and round it with one integer add, where
+// the NN ones stage it through registers. Launch: local (32, 8), global (⌈rows/32⌉·32, ⌈cols/32⌉·8).
+__kernel __attribute__((reqd_work_group_size(32, 8, 1)))
+void tessera_nvgemm_transpose(const int rows, const int cols, __global const float* B, const ulong offB,
+                              const int ldb, __global float* Bt, const ulong offBt, const int ldbt)
+{
+    __local float tile[32][33];  // tile[c][r] = B(r0 + r, c0 + c); 33: the column reads meet distinct banks
+    const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);
+    const int r0 = (int)get_group_id(0) * 32, c0 = (int)get_group_id(1) * 32;
+    for (int c = ly; c < 32; c += 8)
+        if (r0 + lx < rows && c0 + c < cols) tile[c][lx] = B[offB + (r0 + lx) + (long)(c0 + c) * ldb];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int r = ly; r < 32; r += 8)  // Bt(c0 + lx, r0 + r) = B(r0 + r, c0 + lx)
+        if (r0 + r < rows && c0 + lx < cols) Bt[offBt + (c0 + lx) + (long)(r0 + r) * ldbt] = tile[lx][r];
+}
 #endif  // TESSERA_REAL_S
 #endif  // TESSERA_NV_SM

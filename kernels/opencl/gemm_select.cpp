@@ -173,6 +173,35 @@ const char* tensor_kernel(const DeviceKernels& dk, Form form, Variant v) {
     return dk.has(tf32.c_str()) ? tf32.c_str() : kKernel[form][v];
 }
 
+// Tensor-core NN products of at least TESSERA_NVT_NN_ROWS rows run as NT ones on Bᵀ (a copy in the
+// Transposed workspace, tessera_nvgemm_transpose): the NT kernels copy B with cp.async and round it
+// to TF32 with one integer add, where the NN ones stage it through registers and keep cvt.rna
+// (bench/gpu_notes.md, "The TF32 GEMM's conversions"). The copy moves 8·k·n bytes, against the
+// product's 2·m·n·k flops.
+bool transposed_nn(const DeviceKernels& dk, int64_t m, int64_t k) {
+    const int rows = dk.params().nvt_nn_rows;
+    return rows > 0 && m >= rows && k > 0 && TensorProducts::active() != TensorFormat::None &&
+           dk.has("tessera_nvgemm_transpose") && dk.has(tensor_name(kNT, kVec, TensorFormat::Tf32).c_str());
+}
+
+template <class T>
+bool nn_through_transposed(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, int64_t k, T alpha,
+                           Mat A, Mat B, T beta, Mat C) {
+    const int64_t ldbt = (n + 31) / 32 * 32;  // 128-byte columns: the NT kernel's 16-byte copies
+    const Mat Bt{dk.scratch(size_t(ldbt * k) * sizeof(T), DeviceKernels::Workspace::Transposed), 0, ldbt};
+    cl_kernel kernel = dk.get("tessera_nvgemm_transpose");
+    const cl_int rows = to_int(k, kFunc, "k"), cols = to_int(n, kFunc, "n"), ldb = to_int(B.ld, kFunc, "ldb");
+    const cl_int ldt = to_int(ldbt, kFunc, "n");
+    const cl_ulong offB = B.off, offT = 0;
+    set_args(kernel, "clSetKernelArg(tessera_nvgemm_transpose)", rows, cols, B.mem, offB, ldb, Bt.mem, offT, ldt);
+    const size_t local[2] = {32, 8}, global[2] = {size_t((k + 31) / 32 * 32), size_t((n + 31) / 32 * 8)};
+    enqueue(q, kernel, 2, global, local, "clEnqueueNDRangeKernel(tessera_nvgemm_transpose)");
+    // TF32 also in an FP16 scope: the NN products ran in TF32 there (tensor_kernel), and their
+    // operands (an LU's) are not scaled into FP16's range.
+    const TensorProducts tf32(TensorFormat::Tf32);
+    return nv_gemm<T>(dk, q, Trans::NoTrans, Trans::Trans, m, n, k, alpha, A, Bt, beta, C, 0);
+}
+
 }  // namespace
 
 template <class T>
@@ -186,6 +215,8 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     if (m == 0 || n == 0) return true;
     const bool ta = transA != Trans::NoTrans, tb = transB != Trans::NoTrans;
     const Form form = Form(2 * int(ta) + int(tb));
+    if (!std::is_same_v<T, double> && form == kNN && tri == 0 && transposed_nn(dk, m, k))
+        return nn_through_transposed<T>(dk, q, m, n, k, alpha, A, B, beta, C);
     // kVec copies nv::kCopyBytes (16) at a time from the sources it can, which needs their offsets
     // and leading dimensions to be multiples of 16 bytes' worth of elements; kAny takes any.
     // Double copies so along A's rows and B's k (A and B untransposed), float along A's rows (A

@@ -40,6 +40,7 @@ struct Params {
     int getrf_step_rows;  ///< rows per work-group of a tall LU leaf's steps (tessera_getrf_leaf_step)
     int getrf_grid;       ///< tall LU leaves in one launch with a grid barrier: 0 never, 1 on NVIDIA GPUs, 2 anywhere
     int nv_splitk;    ///< most ways a GEMM of gemm_nv.cl splits k (1: never; gemm_select.cpp)
+    int nvt_nn_rows;  ///< tensor-core NN products of at least this many rows run as NT on Bᵀ (0: never; gemm_select.cpp)
     int qr_sb;        ///< reflectors per super-block of the GEMM-based gemqrt/tpmqrt (launch_qr.cpp)
     int qr_leaf;      ///< columns of the leaves of the recursive QR column panel (launch_qr_panel.cpp)
     int qr_grid;      ///< tall QR leaves in one launch with a grid barrier: 0 never, 1 on NVIDIA GPUs, 2 anywhere
@@ -130,6 +131,9 @@ inline constexpr ParamDef kParamTable[] = {
      "launch_qr_panel.cpp: tall QR leaves in one launch with a grid barrier: 0 never, 1 on NVIDIA GPUs, 2 on any device"},
     {"TESSERA_NV_SPLITK", 16, in_range(1, 64), &Params::nv_splitk,
      "gemm_select.cpp: most ways a GEMM of gemm_nv.cl with too few blocks splits k (1: never)"},
+    {"TESSERA_NVT_NN_ROWS", 1024, in_range(0, 1 << 20), &Params::nvt_nn_rows,
+     "gemm_select.cpp: tensor-core NN products of at least this many rows run as NT ones on a transposed copy of B "
+     "(0: never)"},
     {"TESSERA_NVS_BK", 16, one_of({8, 16}), nullptr, "gemm_nv_s.cl: float k slab"},
     {"TESSERA_NVS_WARP", 1, one_of({0, 1}), nullptr, "gemm_nv_s.cl: float warp shape (0 = 16x2, 1 = 8x4 work-items)"},
     {"TESSERA_NVD_MBAR_TRI", 0, one_of({0, 1}), &Params::nvd_mbar_tri,
@@ -148,7 +152,7 @@ inline constexpr ParamDef kParamTable[] = {
 
 constexpr Params::Params()
     : gemm_mb(), gemm_nb(), gemm_kb(), gemm_tm(), gemm_tn(), trsm_bs(), trsm_nv(), trsm_ng(), trsm_leaf(), trsm_chain(),
-      potrf_wg(), potrf_bs(), getrf_leaf(), getrf_step_rows(), getrf_grid(), nv_splitk(), qr_sb(), qr_leaf(), qr_grid(), nvd_mbar_tri(), nvd_mbar_few(),
+      potrf_wg(), potrf_bs(), getrf_leaf(), getrf_step_rows(), getrf_grid(), nv_splitk(), nvt_nn_rows(), qr_sb(), qr_leaf(), qr_grid(), nvd_mbar_tri(), nvd_mbar_few(),
       gemm_narrow(), norm_lines(), norm_wg() {
     for (const ParamDef& d : kParamTable)
         if (d.field) this->*d.field = d.def;
