@@ -20,8 +20,8 @@
 # On the GPU machine, from the repository root with .gpu-kit and .gpu-build carried (gpu_env.sh):
 #   bash bench/first_run.sh
 # Here (CPU only): TESTER=build/examples/tester/tessera-tester CASES="potrf:d:4096:0 ..." bash bench/first_run.sh
-# Environment: CASES, WARMUP (3), REPS (3), TESTER (.gpu-build/tessera-tester), OUTDIR ($OUT or
-# /tmp/first_run); each process's output goes to OUTDIR/first_run.log.
+# Environment: CASES, WARMUP (3), REPS (3), EXTRA (more tester arguments for every case, e.g. --cond 100),
+# TESTER (.gpu-build/tessera-tester), OUTDIR ($OUT or /tmp/first_run); each process's output goes to OUTDIR/first_run.log.
 default_outdir=/tmp/first_run
 if [ -d "$(dirname "$0")/../.gpu-build" ]; then
   source "$(dirname "$0")/gpu_env.sh"
@@ -66,6 +66,7 @@ for c in ${CASES:-$default_cases}; do
   home=$(mktemp -d /tmp/first-run-home.XXXXXX)
   args=("$op" --prec "$prec" --n "$n" "${factor[@]}" --check-random --csv --profile)
   [ "$nb" != 0 ] && args+=(--nb "$nb")
+  args+=(${EXTRA:-})
   if [ -n "${before:-}" ]; then
     run "$home" "$op" --prec "$prec" --n "$n" "${factor[@]}" --nb "$before" --warmup 0 --repeat 1 --check-random --csv >/dev/null
   fi

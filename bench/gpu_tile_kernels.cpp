@@ -7,13 +7,13 @@
 // --reps of the span between two OpenCL markers (device clock). potrf, trtri and gemm are checked
 // against LAPACKE/CBLAS on the host (max error relative to the largest entry, printed).
 // Run on the GPU machine: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] (s: the mixed solvers'
-// single factorization) [--only potrf|norms|narrow|solves|copies|first|first16|alloc|idle|overlap|panel] (potrf and its recursion's levels, the norm
+// single factorization) [--only potrf|norms|narrow|solves|copies|first|first16|alloc|idle|overlap|panel|lu_row] (potrf and its recursion's levels, the norm
 // partials, the narrow products of gemm_narrow.cl against the GEMM kernels, the trsm of the solves
 // with one right-hand side by order and with one and eight against the blocked trsm, the precision
 // conversions against a copy, or a process's first potrf launches, alone; first16 with FP16 products;
 // alloc: a fresh buffer's first use against its second; idle: the tile potrf after the device idled;
 // overlap: the tile potrf on a second queue beside GEMMs on the first; panel: the LU panel of 8·nb
-// rows and nb/8 columns)
+// rows and nb/8 columns; lu_row: LU's U-row update of a tile by trsm against trtri and trmm)
 // [--variant OPTIONS] (extra build options of the program, e.g. -DNAME=1).
 // Output lines start with TILE (machine-readable); bench/gpu_notes.md says what they showed.
 #include <algorithm>
@@ -248,6 +248,29 @@ void run(const Env& env, int nb, int reps, const std::string& only, const std::s
     };
     if (only == "norms") return norms();
     if (only == "overlap") return overlap<T>(env, dk, nb, reps, a, w, b, c, restore);
+    if (only == "lu_row") {
+        // LU's U-row update of one tile, B = L⁻¹·B with L the unit lower triangle of the diagonal
+        // tile (off-diagonal entries below 1/nb: well conditioned), float inside a TF32 scope as
+        // the mixed LU: trsm against trtri (Unit, once a panel) and trmm with that inverse.
+        std::optional<ocl::TensorProducts> tensor;
+        if constexpr (std::is_same_v<T, float>) tensor.emplace(ocl::TensorFormat::Tf32);
+        std::vector<T> l(elems);
+        for (size_t e = 0; e < elems; ++e) l[e] = x[e] / T(nb);
+        A.write(env, l);
+        report("lu_row trsm (L, L, N, U)", nb, bs, device_time(env, reps, none, [&] {
+                   ocl::trsm<T>(dk, env.queue, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, nb, nb, 1.0, a, b);
+               }), n3);
+        report("lu_row trtri (L, U)", nb, bs, device_time(env, reps, none, [&] {
+                   ocl::trtri<T>(dk, env.queue, Uplo::Lower, Diag::Unit, nb, a, w);
+               }), n3 / 3);
+        report("lu_row trmm (L, L, N, U) with the inverse", nb, bs, device_time(env, reps, none, [&] {
+                   ocl::trmm<T>(dk, env.queue, Side::Left, Uplo::Lower, Trans::NoTrans, Diag::Unit, nb, nb, 1.0, w, b);
+               }), n3);
+        report("lu_row gemm (N, N)", nb, bs, device_time(env, reps, none, [&] {
+                   ocl::gemm<T>(dk, env.queue, Trans::NoTrans, Trans::NoTrans, nb, nb, nb, 1.0, w, b, 1.0, c);
+               }), 2 * n3);
+        return;
+    }
     // The mixed solvers' conversions (lacpy.cl): lag2_down of a whole tile and of its lower triangle
     // (as the tasks run them: the overflow flag cleared before and read back after the kernel), and
     // for comparison a plain copy of the tile (lacpy); GB/s of the bytes read and written.
@@ -556,7 +579,7 @@ int main(int argc, char** argv) {
         int nb = 2048, reps = 5;
         char prec = 'd';
         const std::vector<std::string> modes{"potrf", "norms", "narrow", "solves", "copies", "first", "first16", "alloc", "idle",
-                                             "overlap", "panel"};
+                                             "overlap", "panel", "lu_row"};
         std::string only;  // one of `modes`: that part alone
         std::string variant;  // extra build options, e.g. "-DTESSERA_POTRF_WARP_SYNC=1"
         for (int i = 1; i < argc; i += 2) {
@@ -566,7 +589,7 @@ int main(int argc, char** argv) {
             else if (s == "--prec" && (v == "s" || v == "d")) prec = v[0];
             else if (s == "--only" && std::find(modes.begin(), modes.end(), v) != modes.end()) only = v;
             else if (s == "--variant" && !v.empty()) variant = v;
-            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|solves|copies|first|first16|alloc|idle|overlap|panel] [--variant OPTIONS]");
+            else throw Error("usage: gpu_tile_kernels [--nb 2048] [--reps 5] [--prec d|s] [--only potrf|norms|narrow|solves|copies|first|first16|alloc|idle|overlap|panel|lu_row] [--variant OPTIONS]");
         }
         if (nb < 64 || nb > 16384 || reps < 1 || reps > 1000) throw Error("--nb must be in [64, 16384], --reps in [1, 1000]");
         Env env;
