@@ -321,6 +321,7 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
 #define NVS_K_SLOTS NVS_RAW_SLOTS
 #define NVS_K_DECL NVS_MBAR_DECL
 #define NVS_K_ARGS NVS_MBAR_ARGS
+#define NVS_K_BUFS(tb, vec) NVS_K_NBUF  // slab buffers of the kernel of this B form
 #define NVS_KERNEL(name, ta, tb, vec, split)                                                      \
     __kernel __attribute__((reqd_work_group_size(NVS_NT, 1, 1)))                                 \
     void name(const int m, const int n, const int k, const float alpha,                           \
@@ -328,8 +329,8 @@ static inline void nvs_gemm_body(const int transA, const int transB, const int v
               __global const float* B, const ulong offB, const int ldb, const float beta,         \
               __global float* C, const ulong offC, const int ldc, const int tri)                  \
     {                                                                                             \
-        __local float4 As4[NVS_K_NBUF * NVS_SLAB / 4];                                            \
-        __local float4 Bs4[NVS_K_NBUF * NVS_SLAB / 4];                                            \
+        __local float4 As4[NVS_K_BUFS(tb, vec) * NVS_SLAB / 4];                                   \
+        __local float4 Bs4[NVS_K_BUFS(tb, vec) * NVS_SLAB / 4];                                   \
         __local float4 raw[NVS_STAGED(tb, vec) ? NVS_K_SLOTS * NVS_CHUNKS * NVS_NT : 1];           \
         NVS_K_DECL                                                                                \
         NVG_SPLIT_ARGS(ta, tb, split);                                                            \

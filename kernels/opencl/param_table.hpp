@@ -131,6 +131,8 @@ inline constexpr ParamDef kParamTable[] = {
      "launch_qr_panel.cpp: tall QR leaves in one launch with a grid barrier: 0 never, 1 on NVIDIA GPUs, 2 on any device"},
     {"TESSERA_NV_SPLITK", 16, in_range(1, 64), &Params::nv_splitk,
      "gemm_select.cpp: most ways a GEMM of gemm_nv.cl with too few blocks splits k (1: never)"},
+    {"TESSERA_NVT_F16_STAGES", 3, one_of({2, 3, 4}), nullptr,
+     "gemm_nv_tf32.cl: slab buffers of the FP16 kernels whose B is not staged (STAGES - 1 slabs in flight)"},
     {"TESSERA_NVT_NN_ROWS", 1024, in_range(0, 1 << 20), &Params::nvt_nn_rows,
      "gemm_select.cpp: tensor-core NN products of at least this many rows run as NT ones on a transposed copy of B "
      "(0: never)"},
