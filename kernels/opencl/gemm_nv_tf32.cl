@@ -202,39 +202,37 @@ static inline uint nvt_pack(const float lo, const float hi)
 #ifndef TESSERA_NVT_F16_STAGES
 #define TESSERA_NVT_F16_STAGES 3  // slab buffers of the FP16 kernels whose B is not staged; 2: gemm_nv_s.cl's loop
 #endif
+// This work-item's copies of slab sl of op(A) and op(B) into slab buffer buf.
+#define NVT_COPY_SLABS(sl, buf)                                                                     \
+    do {                                                                                            \
+        const int kb_ = (sl) * TESSERA_NVS_BK;                                                      \
+        nvs_copy_slab(a_rc, vec, Ap + (sl) * a_step, lda, m - i0, k - kb_, As + (buf) * NVS_SLAB);  \
+        nvs_copy_slab(b_rc, vec, Bp + (sl) * b_step, ldb, n - j0, k - kb_, Bs + (buf) * NVS_SLAB);  \
+    } while (0)
 // The slab loop of the FP16 kernels whose B is not staged, with TESSERA_NVT_F16_STAGES buffers:
 // slabs s + 1 … s + STAGES − 1 in flight while slab s is multiplied, one cp.async group per slab
-// (empty ones too), one barrier per slab. (H200, gpu_gemm --bench --prec s --fp16 --forms nt, TFLOP/s
-// at n = 4096 / 8192: 2 buffers 143.0 / 152.2, 3 163.5 / 169.1, 4 115.2 / 126.7; the TF32 kernels
-// lost with 3 and 4: NT 104.6 / 118.1 and 105.5 / 118.7 against 128.0 / 135.1; bench/gpu_notes.md,
-// "NN tensor products through Bᵀ".) At slab s a work-item waits until its copies of slab s have landed (at
-// most STAGES − 2 later groups pending) and passes the barrier: everyone's copies have landed and
-// everyone has multiplied slab s − 1, whose buffer then takes slab s + STAGES − 1.
-#define NVT_STAGES_LOOP(PRODUCT)                                                                   \
-    do {                                                                                           \
-        _Pragma("unroll") for (int p = 0; p < TESSERA_NVT_F16_STAGES - 1; ++p) {                       \
-            if (p < nslab) {                                                                       \
-                const int kb = p * TESSERA_NVS_BK;                                                 \
-                nvs_copy_slab(a_rc, vec, Ap + p * a_step, lda, m - i0, k - kb, As + p * NVS_SLAB); \
-                nvs_copy_slab(b_rc, vec, Bp + p * b_step, ldb, n - j0, k - kb, Bs + p * NVS_SLAB); \
-            }                                                                                      \
-            NVG_CP_COMMIT();                                                                       \
-        }                                                                                          \
-        int cur = 0, nxt = TESSERA_NVT_F16_STAGES - 1; /* buffers of slab s and s + STAGES − 1 */     \
-        for (int s = 0; s < nslab; ++s) {                                                          \
-            NVG_CP_WAITN(TESSERA_NVT_F16_STAGES - 2);                                              \
-            barrier(CLK_LOCAL_MEM_FENCE);                                                          \
-            const int sx = s + TESSERA_NVT_F16_STAGES - 1;                                             \
-            if (sx < nslab) {                                                                      \
-                const int kb = sx * TESSERA_NVS_BK;                                                \
-                nvs_copy_slab(a_rc, vec, Ap + sx * a_step, lda, m - i0, k - kb, As + nxt * NVS_SLAB); \
-                nvs_copy_slab(b_rc, vec, Bp + sx * b_step, ldb, n - j0, k - kb, Bs + nxt * NVS_SLAB); \
-            }                                                                                      \
-            NVG_CP_COMMIT();                                                                       \
-            PRODUCT(As + cur * NVS_SLAB, Bs + cur * NVS_SLAB);                                     \
-            cur = cur + 1 == TESSERA_NVT_F16_STAGES ? 0 : cur + 1;                                     \
-            nxt = nxt + 1 == TESSERA_NVT_F16_STAGES ? 0 : nxt + 1;                                     \
-        }                                                                                          \
+// (empty ones too), one barrier per slab. At slab s a work-item waits until its copies of slab s
+// have landed (at most STAGES − 2 later groups pending) and passes the barrier: everyone's copies
+// have landed and everyone has multiplied slab s − 1, whose buffer then takes slab s + STAGES − 1.
+// (H200, gpu_gemm --bench --prec s --fp16 --forms nt, TFLOP/s at n = 4096 / 8192: 2 buffers 143.0 /
+// 152.2, 3 163.5 / 169.1, 4 115.2 / 126.7; the TF32 kernels lost with 3 and 4: NT 104.6 / 118.1 and
+// 105.5 / 118.7 against 128.0 / 135.1; bench/gpu_notes.md, "NN tensor products through Bᵀ".)
+#define NVT_STAGES_LOOP(PRODUCT)                                                                    \
+    do {                                                                                            \
+        _Pragma("unroll") for (int p = 0; p < TESSERA_NVT_F16_STAGES - 1; ++p) {                    \
+            if (p < nslab) NVT_COPY_SLABS(p, p);                                                    \
+            NVG_CP_COMMIT();                                                                        \
+        }                                                                                           \
+        int cur = 0, nxt = TESSERA_NVT_F16_STAGES - 1; /* buffers of slab s and s + STAGES − 1 */   \
+        for (int s = 0; s < nslab; ++s) {                                                           \
+            NVG_CP_WAITN(TESSERA_NVT_F16_STAGES - 2);                                               \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+            if (s + TESSERA_NVT_F16_STAGES - 1 < nslab) NVT_COPY_SLABS(s + TESSERA_NVT_F16_STAGES - 1, nxt); \
+            NVG_CP_COMMIT();                                                                        \
+            PRODUCT(As + cur * NVS_SLAB, Bs + cur * NVS_SLAB);                                      \
+            cur = cur + 1 == TESSERA_NVT_F16_STAGES ? 0 : cur + 1;                                  \
+            nxt = nxt + 1 == TESSERA_NVT_F16_STAGES ? 0 : nxt + 1;                                  \
+        }                                                                                           \
     } while (0)
 
 static inline void nvt_gemm_body(const int fp16, const int transA, const int transB, const int vec, const int m,
@@ -363,6 +361,7 @@ NVS_KERNEL(tessera_nvgemm_tn_u_split_f16, 1, 0, 0, 1)
 #undef NVS_K_ARGS
 #undef NVS_K_BUFS
 #undef NVT_STAGES_LOOP
+#undef NVT_COPY_SLABS
 #undef NVS_SLAB_LOOP
 #undef NVS_SLAB_SOURCES
 #undef NVT_BODY
