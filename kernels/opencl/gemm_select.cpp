@@ -184,11 +184,10 @@ bool transposed_nn(const DeviceKernels& dk, int64_t m, int64_t k) {
            dk.has("tessera_nvgemm_transpose") && dk.has(tensor_name(kNT, kVec, TensorFormat::Tf32).c_str());
 }
 
-template <class T>
-bool nn_through_transposed(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, int64_t k, T alpha,
-                           Mat A, Mat B, T beta, Mat C) {
+bool nn_through_transposed(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, int64_t k, float alpha,
+                           Mat A, Mat B, float beta, Mat C) {
     const int64_t ldbt = (n + 31) / 32 * 32;  // 128-byte columns: the NT kernel's 16-byte copies
-    const Mat Bt{dk.scratch(size_t(ldbt * k) * sizeof(T), DeviceKernels::Workspace::Transposed), 0, ldbt};
+    const Mat Bt{dk.scratch(size_t(ldbt * k) * sizeof(float), DeviceKernels::Workspace::Transposed), 0, ldbt};
     cl_kernel kernel = dk.get("tessera_nvgemm_transpose");
     const cl_int rows = to_int(k, kFunc, "k"), cols = to_int(n, kFunc, "n"), ldb = to_int(B.ld, kFunc, "ldb");
     const cl_int ldt = to_int(ldbt, kFunc, "n");
@@ -199,7 +198,7 @@ bool nn_through_transposed(const DeviceKernels& dk, cl_command_queue q, int64_t 
     // TF32 also in an FP16 scope: the NN products ran in TF32 there (tensor_kernel), and their
     // operands (an LU's) are not scaled into FP16's range.
     const TensorProducts tf32(TensorFormat::Tf32);
-    return nv_gemm<T>(dk, q, Trans::NoTrans, Trans::Trans, m, n, k, alpha, A, Bt, beta, C, 0);
+    return nv_gemm<float>(dk, q, Trans::NoTrans, Trans::Trans, m, n, k, alpha, A, Bt, beta, C, 0);
 }
 
 }  // namespace
@@ -215,8 +214,9 @@ bool nv_gemm(const DeviceKernels& dk, cl_command_queue q, Trans transA, Trans tr
     if (m == 0 || n == 0) return true;
     const bool ta = transA != Trans::NoTrans, tb = transB != Trans::NoTrans;
     const Form form = Form(2 * int(ta) + int(tb));
-    if (!std::is_same_v<T, double> && form == kNN && tri == 0 && transposed_nn(dk, m, k))
-        return nn_through_transposed<T>(dk, q, m, n, k, alpha, A, B, beta, C);
+    if constexpr (std::is_same_v<T, float>)
+        if (form == kNN && tri == 0 && transposed_nn(dk, m, k))
+            return nn_through_transposed(dk, q, m, n, k, alpha, A, B, beta, C);
     // kVec copies nv::kCopyBytes (16) at a time from the sources it can, which needs their offsets
     // and leading dimensions to be multiples of 16 bytes' worth of elements; kAny takes any.
     // Double copies so along A's rows and B's k (A and B untransposed), float along A's rows (A
