@@ -9,12 +9,14 @@
 # run must show its calls on Tessera (TESSERA_LAPACK_VERBOSE=1); its first call also starts the
 # Runtime, reported apart (qr's first call is a warm-up: the Runtime has started). Prints one table:
 # median seconds of the whole numpy call, GFLOP/s (n³/3, 2n³/3; qr 4mn² − 4n³/3, LAPACK Working
-# Note 41's xGEQRF + xORGQR) and the speed-up plain / preload (> 1: faster under LD_PRELOAD); for
-# qr, also the preloaded run's median seconds inside dgeqrf_ + dorgqr_ (verbose lines: the rest of
-# numpy's call is its own copies). On a shared machine compare ratios of one run.
+# Note 41's xGEQRF + xORGQR) and the speed-up plain / preload (> 1: faster under LD_PRELOAD); then,
+# per call, the median seconds inside the LAPACK routines (the rest of a numpy call is its own
+# copies): Tessera's (the preloaded run's verbose lines) and, unless INSIDE=0, the next library's,
+# timed by the interposer in a third process that passes every call on (TESSERA_LAPACK_MIN_N above
+# n). On a shared machine compare ratios of one run.
 #   bash bench/lapack_preload.sh [BUILD_DIR]
 # Environment: N (8192), QR_M (16384), QR_N (4096), OPS ("cholesky solve qr"), REPS (3),
-# PYTHON (/usr/bin/python3), TIMEOUT (seconds per process, 1800).
+# PYTHON (/usr/bin/python3), TIMEOUT (seconds per process, 1800), INSIDE (1).
 set -uo pipefail
 n=${N:-8192} reps=${REPS:-3} py=${PYTHON:-/usr/bin/python3} timeout=${TIMEOUT:-1800}
 qm=${QR_M:-16384} qn=${QR_N:-4096} ops=${OPS:-cholesky solve qr}
@@ -66,16 +68,24 @@ run() {  # run MODE: the JSON line of one process
     if [ "$1" = preload ]; then
         env STARPU_HOME="$home" STARPU_SILENT=1 TESSERA_LAPACK_VERBOSE=1 LD_PRELOAD="$lib" \
             timeout "$timeout" "$py" "$home/run.py" "$n" "$reps" "$qm" "$qn" "$ops" first 2> "$home/preload.err"
+    elif [ "$1" = passed ]; then  # every call passed on to the next library, timed by the interposer
+        env TESSERA_LAPACK_MIN_N=1000000000 TESSERA_LAPACK_VERBOSE=1 LD_PRELOAD="$lib" \
+            timeout "$timeout" "$py" "$home/run.py" "$n" "$reps" "$qm" "$qn" "$ops" 2> "$home/passed.err"
     else
         timeout "$timeout" "$py" "$home/run.py" "$n" "$reps" "$qm" "$qn" "$ops" 2> "$home/plain.err"
     fi
 }
 plain=$(run plain) || { echo "plain run failed:"; cat "$home/plain.err"; exit 1; }
 pre=$(run preload) || { echo "preloaded run failed:"; cat "$home/preload.err"; exit 1; }
-"$py" - "$n" "$qm" "$qn" "$reps" "$plain" "$pre" "$home/preload.err" <<'PY'
+: > "$home/passed.err"
+if [ "${INSIDE:-1}" != 0 ]; then
+    run passed > /dev/null || { echo "passed-on run failed:"; cat "$home/passed.err"; exit 1; }
+fi
+"$py" - "$n" "$qm" "$qn" "$reps" "$plain" "$pre" "$home/preload.err" "$home/passed.err" <<'PY'
 import sys, json, re, statistics
 n, qm, qn, reps = (int(x) for x in sys.argv[1:5])
 plain, pre, log = json.loads(sys.argv[5]), json.loads(sys.argv[6]), open(sys.argv[7]).read()
+passed_log = open(sys.argv[8]).read()
 flops = {"cholesky": n**3 / 3, "solve": 2 * n**3 / 3, "qr": 4 * qm * qn**2 - 4 * qn**3 / 3}
 routines = {"cholesky": ["dpotrf"], "solve": ["dgesv"], "qr": ["dgeqrf", "dorgqr"]}
 size = {"cholesky": n, "solve": n, "qr": qn}
@@ -94,9 +104,17 @@ for op in plain:
           f"{q['median']:.3f} s ({flops[op] / q['median'] / 1e9:.1f} GFLOP/s) | {p['median'] / q['median']:.2f}x | "
           f"{q['first']:.3f} s | {'pass' if good else 'FAIL'} (ratios {p['ratio']:.2g}, {q['ratio']:.2g}; "
           f"{on} of {reps + 1} on Tessera) |")
-if "qr" in plain:
-    inside = {r: statistics.median(secs(r, qn)[1:] or [float("nan")]) for r in routines["qr"]}
-    print("qr, preloaded, median seconds inside the LAPACK calls: " +
-          ", ".join(f"{r} {t:.3f} s" for r, t in inside.items()) + f" (total {sum(inside.values()):.3f} s)")
+# Inside the LAPACK calls (the rest of a numpy call is numpy's own copies): the preloaded run's
+# calls on Tessera (its first, which starts the Runtime, left out), and, unless INSIDE=0, a third
+# process's calls passed on to the next library (OpenBLAS) through the interposer.
+median = lambda xs: statistics.median(xs) if xs else float("nan")
+passed = lambda r, s: [float(t) for t in re.findall(rf"tessera_lapack: {r} n={s} next ([0-9.]+) s", passed_log)]
+for op in plain:
+    ours = sum(median(secs(r, size[op])[1:]) for r in routines[op])
+    line = f"{op}, median seconds inside {' + '.join(routines[op])}: Tessera {ours:.3f} s"
+    if passed_log:
+        theirs = sum(median(passed(r, size[op])) for r in routines[op])
+        line += f", the next library (passed on) {theirs:.3f} s, speed-up {theirs / ours:.2f}x"
+    print(line)
 sys.exit(0 if ok else 1)
 PY
