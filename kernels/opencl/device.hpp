@@ -91,6 +91,7 @@ public:
     /// NN product (gemm_select.cpp), since every other workspace may hold its operands.
     /// Throws tessera::Error if the allocation fails.
     enum class Workspace { Launcher = 0, Gemm = 1, SplitK = 2, Panel = 3, Transposed = 4 };
+    static constexpr int kWorkspaces = int(Workspace::Transposed) + 1;
     cl_mem scratch(size_t bytes, Workspace w = Workspace::Launcher) const;
 
 private:
@@ -103,8 +104,8 @@ private:
     std::string options_;
     Params params_;
     cl_mem info_scratch_ = nullptr;
-    mutable cl_mem scratch_[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};  // see scratch(), by Workspace
-    mutable size_t scratch_bytes_[5] = {0, 0, 0, 0, 0};
+    mutable cl_mem scratch_[kWorkspaces] = {};  // see scratch(), by Workspace
+    mutable size_t scratch_bytes_[kWorkspaces] = {};
     mutable std::vector<cl_mem> retired_;  // grown-out workspaces (scratch()), released by release()
     std::map<std::string, cl_kernel> kernels_;
     std::map<std::string, std::array<size_t, 3>> compiled_local_;

@@ -177,7 +177,10 @@ const char* tensor_kernel(const DeviceKernels& dk, Form form, Variant v) {
 // Transposed workspace, tessera_nvgemm_transpose): the NT kernels copy B with cp.async and round it
 // to TF32 with one integer add, where the NN ones stage it through registers and keep cvt.rna
 // (bench/gpu_notes.md, "The TF32 GEMM's conversions"). The copy moves 8·k·n bytes, against the
-// product's 2·m·n·k flops.
+// product's 2·m·n·k flops. Each product copies its own B, also when several products read the same
+// one (an LU's U-row tile, once per trailing tile below it: open, bench/gpu_notes.md). The copy is
+// gemm_nv_tf32.cl's own tiled kernel, not lacpy.cl's tessera_conj_transpose (one element per
+// work-item, writes a column apart), which the GEMM-only programs of gpu_gemm do not hold.
 bool transposed_nn(const DeviceKernels& dk, int64_t m, int64_t k) {
     const int rows = dk.params().nvt_nn_rows;
     return rows > 0 && m >= rows && k > 0 && TensorProducts::active() != TensorFormat::None &&
