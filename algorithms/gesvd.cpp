@@ -222,7 +222,7 @@ int64_t gesvd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U, Til
 
 template <class T>
 int64_t gesvd_nb(int64_t m, int64_t n) {
-    return heevd_nb<T>(std::min(m, n));
+    return std::min(heevd_nb<T>(std::min(m, n)), kHeevdBand);
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                         \

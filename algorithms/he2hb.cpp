@@ -1,13 +1,14 @@
-// Stage 1 of the two-stage Hermitian eigensolver: A = Q1·B·Q1ᴴ with B a band of bandwidth nb, by
-// tile column panels and LAPACK xSYTRD_SY2SB's two-sided update as tile GEMMs (he2hb.hpp).
+// Stage 1 of the two-stage Hermitian eigensolver: A = Q1·B·Q1ᴴ with B a band of bandwidth kd, by
+// panels of kd columns inside the tile columns and LAPACK xSYTRD_SY2SB's two-sided update as tile
+// GEMMs (he2hb.hpp).
 #include "algorithms/he2hb.hpp"
 
 #include <algorithm>
 #include <vector>
 
-#include "algorithms/qr_column.hpp"
 #include "codelets/handles.hpp"
 #include "codelets/tasks.hpp"
+#include "codelets/tasks_eig.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "runtime/precisions.hpp"
 
@@ -15,69 +16,116 @@ namespace tessera::detail {
 
 namespace {
 
-// Q_kᴴ·A₂·Q_k on the trailing tiles r .. nt−1 (r = k+1) with panel k's reflectors q.
+void release(BandPanel& p) {
+    for (TileHandle h : p.v) tasks::release_temp_tile(h);
+    if (p.t) tasks::release_temp_tile(p.t);
+    p.v.clear();
+    p.t = nullptr;
+}
+
+// Q_pᴴ·A₂·Q_p on the tiles from tile row r = p.first_tile down; the panel's reflectors start at row
+// row0 of tile r (V's rows above it are zero).
 template <class T>
-void two_sided_update(TileMatrix<T>& A, const ColumnReflectors<T>& q, int64_t r, int64_t width, int prio) {
-    const int64_t nt = A.nt();
+void two_sided_update(TileMatrix<T>& A, const BandPanel& p, int64_t row0, int64_t width, int prio) {
+    const int64_t nt = A.nt(), r = p.first_tile;
     const Trans C = Trans::ConjTrans, N = Trans::NoTrans;
+    auto v = [&](int64_t i) { return p.v[size_t(i - r)]; };
     // W_i = (A₂·V)_i·T, tile row by tile row: A₂(i, j) is A(i, j) on and below the diagonal, A(j, i)ᴴ above.
     std::vector<TileHandle> w(size_t(nt), nullptr);
     for (int64_t i = r; i < nt; ++i) {
         const TileHandle x = tasks::temp_tile<T>(A.tile_rows(i), width, A.owner(i, i), A.handle(i, i));
         for (int64_t j = r; j < nt; ++j) {
             const T beta = j == r ? T(0) : T(1);
-            if (j <= i) tasks::gemm<T>(N, N, T(1), A.handle(i, j), q.v(j), beta, x, prio);
-            else tasks::gemm<T>(C, N, T(1), A.handle(j, i), q.v(j), beta, x, prio);
+            if (j <= i) tasks::gemm<T>(N, N, T(1), A.handle(i, j), v(j), beta, x, prio);
+            else tasks::gemm<T>(C, N, T(1), A.handle(j, i), v(j), beta, x, prio);
         }
         w[size_t(i)] = tasks::temp_tile<T>(A.tile_rows(i), width, A.owner(i, i), A.handle(i, i));
-        tasks::gemm<T>(N, N, T(1), x, q.t(), T(0), w[size_t(i)], prio);
+        tasks::gemm<T>(N, N, T(1), x, p.t, T(0), w[size_t(i)], prio);
         tasks::release_temp_tile(x);
     }
+    // Tile r's rows above row0 lie outside the trailing matrix: W's are set to zero (V's rows there,
+    // which are), so that the rank-2k update leaves those rows and columns as they are.
+    if (row0 > 0) tasks::lacpy_region<T>(Uplo::General, row0, width, v(r), w[size_t(r)], prio);
     // M = −½·Tᴴ·(Vᴴ·W), then Y_i = W_i + V_i·M in place of W_i.
-    const TileHandle p = tasks::temp_tile<T>(width, width, A.owner(r, r), A.handle(r, r));
-    for (int64_t i = r; i < nt; ++i) tasks::gemm<T>(C, N, T(1), q.v(i), w[size_t(i)], T(i == r ? 0 : 1), p, prio);
+    const TileHandle pw = tasks::temp_tile<T>(width, width, A.owner(r, r), A.handle(r, r));
+    for (int64_t i = r; i < nt; ++i) tasks::gemm<T>(C, N, T(1), v(i), w[size_t(i)], T(i == r ? 0 : 1), pw, prio);
     const TileHandle m = tasks::temp_tile<T>(width, width, A.owner(r, r), A.handle(r, r));
-    tasks::gemm<T>(C, N, T(-0.5), q.t(), p, T(0), m, prio);
-    tasks::release_temp_tile(p);
-    for (int64_t i = r; i < nt; ++i) tasks::gemm<T>(N, N, T(1), q.v(i), m, T(1), w[size_t(i)], prio);
+    tasks::gemm<T>(C, N, T(-0.5), p.t, pw, T(0), m, prio);
+    tasks::release_temp_tile(pw);
+    for (int64_t i = r; i < nt; ++i) tasks::gemm<T>(N, N, T(1), v(i), m, T(1), w[size_t(i)], prio);
     tasks::release_temp_tile(m);
-    // A₂ −= Y·Vᴴ + V·Yᴴ on the lower tiles; the next panel's column (j = r) first.
+    // A₂ −= Y·Vᴴ + V·Yᴴ on the lower tiles; the next panel's tile column (j = r) first.
     for (int64_t j = r; j < nt; ++j)
         for (int64_t i = j; i < nt; ++i) {
             const int pr = j == r ? prio + 1 : prio;
-            tasks::gemm<T>(N, C, T(-1), w[size_t(i)], q.v(j), T(1), A.handle(i, j), pr);
-            tasks::gemm<T>(N, C, T(-1), q.v(i), w[size_t(j)], T(1), A.handle(i, j), pr);
+            tasks::gemm<T>(N, C, T(-1), w[size_t(i)], v(j), T(1), A.handle(i, j), pr);
+            tasks::gemm<T>(N, C, T(-1), v(i), w[size_t(j)], T(1), A.handle(i, j), pr);
         }
     for (int64_t i = r; i < nt; ++i) tasks::release_temp_tile(w[size_t(i)]);
 }
 
 }  // namespace
 
+BandPanels::~BandPanels() {
+    for (BandPanel& p : panels) release(p);
+}
+
 template <class T>
-void he2hb(TileMatrix<T>& A, QRFactors<T>& F) {
-    const int64_t nt = A.nt();
-    for (int64_t k = 0; k + 1 < nt; ++k) {
-        const int prio = int(2 * (nt - k));
+void he2hb(TileMatrix<T>& A, int64_t kd, BandPanels* q1) {
+    const int64_t n = A.n(), nb = A.nb(), nt = A.nt();
+    // The panels, columns c … c+w−1 inside tile column k, while rows remain below them.
+    struct Cols { int64_t k, col0, width; };
+    std::vector<Cols> cols;
+    for (int64_t k = 0; k < nt; ++k)
+        for (int64_t c = 0; c < A.tile_cols(k) && k * nb + c + std::min(kd, A.tile_cols(k) - c) < n; c += kd)
+            cols.push_back({k, c, std::min(kd, A.tile_cols(k) - c)});
+    const int64_t np = int64_t(cols.size());
+    for (int64_t q = 0; q < np; ++q) {
+        const auto [k, col0, width] = cols[size_t(q)];
+        const int prio = int(2 * (np - q));
+        const int64_t first_row = k * nb + col0 + width;  // the reflectors' first row
+        BandPanel p;
+        p.width = width;
+        p.first_tile = first_row / nb;
+        const int64_t row0 = first_row % nb;
         std::vector<TileHandle> column;
-        for (int64_t m = k + 1; m < nt; ++m) column.push_back(A.handle(m, k));
-        tasks::geqrf_panel<T>(column, F.handle(k, k), prio + 2);
-        const ColumnReflectors<T> q(A, F.handle(k, k), k, k + 1, prio + 2);
-        two_sided_update(A, q, k + 1, A.tile_cols(k), prio);
+        for (int64_t m = p.first_tile; m < nt; ++m) {
+            column.push_back(A.handle(m, k));
+            p.v.push_back(tasks::temp_tile<T>(A.tile_rows(m), width, A.owner(m, k), A.handle(m, k)));
+        }
+        p.t = tasks::temp_tile<T>(width, width, A.owner(p.first_tile, k), A.handle(p.first_tile, k));
+        tasks::band_panel<T>(column, row0, col0, width, p.v, p.t, prio + 2);
+        two_sided_update<T>(A, p, row0, width, prio);
+        if (q1) q1->panels.push_back(std::move(p));
+        else release(p);
     }
 }
 
 template <class T>
-void unmqr_he2hb(const TileMatrix<T>& A, const QRFactors<T>& F, TileMatrix<T>& Z) {
-    const int64_t nt = A.nt();
-    for (int64_t k = nt - 2; k >= 0; --k) {
-        ColumnReflectors<T> q(A, F.handle(k, k), k, k + 1, int(nt - k));
-        for (int64_t o = 0; o < Z.nt(); ++o) q.left(Trans::NoTrans, Z, o, int(nt - k));
+void unmqr_he2hb(const BandPanels& q1, TileMatrix<T>& Z) {
+    const int64_t np = int64_t(q1.panels.size()), mt = Z.mt();
+    const Trans C = Trans::ConjTrans, N = Trans::NoTrans;
+    for (int64_t q = np - 1; q >= 0; --q) {
+        const BandPanel& p = q1.panels[size_t(q)];
+        const int64_t r = p.first_tile, width = p.width;
+        const int prio = int(np - q);
+        auto v = [&](int64_t i) { return p.v[size_t(i - r)]; };
+        for (int64_t o = 0; o < Z.nt(); ++o) {
+            // W = Vᴴ·Z(r:, o), W = T·W, Z(r:, o) −= V·W (xLARFB's products) on the device of Z's column.
+            const TileHandle w = tasks::temp_tile<T>(width, Z.tile_cols(o), Z.owner(r, o), Z.handle(r, o));
+            const TileHandle tw = tasks::temp_tile<T>(width, Z.tile_cols(o), Z.owner(r, o), Z.handle(r, o));
+            for (int64_t m = r; m < mt; ++m) tasks::gemm<T>(C, N, T(1), v(m), Z.handle(m, o), T(m == r ? 0 : 1), w, prio);
+            tasks::gemm<T>(N, N, T(1), p.t, w, T(0), tw, prio);
+            for (int64_t m = r; m < mt; ++m) tasks::gemm<T>(N, N, T(-1), v(m), tw, T(1), Z.handle(m, o), prio);
+            tasks::release_temp_tile(w);
+            tasks::release_temp_tile(tw);
+        }
     }
 }
 
-#define TESSERA_INSTANTIATE(T)                                \
-    template void he2hb(TileMatrix<T>&, QRFactors<T>&); \
-    template void unmqr_he2hb(const TileMatrix<T>&, const QRFactors<T>&, TileMatrix<T>&);
+#define TESSERA_INSTANTIATE(T)                                 \
+    template void he2hb(TileMatrix<T>&, int64_t, BandPanels*); \
+    template void unmqr_he2hb<T>(const BandPanels&, TileMatrix<T>&);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

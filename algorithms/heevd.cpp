@@ -60,6 +60,14 @@ std::vector<T> lower_band(const TileMatrix<T>& B, int64_t kd) {
     return ab;
 }
 
+// The default band width for tiles of nb: the largest divisor of nb not above kHeevdBand (he2hb's
+// panels must all be as wide, so that each panel's R lies in the next panel's diagonal block).
+int64_t band_width(int64_t nb) {
+    int64_t kd = std::min(nb, kHeevdBand);
+    while (nb % kd != 0) --kd;
+    return kd;
+}
+
 template <class R>
 int64_t tridiagonal_values(int64_t n, R* d, R* e) {
     if constexpr (std::is_same_v<R, float>) return LAPACKE_ssterf(int(n), d, e);
@@ -75,12 +83,13 @@ int64_t tridiagonal_vectors(int64_t n, R* d, R* e, R* z) {
 }  // namespace
 
 template <class T>
-int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w) {
+int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w, int64_t kd) {
     using R = real_t<T>;
     const char* func = "heevd";
     check_char_arg(jobz == Job::NoVec || jobz == Job::Vec, func, "jobz", char(jobz), "must be NoVec or Vec ('N' or 'V')");
     check_char_arg(uplo == Uplo::Lower || uplo == Uplo::Upper, func, "uplo", char(uplo), "must be Lower or Upper");
     check_arg(A.m() == A.n(), func, "A", A.m(), "rows must equal columns");
+    check_arg(kd >= 0 && (kd == 0 || A.nb() % kd == 0), func, "kd", kd, "must be 0 or a divisor of the tile size nb");
     detail::require_runtime(func);
     if (detail::distributed()) throw Error("tessera::heevd: distributed matrices are not supported (one process only)");
     const int64_t n = A.n(), nb = A.nb();
@@ -105,19 +114,19 @@ int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w) 
         const CallerBlasThreads host;  // the workers, idle, would spin on the cores the host loops need
         hermitian_working_copy(A, uplo, sigma, B);
     }
-    QRFactors<T> F(B, 1, QRForm::ColumnPanel);
+    kd = std::max<int64_t>(1, std::min(kd == 0 ? band_width(nb) : kd, n - 1));
+    detail::BandPanels q1;
     {
         Sequence seq;
         {
             detail::SubmitScope scope(seq);
-            detail::he2hb(B, F);
+            detail::he2hb(B, kd, jobz == Job::Vec ? &q1 : nullptr);
         }
         seq.wait();
     }
     B.acquire_host();
 
     // Stage 2: LAPACK's bulge-chasing kernels as CPU tasks, sweeps pipelined over the workers.
-    const int64_t kd = std::min(nb, n - 1);
     std::vector<R> e(size_t(std::max<int64_t>(n - 1, 1)));
     std::shared_ptr<cpu::BandReflectors<T>> q2;
     if (jobz == Job::Vec) q2 = std::make_shared<cpu::BandReflectors<T>>();
@@ -153,7 +162,7 @@ int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w) 
                 for (int64_t m = 0; m < A.mt(); ++m) column.push_back(A.handle(m, o));
                 tasks::apply_band_reflectors<T>(q2, column, 1);
             }
-            detail::unmqr_he2hb(B, F, A);
+            detail::unmqr_he2hb<T>(q1, A);
         }
         seq.wait();
     }
@@ -164,7 +173,7 @@ int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w) 
 
 template <class T>
 int64_t heevd_nb(int64_t n) {
-    return std::min(tuned_tile(prec_letter<T>() + std::string("geqrf"), n).nb, kHeevdMaxNb);
+    return tuned_tile(prec_letter<T>() + std::string("geqrf"), n).nb;
 }
 
 namespace lapack {
@@ -196,7 +205,7 @@ int64_t syevd(char jobz, char uplo, int64_t n, T* a, int64_t lda, T* w, const Op
 }  // namespace lapack
 
 #define TESSERA_INSTANTIATE(T)                                                 \
-    template int64_t heevd(Job, Uplo, TileMatrix<T>&, std::vector<real_t<T>>&); \
+    template int64_t heevd(Job, Uplo, TileMatrix<T>&, std::vector<real_t<T>>&, int64_t); \
     template int64_t heevd_nb<T>(int64_t);                                       \
     template int64_t lapack::heevd(char, char, int64_t, T*, int64_t, real_t<T>*, const Options&);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)

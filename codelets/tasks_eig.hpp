@@ -18,6 +18,17 @@ template <class T>
 void apply_band_reflectors(std::shared_ptr<const cpu::BandReflectors<T>> q2, const std::vector<TileHandle>& column,
                            int prio = 0);
 
+/// The QR of the width columns col0 … col0+width−1 of a tile column from row row0 of its first tile
+/// down (the band reduction's panel, narrower than the tile; LAPACK xGEQRT with one block): R and the
+/// Householder vectors overwrite that block as xGEQRF leaves them, Tt (width²) receives the upper
+/// triangular T of the min(rows, width) reflectors (zeros elsewhere), and v's tiles (one per tile
+/// of `column`, of its rows × width) the dense V: unit diagonal, the vectors below it, zeros above
+/// it and in the first tile's rows above row0, so that Q = I − V·Tt·Vᴴ multiplies whole tiles
+/// (RW column, W v, W Tt; CPU and OpenCL, a variable number of buffers).
+template <class T>
+void band_panel(const std::vector<TileHandle>& column, int64_t row0, int64_t col0, int64_t width,
+                const std::vector<TileHandle>& v, TileHandle Tt, int prio = 0);
+
 /// Run the steps of a bulge-chasing reduction (cpu::hb2st's or cpu::gb2bd's) as StarPU CPU tasks
 /// and wait for them: sweep s (0 … sweeps−1) has steps(s) steps, each costing about step_flops
 /// flops, and run(s, t0, t1) runs its steps t0 … t1−1. One task runs consecutive steps of one sweep

@@ -31,19 +31,21 @@ using Precisions = ::testing::Types<float, double, std::complex<float>, std::com
 TYPED_TEST_SUITE(Eig, Precisions);
 
 struct Shape {
-    int64_t n, nb;
+    int64_t n, nb, kd;  // kd 0: heevd's default band
 };
 // Several tiles with a partial last one (100 = 3·32 + 4), a multiple of nb (64 = 4·16), one partial
-// tile (7 < 32), n = 1 and n = 0, and on CPU workers a larger band (300 = 4·64 + 44). PoCL runs every
-// kernel slowly: the OpenCL modes skip 64/16 and 300/64.
+// tile (7 < 32), n = 1 and n = 0, on CPU workers a larger band (300 = 4·64 + 44); and bands narrower
+// than the tile (panels inside the tiles, whose reflectors start inside a tile: 100 with 32/8, the
+// last tile's 4 columns then no panel; 300 with 64/16). PoCL runs every kernel slowly: the OpenCL
+// modes skip 64/16, 300/64 and 300/64/16.
 std::vector<Shape> shapes() {
-    if (test::mode() != "cpu") return {{100, 32}, {7, 32}, {1, 16}, {0, 16}};
-    return {{100, 32}, {64, 16}, {300, 64}, {7, 32}, {1, 16}, {0, 16}};
+    if (test::mode() != "cpu") return {{100, 32, 0}, {100, 32, 8}, {7, 32, 0}, {1, 16, 0}, {0, 16, 0}};
+    return {{100, 32, 0}, {100, 32, 8}, {64, 16, 0}, {300, 64, 0}, {300, 64, 16}, {7, 32, 0}, {1, 16, 0}, {0, 16, 0}};
 }
 
-std::string describe(const char* what, Job jobz, Uplo uplo, int64_t n, int64_t nb) {
+std::string describe(const char* what, Job jobz, Uplo uplo, int64_t n, int64_t nb, int64_t kd = 0) {
     return std::string(what) + " jobz " + char(jobz) + " uplo " + char(uplo) + " n " + std::to_string(n) + " nb " +
-           std::to_string(nb);
+           std::to_string(nb) + (kd ? " kd " + std::to_string(kd) : "");
 }
 
 /// A random n×n array (leading dimension lda) whose uplo triangle is Hermitian's (the diagonal real);
@@ -64,12 +66,12 @@ struct EigRun {
     std::vector<T> z;
 };
 template <class T>
-EigRun<T> run_heevd(Job jobz, Uplo uplo, int64_t n, int64_t nb, const std::vector<T>& a, int64_t lda) {
+EigRun<T> run_heevd(Job jobz, Uplo uplo, int64_t n, int64_t nb, const std::vector<T>& a, int64_t lda, int64_t kd = 0) {
     const int64_t ld = std::max<int64_t>(n, 1);
     TileMatrix<T> A(n, n, nb);
     A.fill_from_lapack(a.data(), lda);
     EigRun<T> r;
-    r.info = heevd(jobz, uplo, A, r.w);
+    r.info = heevd(jobz, uplo, A, r.w, kd);
     r.z.assign(size_t(ld * ld), T(0));
     A.to_lapack(r.z.data(), ld);
     return r;
@@ -102,13 +104,13 @@ void expect_eigen(const std::string& where, Job jobz, Uplo uplo, int64_t n, cons
 
 TYPED_TEST(Eig, RandomMatchesLapackBothUplosAndJobs) {
     using T = TypeParam;
-    for (auto [n, nb] : shapes())
+    for (auto [n, nb, kd] : shapes())
         for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
             for (Job jobz : {Job::NoVec, Job::Vec}) {
                 const int64_t lda = n + 3;
                 const auto a = random_hermitian_triangle<T>(n, lda, uint64_t(31 + n));
-                const auto r = run_heevd<T>(jobz, uplo, n, nb, a, lda);
-                expect_eigen(describe("random", jobz, uplo, n, nb), jobz, uplo, n, a, lda, r);
+                const auto r = run_heevd<T>(jobz, uplo, n, nb, a, lda, kd);
+                expect_eigen(describe("random", jobz, uplo, n, nb, kd), jobz, uplo, n, a, lda, r);
             }
 }
 
@@ -257,6 +259,9 @@ TYPED_TEST(Eig, BadArgumentsThrowError) {
     expect_refused("uplo General", [&] { heevd(Job::Vec, Uplo::General, A, w); }, "'uplo'");
     expect_refused("jobz X", [&] { heevd(static_cast<Job>('X'), Uplo::Lower, A, w); }, "'jobz'");
     expect_refused("non-square A", [&] { heevd(Job::NoVec, Uplo::Lower, Rect, w); });
+    TileMatrix<T> A6(12, 12, 6);
+    expect_refused("kd not dividing nb", [&] { heevd(Job::NoVec, Uplo::Lower, A6, w, int64_t(4)); }, "'kd'");
+    expect_refused("kd < 0", [&] { heevd(Job::Vec, Uplo::Lower, A6, w, int64_t(-2)); }, "'kd'");
     std::vector<T> a(size_t(n * n), T(1));
     std::vector<R> wl(static_cast<size_t>(n));
     expect_refused("lapack jobz X", [&] { lapack::heevd<T>('X', 'L', n, a.data(), n, wl.data()); }, "'jobz'");

@@ -1,5 +1,6 @@
 // tessera-tester operations: syevd (s, d) and heevd (s, d, c, z), the two-stage Hermitian eigensolver
-// (tessera/eig.hpp), --jobz N (eigenvalues) or V (and eigenvectors, the default), --uplo L or U.
+// (tessera/eig.hpp), --jobz N (eigenvalues) or V (and eigenvectors, the default), --uplo L or U,
+// --kd (stage 1's band width, a divisor of nb; default the largest divisor not above 128).
 //   tessera-tester heevd --prec z --n 2000 --nb 128 --jobz V --check
 // The input is the seeded random matrix of the other ops (only its uplo triangle is read), or with
 // --cond κ the Hermitian Q·diag(λ)·Qᴴ of a geometric spectrum from 1 to 1/κ with alternating signs
@@ -63,8 +64,8 @@ Result run_eig(const Params& p) {
         A.keep_only_on_host();
         last_phases().staging = std::chrono::steady_clock::now();
         r.seconds = time_it([&] {
-            if constexpr (Sy) r.info = syevd(p.jobz, p.uplo, A, w);
-            else r.info = heevd(p.jobz, p.uplo, A, w);
+            if constexpr (Sy) r.info = syevd(p.jobz, p.uplo, A, w, p.kd);
+            else r.info = heevd(p.jobz, p.uplo, A, w, p.kd);
             if (vectors) A.acquire_host();  // the eigenvectors back in host memory
         });
         const double nd = double(n);
@@ -111,8 +112,8 @@ std::vector<Operand> eig_operands(const Params& p) {
 }
 
 // One process only (heevd throws on a distributed Runtime): distributed = false.
-const Register reg_syevd{{"syevd", "geqrf", TESSERA_RUNS(run_syevd), kUplo | kCond | kJobz, eig_operands, false, "sd"}};
-const Register reg_heevd{{"heevd", "geqrf", TESSERA_RUNS(run_heevd), kUplo | kCond | kJobz, eig_operands, false}};
+const Register reg_syevd{{"syevd", "geqrf", TESSERA_RUNS(run_syevd), kUplo | kCond | kJobz | kKd, eig_operands, false, "sd"}};
+const Register reg_heevd{{"heevd", "geqrf", TESSERA_RUNS(run_heevd), kUplo | kCond | kJobz | kKd, eig_operands, false}};
 
 }  // namespace
 }  // namespace tessera::tester

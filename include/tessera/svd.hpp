@@ -53,8 +53,9 @@ template <class T>
 int64_t gesvd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U = nullptr, TileMatrix<T>* VT = nullptr);
 
 /// The tile size (= stage 1's bandwidth) the lapack:: forms and tessera-tester give gesdd and gesvd
-/// of an m×n matrix in T's precision when none is given: heevd_nb(min(m, n)) (tessera/eig.hpp), for
-/// the same reason: the band stage costs O(n²·nb) on the CPU workers. Needs a running Runtime.
+/// of an m×n matrix in T's precision when none is given: the tuned geqrf tile of min(m, n), capped at
+/// kHeevdBand (tessera/eig.hpp), because the band stage costs O(n²·nb) on the CPU workers and the SVD's
+/// band is as wide as its tiles. Needs a running Runtime.
 template <class T>
 int64_t gesvd_nb(int64_t m, int64_t n);
 
