@@ -72,8 +72,8 @@ void conj_transpose_into(const TileMatrix<T>& X, TileMatrix<T>& Y) {
 // The SVD of the m×n A, m ≥ n: s (n values), L (m × c: U's first c columns, c = n or m) and V (n×n,
 // V itself, not Vᴴ) when not null. A is destroyed.
 template <class T>
-int64_t svd_tall(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* L, TileMatrix<T>* V, Bidiag solver,
-                 const char* func) {
+int64_t svd_tall(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* L, TileMatrix<T>* V, int64_t kd,
+                 Bidiag solver, const char* func) {
     using R = real_t<T>;
     const int64_t m = A.m(), n = A.n(), nb = A.nb();
     s.assign(size_t(n), R(0));
@@ -98,22 +98,21 @@ int64_t svd_tall(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* L, 
             for (int64_t i = 0; i < m; ++i) detail::host_at(A, i, j) *= sigma;
     }
 
-    // Stage 1: A = Q1·B·P1ᴴ.
-    QRFactors<T> FA(A, 1, QRForm::ColumnPanel);
-    TileMatrix<T> P(n, n, nb);
-    QRFactors<T> FP(P, 1, QRForm::ColumnPanel);
+    // Stage 1: A = Q1·B·P1ᴴ, B of bandwidth kd. P: the LQ panels' scratch, its tile columns A's tile rows.
+    kd = std::max<int64_t>(1, std::min(kd == 0 ? detail::default_band_width(nb) : kd, n - 1));
+    detail::BandPanels q1, p1;
     {
+        TileMatrix<T> P(n, std::min(m, A.nt() * nb), nb);
         Sequence seq;
         {
             detail::SubmitScope scope(seq);
-            detail::ge2gb(A, FA, P, FP);
+            detail::ge2gb(A, kd, P, L ? &q1 : nullptr, V ? &p1 : nullptr);
         }
         seq.wait();
     }
     A.acquire_host();
 
     // Stage 2: the bulge chasing as CPU tasks, sweeps pipelined over the workers.
-    const int64_t kd = std::min(nb, n - 1);
     std::vector<R> e(size_t(std::max<int64_t>(n - 1, 1)));
     std::shared_ptr<cpu::BandReflectors<T>> u2, v2;
     if (L) u2 = std::make_shared<cpu::BandReflectors<T>>();
@@ -160,11 +159,11 @@ int64_t svd_tall(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* L, 
             };
             if (L) {
                 apply(u2, *L);
-                detail::unmqr_ge2gb_left(A, FA, *L);
+                detail::apply_band_panels<T>(q1, *L);
             }
             if (V) {
                 apply(v2, *V);
-                detail::unmqr_ge2gb_right(P, FP, *V);
+                detail::apply_band_panels<T>(p1, *V);
             }
         }
         seq.wait();
@@ -175,9 +174,10 @@ int64_t svd_tall(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* L, 
 }
 
 template <class T>
-int64_t svd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U, TileMatrix<T>* VT, Bidiag solver,
-            const char* func) {
+int64_t svd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U, TileMatrix<T>* VT, int64_t kd,
+            Bidiag solver, const char* func) {
     const int64_t m = A.m(), n = A.n(), k = std::min(m, n), nb = A.nb();
+    check_arg(kd >= 0 && (kd == 0 || nb % kd == 0), func, "kd", kd, "must be 0 or a divisor of the tile size nb");
     detail::require_runtime(func);
     if (detail::distributed())
         throw Error(std::string("tessera::") + func + ": distributed matrices are not supported (one process only)");
@@ -194,7 +194,7 @@ int64_t svd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U, TileM
     if (m >= n) {  // V, then VT = Vᴴ (n×n whether thin or full: k = n)
         std::unique_ptr<TileMatrix<T>> V;
         if (VT) V = std::make_unique<TileMatrix<T>>(n, n, nb);
-        const int64_t info = svd_tall(A, s, U, V.get(), solver, func);
+        const int64_t info = svd_tall(A, s, U, V.get(), kd, solver, func);
         if (VT && info == 0) conj_transpose_into(*V, *VT);
         return info;
     }
@@ -203,7 +203,7 @@ int64_t svd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U, TileM
     conj_transpose_into(A, At);
     std::unique_ptr<TileMatrix<T>> W;
     if (VT) W = std::make_unique<TileMatrix<T>>(n, VT->m(), nb);
-    const int64_t info = svd_tall(At, s, W.get(), U, solver, func);
+    const int64_t info = svd_tall(At, s, W.get(), U, kd, solver, func);
     if (VT && info == 0) conj_transpose_into(*W, *VT);
     return info;
 }
@@ -211,23 +211,23 @@ int64_t svd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U, TileM
 }  // namespace
 
 template <class T>
-int64_t gesdd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U, TileMatrix<T>* VT) {
-    return svd(A, s, U, VT, Bidiag::DivideAndConquer, "gesdd");
+int64_t gesdd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U, TileMatrix<T>* VT, int64_t kd) {
+    return svd(A, s, U, VT, kd, Bidiag::DivideAndConquer, "gesdd");
 }
 
 template <class T>
-int64_t gesvd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U, TileMatrix<T>* VT) {
-    return svd(A, s, U, VT, Bidiag::QRIteration, "gesvd");
+int64_t gesvd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U, TileMatrix<T>* VT, int64_t kd) {
+    return svd(A, s, U, VT, kd, Bidiag::QRIteration, "gesvd");
 }
 
 template <class T>
 int64_t gesvd_nb(int64_t m, int64_t n) {
-    return std::min(heevd_nb<T>(std::min(m, n)), kHeevdBand);
+    return heevd_nb<T>(std::min(m, n));
 }
 
 #define TESSERA_INSTANTIATE(T)                                                                         \
-    template int64_t gesdd(TileMatrix<T>&, std::vector<real_t<T>>&, TileMatrix<T>*, TileMatrix<T>*); \
-    template int64_t gesvd(TileMatrix<T>&, std::vector<real_t<T>>&, TileMatrix<T>*, TileMatrix<T>*); \
+    template int64_t gesdd(TileMatrix<T>&, std::vector<real_t<T>>&, TileMatrix<T>*, TileMatrix<T>*, int64_t); \
+    template int64_t gesvd(TileMatrix<T>&, std::vector<real_t<T>>&, TileMatrix<T>*, TileMatrix<T>*, int64_t); \
     template int64_t gesvd_nb<T>(int64_t, int64_t);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

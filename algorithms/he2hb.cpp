@@ -8,20 +8,12 @@
 
 #include "codelets/handles.hpp"
 #include "codelets/tasks.hpp"
-#include "codelets/tasks_eig.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "runtime/precisions.hpp"
 
 namespace tessera::detail {
 
 namespace {
-
-void release(BandPanel& p) {
-    for (TileHandle h : p.v) tasks::release_temp_tile(h);
-    if (p.t) tasks::release_temp_tile(p.t);
-    p.v.clear();
-    p.t = nullptr;
-}
 
 // Q_pᴴ·A₂·Q_p on the tiles from tile row r = p.first_tile down; the panel's reflectors start at row
 // row0 of tile r (V's rows above it are zero).
@@ -43,9 +35,9 @@ void two_sided_update(TileMatrix<T>& A, const BandPanel& p, int64_t row0, int64_
         tasks::gemm<T>(N, N, T(1), x, p.t, T(0), w[size_t(i)], prio);
         tasks::release_temp_tile(x);
     }
-    // Tile r's rows above row0 lie outside the trailing matrix: W's are set to zero (V's rows there,
-    // which are), so that the rank-2k update leaves those rows and columns as they are.
-    if (row0 > 0) tasks::lacpy_region<T>(Uplo::General, row0, width, v(r), w[size_t(r)], prio);
+    // Tile r's rows above row0 lie outside the trailing matrix: W's are set to zero, so that the
+    // rank-2k update leaves those rows and columns as they are.
+    tasks::zero_region<T>(row0, width, w[size_t(r)], prio);
     // M = −½·Tᴴ·(Vᴴ·W), then Y_i = W_i + V_i·M in place of W_i.
     const TileHandle pw = tasks::temp_tile<T>(width, width, A.owner(r, r), A.handle(r, r));
     for (int64_t i = r; i < nt; ++i) tasks::gemm<T>(C, N, T(1), v(i), w[size_t(i)], T(i == r ? 0 : 1), pw, prio);
@@ -66,10 +58,6 @@ void two_sided_update(TileMatrix<T>& A, const BandPanel& p, int64_t row0, int64_
 
 }  // namespace
 
-BandPanels::~BandPanels() {
-    for (BandPanel& p : panels) release(p);
-}
-
 template <class T>
 void he2hb(TileMatrix<T>& A, int64_t kd, BandPanels* q1) {
     const int64_t n = A.n(), nb = A.nb(), nt = A.nt();
@@ -84,48 +72,14 @@ void he2hb(TileMatrix<T>& A, int64_t kd, BandPanels* q1) {
         const auto [k, col0, width] = cols[size_t(q)];
         const int prio = int(2 * (np - q));
         const int64_t first_row = k * nb + col0 + width;  // the reflectors' first row
-        BandPanel p;
-        p.width = width;
-        p.first_tile = first_row / nb;
-        const int64_t row0 = first_row % nb;
-        std::vector<TileHandle> column;
-        for (int64_t m = p.first_tile; m < nt; ++m) {
-            column.push_back(A.handle(m, k));
-            p.v.push_back(tasks::temp_tile<T>(A.tile_rows(m), width, A.owner(m, k), A.handle(m, k)));
-        }
-        p.t = tasks::temp_tile<T>(width, width, A.owner(p.first_tile, k), A.handle(p.first_tile, k));
-        tasks::band_panel<T>(column, row0, col0, width, p.v, p.t, prio + 2);
-        two_sided_update<T>(A, p, row0, width, prio);
+        BandPanel p = factor_band_panel(A, k, col0, first_row, width, prio + 2);
+        two_sided_update<T>(A, p, first_row % nb, width, prio);
         if (q1) q1->panels.push_back(std::move(p));
         else release(p);
     }
 }
 
-template <class T>
-void unmqr_he2hb(const BandPanels& q1, TileMatrix<T>& Z) {
-    const int64_t np = int64_t(q1.panels.size()), mt = Z.mt();
-    const Trans C = Trans::ConjTrans, N = Trans::NoTrans;
-    for (int64_t q = np - 1; q >= 0; --q) {
-        const BandPanel& p = q1.panels[size_t(q)];
-        const int64_t r = p.first_tile, width = p.width;
-        const int prio = int(np - q);
-        auto v = [&](int64_t i) { return p.v[size_t(i - r)]; };
-        for (int64_t o = 0; o < Z.nt(); ++o) {
-            // W = Vᴴ·Z(r:, o), W = T·W, Z(r:, o) −= V·W (xLARFB's products) on the device of Z's column.
-            const TileHandle w = tasks::temp_tile<T>(width, Z.tile_cols(o), Z.owner(r, o), Z.handle(r, o));
-            const TileHandle tw = tasks::temp_tile<T>(width, Z.tile_cols(o), Z.owner(r, o), Z.handle(r, o));
-            for (int64_t m = r; m < mt; ++m) tasks::gemm<T>(C, N, T(1), v(m), Z.handle(m, o), T(m == r ? 0 : 1), w, prio);
-            tasks::gemm<T>(N, N, T(1), p.t, w, T(0), tw, prio);
-            for (int64_t m = r; m < mt; ++m) tasks::gemm<T>(N, N, T(-1), v(m), tw, T(1), Z.handle(m, o), prio);
-            tasks::release_temp_tile(w);
-            tasks::release_temp_tile(tw);
-        }
-    }
-}
-
-#define TESSERA_INSTANTIATE(T)                                 \
-    template void he2hb(TileMatrix<T>&, int64_t, BandPanels*); \
-    template void unmqr_he2hb<T>(const BandPanels&, TileMatrix<T>&);
+#define TESSERA_INSTANTIATE(T) template void he2hb(TileMatrix<T>&, int64_t, BandPanels*);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE
 

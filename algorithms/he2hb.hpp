@@ -1,31 +1,14 @@
 // Stage 1 of the two-stage Hermitian eigensolver (tessera/eig.hpp): the reduction of a Hermitian
-// matrix to band form, A = Q1·B·Q1ᴴ, and the application of Q1. Internal header of heevd.cpp.
+// matrix to band form, A = Q1·B·Q1ᴴ (Q1 applied by apply_band_panels). Internal header of heevd.cpp.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "algorithms/band_panels.hpp"
 #include "tessera/tile_matrix.hpp"
 
 namespace tessera::detail {
-
-/// One panel of he2hb, Q_p = I − V_p·T_p·V_pᴴ: V_p's tiles for tile rows first_tile … nt−1 (each of
-/// its tile's rows × width, zero above the panel's first reflector row), T_p (width²).
-struct BandPanel {
-    int64_t width = 0, first_tile = 0;
-    std::vector<TileHandle> v;
-    TileHandle t = nullptr;
-};
-
-/// Q1 = Q_0·Q_1·…·Q_{P−1} of he2hb, as temporary tiles given back (release_temp_tile) on destruction.
-class BandPanels {
-public:
-    BandPanels() = default;
-    ~BandPanels();
-    BandPanels(const BandPanels&) = delete;
-    BandPanels& operator=(const BandPanels&) = delete;
-    std::vector<BandPanel> panels;
-};
 
 /// Submit the reduction of the Hermitian n×n A (tiles of nb, mt = nt) to the Hermitian band B of
 /// bandwidth kd, a divisor of nb (LAPACK xSYTRD_SY2SB / xHETRD_HE2HB's algorithm, Haidar, Ltaief and
@@ -45,10 +28,5 @@ public:
 /// V and T (Q1); else they are given back once their update has run.
 template <class T>
 void he2hb(TileMatrix<T>& A, int64_t kd, BandPanels* q1);
-
-/// Submit Z = Q1·Z for he2hb's Q1 and the n × Z.n() matrix Z tiled like A's rows, last panel first
-/// (xLARFB's GEMMs, tile column by tile column).
-template <class T>
-void unmqr_he2hb(const BandPanels& q1, TileMatrix<T>& Z);
 
 }  // namespace tessera::detail

@@ -60,14 +60,6 @@ std::vector<T> lower_band(const TileMatrix<T>& B, int64_t kd) {
     return ab;
 }
 
-// The default band width for tiles of nb: the largest divisor of nb not above kHeevdBand (he2hb's
-// panels must all be as wide, so that each panel's R lies in the next panel's diagonal block).
-int64_t band_width(int64_t nb) {
-    int64_t kd = std::min(nb, kHeevdBand);
-    while (nb % kd != 0) --kd;
-    return kd;
-}
-
 template <class R>
 int64_t tridiagonal_values(int64_t n, R* d, R* e) {
     if constexpr (std::is_same_v<R, float>) return LAPACKE_ssterf(int(n), d, e);
@@ -114,7 +106,7 @@ int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w, 
         const CallerBlasThreads host;  // the workers, idle, would spin on the cores the host loops need
         hermitian_working_copy(A, uplo, sigma, B);
     }
-    kd = std::max<int64_t>(1, std::min(kd == 0 ? band_width(nb) : kd, n - 1));
+    kd = std::max<int64_t>(1, std::min(kd == 0 ? detail::default_band_width(nb) : kd, n - 1));
     detail::BandPanels q1;
     {
         Sequence seq;
@@ -162,7 +154,7 @@ int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w, 
                 for (int64_t m = 0; m < A.mt(); ++m) column.push_back(A.handle(m, o));
                 tasks::apply_band_reflectors<T>(q2, column, 1);
             }
-            detail::unmqr_he2hb<T>(q1, A);
+            detail::apply_band_panels<T>(q1, A);
         }
         seq.wait();
     }

@@ -27,7 +27,7 @@
 # libtessera.so.0 and bench's eig_lapack copied flat into .gpu-build; ../shared/device/README.md):
 #   PEER=torch bash bench/eig_vs_lapack.sh .gpu-build
 # Environment: N (4096), REPS (3), WARMUP (1), NB (the tester's tuned geqrf tile size), OPS (the
-# solvers to run: "syevd gesdd"), THREADS
+# solvers to run: "syevd gesdd"), SYEVD_JOBZ ("N V"), GESDD_JOBZ ("N S"), THREADS
 # (OpenBLAS threads of the LAPACKE peer; default the BLAS library's own, every core), PEER (lapack;
 # torch adds cuSOLVER), EXTRA (more tester arguments), TIMEOUT (seconds per process, 1800),
 # OUTDIR ($OUT or /tmp/eig_vs_lapack).
@@ -83,7 +83,7 @@ echo "n = $n, $reps runs (median), ours: $check, $(nproc) cores, tester $tester"
 declare -A lapacke_median
 status=0
 ops=${OPS:-syevd gesdd}
-for jobz in N V; do
+for jobz in ${SYEVD_JOBZ:-N V}; do
     [[ " $ops " == *" syevd "* ]] || break
     # LAPACKE first, then ours: the same matrix (seed 42, lower triangle)
     log="$outdir/lapacke_$jobz"
@@ -103,7 +103,7 @@ done
 
 svd_check=--check
 [ "$n" -gt 2048 ] && svd_check=--check-random
-for jobz in N S; do
+for jobz in ${GESDD_JOBZ:-N S}; do
     [[ " $ops " == *" gesdd "* ]] || break
     key=$([ "$jobz" = N ] && echo n || echo S)  # flops()'s key: n is dgesdd's values only
     log="$outdir/lapacke_gesdd_$jobz"
@@ -122,7 +122,8 @@ for jobz in N S; do
 done
 
 if [ "$peer" = torch ]; then
-    N="$n" REPS="$reps" OPS="$ops" REF_N="${lapacke_median[N]:-}" REF_V="${lapacke_median[V]:-}" \
+    N="$n" REPS="$reps" OPS="$ops" SYEVD_JOBZ="${SYEVD_JOBZ:-N V}" GESDD_JOBZ="${GESDD_JOBZ:-N S}" \
+        REF_N="${lapacke_median[N]:-}" REF_V="${lapacke_median[V]:-}" \
         REF_SVDN="${lapacke_median[svdN]:-}" REF_SVDS="${lapacke_median[svdS]:-}" PYTHONUNBUFFERED=1 python3 - <<'PY' \
         2>&1 | tee -a "$outdir/table.txt"
 import os, time, torch
@@ -146,7 +147,7 @@ def median(f):
         ts.append(time.perf_counter() - t)
     ts.sort()
     return ts[len(ts) // 2], out
-for jobz in (("N", "V") if "syevd" in ops else ()):
+for jobz in (os.environ["SYEVD_JOBZ"].split() if "syevd" in ops else ()):
     t, out = median((lambda: torch.linalg.eigvalsh(a)) if jobz == "N" else (lambda: torch.linalg.eigh(a)))
     w, z = (out, None) if jobz == "N" else out
     err = (w.sum() - a.diagonal().sum()).abs().item() / (n * norm1 * eps)
@@ -162,7 +163,7 @@ del a, ax
 frob2 = (r * r).sum().item()
 rx = r @ x
 norm_inf = r.abs().sum(1).max().item()
-for jobz in (("N", "S") if "gesdd" in ops else ()):
+for jobz in (os.environ["GESDD_JOBZ"].split() if "gesdd" in ops else ()):
     t, out = median((lambda: torch.linalg.svdvals(r)) if jobz == "N" else (lambda: torch.linalg.svd(r, full_matrices=False)))
     u, s, vh = (None, out, None) if jobz == "N" else out
     ordered = bool((s[:-1] >= s[1:]).all().item()) and bool((s >= 0).all().item())

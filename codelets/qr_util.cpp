@@ -1,6 +1,8 @@
-// Helper codelets of the QR algorithms: region copy, transpose, zero-diagonal check (the handles
+// Helper codelets of the QR algorithms: region copy, transpose, zeroed region, zero-diagonal check (the handles
 // they work on: codelets/handles.hpp).
 #include <starpu.h>
+
+#include <algorithm>
 
 #include "codelets/codelet.hpp"
 #include "codelets/tasks_qr.hpp"
@@ -44,8 +46,40 @@ void conj_transpose_cpu(void* buffers[], void*) {
 }
 
 template <class T>
+void conj_transpose_opencl(void* buffers[], void*) {
+    auto w = codelets::opencl_worker<T>();
+    ocl::conj_transpose<T>(w.kernels, w.queue, codelets::tile_rows(buffers[0]), codelets::tile_cols(buffers[0]),
+                           codelets::ocl_tile<T>(buffers[0]), codelets::ocl_tile<T>(buffers[1]));
+}
+
+template <class T>
 starpu_codelet& conj_transpose_codelet() {
-    return codelets::named_codelet<T, conj_transpose_cpu<T>>("conj_transpose", {STARPU_R, STARPU_W});
+    return codelets::named_codelet<T, conj_transpose_cpu<T>, conj_transpose_opencl<T>>("conj_transpose",
+                                                                                      {STARPU_R, STARPU_W});
+}
+
+struct ZeroArgs {
+    uint32_t flags;
+    int64_t rows, cols;
+};
+
+template <class T>
+void zero_region_cpu(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<ZeroArgs*>(cl_arg);
+    auto A = codelets::cpu_tile<T>(buffers[0]);
+    for (int64_t j = 0; j < a.cols; ++j) std::fill(A.ptr + j * A.ld, A.ptr + j * A.ld + a.rows, T(0));
+}
+
+template <class T>
+void zero_region_opencl(void* buffers[], void* cl_arg) {
+    const auto& a = *static_cast<ZeroArgs*>(cl_arg);
+    auto w = codelets::opencl_worker<T>();
+    ocl::laset<T>(w.kernels, w.queue, a.rows, a.cols, T(0), T(0), codelets::ocl_tile<T>(buffers[0]));
+}
+
+template <class T>
+starpu_codelet& zero_region_codelet() {
+    return codelets::named_codelet<T, zero_region_cpu<T>, zero_region_opencl<T>>("zero_region", {STARPU_RW});
 }
 
 struct DiagArgs {
@@ -87,6 +121,13 @@ void tasks::conj_transpose(TileHandle A, TileHandle B, int prio) {
 }
 
 template <class T>
+void tasks::zero_region(int64_t rows, int64_t cols, TileHandle A, int prio) {
+    if (rows <= 0 || cols <= 0) return;
+    ZeroArgs args{0, rows, cols};
+    codelets::submit(zero_region_codelet<T>(), args, {A}, prio);
+}
+
+template <class T>
 void tasks::zero_diagonal(int64_t k, TileHandle A, int* info, int prio) {
     DiagArgs args{0, k, info};
     codelets::submit(zero_diagonal_codelet<T>(), args, {A}, prio);
@@ -95,6 +136,7 @@ void tasks::zero_diagonal(int64_t k, TileHandle A, int* info, int prio) {
 #define TESSERA_INSTANTIATE(T)                                                                      \
     template void tasks::lacpy_region<T>(Uplo, int64_t, int64_t, TileHandle, TileHandle, int);     \
     template void tasks::conj_transpose<T>(TileHandle, TileHandle, int);                                \
+    template void tasks::zero_region<T>(int64_t, int64_t, TileHandle, int);                             \
     template void tasks::zero_diagonal<T>(int64_t, TileHandle, int*, int);
 TESSERA_FOR_EACH_PRECISION(TESSERA_INSTANTIATE)
 #undef TESSERA_INSTANTIATE

@@ -61,9 +61,12 @@ void t_diagonal(int64_t k, TileHandle Tt, T* tau, int prio = 0);
 /// (R A, RW B; CPU and OpenCL). Both tiles must hold at least rows×cols.
 template <class T>
 void lacpy_region(Uplo uplo, int64_t rows, int64_t cols, TileHandle A, TileHandle B, int prio = 0);
-/// B = Aᴴ (Aᵀ for real T) (R A, W B; CPU). B must be A's transposed shape.
+/// B = Aᴴ (Aᵀ for real T) (R A, W B; CPU and OpenCL). B must be A's transposed shape.
 template <class T>
 void conj_transpose(TileHandle A, TileHandle B, int prio = 0);
+/// A's leading rows×cols region = 0, the rest kept (RW A; CPU and OpenCL); nothing when it is empty.
+template <class T>
+void zero_region(int64_t rows, int64_t cols, TileHandle A, int prio = 0);
 /// *info = 1-based index of the first exact zero on the diagonal of A's leading k×k block, 0 if none
 /// (R A; CPU). `info` must stay valid until the task has run.
 template <class T>

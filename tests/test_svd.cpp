@@ -82,12 +82,12 @@ struct SvdRun {
 };
 template <class T>
 SvdRun<T> run_tiles(bool dc, int64_t m, int64_t n, int64_t nb, const std::vector<T>& a, int64_t lda, int64_t ucols,
-                    int64_t vrows) {
+                    int64_t vrows, int64_t kd = 0) {
     TileMatrix<T> A(m, n, nb), U(m, ucols, nb), VT(vrows, n, nb);
     A.fill_from_lapack(a.data(), lda);
     SvdRun<T> r;
     TileMatrix<T>*pu = ucols > 0 ? &U : nullptr, *pv = vrows > 0 ? &VT : nullptr;
-    r.info = dc ? gesdd(A, r.s, pu, pv) : gesvd(A, r.s, pu, pv);
+    r.info = dc ? gesdd(A, r.s, pu, pv, kd) : gesvd(A, r.s, pu, pv, kd);
     r.u.resize(size_t(std::max<int64_t>(m, 1) * std::max<int64_t>(ucols, 1)));
     r.vt.resize(size_t(std::max<int64_t>(vrows, 1) * std::max<int64_t>(n, 1)));
     if (pu) U.to_lapack(r.u.data(), std::max<int64_t>(m, 1));
@@ -120,6 +120,25 @@ TYPED_TEST(Svd, TileFormsEveryChoiceOfVectors) {
                 if (test::mode() != "cpu" && !dc && ucols != vrows) continue;  // PoCL: one solver for one side
                 expect_svd(describe("tiles", dc, m, n, nb, ucols, vrows), m, n, a, m + 1, ucols, vrows,
                            run_tiles<T>(dc, m, n, nb, a, m + 1, ucols, vrows));
+            }
+    }
+}
+
+// A band narrower than the tile (panels of kd columns inside the tiles, the last one narrower: 70 =
+// 8·8 + 6; 140 = 8·16 + 12): m > n, m < n, thin and full vectors and values only, both solvers.
+TYPED_TEST(Svd, BandNarrowerThanTheTile) {
+    using T = TypeParam;
+    struct Case { int64_t m, n, nb, kd; };
+    std::vector<Case> cases = {{100, 70, 32, 8}, {70, 100, 32, 8}};
+    if (test::mode() == "cpu") cases.push_back({300, 140, 64, 16});
+    for (auto [m, n, nb, kd] : cases) {
+        const int64_t k = std::min(m, n);
+        const auto a = check::random_matrix<T>(m, n, m + 1, uint64_t(5 + m + n));
+        for (auto [ucols, vrows] : std::vector<std::pair<int64_t, int64_t>>{{k, k}, {m, n}, {0, 0}})
+            for (bool dc : {true, false}) {
+                if (test::mode() != "cpu" && !dc && ucols == m) continue;  // PoCL: one solver for full vectors
+                expect_svd(describe("tiles", dc, m, n, nb, ucols, vrows) + " kd " + std::to_string(kd), m, n, a, m + 1,
+                           ucols, vrows, run_tiles<T>(dc, m, n, nb, a, m + 1, ucols, vrows, kd));
             }
     }
 }
@@ -229,7 +248,8 @@ TYPED_TEST(Svd, EmptyMatrices) {
         }
 }
 
-// U and VT of the wrong shape or tile size are refused, naming the argument, before any task.
+// U and VT of the wrong shape or tile size, and a kd that does not divide nb, are refused, naming the
+// argument, before any task.
 TYPED_TEST(Svd, BadUAndVTThrowError) {
     using T = TypeParam;
     this->expect_no_tasks();
@@ -247,6 +267,8 @@ TYPED_TEST(Svd, BadUAndVTThrowError) {
             expect_refused(where + " VT rows", [&] { call(&U, &VT_rows); }, "'VT'");
             expect_refused(where + " VT columns", [&] { call(nullptr, &VT_cols); }, "'VT'");
             expect_refused(where + " VT nb", [&] { call(&U, &VT_nb); }, "'VT'");
+            expect_refused(where + " kd 3", [&] { dc ? gesdd(A, s, &U, &VT, int64_t(3)) : gesvd(A, s, &U, &VT, int64_t(3)); }, "'kd'");
+            expect_refused(where + " kd -1", [&] { dc ? gesdd<T>(A, s, nullptr, nullptr, int64_t(-1)) : gesvd<T>(A, s, nullptr, nullptr, int64_t(-1)); }, "'kd'");
         }
     }
 }

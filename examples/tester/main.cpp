@@ -240,8 +240,8 @@ void add_options(CLI::App& app, Command& c) {
                    "matrices; gecon, pocon: U·diag(σ)·Vᴴ, Q·diag(σ)·Qᴴ as gesv_mixed, posv_mixed; trcon: a triangle of "
                    "getrf's factors of gesv_mixed's matrix; built on the host)")
         ->check(CLI::Range(1.0, 1e300));
-    app.add_option("--kd", p.kd, "syevd, heevd: the width of stage 1's band, a divisor of nb (0: the largest divisor "
-                                 "of nb not above 128)")
+    app.add_option("--kd", p.kd, "syevd, heevd, gesdd, gesvd: the width of stage 1's band, a divisor of nb (0: the "
+                                 "largest divisor of nb not above 128)")
         ->check(CLI::NonNegativeNumber);
     app.add_option("--repeat", c.repeat, "number of runs")->check(positive);
     app.add_option("--warmup", c.warmup,
@@ -422,8 +422,7 @@ int run_op(const Op& op, Command c, const GivenFn& given) {
         refuse_unavailable(op, c, rt);
         const TileChoice tuned = tuned_tile(c.p.prec + std::string(op.family), std::max({c.p.m, c.p.n, c.p.k}));
         const std::string name = op.name;
-        const bool svd = name == "gesdd" || name == "gesvd";
-        if (c.p.nb == 0) c.p.nb = svd ? std::min(tuned.nb, kHeevdBand) : tuned.nb;  // heevd_nb, gesvd_nb
+        if (c.p.nb == 0) c.p.nb = tuned.nb;  // heevd_nb, gesvd_nb for the eigensolvers and SVDs
         if (c.p.ib == 0) c.p.ib = std::min(tuned.ib, c.p.nb);
         require_memory_for(op, c.p, given);
     });

@@ -97,6 +97,7 @@ Result run_svd(const Params& p) {
         std::vector<T> u(u_array ? size_t(ldu * std::max<int64_t>(ucols, 1)) : 1);
         std::vector<T> vt(vt_array ? size_t(ldvt * std::max<int64_t>(n, 1)) : 1);
         s.assign(size_t(k), R(0));
+        if (p.kd != 0) throw Error("--kd does not apply to job O (the lapack:: form, the default band)");
         last_phases().staging = std::chrono::steady_clock::now();
         r.seconds = time_it([&] {
             r.info = Dc ? lapack::gesdd<T>(p.svd_jobz, m, n, w.data(), lda, s.data(), u.data(), ldu, vt.data(), ldvt,
@@ -111,7 +112,7 @@ Result run_svd(const Params& p) {
         A.keep_only_on_host();
         last_phases().staging = std::chrono::steady_clock::now();
         r.seconds = time_it([&] {
-            r.info = Dc ? gesdd(A, s, U.get(), VT.get()) : gesvd(A, s, U.get(), VT.get());
+            r.info = Dc ? gesdd(A, s, U.get(), VT.get(), p.kd) : gesvd(A, s, U.get(), VT.get(), p.kd);
             if (U) U->acquire_host();  // the singular vectors back in host memory
             if (VT) VT->acquire_host();
         });
@@ -162,8 +163,8 @@ std::vector<Operand> svd_operands(const Params& p) {
 }
 
 // One process only (gesdd throws on a distributed Runtime): distributed = false.
-const Register reg_gesdd{{"gesdd", "geqrf", TESSERA_RUNS(run_gesdd), kM | kCond | kJobz, svd_operands<true>, false}};
-const Register reg_gesvd{{"gesvd", "geqrf", TESSERA_RUNS(run_gesvd), kM | kCond | kJobuvt, svd_operands<false>, false}};
+const Register reg_gesdd{{"gesdd", "geqrf", TESSERA_RUNS(run_gesdd), kM | kCond | kJobz | kKd, svd_operands<true>, false}};
+const Register reg_gesvd{{"gesvd", "geqrf", TESSERA_RUNS(run_gesvd), kM | kCond | kJobuvt | kKd, svd_operands<false>, false}};
 
 }  // namespace
 }  // namespace tessera::tester

@@ -21,7 +21,7 @@ struct Params {
     Diag diag = Diag::NonUnit;
     Norm norm = Norm::One;  ///< --norm of lange, lansy, lanhe, lantr
     Job jobz = Job::Vec;    ///< --jobz of syevd, heevd: N (eigenvalues) or V (and eigenvectors)
-    int64_t kd = 0;         ///< --kd of syevd, heevd: stage 1's band width (0: heevd's default)
+    int64_t kd = 0;         ///< --kd of syevd, heevd, gesdd, gesvd: stage 1's band width (0: the default)
     char svd_jobz = 'S';    ///< --jobz of gesdd: N, S, A or O (LAPACK's JOBZ of xGESDD)
     char jobu = 'S', jobvt = 'S';  ///< --jobu, --jobvt of gesvd: N, S, A or O (LAPACK's xGESVD)
     Trans trans = Trans::NoTrans, transA = Trans::NoTrans, transB = Trans::NoTrans;
@@ -63,7 +63,7 @@ enum OpOption : uint32_t {
     kJobz = 1u << 15,      ///< --jobz: N or V, the eigensolvers' eigenvectors; N, S, A or O for gesdd
     kJobuvt = 1u << 16,    ///< --jobu, --jobvt: gesvd's N, S, A or O
     kFactor = 1u << 17,    ///< --factor: how a mixed solver's low-precision factorization multiplies
-    kKd = 1u << 18,        ///< --kd: the eigensolvers' band width (a divisor of nb; 0: heevd's default)
+    kKd = 1u << 18,        ///< --kd: the eigensolvers' and SVDs' band width (a divisor of nb; 0: the default)
 };
 
 /// One matrix a run allocates in tile storage: rows × cols, the options its sizes come from (named

@@ -2,11 +2,11 @@
 // way (Haidar, Ltaief, Luszczek and Dongarra, "A comprehensive study of task coalescing for
 // selecting parallelism granularity in a two-stage bidiagonal reduction", IPDPS 2012; PLASMA's
 // zgesdd, Chameleon's zgesvd), for m ≥ n (m < n works on Aᴴ and swaps U and V):
-//   1. A = Q1·B·P1ᴴ, B upper band of bandwidth nb (n×n): a task graph over the tiles
-//      (algorithms/ge2gb.hpp). Step k: the QR of tile column k from the diagonal down
-//      (geqrf_panel), Q_kᴴ on the tiles to its right; then the LQ of tile row k right of the
-//      diagonal tile (the QR of its conjugate transpose), applied to the tiles below. Tile GEMMs
-//      (xLARFB's products) on CPU workers and OpenCL devices: 4mn² − 4n³/3 flops.
+//   1. A = Q1·B·P1ᴴ, B upper band of bandwidth kd (n×n; kd divides the tile size nb): a task graph
+//      over the tiles (algorithms/ge2gb.hpp). Panel p: the QR of kd columns from the diagonal down
+//      (tasks::band_panel), Q_pᴴ on the columns to their right; then the LQ of those kd rows right
+//      of the band (the QR of their conjugate transpose), applied to the rows below. Tile GEMMs
+//      (xLARFB's products) on CPU workers and OpenCL devices: about 4mn² − 4n³/3 flops.
 //   2. B = U2·Bd·V2ᴴ, Bd real upper bidiagonal: bulge chasing with Householder reflectors on a
 //      host copy of the band, as CPU tasks that pipeline the sweeps, keeping every reflector when
 //      vectors are wanted (kernels/cpu/band_bidiag.hpp).
@@ -28,8 +28,9 @@
 
 namespace tessera {
 
-/// Singular values, and optionally singular vectors, of the m×n A (tiles of nb; nb is also the
-/// bandwidth of stage 1), by LAPACK xGESDD's method for the bidiagonal (xBDSDC).
+/// Singular values, and optionally singular vectors, of the m×n A (tiles of nb), by LAPACK xGESDD's
+/// method for the bidiagonal (xBDSDC). kd: the width of the band stage 1 reduces A to, a divisor of
+/// nb (0: the largest divisor of nb not above kHeevdBand, tessera/eig.hpp).
 /// s is resized to k = min(m, n) and holds the singular values in descending order (T's real type).
 /// U: nullptr, or an m×k (thin) or m×m (full) matrix with A's tile size, overwritten by the left
 ///    singular vectors (column j for s[j]; the full form adds an orthonormal basis of the rest).
@@ -38,24 +39,27 @@ namespace tessera {
 /// Returns info: 0, or i > 0 when the bidiagonal solver failed to converge (xBDSDC's or xBDSQR's
 /// info: i superdiagonals of an intermediate bidiagonal form did not converge to zero); s, U and
 /// VT are then not meaningful.
-/// Throws Error if U or VT has the wrong shape or tile size, A holds a NaN or an infinity (its
+/// Throws Error if U or VT has the wrong shape or tile size, kd is negative or does not divide nb, A
+/// holds a NaN or an infinity (its
 /// largest entry is checked first, LAPACK's xLANGE 'M'), or the Runtime is distributed; TaskError
 /// if a task fails.
-/// Memory, for m ≥ n: an n×n tile matrix (the LQ reflectors) and, with vectors, the n×n real
+/// Memory, for m ≥ n: an n×n tile matrix (the LQ panels' scratch) and, with vectors, stage 1's
+/// reflectors (about mn/2 + n²/2 scalars, in temporary tiles wherever StarPU places them), the n×n real
 /// vectors of the bidiagonal and the reflectors of stage 2 (about n² scalars per side) on the host.
 template <class T>
-int64_t gesdd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U = nullptr, TileMatrix<T>* VT = nullptr);
+int64_t gesdd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U = nullptr, TileMatrix<T>* VT = nullptr,
+              int64_t kd = 0);
 
 /// gesdd with LAPACK xGESVD's bidiagonal solver (xBDSQR, implicit zero-shift QR: slower with
 /// vectors, sometimes more accurate for the smallest singular values); the same arguments,
 /// results and errors.
 template <class T>
-int64_t gesvd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U = nullptr, TileMatrix<T>* VT = nullptr);
+int64_t gesvd(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* U = nullptr, TileMatrix<T>* VT = nullptr,
+              int64_t kd = 0);
 
-/// The tile size (= stage 1's bandwidth) the lapack:: forms and tessera-tester give gesdd and gesvd
-/// of an m×n matrix in T's precision when none is given: the tuned geqrf tile of min(m, n), capped at
-/// kHeevdBand (tessera/eig.hpp), because the band stage costs O(n²·nb) on the CPU workers and the SVD's
-/// band is as wide as its tiles. Needs a running Runtime.
+/// The tile size the lapack:: forms and tessera-tester give gesdd and gesvd of an m×n matrix in T's
+/// precision when none is given: heevd_nb(min(m, n)) (tessera/eig.hpp), the tuned geqrf tile; the
+/// band is then the default kd. Needs a running Runtime.
 template <class T>
 int64_t gesvd_nb(int64_t m, int64_t n);
 
