@@ -60,20 +60,14 @@ void two_sided_update(TileMatrix<T>& A, const BandPanel& p, int64_t row0, int64_
 
 template <class T>
 void he2hb(TileMatrix<T>& A, int64_t kd, BandPanels* q1) {
-    const int64_t n = A.n(), nb = A.nb(), nt = A.nt();
-    // The panels, columns c … c+w−1 inside tile column k, while rows remain below them.
-    struct Cols { int64_t k, col0, width; };
-    std::vector<Cols> cols;
-    for (int64_t k = 0; k < nt; ++k)
-        for (int64_t c = 0; c < A.tile_cols(k) && k * nb + c + std::min(kd, A.tile_cols(k) - c) < n; c += kd)
-            cols.push_back({k, c, std::min(kd, A.tile_cols(k) - c)});
-    const int64_t np = int64_t(cols.size());
+    const int64_t n = A.n(), nb = A.nb();
+    // Panel q: columns c = q·kd … c+kd−1 (inside one tile column: kd divides nb), while rows remain below.
+    const int64_t np = n > 0 ? (n - 1) / kd : 0;
     for (int64_t q = 0; q < np; ++q) {
-        const auto [k, col0, width] = cols[size_t(q)];
+        const int64_t c = q * kd, first_row = c + kd;  // the reflectors' first row
         const int prio = int(2 * (np - q));
-        const int64_t first_row = k * nb + col0 + width;  // the reflectors' first row
-        BandPanel p = factor_band_panel(A, k, col0, first_row, width, prio + 2);
-        two_sided_update<T>(A, p, first_row % nb, width, prio);
+        BandPanel p = factor_band_panel(A, c / nb, c % nb, first_row, kd, prio + 2);
+        two_sided_update<T>(A, p, first_row % nb, kd, prio);
         if (q1) q1->panels.push_back(std::move(p));
         else release(p);
     }
