@@ -14,6 +14,7 @@
 #include "algorithms/common.hpp"
 #include "algorithms/he2hb.hpp"
 #include "algorithms/host_tiles.hpp"
+#include "codelets/handles.hpp"
 #include "codelets/tasks_eig.hpp"
 #include "runtime/precisions.hpp"
 #include "tessera/eig.hpp"
@@ -60,10 +61,30 @@ std::vector<T> lower_band(const TileMatrix<T>& B, int64_t kd) {
     return ab;
 }
 
+// The eigenvalues of the tridiagonal (d, e) into d, ascending, by tasks::tridiag_values (xSTERF on a
+// CPU worker, bisection on an OpenCL device), waited for; e may be overwritten. Returns its info.
 template <class R>
 int64_t tridiagonal_values(int64_t n, R* d, R* e) {
-    if constexpr (std::is_same_v<R, float>) return LAPACKE_ssterf(int(n), d, e);
-    else return LAPACKE_dsterf(int(n), d, e);
+    std::vector<R> values(static_cast<size_t>(n));
+    const int64_t ne = std::max<int64_t>(n - 1, 1);
+    struct Registered {  // given back even when the task fails, before the memory goes
+        std::vector<TileHandle> h;
+        ~Registered() {
+            for (TileHandle x : h) tasks::unregister_tile(x);
+        }
+    } reg{{tasks::register_tile(d, n, 1, n, sizeof(R), 0), tasks::register_tile(e, ne, 1, ne, sizeof(R), 0),
+           tasks::register_tile(values.data(), n, 1, n, sizeof(R), 0)}};
+    int info = 0;
+    Sequence seq;
+    {
+        detail::SubmitScope scope(seq);
+        tasks::tridiag_values<R>(n, d, e, reg.h[0], reg.h[1], reg.h[2], &info);
+    }
+    seq.wait();
+    tasks::unregister_tiles_home(reg.h);
+    reg.h.clear();
+    std::copy(values.begin(), values.end(), d);
+    return info;
 }
 
 template <class R>
@@ -132,17 +153,16 @@ int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w, 
         chase.finish(w.data(), e.data(), q2.get(), 0);
     }
 
-    // The tridiagonal eigenproblem on the host (xSTEDC with the caller's BLAS threads).
+    // The tridiagonal eigenproblem: values on a worker (xSTERF or bisection on a device), vectors on
+    // the host (xSTEDC with the caller's BLAS threads).
     int64_t info = 0;
-    {
+    if (jobz == Job::NoVec) {
+        info = tridiagonal_values(n, w.data(), e.data());
+    } else {
         const CallerBlasThreads host;
-        if (jobz == Job::NoVec) {
-            info = tridiagonal_values(n, w.data(), e.data());
-        } else {
-            std::vector<R> z(size_t(n * n));
-            info = tridiagonal_vectors(n, w.data(), e.data(), z.data());
-            if (info == 0) detail::host_embed_real<T>(z.data(), n, n, n, A);  // no task has used A since keep_only_on_host
-        }
+        std::vector<R> z(size_t(n * n));
+        info = tridiagonal_vectors(n, w.data(), e.data(), z.data());
+        if (info == 0) detail::host_embed_real<T>(z.data(), n, n, n, A);  // no task has used A since keep_only_on_host
     }
     if (jobz == Job::Vec && info == 0) {
         // A = Q1·Q2·Z: Q2 by CPU tasks, one per tile column, then Q1 as tile GEMMs.

@@ -29,6 +29,16 @@ template <class T>
 void band_panel(const std::vector<TileHandle>& column, int64_t row0, int64_t col0, int64_t width,
                 const std::vector<TileHandle>& v, TileHandle Tt, int prio = 0);
 
+/// hw's n reals = the eigenvalues of the n×n real symmetric tridiagonal with diagonal d (handle hd,
+/// n reals) and off-diagonal e (he, max(1, n−1) reals) in ascending order, n ≥ 1: on a CPU worker by
+/// LAPACK's xSTERF (*info its info), on an OpenCL device by bisection on Sturm counts (xSTEBZ's
+/// method, ocl::tridiag_bisect; *info 0), wherever StarPU places it (R hd, R he, W hw; R float or
+/// double). d and e are the handles' host memory, read here for the bisection's starting interval
+/// (Gershgorin's) and pivmin; info must stay valid until the task has run.
+template <class R>
+void tridiag_values(int64_t n, const R* d, const R* e, TileHandle hd, TileHandle he, TileHandle hw, int* info,
+                    int prio = 0);
+
 /// Run the steps of a bulge-chasing reduction (cpu::hb2st's or cpu::gb2bd's) as StarPU CPU tasks
 /// and wait for them: sweep s (0 … sweeps−1) has steps(s) steps, each costing about step_flops
 /// flops, and run(s, t0, t1) runs its steps t0 … t1−1. One task runs consecutive steps of one sweep

@@ -170,6 +170,23 @@ void trtri(const DeviceKernels& dk, cl_command_queue q, Uplo uplo, Diag diag, in
 /// B(i, j) = beta for i = j, alpha otherwise, on the m×n B (LAPACK xLASET, uplo General).
 template <class T>
 void laset(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T alpha, T beta, Mat B);
+/// The starting point of tridiag_bisect for the n×n real symmetric tridiagonal (d[0..n), e[0..n−1)),
+/// n ≥ 1, as LAPACK's xSTEBZ sets it: Gershgorin's interval [lo, hi] widened by 2.1·(n·ulp·‖T‖ +
+/// 2·pivmin), pivmin = safe minimum·max(1, max e²) and the absolute tolerance ulp·‖T‖. Host only.
+template <class R>
+struct BisectBounds {
+    R lo, hi, pivmin, abstol;
+};
+template <class R>
+BisectBounds<R> bisect_bounds(int64_t n, const R* d, const R* e);
+
+/// w[0..n) = the eigenvalues of the real symmetric tridiagonal with diagonal d[0..n) and off-diagonal
+/// e[0..n−1) in ascending order, by bisection on Sturm counts (tridiag.cl, LAPACK xSTEBZ's method),
+/// from bisect_bounds' interval with its pivmin, to an interval of max(abstol, 2·ulp·|λ|). R: float or
+/// double (the s or d program). Throws tessera::Error for n beyond int.
+template <class R>
+void tridiag_bisect(const DeviceKernels& dk, cl_command_queue q, int64_t n, Mat d, Mat e, const BisectBounds<R>& b,
+                    Mat w);
 /// B = alpha·A + beta·B on the m×n region (ScaLAPACK PxGEADD, PLASMA's geadd).
 template <class T>
 void geadd(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T alpha, Mat A, T beta, Mat B);
