@@ -24,8 +24,8 @@ BandPanels::~BandPanels() {
     for (BandPanel& p : panels) release(p);
 }
 
-int64_t default_band_width(int64_t nb) {
-    int64_t kd = std::max<int64_t>(1, std::min(nb, kHeevdBand));
+int64_t default_band_width(int64_t nb, int64_t widest) {
+    int64_t kd = std::max<int64_t>(1, std::min(nb, widest));
     while (nb % kd != 0) --kd;
     return kd;
 }

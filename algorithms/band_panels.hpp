@@ -33,9 +33,9 @@ public:
 };
 
 /// The band's width heevd and the SVDs take for tiles of nb by default: the largest divisor of nb not
-/// above kHeevdBand (tessera/eig.hpp). The panels must all be as wide, so that each panel's R lies
+/// above `widest` (kHeevdBand or kHeevdBandValues, tessera/eig.hpp). The panels must all be as wide, so that each panel's R lies
 /// in the next panel's diagonal block.
-int64_t default_band_width(int64_t nb);
+int64_t default_band_width(int64_t nb, int64_t widest);
 
 /// Submit the QR of the `width` columns col0 … of A's tile column k from global row first_row down
 /// (tasks::band_panel: R and the vectors in place) and return its panel.

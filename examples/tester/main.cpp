@@ -241,7 +241,7 @@ void add_options(CLI::App& app, Command& c) {
                    "getrf's factors of gesv_mixed's matrix; built on the host)")
         ->check(CLI::Range(1.0, 1e300));
     app.add_option("--kd", p.kd, "syevd, heevd, gesdd, gesvd: the width of stage 1's band, a divisor of nb (0: the "
-                                 "largest divisor of nb not above 128)")
+                                 "largest divisor of nb not above 128, or 64 for syevd and heevd values only)")
         ->check(CLI::NonNegativeNumber);
     app.add_option("--repeat", c.repeat, "number of runs")->check(positive);
     app.add_option("--warmup", c.warmup,

@@ -1,6 +1,6 @@
 // tessera-tester operations: syevd (s, d) and heevd (s, d, c, z), the two-stage Hermitian eigensolver
 // (tessera/eig.hpp), --jobz N (eigenvalues) or V (and eigenvectors, the default), --uplo L or U,
-// --kd (stage 1's band width, a divisor of nb; default the largest divisor not above 128).
+// --kd (stage 1's band width, a divisor of nb; default the largest divisor not above 128, 64 values only).
 //   tessera-tester heevd --prec z --n 2000 --nb 128 --jobz V --check
 // The input is the seeded random matrix of the other ops (only its uplo triangle is read), or with
 // --cond κ the Hermitian Q·diag(λ)·Qᴴ of a geometric spectrum from 1 to 1/κ with alternating signs

@@ -11,7 +11,9 @@
 //      xSYTRD_SB2ST / xHETRD_HB2ST on a host copy of the band, as CPU tasks that pipeline the sweeps
 //      (LAPACK's OpenMP dependencies), keeping every reflector when vectors are wanted
 //      (kernels/cpu/band_tridiag.hpp).
-//   3. Tr = Z·Λ·Zᵀ by LAPACK's xSTERF (values only) or xSTEDC (divide and conquer, with vectors).
+//   3. Tr = Z·Λ·Zᵀ: values only, a task that runs LAPACK's xSTERF on a CPU worker or bisection on
+//      Sturm counts on an OpenCL device (xSTEBZ's method, one work-item per eigenvalue); with
+//      vectors, LAPACK's xSTEDC (divide and conquer) on the host.
 //   4. With vectors, A's eigenvectors Q1·Q2·Z: Q2 by CPU tasks, one per tile column (the reflectors
 //      of consecutive sweeps grouped into block reflectors: xLARFT's T, GEMMs), then Q1 as tile
 //      GEMMs (xLARFB's products) on any worker.
@@ -33,7 +35,7 @@ namespace tessera {
 /// Eigenvalues, and with jobz = Vec eigenvectors, of the Hermitian (complex T) or symmetric (real T)
 /// n×n A given by its uplo triangle (Lower or Upper; the other triangle is not read), tiles of nb.
 /// kd: the width of the band stage 1 reduces A to, a divisor of nb (0: the largest divisor of nb not
-/// above kHeevdBand, below).
+/// above kHeevdBandValues for values only, kHeevdBand with vectors, below).
 /// w is resized to n and holds the eigenvalues in ascending order (T's real type).
 /// jobz = Vec: A is overwritten by the orthonormal eigenvectors, column j for w[j] (as LAPACK);
 /// jobz = NoVec: A is left unchanged (LAPACK allows destroying its uplo triangle).
@@ -63,6 +65,11 @@ int64_t syevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<T>& w, int64_t 
 /// as the tile, the whole values-only solve took 4.5, 5.0 and 3.5 s with 64, 96 and 128, and 4 to 5
 /// times longer at 480), while stage 1's GEMMs (nb × nb × kd) want large tiles.
 inline constexpr int64_t kHeevdBand = 128;
+/// The same for heevd's values only, where no Q2 is applied: a narrower band halves the bulge
+/// chasing's work for a slower stage 1 (bench/gpu_notes.md, "The band narrower than the tile": H200,
+/// n = 16384, values only 8.40–8.47 s with 64 against 10.39–10.42 with 128; this project's 2-core CI
+/// machine, n = 4096, tiles of 384: 2.09–2.17 s against 2.30–2.31).
+inline constexpr int64_t kHeevdBandValues = 64;
 /// The tile size the lapack:: forms and tessera-tester give heevd and syevd of order n in T's
 /// precision when none is given: the tuned geqrf tile size (tuned_tile). Needs a running Runtime.
 template <class T>
