@@ -62,7 +62,7 @@ std::vector<T> lower_band(const TileMatrix<T>& B, int64_t kd) {
 }
 
 // The eigenvalues of the tridiagonal (d, e) into d, ascending, by tasks::tridiag_values (xSTERF on a
-// CPU worker, bisection on an OpenCL device), waited for; e may be overwritten. Returns its info.
+// CPU worker, bisection on an OpenCL device), waited for; e is only read. Returns its info.
 template <class R>
 int64_t tridiagonal_values(int64_t n, R* d, R* e) {
     std::vector<R> values(static_cast<size_t>(n));
