@@ -24,10 +24,12 @@ BandPanels::~BandPanels() {
     for (BandPanel& p : panels) release(p);
 }
 
-int64_t default_band_width(int64_t nb, int64_t widest) {
-    int64_t kd = std::max<int64_t>(1, std::min(nb, widest));
-    while (nb % kd != 0) --kd;
-    return kd;
+int64_t band_width(int64_t kd, int64_t nb, int64_t n, int64_t widest) {
+    if (kd == 0) {
+        kd = std::max<int64_t>(1, std::min(nb, widest));
+        while (nb % kd != 0) --kd;
+    }
+    return std::max<int64_t>(1, std::min(kd, n - 1));
 }
 
 template <class T>

@@ -32,10 +32,11 @@ public:
     std::vector<BandPanel> panels;
 };
 
-/// The band's width heevd and the SVDs take for tiles of nb by default: the largest divisor of nb not
-/// above `widest` (kHeevdBand or kHeevdBandValues, tessera/eig.hpp). The panels must all be as wide, so that each panel's R lies
-/// in the next panel's diagonal block.
-int64_t default_band_width(int64_t nb, int64_t widest);
+/// The band's width heevd and the SVDs use for tiles of nb and order n: kd when given (not 0; the
+/// callers check that it divides nb), else the largest divisor of nb not above `widest` (kHeevdBand or
+/// kHeevdBandValues, tessera/eig.hpp); then at most n − 1 and at least 1. The panels must all be as
+/// wide, so that each panel's R lies in the next panel's diagonal block.
+int64_t band_width(int64_t kd, int64_t nb, int64_t n, int64_t widest);
 
 /// Submit the QR of the `width` columns col0 … of A's tile column k from global row first_row down
 /// (tasks::band_panel: R and the vectors in place) and return its panel.

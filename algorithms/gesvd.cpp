@@ -99,7 +99,7 @@ int64_t svd_tall(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* L, 
     }
 
     // Stage 1: A = Q1·B·P1ᴴ, B of bandwidth kd. P: the LQ panels' scratch, its tile columns A's tile rows.
-    kd = std::max<int64_t>(1, std::min(kd == 0 ? detail::default_band_width(nb, kHeevdBand) : kd, n - 1));
+    kd = detail::band_width(kd, nb, n, kHeevdBand);
     detail::BandPanels q1, p1;
     {
         TileMatrix<T> P(n, std::min(m, A.nt() * nb), nb);

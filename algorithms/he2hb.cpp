@@ -18,8 +18,8 @@ namespace {
 // Q_pᴴ·A₂·Q_p on the tiles from tile row r = p.first_tile down; the panel's reflectors start at row
 // row0 of tile r (V's rows above it are zero).
 template <class T>
-void two_sided_update(TileMatrix<T>& A, const BandPanel& p, int64_t row0, int64_t width, int prio) {
-    const int64_t nt = A.nt(), r = p.first_tile;
+void two_sided_update(TileMatrix<T>& A, const BandPanel& p, int64_t row0, int prio) {
+    const int64_t nt = A.nt(), r = p.first_tile, width = p.width;
     const Trans C = Trans::ConjTrans, N = Trans::NoTrans;
     auto v = [&](int64_t i) { return p.v[size_t(i - r)]; };
     // W_i = (A₂·V)_i·T, tile row by tile row: A₂(i, j) is A(i, j) on and below the diagonal, A(j, i)ᴴ above.
@@ -67,7 +67,7 @@ void he2hb(TileMatrix<T>& A, int64_t kd, BandPanels* q1) {
         const int64_t c = q * kd, first_row = c + kd;  // the reflectors' first row
         const int prio = int(2 * (np - q));
         BandPanel p = factor_band_panel(A, c / nb, c % nb, first_row, kd, prio + 2);
-        two_sided_update<T>(A, p, first_row % nb, kd, prio);
+        two_sided_update<T>(A, p, first_row % nb, prio);
         if (q1) q1->panels.push_back(std::move(p));
         else release(p);
     }

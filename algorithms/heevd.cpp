@@ -127,7 +127,7 @@ int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w, 
         const CallerBlasThreads host;  // the workers, idle, would spin on the cores the host loops need
         hermitian_working_copy(A, uplo, sigma, B);
     }
-    kd = std::max<int64_t>(1, std::min(kd == 0 ? detail::default_band_width(nb, jobz == Job::NoVec ? kHeevdBandValues : kHeevdBand) : kd, n - 1));
+    kd = detail::band_width(kd, nb, n, jobz == Job::NoVec ? kHeevdBandValues : kHeevdBand);
     detail::BandPanels q1;
     {
         Sequence seq;

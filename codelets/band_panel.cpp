@@ -1,6 +1,6 @@
 // The band reduction's panel (tasks_eig.hpp: band_panel): the QR of a block of columns narrower than
-// the tile, from a row inside a tile down, with its V as zero-padded tiles. CPU: the block gathered
-// into one contiguous panel, xGEQRT with one block (its T is xLARFT's T), scattered back; OpenCL:
+// the tile, from a row inside a tile down, with its V as zero-padded tiles. CPU: the block as one
+// panel (codelets::CpuPanel), xGEQRT with one block (its T is xLARFT's T), scattered back; OpenCL:
 // ocl::geqrf_panel on views of the tiles (it gathers them itself), V by laset and lacpy.
 #include <algorithm>
 #include <vector>
@@ -20,51 +20,38 @@ struct BandPanelArgs {
     int64_t row0, col0, width;
 };
 
-// Panel row g (g = 0 at row0 of the first tile) of tile t starts at first_row(t) − row0 … : the
-// offset of tile t's first row within the panel (negative for the first tile's rows above row0).
-template <class Rows>
-int64_t panel_offset(const Rows& rows, int64_t t, int64_t row0) {
-    int64_t g = -row0;
-    for (int64_t s = 0; s < t; ++s) g += rows(s);
-    return g;
+// The panel's diagonal block lies in its first tile (the band reductions' panels start a multiple of
+// the width into a tile whose width the band divides): a task against it fails.
+void require_diagonal_in_first_tile(int64_t first_rows, int64_t row0, int64_t m, int64_t width) {
+    if (first_rows - row0 < std::min(m, width))
+        throw Error("band_panel: the panel's diagonal block must lie in its first tile (rows " +
+                    std::to_string(first_rows) + ", row0 " + std::to_string(row0) + ", width " + std::to_string(width) + ")");
 }
 
 template <class T>
 void band_panel_cpu(void* buffers[], void* cl_arg) {
     const auto& a = *static_cast<BandPanelArgs*>(cl_arg);
     const int64_t ntiles = a.ntiles, w = a.width;
-    auto rows = [&](int64_t t) { return codelets::tile_rows(buffers[t]); };
-    int64_t m = -a.row0;
-    for (int64_t t = 0; t < ntiles; ++t) m += rows(t);
     thread_local std::vector<T> work_buffer;
-    T* p = codelets::workspace(work_buffer, size_t(m * w));
-    // Gather the m×w block (column by column) from row0 of the first tile, columns col0 …
-    for (int64_t c = 0; c < w; ++c) {
-        T* dst = p + c * m;
-        for (int64_t t = 0; t < ntiles; ++t) {
-            const auto A = codelets::cpu_tile<T>(buffers[t]);
-            const int64_t r0 = t == 0 ? a.row0 : 0;
-            dst = std::copy(A.ptr + r0 + (a.col0 + c) * A.ld, A.ptr + A.m + (a.col0 + c) * A.ld, dst);
-        }
-    }
+    const codelets::CpuPanel<T> panel(buffers, ntiles, work_buffer, a.row0, a.col0, w);
+    const int64_t m = panel.rows, kb = std::min(m, w);
+    require_diagonal_in_first_tile(codelets::tile_rows(buffers[0]), a.row0, m, w);
     auto Tt = codelets::cpu_tile<T>(buffers[2 * ntiles]);
     for (int64_t j = 0; j < Tt.n; ++j) std::fill(Tt.ptr + j * Tt.ld, Tt.ptr + j * Tt.ld + Tt.m, T(0));
-    const int64_t kb = std::min(m, w);
     if (kb > 0) {
-        const int info = cpu::geqrt<T>(m, w, kb, p, m, Tt.ptr, Tt.ld);
+        const int info = cpu::geqrt<T>(m, w, kb, panel.ptr, panel.ld, Tt.ptr, Tt.ld);
         if (info != 0) throw Error("xGEQRT returned info " + std::to_string(info));  // an argument LAPACK refused
         for (int64_t j = 0; j < kb; ++j) std::fill(Tt.ptr + j + 1 + j * Tt.ld, Tt.ptr + kb + j * Tt.ld, T(0));
     }
-    // Scatter R and V back, and V (unit diagonal, zeros above it and above row0) into the V tiles.
-    for (int64_t t = 0; t < ntiles; ++t) {
-        const auto A = codelets::cpu_tile<T>(buffers[t]);
+    panel.scatter();
+    // V (unit diagonal, zeros above it and above row0) into the V tiles; panel row g is row row0 + g
+    // of the first tile, and the rows of the tiles below follow.
+    for (int64_t t = 0, g0 = -a.row0; t < ntiles; g0 += codelets::tile_rows(buffers[t]), ++t) {
         const auto V = codelets::cpu_tile<T>(buffers[ntiles + t]);
-        const int64_t g0 = panel_offset(rows, t, a.row0);
         for (int64_t c = 0; c < w; ++c)
-            for (int64_t i = 0; i < A.m; ++i) {
+            for (int64_t i = 0; i < V.m; ++i) {
                 const int64_t g = g0 + i;
-                if (g >= 0) A.ptr[i + (a.col0 + c) * A.ld] = p[g + c * m];
-                V.ptr[i + c * V.ld] = g < c || c >= kb ? T(0) : g == c ? T(1) : p[g + c * m];
+                V.ptr[i + c * V.ld] = g < c || c >= kb ? T(0) : g == c ? T(1) : panel.ptr[g + c * panel.ld];
             }
     }
 }
@@ -85,25 +72,23 @@ void band_panel_opencl(void* buffers[], void* cl_arg) {
         heights.push_back(rows(t) - r0);
         m += rows(t) - r0;
     }
+    require_diagonal_in_first_tile(heights[0] + a.row0, a.row0, m, w);
     ocl::geqrf_panel<T>(wk.kernels, wk.queue, tiles, heights, w, codelets::ocl_tile<T>(buffers[2 * ntiles]));
+    // V: in the first tile, zeros down to row0, then the unit lower trapezoid; below it, the vectors.
     const int64_t kb = std::min(m, w);
     for (int64_t t = 0; t < ntiles; ++t) {
         const ocl::Mat A = codelets::ocl_tile<T>(buffers[t]), V = codelets::ocl_tile<T>(buffers[ntiles + t]);
-        const int64_t g0 = panel_offset(rows, t, a.row0), h = rows(t);
-        ocl::laset<T>(wk.kernels, wk.queue, h, w, T(0), T(0), V);
-        // Tile row i is panel row g0 + i: columns c < g0 lie wholly below the diagonal; from column
-        // max(g0, 0) on, the diagonal is at row c − g0 (ones), V strictly below it.
-        const int64_t i0 = std::max<int64_t>(-g0, 0);  // the first tile's rows above row0 stay zero
-        const int64_t below = std::clamp<int64_t>(g0, 0, kb);
-        if (below > 0) ocl::lacpy<T>(wk.kernels, wk.queue, Uplo::General, h - i0, below, ocl::at(A, i0, a.col0), ocl::at(V, i0, 0));
-        const int64_t c0 = std::max<int64_t>(g0, 0);
-        if (c0 >= kb) continue;
-        const int64_t r = c0 - g0;  // the tile row of column c0's diagonal
-        if (r >= h) continue;
-        ocl::laset<T>(wk.kernels, wk.queue, std::min(h - r, kb - c0), kb - c0, T(0), T(1), ocl::at(V, r, c0));
-        if (h - r > 1)
-            ocl::lacpy<T>(wk.kernels, wk.queue, Uplo::Lower, h - r - 1, kb - c0, ocl::at(A, r + 1, a.col0 + c0),
-                          ocl::at(V, r + 1, c0));
+        const int64_t h = rows(t);
+        if (t > 0) {
+            ocl::laset<T>(wk.kernels, wk.queue, h, w, T(0), T(0), V);
+            ocl::lacpy<T>(wk.kernels, wk.queue, Uplo::General, h, kb, ocl::at(A, 0, a.col0), V);
+            continue;
+        }
+        if (a.row0 > 0) ocl::laset<T>(wk.kernels, wk.queue, a.row0, w, T(0), T(0), V);
+        ocl::laset<T>(wk.kernels, wk.queue, h - a.row0, w, T(0), T(1), ocl::at(V, a.row0, 0));
+        if (h - a.row0 > 1)
+            ocl::lacpy<T>(wk.kernels, wk.queue, Uplo::Lower, h - a.row0 - 1, kb, ocl::at(A, a.row0 + 1, a.col0),
+                          ocl::at(V, a.row0 + 1, 0));
     }
 }
 

@@ -60,28 +60,33 @@ struct OclColumn {
 };
 
 /// A column of tiles (a task's first `ntiles` buffers, top to bottom, one width) as one column-major
-/// rows×cols panel on a CPU worker: the tiles themselves when they stack into one already (tiles of
-/// a LAPACK array registered in place, TileMatrix::view: each starts where the one above ends, all
-/// with one leading dimension), else a copy in `workspace` (per worker, grown on demand and reused
-/// across panels: no page faults per task), which scatter() writes back.
+/// rows×cols panel on a CPU worker, or a block of it: from row `row0` of the first tile down, columns
+/// col0 … col0+width−1 (width −1: to the tiles' last column). The tiles themselves when they stack
+/// into one already (tiles of a LAPACK array registered in place, TileMatrix::view: each starts where
+/// the one above ends, all with one leading dimension), else a copy in `workspace` (per worker, grown
+/// on demand and reused across panels: no page faults per task), which scatter() writes back.
 template <class T>
 struct CpuPanel {
-    CpuPanel(void* buffers[], int64_t ntiles, std::vector<T>& workspace)
-        : buffers_(buffers), ntiles_(ntiles), cols(tile_cols(buffers[0])) {
+    CpuPanel(void* buffers[], int64_t ntiles, std::vector<T>& workspace, int64_t row0 = 0, int64_t col0 = 0,
+             int64_t width = -1)
+        : buffers_(buffers), ntiles_(ntiles), row0_(row0), col0_(col0),
+          cols(width < 0 ? tile_cols(buffers[0]) - col0 : width) {
+        rows = -row0;
         for (int64_t t = 0; t < ntiles; ++t) rows += tile_rows(buffers[t]);
         const auto first = cpu_tile<T>(buffers[0]);
         for (int64_t t = 1, row = first.m; t < ntiles && stacked_; row += tile_rows(buffers[t]), ++t) {
             const auto A = cpu_tile<T>(buffers[t]);
             stacked_ = A.ld == first.ld && A.ptr == first.ptr + row;
         }
-        ptr = first.ptr, ld = first.ld;
+        ptr = first.ptr + row0 + col0 * first.ld, ld = first.ld;
         if (stacked_) return;
         ptr = codelets::workspace(workspace, size_t(rows * cols)), ld = rows;
         for (int64_t c = 0; c < cols; ++c) {
             T* dst = ptr + c * rows;
             for (int64_t t = 0; t < ntiles; ++t) {
                 const auto A = cpu_tile<T>(buffers[t]);
-                dst = std::copy(A.ptr + c * A.ld, A.ptr + c * A.ld + A.m, dst);
+                const T* col = A.ptr + (col0 + c) * A.ld;
+                dst = std::copy(col + (t == 0 ? row0 : 0), col + A.m, dst);
             }
         }
     }
@@ -91,15 +96,16 @@ struct CpuPanel {
             const T* src = ptr + c * rows;
             for (int64_t t = 0; t < ntiles_; ++t) {
                 const auto A = cpu_tile<T>(buffers_[t]);
-                std::copy(src, src + A.m, A.ptr + c * A.ld);
-                src += A.m;
+                const int64_t r0 = t == 0 ? row0_ : 0;
+                std::copy(src, src + A.m - r0, A.ptr + r0 + (col0_ + c) * A.ld);
+                src += A.m - r0;
             }
         }
     }
 
 private:
     void** buffers_;
-    int64_t ntiles_;
+    int64_t ntiles_, row0_, col0_;
     bool stacked_ = true;
 
 public:

@@ -24,7 +24,8 @@ void apply_band_reflectors(std::shared_ptr<const cpu::BandReflectors<T>> q2, con
 /// triangular T of the min(rows, width) reflectors (zeros elsewhere), and v's tiles (one per tile
 /// of `column`, of its rows × width) the dense V: unit diagonal, the vectors below it, zeros above
 /// it and in the first tile's rows above row0, so that Q = I − V·Tt·Vᴴ multiplies whole tiles
-/// (RW column, W v, W Tt; CPU and OpenCL, a variable number of buffers).
+/// (RW column, W v, W Tt; CPU and OpenCL, a variable number of buffers). The panel's diagonal block
+/// (min(rows, width) rows from row0) must lie in the first tile, else the task fails.
 template <class T>
 void band_panel(const std::vector<TileHandle>& column, int64_t row0, int64_t col0, int64_t width,
                 const std::vector<TileHandle>& v, TileHandle Tt, int prio = 0);
