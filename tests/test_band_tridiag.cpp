@@ -18,8 +18,7 @@
 #include <vector>
 
 #include "kernels/cpu/band_tridiag.hpp"
-#include "examples/common/checks.hpp"
-#include "kernels/cpu/blas.hpp"
+#include "tests/band_checks.hpp"
 
 extern "C" {  // LAPACK's own stage 2, values only (gfortran ABI)
 void ssytrd_sb2st_(const char*, const char*, const char*, const int*, const int*, float*, const int*, float*, float*,
@@ -37,9 +36,7 @@ void zhetrd_hb2st_(const char*, const char*, const char*, const int*, const int*
 namespace {
 
 using namespace tessera;
-
-template <class T>
-using R = real_t<T>;
+using namespace tessera::bandtest;
 
 // LAPACK's xSYTRD_SB2ST / xHETRD_HB2ST ('N', 'N', 'L') on a copy of the band.
 template <class T>
@@ -58,58 +55,6 @@ void lapack_sb2st(int64_t n, int64_t kd, std::vector<T> ab, int64_t ldab, R<T>* 
         zhetrd_hb2st_("N", "N", "L", &in, &ikd, ab.data(), &ild, d, e, hous.data(), &lh, work.data(), &lw, &info, 1, 1, 1);
     ASSERT_EQ(info, 0);
 }
-
-// Eigenvalues, ascending: of Tri (xSTERF on copies) and of the band (xSBEV / xHBEV 'N').
-template <class T>
-std::vector<R<T>> sterf(std::vector<R<T>> d, std::vector<R<T>> e) {
-    if constexpr (std::is_same_v<R<T>, float>) EXPECT_EQ(LAPACKE_ssterf(int(d.size()), d.data(), e.data()), 0);
-    else EXPECT_EQ(LAPACKE_dsterf(int(d.size()), d.data(), e.data()), 0);
-    return d;
-}
-template <class T>
-std::vector<R<T>> hbev(int64_t n, int64_t kd, std::vector<T> ab, int64_t ldab) {
-    std::vector<R<T>> w(static_cast<size_t>(n));
-    T z{};
-    const int in = int(n), ik = int(kd), il = int(ldab);
-    int info;
-    if constexpr (std::is_same_v<T, float>) info = LAPACKE_ssbev(LAPACK_COL_MAJOR, 'N', 'L', in, ik, ab.data(), il, w.data(), &z, 1);
-    else if constexpr (std::is_same_v<T, double>) info = LAPACKE_dsbev(LAPACK_COL_MAJOR, 'N', 'L', in, ik, ab.data(), il, w.data(), &z, 1);
-    else if constexpr (std::is_same_v<T, std::complex<float>>)
-        info = LAPACKE_chbev(LAPACK_COL_MAJOR, 'N', 'L', in, ik, ab.data(), il, w.data(), &z, 1);
-    else info = LAPACKE_zhbev(LAPACK_COL_MAJOR, 'N', 'L', in, ik, ab.data(), il, w.data(), &z, 1);
-    EXPECT_EQ(info, 0);
-    return w;
-}
-
-template <class T>
-T random_entry(std::mt19937_64& gen) {
-    std::uniform_real_distribution<double> u(-1, 1);
-    if constexpr (is_complex_v<T>) return T(R<T>(u(gen)), R<T>(u(gen)));
-    else return T(u(gen));
-}
-
-// A random Hermitian band matrix of order n, bandwidth kd, in lower band storage (ldab = kd + 3)
-// and as a dense n×n matrix.
-template <class T>
-struct Band {
-    int64_t n, kd, ldab;
-    std::vector<T> ab, dense;
-    double norm;  // ‖B‖₁
-    Band(int64_t n_, int64_t kd_) : n(n_), kd(kd_), ldab(kd_ + 3) {
-        std::mt19937_64 gen(uint64_t(1000 * n + kd + 7));
-        ab.assign(size_t(ldab * std::max<int64_t>(n, 1)), T(-99));  // rows beyond the band: never read
-        dense.assign(size_t(n * n), T(0));
-        for (int64_t j = 0; j < n; ++j)
-            for (int64_t i = j; i <= std::min(n - 1, j + kd); ++i) {
-                T x = random_entry<T>(gen);
-                if (i == j) x = T(std::real(x));
-                ab[size_t(i - j + j * ldab)] = x;
-                dense[size_t(i + j * n)] = x;
-                dense[size_t(j + i * n)] = conjugate(x);
-            }
-        norm = check::lange('O', n, n, dense.data(), n);
-    }
-};
 
 template <class T>
 class BandTridiag : public ::testing::Test {};
@@ -147,30 +92,9 @@ void check_case(const Band<T>& b, int64_t group, bool wavefront = false) {
     ASSERT_EQ(reduce(b, group, wavefront, d.data(), e.data(), &q2), 0);
     ASSERT_EQ(q2.n(), n);
 
-    // Eigenvalues: |λ − λref| ≤ 10·n·ε·‖B‖.
-    const auto lam = sterf<T>(d, e), ref = hbev<T>(n, b.kd, b.ab, b.ldab);
-    for (int64_t i = 0; i < n; ++i) EXPECT_LE(std::abs(lam[size_t(i)] - ref[size_t(i)]), 10 * n * eps * b.norm) << i;
-
-    // Q2 explicit (ldz > n); ‖Q2ᴴQ2 − I‖₁/(nε) and ‖B − Q2·Tri·Q2ᴴ‖₁/(n‖B‖₁ε) below 30.
     const int64_t ldq = n + 3;
-    std::vector<T> q(size_t(ldq * n), T(0));
-    for (int64_t i = 0; i < n; ++i) q[size_t(i + i * ldq)] = T(1);
-    q2.apply_left(n, q.data(), ldq);
+    const std::vector<T> q = checked_explicit_q2(b, d, e, q2);
     if (n == 0) return;
-    std::vector<T> qq(size_t(n * n), T(0));
-    for (int64_t i = 0; i < n; ++i) qq[size_t(i + i * n)] = T(-1);
-    cpu::gemm<T>(Trans::ConjTrans, Trans::NoTrans, n, n, n, T(1), q.data(), ldq, q.data(), ldq, T(1), qq.data(), n);
-    EXPECT_LT(check::lange('O', n, n, qq.data(), n) / (n * eps), 30);
-    std::vector<T> w(size_t(n * n), T(0)), res = b.dense;  // w = Q2·Tri
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < n; ++i) {
-            T x = q[size_t(i + j * ldq)] * d[size_t(j)];
-            if (j > 0) x += q[size_t(i + (j - 1) * ldq)] * e[size_t(j - 1)];
-            if (j + 1 < n) x += q[size_t(i + (j + 1) * ldq)] * e[size_t(j)];
-            w[size_t(i + j * n)] = x;
-        }
-    cpu::gemm<T>(Trans::NoTrans, Trans::ConjTrans, n, n, n, T(-1), w.data(), n, q.data(), ldq, T(1), res.data(), n);
-    EXPECT_LT(check::lange('O', n, n, res.data(), n) / (n * std::max(b.norm, 1.0) * eps), 30);
 
     // A block of c < n columns, ldz = n + 7: Q2·Z0, rows n … ldz−1 untouched.
     const int64_t c = std::max<int64_t>(1, n / 3), ldz = n + 7;
