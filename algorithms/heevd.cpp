@@ -1,7 +1,7 @@
 // heevd / syevd: the two-stage Hermitian eigensolver (tessera/eig.hpp). Stage 1 is a task graph
 // (he2hb.hpp); the band is then copied to the host for LAPACK's bulge-chasing kernels
-// (kernels/cpu/band_tridiag.hpp), run as pipelined CPU tasks (tasks::run_chase), and xSTERF /
-// xSTEDC; the eigenvectors come back through Q2 (CPU tasks) and Q1 (tile GEMMs).
+// (kernels/cpu/band_tridiag.hpp), run on an OpenCL GPU (ocl::band_chase) or as pipelined CPU tasks
+// (tasks::run_chase), and xSTERF / xSTEDC; the eigenvectors come back through Q2 (CPU tasks) and Q1 (tile GEMMs).
 #include "kernels/cpu/cblas_lapacke.hpp"  // first: it sets up <cblas.h> and <lapacke.h>
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "algorithms/host_tiles.hpp"
 #include "codelets/handles.hpp"
 #include "codelets/tasks_eig.hpp"
+#include "kernels/opencl/launch.hpp"
 #include "runtime/precisions.hpp"
 #include "tessera/eig.hpp"
 #include "tessera/norms.hpp"
@@ -87,6 +88,37 @@ int64_t tridiagonal_values(int64_t n, R* d, R* e) {
     return info;
 }
 
+// Stage 2's bulge chasing, every step of `chase`: on an OpenCL GPU in one task, the sweeps on its
+// compute units (tasks::band_chase_device; also on PoCL under Placement::OpenCLOnly), else as
+// pipelined CPU tasks over the CPU workers (tasks::run_chase).
+template <class T>
+void chase_bulges(cpu::BandTridiagChase<T>& chase) {
+    const bool device = chase.sweeps() > 0 && chase.kd() <= ocl::kBandChaseMaxKd && detail::opencl_devices() > 0 &&
+                        (detail::runtime_has_opencl_gpu() || detail::placement() == Placement::OpenCLOnly);
+    if (!device) {
+        tasks::run_chase(
+            chase.sweeps(), [&](int64_t s) { return chase.steps(s); }, cpu::BandTridiagChase<T>::kLag,
+            chase.step_flops(), [&](int64_t s, int64_t t0, int64_t t1) { chase.run(s, t0, t1); });
+        return;
+    }
+    struct Registered {  // given back even when the task fails, before the memory goes
+        std::vector<TileHandle> h;
+        ~Registered() {
+            for (TileHandle x : h) tasks::unregister_tile(x);
+        }
+    } reg{{tasks::register_tile(chase.band(), chase.band_ld(), chase.n(), chase.band_ld(), sizeof(T), 0),
+           tasks::register_tile(chase.reflectors(), chase.reflector_count(), 1, chase.reflector_count(), sizeof(T), 0),
+           tasks::register_tile(chase.taus(), chase.tau_count(), 1, chase.tau_count(), sizeof(T), 0)}};
+    Sequence seq;
+    {
+        detail::SubmitScope scope(seq);
+        tasks::band_chase_device<T>(chase, reg.h[0], reg.h[1], reg.h[2]);
+    }
+    seq.wait();
+    tasks::unregister_tiles_home(reg.h);
+    reg.h.clear();
+}
+
 template <class R>
 int64_t tridiagonal_vectors(int64_t n, R* d, R* e, R* z) {
     if constexpr (std::is_same_v<R, float>) return LAPACKE_sstedc(LAPACK_COL_MAJOR, 'I', int(n), d, e, z, int(n));
@@ -139,16 +171,14 @@ int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w, 
     }
     B.acquire_host();
 
-    // Stage 2: LAPACK's bulge-chasing kernels as CPU tasks, sweeps pipelined over the workers.
+    // Stage 2: LAPACK's bulge-chasing kernels, on a GPU or as CPU tasks (chase_bulges).
     std::vector<R> e(size_t(std::max<int64_t>(n - 1, 1)));
     std::shared_ptr<cpu::BandReflectors<T>> q2;
     if (jobz == Job::Vec) q2 = std::make_shared<cpu::BandReflectors<T>>();
     {
         const std::vector<T> ab = lower_band(B, kd);
         cpu::BandTridiagChase<T> chase(n, kd, ab.data(), kd + 1, q2 != nullptr);
-        tasks::run_chase(
-            chase.sweeps(), [&](int64_t s) { return chase.steps(s); }, cpu::BandTridiagChase<T>::kLag,
-            chase.step_flops(), [&](int64_t s, int64_t t0, int64_t t1) { chase.run(s, t0, t1); });
+        chase_bulges(chase);
         const CallerBlasThreads host;  // the T factors of Q2 (xLARFT)
         chase.finish(w.data(), e.data(), q2.get(), 0);
     }

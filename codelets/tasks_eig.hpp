@@ -40,6 +40,14 @@ template <class R>
 void tridiag_values(int64_t n, const R* d, const R* e, TileHandle hd, TileHandle he, TileHandle hw, int* info,
                     int prio = 0);
 
+/// Every step of `chase` (its whole reduction) on an OpenCL device, in one task (ocl::band_chase):
+/// band, v and tau are handles over chase.band() ((2·kd+1)×n, ld band_ld()), chase.reflectors() and
+/// chase.taus() (each one column), all RW (v and tau only written when chase.keeps_reflectors());
+/// chase.finish() may follow once the task has run and the handles are home. OpenCL only; kd at
+/// most ocl::kBandChaseMaxKd. chase must stay alive until then.
+template <class T>
+void band_chase_device(cpu::BandTridiagChase<T>& chase, TileHandle band, TileHandle v, TileHandle tau, int prio = 0);
+
 /// Run the steps of a bulge-chasing reduction (cpu::hb2st's or cpu::gb2bd's) as StarPU CPU tasks
 /// and wait for them: sweep s (0 … sweeps−1) has steps(s) steps, each costing about step_flops
 /// flops, and run(s, t0, t1) runs its steps t0 … t1−1. One task runs consecutive steps of one sweep

@@ -7,10 +7,11 @@
 //      below the band (tasks::band_panel), and the trailing matrix gets the two-sided update of LAPACK's
 //      xSYTRD_SY2SB: W = A·V·T, Y = W − ½·V·(Tᴴ·Vᴴ·W), A −= Y·Vᴴ + V·Yᴴ, as tile GEMMs on CPU
 //      workers and OpenCL devices (4n³/3 flops).
-//   2. B = Q2·Tr·Q2ᴴ, Tr real symmetric tridiagonal: LAPACK's bulge-chasing kernels of
-//      xSYTRD_SB2ST / xHETRD_HB2ST on a host copy of the band, as CPU tasks that pipeline the sweeps
-//      (LAPACK's OpenMP dependencies), keeping every reflector when vectors are wanted
-//      (kernels/cpu/band_tridiag.hpp).
+//   2. B = Q2·Tr·Q2ᴴ, Tr real symmetric tridiagonal: the bulge chasing of LAPACK's xSYTRD_SB2ST /
+//      xHETRD_HB2ST kernels, with the sweeps pipelined by LAPACK's OpenMP dependencies: on an OpenCL
+//      GPU in one task (kernels/opencl/band_chase.cl, the sweeps on its compute units), else LAPACK's
+//      own kernels on a host copy of the band as CPU tasks; every reflector is kept when vectors are
+//      wanted (kernels/cpu/band_tridiag.hpp).
 //   3. Tr = Z·Λ·Zᵀ: values only, a task that runs LAPACK's xSTERF on a CPU worker or bisection on
 //      Sturm counts on an OpenCL device (xSTEBZ's method, one work-item per eigenvalue); with
 //      vectors, LAPACK's xSTEDC (divide and conquer) on the host.

@@ -93,7 +93,7 @@ BandTridiagChase<T>::BandTridiagChase(int64_t n, int64_t kd, const T* ab, int64_
             // pad keeps the shifted pointers inside the arrays. TAU is shared by kd consecutive
             // sweeps: sweep s's reflectors start at rows ≡ s+1 (mod kd), distinct within the kd.
             slot_.resize(size_t(n - 1));
-            int64_t off = pad;
+            int64_t off = pad;  // = pad + s·(n−1) − s·(s−1)/2 (band_tridiag.hpp, reflectors())
             for (int64_t s = 0; s + 1 < n; ++s) slot_[size_t(s)] = off, off += n - 1 - s;
             v_.resize(size_t(off));
             tau_.assign(size_t(pad + ((n - 2) / kd_ + 1) * n), T(0));

@@ -68,6 +68,19 @@ public:
     int64_t steps(int64_t s) const { return calls_[size_t(s)]; }
     /// Steps t0 … t1−1 of sweep s (0 ≤ t0 ≤ t1 ≤ steps(s)), in order on the calling thread.
     void run(int64_t s, int64_t t0, int64_t t1);
+    /// The working band and the reflectors' storage, for a device that runs every step in their place
+    /// (ocl::band_chase, tasks::band_chase_device) before finish(): band() is (2·kd+1)×n with leading
+    /// dimension band_ld(); reflectors() and taus() hold reflector_count() and tau_count() elements,
+    /// sweep s's vector starting at row r at reflectors()[reflector_offset() + s·(n−1) − s·(s−1)/2 +
+    /// r − (s+1)], its τ at taus()[reflector_offset() + (s / kd)·n + r]. Kept only when keeps_reflectors().
+    T* band() { return a_.data(); }
+    int64_t band_ld() const { return 2 * kd_ + 1; }
+    bool keeps_reflectors() const { return want_q_ && kd_ >= 2; }
+    T* reflectors() { return v_.data(); }
+    T* taus() { return tau_.data(); }
+    int64_t reflector_count() const { return int64_t(v_.size()); }
+    int64_t tau_count() const { return int64_t(tau_.size()); }
+    int64_t reflector_offset() const { return 2 * n_; }
     /// After every step: Tri's d and e, and Q2 (when wanted at construction and not null) as hb2st
     /// gives them. Throws tessera::Error when memory runs out.
     void finish(real_t<T>* d, real_t<T>* e, BandReflectors<T>* q2, int64_t group);

@@ -187,6 +187,22 @@ BisectBounds<R> bisect_bounds(int64_t n, const R* d, const R* e);
 template <class R>
 void tridiag_bisect(const DeviceKernels& dk, cl_command_queue q, int64_t n, Mat d, Mat e, const BisectBounds<R>& b,
                     Mat w);
+/// The widest band band_chase takes (band_chase.cl's CHASE_MAXKD).
+inline constexpr int64_t kBandChaseMaxKd = 256;
+/// Stage 2 of the two-stage Hermitian eigensolver on the device: the n×n Hermitian band of bandwidth
+/// kd (0 ≤ kd ≤ min(n − 1, kBandChaseMaxKd)) in `band`, LAPACK xSYTRD_SB2ST's lower working band
+/// (full(i, j) at band(i − j, j) for 0 ≤ i − j ≤ kd, zeros in rows kd+1 … 2kd, ld ≥ 2·kd + 1, the
+/// diagonal real), reduced in place to real symmetric tridiagonal form by LAPACK 3.7's bulge-chasing
+/// kernels (xSB2ST_KERNELS / xHB2ST_KERNELS, as kernels/cpu/band_tridiag.hpp's hb2st runs them; Haidar,
+/// Ltaief, Dongarra, SC11), the sweeps concurrent on the device's compute units (band_chase.cl). The
+/// diagonal is then in band(0, j), the subdiagonal in band(1, j), real. v.mem null: values only;
+/// else every reflector into v and tau as hb2st keeps them (sweep s's vector starting at row r at
+/// v[s·(n−1) − s·(s−1)/2 + r − (s+1)], its τ at tau[(s / kd)·n + r]). Blocks until the kernel has
+/// run (it reads the kernel's failure flag). Throws tessera::Error for kd or ld out of range, n
+/// beyond int, or when a work-group gave up waiting for another (a device that did not run them
+/// concurrently: the band is then garbage).
+template <class T>
+void band_chase(const DeviceKernels& dk, cl_command_queue q, int64_t n, int64_t kd, Mat band, Mat v, Mat tau);
 /// B = alpha·A + beta·B on the m×n region (ScaLAPACK PxGEADD, PLASMA's geadd).
 template <class T>
 void geadd(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T alpha, Mat A, T beta, Mat B);
