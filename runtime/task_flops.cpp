@@ -101,6 +101,11 @@ double op_flops(std::string_view op, uint32_t f, const Buffers& b) {
         return unmqr_flops(flag(f, 0) == 'L', rows(b, 2), cols(b, 2), std::min(rows(b, 0), cols(b, 0)));
     if (op == "tpqrt") return 2. * rows(b, 1) * cols(b, 1) * cols(b, 1);          // A (R), B (m × n), T
     if (op == "tpmqrt") return 4. * rows(b, 3) * cols(b, 3) * cols(b, 0);         // V (· × k), T, A1, A2 (m × n)
+    // d, e, w (n each): xSTERF's implicit QL/QR, about 30·n² (two sweeps of ~15 flops a row per
+    // eigenvalue); the OpenCL bisection does more, in parallel. Counted so that the placement prior
+    // keeps an n = 16384 task off a CPU core (about 4 s there, 0.11 s on an H200) while StarPU has
+    // no history of it on the CPUs (bench/gpu_notes.md, "The bulge chasing on the device").
+    if (op == "tridiag_values") return 30. * rows(b, 0) * rows(b, 0);
     return 0;  // norm_tile (memory-bound), lacpy, lacpy_region, laswp, laswp_columns, conj_transpose, zero_diagonal, unit_lower, generate, scale, unknown
 }
 

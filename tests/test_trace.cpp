@@ -74,6 +74,8 @@ TEST(TaskFlops, EveryComputeCodeletCountsAndDataMovementIsFree) {
     EXPECT_EQ(codelet_flops("dgetrf_panel", 0, {tile(8, 4), tile(6, 4), tile(4, 1)}), detail::getrf_flops(14, 4));
     EXPECT_EQ(codelet_flops("dgeqrf_panel", 0, {tile(8, 4), tile(6, 4), tile(4, 4)}), detail::geqrf_flops(14, 4));
     EXPECT_EQ(codelet_flops("cgeqrt", 0, {tile(10, 8), tile(4, 8)}), 4 * detail::geqrf_flops(10, 8));
+    // The tridiagonal's eigenvalues (d, e, w; real): xSTERF's 30·n², whatever runs them.
+    EXPECT_EQ(codelet_flops("dtridiag_values", 0, {tile(100, 1), tile(99, 1), tile(100, 1)}), 30. * 100 * 100);
     EXPECT_NEAR(detail::getrf_flops(400, 400), 2. / 3 * 400 * 400 * 400, 0.01 * 400 * 400 * 400);
     EXPECT_NEAR(detail::geqrf_flops(400, 400), 4. / 3 * 400 * 400 * 400, 0.01 * 400 * 400 * 400);
     for (const char* op : {"dlacpy", "zlacpy_region", "slaswp", "dlaswp_columns", "dconj_transpose", "dzero_diagonal", "dgenerate",
