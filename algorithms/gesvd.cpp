@@ -80,7 +80,7 @@ int64_t svd_tall(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* L, 
     for (TileMatrix<T>* X : {L, V})
         if (X) X->keep_only_on_host();  // outputs: written on the host below
     if (n == 0) {
-        if (L) detail::host_embed_real<T>(nullptr, 1, 0, 0, *L);
+        if (L) detail::host_embed<T, real_t<T>>(nullptr, 1, 0, 0, *L);
         return 0;
     }
 
@@ -138,11 +138,11 @@ int64_t svd_tall(TileMatrix<T>& A, std::vector<real_t<T>>& s, TileMatrix<T>* L, 
         const bool vec = L || V;
         std::vector<R> ub(vec ? size_t(n * n) : 0), vbt(vec ? size_t(n * n) : 0);
         info = bidiagonal_svd<R>(solver, n, s.data(), e.data(), vec ? ub.data() : nullptr, vec ? vbt.data() : nullptr);
-        if (info == 0 && L) detail::host_embed_real<T>(ub.data(), n, n, n, *L);
+        if (info == 0 && L) detail::host_embed<T>(ub.data(), n, n, n, *L);
         if (info == 0 && V) {  // V = Vbᵀ's transpose
             for (int64_t j = 0; j < n; ++j)
                 for (int64_t i = 0; i < j; ++i) std::swap(vbt[size_t(i + j * n)], vbt[size_t(j + i * n)]);
-            detail::host_embed_real<T>(vbt.data(), n, n, n, *V);
+            detail::host_embed<T>(vbt.data(), n, n, n, *V);
         }
     }
     if (info == 0 && (L || V)) {

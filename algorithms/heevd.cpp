@@ -102,13 +102,19 @@ int64_t tridiagonal_values(int64_t n, R* d, R* e) {
     return info;
 }
 
+// Whether Q2 and the bulge chasing run on an OpenCL device: an OpenCL GPU, or PoCL under
+// Placement::OpenCLOnly (the tests' opencl mode).
+bool stage2_on_device() {
+    return detail::opencl_devices() > 0 &&
+           (detail::runtime_has_opencl_gpu() || detail::placement() == Placement::OpenCLOnly);
+}
+
 // Stage 2's bulge chasing, every step of `chase`: on an OpenCL GPU in one task, the sweeps on its
 // compute units (tasks::band_chase_device; also on PoCL under Placement::OpenCLOnly), else as
 // pipelined CPU tasks over the CPU workers (tasks::run_chase).
 template <class T>
 void chase_bulges(cpu::BandTridiagChase<T>& chase) {
-    const bool device = chase.sweeps() > 0 && chase.kd() <= ocl::kBandChaseMaxKd && detail::opencl_devices() > 0 &&
-                        (detail::runtime_has_opencl_gpu() || detail::placement() == Placement::OpenCLOnly);
+    const bool device = chase.sweeps() > 0 && chase.kd() <= ocl::kBandChaseMaxKd && stage2_on_device();
     if (!device) {
         tasks::run_chase(
             chase.sweeps(), [&](int64_t s) { return chase.steps(s); }, cpu::BandTridiagChase<T>::kLag,
@@ -131,6 +137,76 @@ void chase_bulges(cpu::BandTridiagChase<T>& chase) {
     seq.wait();
     tasks::unregister_tiles_home(reg.h);
     reg.h.clear();
+}
+
+// z = Q2·z (n×n, leading dimension n, host memory) on an OpenCL device in one task: Q2's block
+// reflectors as dense windows beside their T factors (tasks::apply_band_reflectors_device), waited for.
+template <class T>
+void apply_q2_on_device(const cpu::BandReflectors<T>& q2, int64_t n, T* z) {
+    std::vector<T> v;
+    auto blocks = std::make_shared<std::vector<ocl::BlockReflector>>();
+    int64_t kmax = 1;
+    for (const auto& b : q2.windows(v)) {
+        blocks->push_back({b.row, b.m, b.k, b.v_off, b.t_off});
+        kmax = std::max(kmax, b.k);
+    }
+    const std::vector<T>& t = q2.t_factors();
+    const int64_t nv = std::max<int64_t>(int64_t(v.size()), 1), nt = std::max<int64_t>(int64_t(t.size()), 1);
+    if (v.empty()) v.resize(1);
+    struct Registered {  // given back even when the task fails, before the memory goes
+        std::vector<TileHandle> h;
+        ~Registered() {
+            for (TileHandle x : h) tasks::unregister_tile(x);
+        }
+    } reg{{tasks::register_tile(z, n, n, n, sizeof(T), 0), tasks::register_tile(v.data(), nv, 1, nv, sizeof(T), 0),
+           tasks::register_tile(t.empty() ? v.data() : t.data(), nt, 1, nt, sizeof(T), 0)}};
+    Sequence seq;
+    {
+        detail::SubmitScope scope(seq);
+        const TileHandle W = tasks::temp_tile<T>(2 * kmax, n, 0);
+        tasks::apply_band_reflectors_device<T>(blocks, n, reg.h[0], reg.h[1], reg.h[2], W);
+        tasks::release_temp_tile(W);
+    }
+    seq.wait();
+    tasks::unregister_tiles_home(reg.h);
+    reg.h.clear();
+}
+
+// A = Q1·Q2·Z from the tridiagonal's eigenvectors z (n×n real, host): with stage2_on_device(), Q2 on
+// the device on a host copy of z in T (apply_q2_on_device) and A = that; else A = z and one CPU task
+// per tile column applies Q2 (tasks::apply_band_reflectors). Then Q1 as tile GEMMs on any worker
+// (detail::apply_band_panels).
+template <class T>
+void back_transform(std::shared_ptr<const cpu::BandReflectors<T>> q2, const detail::BandPanels& q1,
+                    std::vector<real_t<T>>& z, TileMatrix<T>& A) {
+    const int64_t n = A.n();
+    const bool device = q2->blocks() > 0 && !q2->has_phase() && stage2_on_device();
+    A.keep_only_on_host();  // the working copy's tasks read A: drop their device copies before A is written here
+    if (device) {
+        if constexpr (is_complex_v<T>) {
+            std::vector<T> zt(z.begin(), z.end());
+            std::vector<real_t<T>>().swap(z);
+            apply_q2_on_device(*q2, n, zt.data());
+            detail::host_embed<T>(zt.data(), n, n, n, A);
+        } else {
+            apply_q2_on_device(*q2, n, z.data());
+            detail::host_embed<T>(z.data(), n, n, n, A);
+        }
+    } else {
+        detail::host_embed<T>(z.data(), n, n, n, A);
+    }
+    Sequence seq;
+    {
+        detail::SubmitScope scope(seq);
+        if (!device)
+            for (int64_t o = 0; o < A.nt(); ++o) {
+                std::vector<TileHandle> column;
+                for (int64_t m = 0; m < A.mt(); ++m) column.push_back(A.handle(m, o));
+                tasks::apply_band_reflectors<T>(q2, column, 1);
+            }
+        detail::apply_band_panels<T>(q1, A);
+    }
+    seq.wait();
 }
 
 template <class R>
@@ -200,24 +276,13 @@ int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w, 
     if (jobz == Job::NoVec) {
         info = tridiagonal_values(n, w.data(), e.data());
     } else {
-        const CallerBlasThreads host;
         std::vector<R> z(size_t(n * n));
-        info = tridiagonal_vectors(n, w.data(), e.data(), z.data());
-        if (info == 0) detail::host_embed_real<T>(z.data(), n, n, n, A);  // no task has used A since keep_only_on_host
-    }
-    if (jobz == Job::Vec && info == 0) {
-        // A = Q1·Q2·Z: Q2 by CPU tasks, one per tile column, then Q1 as tile GEMMs.
-        Sequence seq;
         {
-            detail::SubmitScope scope(seq);
-            for (int64_t o = 0; o < A.nt(); ++o) {
-                std::vector<TileHandle> column;
-                for (int64_t m = 0; m < A.mt(); ++m) column.push_back(A.handle(m, o));
-                tasks::apply_band_reflectors<T>(q2, column, 1);
-            }
-            detail::apply_band_panels<T>(q1, A);
+            const CallerBlasThreads host;
+            info = tridiagonal_vectors(n, w.data(), e.data(), z.data());
         }
-        seq.wait();
+        // A = Q1·Q2·Z: Q2 on a device, or as CPU tasks after A = Z; then Q1 as tile GEMMs.
+        if (info == 0) back_transform<T>(q2, q1, z, A);
     }
     if (sigma != 1)
         for (R& x : w) x /= sigma;

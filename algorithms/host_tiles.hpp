@@ -15,10 +15,10 @@ T& host_at(const TileMatrix<T>& M, int64_t r, int64_t c) {
     return M.tile_data(r / nb, c / nb)[r % nb + (c % nb) * M.tile_ld(r / nb)];
 }
 
-/// M = [Z 0; 0 I] on M's host tiles: Z the zr×zc real column-major block z (leading dimension ldz)
-/// in the top-left corner, ones on the rest of the diagonal, zeros elsewhere.
-template <class T>
-void host_embed_real(const real_t<T>* z, int64_t ldz, int64_t zr, int64_t zc, const TileMatrix<T>& M) {
+/// M = [Z 0; 0 I] on M's host tiles: Z the zr×zc column-major block z (leading dimension ldz) of
+/// real_t<T> or T scalars in the top-left corner, ones on the rest of the diagonal, zeros elsewhere.
+template <class T, class S = real_t<T>>
+void host_embed(const S* z, int64_t ldz, int64_t zr, int64_t zc, const TileMatrix<T>& M) {
     const int64_t nb = M.nb();
     for (int64_t j = 0; j < M.nt(); ++j)
         for (int64_t i = 0; i < M.mt(); ++i) {

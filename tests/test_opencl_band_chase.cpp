@@ -6,7 +6,8 @@
 // host's hb2st: the two sum in different orders, and the entries late in the chase drift apart by up
 // to 3·n·ε·‖B‖ (n = 37 and 100) while the eigenvalues agree within rounding. The
 // rows of the buffer beyond the working band stay untouched; kd < 2 (already tridiagonal) and kd
-// beyond the kernel's widest band. The device has two compute units here, so two work-groups
+// beyond the kernel's widest band; Q2's block reflectors applied on the device (heevd's back-
+// transformation there) against the host's apply_left. The device has two compute units here, so two work-groups
 // take the sweeps by ticket and wait on each other.
 #include "tests/opencl_checks.hpp"
 
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 
 #include "kernels/cpu/band_tridiag.hpp"
 #include "tests/band_checks.hpp"
@@ -78,6 +80,48 @@ TYPED_TEST(OpenCLBandChase, MatchesTheHost) {
         EXPECT_EQ(e, eq);
         ASSERT_EQ(q2.n(), n);
         checked_explicit_q2(b, d, e, q2);
+    }
+}
+
+// Q2's block reflectors applied on the device (ocl::apply_block_reflectors on BandReflectors::windows)
+// give the host's apply_left within rounding: ‖ΔZ‖₁/(n·‖Z‖₁·ε) below 30.
+TYPED_TEST(OpenCLBandChase, BlockReflectorsMatchTheHost) {
+    using T = TypeParam;
+    const double eps = std::numeric_limits<R<T>>::epsilon();
+    for (auto [n, kd, c] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{{37, 4, 5}, {200, 16, 33}, {257, 32, 64}}) {
+        SCOPED_TRACE("n = " + std::to_string(n) + ", kd = " + std::to_string(kd));
+        const Band<T> b(n, kd);
+        std::vector<R<T>> d(static_cast<size_t>(n)), e(static_cast<size_t>(n - 1));
+        cpu::BandReflectors<T> q2;
+        ASSERT_EQ(cpu::hb2st<T>(n, kd, b.ab.data(), b.ldab, d.data(), e.data(), &q2), 0);
+        ASSERT_FALSE(q2.has_phase());
+        std::vector<T> v;
+        std::vector<ocl::BlockReflector> blocks;
+        int64_t kmax = 1;
+        for (const auto& w : q2.windows(v)) {
+            blocks.push_back({w.row, w.m, w.k, w.v_off, w.t_off});
+            kmax = std::max(kmax, w.k);
+        }
+        ASSERT_EQ(int64_t(blocks.size()), q2.blocks());
+        const std::vector<T>& t = q2.t_factors();
+        DevMat<T> Z(n, c, 4), Vd(int64_t(v.size()), 1, 2), Td(int64_t(t.size()), 1, 3), W(2 * kmax, c, 1);
+        std::mt19937_64 gen{uint64_t(n)};
+        for (int64_t j = 0; j < c; ++j)
+            for (int64_t i = 0; i < n; ++i) Z(i, j) = random_entry<T>(gen);
+        std::copy(v.begin(), v.end(), Vd.data());
+        std::copy(t.begin(), t.end(), Td.data());
+        const std::vector<T> z0 = Z.dense();
+        std::vector<T> ref = z0;
+        q2.apply_left(c, ref.data(), n);
+        Z.upload(), Vd.upload(), Td.upload(), W.upload();
+        ocl::apply_block_reflectors<T>(Env::get().kernels<T>(), Env::get().queue(), blocks, c, Vd.mat(), Td.mat(),
+                                       Z.mat(), W.mat());
+        Z.download();
+        const std::vector<T> got = Z.dense();
+        for (size_t i = 0; i < ref.size(); ++i) ref[i] -= got[i];
+        EXPECT_LT(check::lange('O', n, c, ref.data(), n) / (n * check::lange('O', n, c, z0.data(), n) * eps), 30);
+        for (int64_t j = 0; j < c; ++j)
+            for (int64_t i = n; i < Z.ld; ++i) EXPECT_TRUE(std::isnan(std::real(Z(i, j)))) << "wrote beyond Z's rows";
     }
 }
 

@@ -98,6 +98,25 @@ void BandReflectors<T>::window(const Block& b, T* vw) const {
 }
 
 template <class T>
+std::vector<typename BandReflectors<T>::Window> BandReflectors<T>::windows(std::vector<T>& v) const {
+    std::vector<Window> out;
+    try {
+        size_t total = v.size();
+        for (const Block& b : blocks_) total += size_t(b.m * b.k);
+        v.reserve(total);
+        out.reserve(blocks_.size());
+        for (const Block& b : blocks_) {
+            out.push_back({b.row, b.m, b.k, int64_t(v.size()), b.t_off});
+            v.resize(v.size() + size_t(b.m * b.k), T(0));
+            window(b, v.data() + out.back().v_off);
+        }
+    } catch (const std::bad_alloc&) {
+        throw_oom("the block reflectors' windows");
+    }
+    return out;
+}
+
+template <class T>
 void BandReflectors<T>::apply_left(int64_t ncols, T* z, int64_t ldz) const {
     if (ncols < 0) throw Error("tessera::cpu::BandReflectors::apply_left: argument 'ncols' = " + std::to_string(ncols) +
                                " must be >= 0");

@@ -45,6 +45,21 @@ public:
     /// does nothing. Throws tessera::Error for ncols < 0 or ldz < max(1, n).
     void apply_left(int64_t ncols, T* z, int64_t ldz) const;
 
+    /// One block reflector I − V·T·Vᴴ on rows row … row+m−1 (k reflectors), as a device applies it:
+    /// V (m×k, leading dimension m, zeros outside its parallelogram) at v_off of the windows,
+    /// T (k×k upper triangular, zeros below, leading dimension k) at t_off of t_factors().
+    struct Window {
+        int64_t row, m, k, v_off, t_off;
+    };
+    /// Every block reflector in the order apply_left applies them, their V windows appended to `v`
+    /// (about n²·(kd+g)/(2·kd) scalars in all); then diag(phase) when has_phase(). Throws
+    /// tessera::Error when memory runs out.
+    std::vector<Window> windows(std::vector<T>& v) const;
+    /// The T factors the windows' t_off index (upper triangles, zeros below).
+    const std::vector<T>& t_factors() const { return t_; }
+    /// Whether Q has a diagonal factor of phases after the blocks (a complex band of width 1).
+    bool has_phase() const { return !phase_.empty(); }
+
     int64_t n() const { return n_; }
     /// The bandwidth of the reduction (the longest reflector).
     int64_t kd() const { return kd_; }

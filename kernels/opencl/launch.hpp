@@ -203,6 +203,19 @@ inline constexpr int64_t kBandChaseMaxKd = 256;
 /// concurrently: the band is then garbage).
 template <class T>
 void band_chase(const DeviceKernels& dk, cl_command_queue q, int64_t n, int64_t kd, Mat band, Mat v, Mat tau);
+/// One block reflector of apply_block_reflectors: I − V·T·Vᴴ on rows row … row+m−1, k reflectors,
+/// V (m×k, leading dimension m) at element v_off of the V buffer, T (k×k upper triangular with
+/// zeros below, leading dimension k) at element t_off of the T buffer.
+struct BlockReflector {
+    int64_t row, m, k, v_off, t_off;
+};
+/// For each block in the order given, Z(rows) −= V·(T·(Vᴴ·Z(rows)))
+/// (LAPACK xLARFB's product as three gemm() calls; cpu::BandReflectors::apply_left's loop), Z with
+/// ncols columns. W: a workspace of at least 2·kmax·ncols elements (kmax the largest k), not
+/// overlapping the others. Throws tessera::Error as gemm().
+template <class T>
+void apply_block_reflectors(const DeviceKernels& dk, cl_command_queue q, const std::vector<BlockReflector>& blocks,
+                            int64_t ncols, Mat V, Mat Tf, Mat Z, Mat W);
 /// B = alpha·A + beta·B on the m×n region (ScaLAPACK PxGEADD, PLASMA's geadd).
 template <class T>
 void geadd(const DeviceKernels& dk, cl_command_queue q, int64_t m, int64_t n, T alpha, Mat A, T beta, Mat B);
