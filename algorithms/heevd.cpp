@@ -1,7 +1,8 @@
 // heevd / syevd: the two-stage Hermitian eigensolver (tessera/eig.hpp). Stage 1 is a task graph
-// (he2hb.hpp); the band is then copied to the host for LAPACK's bulge-chasing kernels
-// (kernels/cpu/band_tridiag.hpp), run on an OpenCL GPU (ocl::band_chase) or as pipelined CPU tasks
-// (tasks::run_chase), and xSTERF / xSTEDC; the eigenvectors come back through Q2 (CPU tasks) and Q1 (tile GEMMs).
+// (he2hb.hpp); the band is then copied to the host and its bulges chased (kernels/cpu/band_tridiag.hpp's
+// working band) on an OpenCL GPU (ocl::band_chase) or as pipelined CPU tasks (tasks::run_chase), then
+// xSTERF / bisection or xSTEDC; the eigenvectors come back through Q2 (on that GPU, or CPU tasks) and
+// Q1 (tile GEMMs).
 #include "kernels/cpu/cblas_lapacke.hpp"  // first: it sets up <cblas.h> and <lapacke.h>
 
 #include <algorithm>

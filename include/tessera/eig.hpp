@@ -15,9 +15,10 @@
 //   3. Tr = Z·Λ·Zᵀ: values only, a task that runs LAPACK's xSTERF on a CPU worker or bisection on
 //      Sturm counts on an OpenCL device (xSTEBZ's method, one work-item per eigenvalue); with
 //      vectors, LAPACK's xSTEDC (divide and conquer) on the host.
-//   4. With vectors, A's eigenvectors Q1·Q2·Z: Q2 by CPU tasks, one per tile column (the reflectors
-//      of consecutive sweeps grouped into block reflectors: xLARFT's T, GEMMs), then Q1 as tile
-//      GEMMs (xLARFB's products) on any worker.
+//   4. With vectors, A's eigenvectors Q1·Q2·Z: Q2 (the reflectors of consecutive sweeps grouped
+//      into block reflectors: xLARFT's T, GEMMs) on the OpenCL GPU in one task on a dense Z where the
+//      chase ran there, else by CPU tasks, one per tile column; then Q1 as tile GEMMs (xLARFB's
+//      products) on any worker.
 // As in LAPACK's xHEEVD, A is scaled into [RMIN, RMAX] when its largest entry lies outside
 // (RMIN = sqrt(safe minimum / eps), RMAX = 1 / RMIN), and the eigenvalues are scaled back.
 //

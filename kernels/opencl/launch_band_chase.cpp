@@ -21,7 +21,6 @@ void band_chase(const DeviceKernels& dk, cl_command_queue q, int64_t n, int64_t 
     if (sweeps <= 0) return;
     const cl_int cn = to_int(n, "band_chase", "n"), ckd = cl_int(kd), want_q = v.mem != nullptr,
                  lda = to_int(band.ld, "band_chase", "ldab");
-    to_int(n * n, "band_chase", "n²");  // the reflectors' int row arithmetic stays in range
     const size_t sync_ints = size_t(2 + sweeps);
     cl_mem sync = dk.scratch(sync_ints * sizeof(cl_int));
     const cl_int zero = 0;
