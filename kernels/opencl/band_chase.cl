@@ -8,8 +8,8 @@
 // sweeps by ticket (sync[0], atomically incremented): a work-group waits only on the sweep taken just
 // before its own, by a work-group that has started, so the wait ends whatever the number, order or
 // residency of work-groups. sync[2 + s] is sweep s's progress (the last call id done; INT_MAX once
-// done), published with release and read with acquire semantics at GPU scope on NVIDIA (PTX), with
-// OpenCL's global fences elsewhere; sync[1] is set when a work-group gave up waiting (the launcher
+// done), published and read by the prelude's tessera_flag_publish / tessera_flag_read (release and
+// acquire at GPU scope on NVIDIA); sync[1] is set when a work-group gave up waiting (the launcher
 // then throws). The reflectors (want_q) go where kernels/cpu/band_tridiag.hpp keeps them: sweep s's
 // vector starting at row r at V[s·(n−1) − s·(s−1)/2 + r − (s+1)], its τ at TAU[(s / kd)·n + r].
 // sync holds 2 + (n − 1) ints, zero before the launch.
@@ -24,32 +24,8 @@
 #define CHASE_BAND(i, j) A[(long)((i) - (j)) + (long)(j) * lda]  // full(i, j), i ≥ j
 
 #if defined(TESSERA_NV_SM)
-#ifndef TESSERA_NV_ASM
-#define TESSERA_NV_ASM asm  // as gemm_nv.cl: offline analysis with clang uses __asm__
-#endif
-inline void chase_publish(volatile __global int* p, const int tag)
-{
-    TESSERA_NV_ASM volatile("st.release.gpu.b32 [%0], %1;" ::"l"((ulong)p), "r"(tag) : "memory");
-}
-inline int chase_read(volatile __global const int* p)
-{
-    int r;
-    TESSERA_NV_ASM volatile("ld.acquire.gpu.b32 %0, [%1];" : "=r"(r) : "l"((ulong)p) : "memory");
-    return r;
-}
 #define CHASE_SPINS (1 << 24)  // a few seconds on an H200 (one L2 read a spin)
 #else
-inline void chase_publish(volatile __global int* p, const int tag)
-{
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    *p = tag;
-}
-inline int chase_read(volatile __global const int* p)
-{
-    const int r = *p;
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    return r;
-}
 #define CHASE_SPINS (1 << 30)
 #endif
 
@@ -63,28 +39,11 @@ inline int chase_read(volatile __global const int* p)
 // On NVIDIA GPUs each warp reduces by butterfly shuffles and the warps meet in local memory: two
 // barriers instead of a tree's log2(CHASE_NT) + 1.
 #if defined(TESSERA_NV_SM)
-inline int chase_shfl_xor_int(const int x, const int mask)
-{
-    int r;
-    TESSERA_NV_ASM volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(x), "r"(mask));
-    return r;
-}
-inline real_t chase_shfl_xor(const real_t x, const int mask)
-{
-#ifdef TESSERA_REAL_D
-    int2 w = as_int2(x);
-    w.x = chase_shfl_xor_int(w.x, mask);
-    w.y = chase_shfl_xor_int(w.y, mask);
-    return as_double(w);
-#else
-    return as_float(chase_shfl_xor_int(as_int(x), mask));
-#endif
-}
 inline real_t chase_reduce_real(real_t x, const int max_op, __local real_t* red)
 {
     const int lid = (int)get_local_id(0);
     for (int m = 16; m > 0; m >>= 1) {
-        const real_t o = chase_shfl_xor(x, m);
+        const real_t o = tessera_shfl_xor_real(x, m);
         x = max_op ? fmax(x, o) : x + o;
     }
     if (lid % 32 == 0) red[lid / 32] = x;
@@ -322,8 +281,8 @@ __kernel __attribute__((reqd_work_group_size(CHASE_NT, 1, 1))) void tessera_band
             const int st = colpt - kd + 1, ed = min(colpt, n);
             const int last = ttype == 2 ? colpt >= n - 1 : (st >= ed - 1 && ed == n);
             if (s > 0 && lid == 0 && seen < id + 2) {
-                int spins = 0, got = chase_read(sync + 2 + s - 1);
-                while (got < id + 2 && ++spins < CHASE_SPINS) got = chase_read(sync + 2 + s - 1);
+                int spins = 0, got = tessera_flag_read(sync + 2 + s - 1);
+                while (got < id + 2 && ++spins < CHASE_SPINS) got = tessera_flag_read(sync + 2 + s - 1);
                 if (got < id + 2) atomic_xchg(sync + 1, 1);  // gave up: the launcher fails
                 seen = got;
             }
@@ -341,7 +300,7 @@ __kernel __attribute__((reqd_work_group_size(CHASE_NT, 1, 1))) void tessera_band
                 if (want_q) chase_keep(n, kd, s, j1, lm, v, tau, V, TAU);
             }
             barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-            if (lid == 0) chase_publish(sync + 2 + s, last ? INT_MAX : id);
+            if (lid == 0) tessera_flag_publish(sync + 2 + s, last ? INT_MAX : id);
             if (last) break;
         }
         barrier(CLK_LOCAL_MEM_FENCE);  // `ticket` read by all before it is taken again

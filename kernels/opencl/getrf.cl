@@ -29,31 +29,13 @@ typedef struct { real_t v; int i, g; } getrf_best_t;
 #ifndef TESSERA_NV_ASM
 #define TESSERA_NV_ASM asm  // as gemm_nv.cl: offline analysis with clang uses __asm__
 #endif
-// A 32-bit word of the warp's lane (lane id xor mask) (PTX shfl.sync.bfly over the full warp).
-inline int getrf_shfl_xor(const int x, const int mask)
-{
-    int r;
-    TESSERA_NV_ASM volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(x), "r"(mask));
-    return r;
-}
-inline real_t getrf_shfl_xor_real(const real_t x, const int mask)
-{
-#ifdef TESSERA_REAL_D
-    int2 w = as_int2(x);
-    w.x = getrf_shfl_xor(w.x, mask);
-    w.y = getrf_shfl_xor(w.y, mask);
-    return as_double(w);
-#else
-    return as_float(getrf_shfl_xor(as_int(x), mask));
-#endif
-}
 // The warp's best (v, i, g) in every lane: five butterfly rounds of shuffles.
 inline void getrf_warp_best(real_t* v, int* i, int* g)
 {
 TESSERA_UNROLL
     for (int s = 16; s > 0; s >>= 1) {
-        const real_t ov = getrf_shfl_xor_real(*v, s);
-        const int oi = getrf_shfl_xor(*i, s), og = getrf_shfl_xor(*g, s);
+        const real_t ov = tessera_shfl_xor_real(*v, s);
+        const int oi = tessera_shfl_xor(*i, s), og = tessera_shfl_xor(*g, s);
         GETRF_TAKE_BETTER(*v, *i, *g, ov, oi, og)
     }
 }
@@ -288,33 +270,8 @@ void tessera_getrf_leaf_step(const int m, const int nc, const int c, const int r
 // published (tags grow through the panel). A work-group publishes column c's candidate (its value,
 // row and the row's values) and then its tag; the others wait for the tag, read the candidate
 // after it, and reduce the G candidates themselves: one exchange through memory per column, no
-// counter that every work-group increments in turn. On NVIDIA GPUs the tag is stored with release
-// and read with acquire semantics at GPU scope (PTX st.release.gpu / ld.acquire.gpu); elsewhere
-// OpenCL's global fences order the volatile accesses.
-#if defined(TESSERA_NV_SM)
-inline void getrf_tag_publish(volatile __global int* p, const int tag)
-{
-    TESSERA_NV_ASM volatile("st.release.gpu.b32 [%0], %1;" ::"l"((ulong)p), "r"(tag) : "memory");
-}
-inline int getrf_tag_read(volatile __global const int* p)
-{
-    int r;
-    TESSERA_NV_ASM volatile("ld.acquire.gpu.b32 %0, [%1];" : "=r"(r) : "l"((ulong)p) : "memory");
-    return r;
-}
-#else
-inline void getrf_tag_publish(volatile __global int* p, const int tag)
-{
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    *p = tag;
-}
-inline int getrf_tag_read(volatile __global const int* p)
-{
-    const int r = *p;
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    return r;
-}
-#endif
+// counter that every work-group increments in turn. The tag is stored and read by the prelude's
+// tessera_flag_publish and tessera_flag_read (release and acquire at GPU scope on NVIDIA).
 // Spins of a work-item waiting for a tag before it gives up: a few seconds on an H100 (a spin is
 // one L2 read, 0.1–0.3 µs) and on CPU devices (a few ns each). A build with 0 (a test) gives up at
 // every wait.
@@ -331,7 +288,7 @@ inline int getrf_tag_read(volatile __global const int* p)
 inline void getrf_grid_publish(volatile __global int* grid, const int g, const int tag)
 {
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (get_local_id(0) == 0) getrf_tag_publish(grid + 1 + g, tag);
+    if (get_local_id(0) == 0) tessera_flag_publish(grid + 1 + g, tag);
 }
 
 // The pivot of a column of a one-launch leaf: work-item t waits for work-group t's tag (and t +
@@ -349,7 +306,7 @@ inline getrf_best_t getrf_grid_pivot(volatile __global int* grid, const int tag,
     int i = m, w = 0, quit = 0;
     for (int t = (int)get_local_id(0); t < G && !quit; t += TESSERA_GETRF_WG) {
         for (int s = 0;; ++s) {
-            if (GETRF_GRID_SPINS != 0 && getrf_tag_read(grid + 1 + t) >= tag) break;
+            if (GETRF_GRID_SPINS != 0 && tessera_flag_read(grid + 1 + t) >= tag) break;
             if (s >= GETRF_GRID_SPINS || grid[0]) {
                 grid[0] = 1;
                 quit = 1;

@@ -1,7 +1,8 @@
 // Householder QR of a tall leaf of a column panel (launch_qr_panel.cpp's geqrf_panel) in one launch
 // over many work-groups that keep their rows in registers and meet once per column through memory.
-// The exchange is getrf.cl's (getrf_tag_publish, getrf_tag_read, GETRF_GRID_SPINS,
-// getrf_shfl_xor_real): the program holds the .cl files in alphabetical order, getrf.cl first.
+// The exchange is getrf.cl's (GETRF_GRID_SPINS: the program holds the .cl files in alphabetical
+// order, getrf.cl first) with the prelude's tessera_flag_publish, tessera_flag_read and
+// tessera_shfl_xor_real.
 
 #ifndef TESSERA_QR_LEAF
 #define TESSERA_QR_LEAF 32
@@ -37,7 +38,7 @@ inline real_t qrg_wg_max(__local real_t* red, real_t v)
     const int lid = (int)get_local_id(0);
 #if defined(TESSERA_NV_SM)
 TESSERA_UNROLL
-    for (int s = 16; s > 0; s >>= 1) v = fmax(v, getrf_shfl_xor_real(v, s));
+    for (int s = 16; s > 0; s >>= 1) v = fmax(v, tessera_shfl_xor_real(v, s));
     if ((lid & 31) == 0) red[lid >> 5] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
     real_t r = red[0];
@@ -80,9 +81,9 @@ inline void qr_reflector(const scalar_t alpha, const real_t xnorm, scalar_t* tau
 inline scalar_t qrg_shfl(const scalar_t x, const int mask)
 {
 #ifdef TESSERA_COMPLEX
-    return (scalar_t)(getrf_shfl_xor_real(x.x, mask), getrf_shfl_xor_real(x.y, mask));
+    return (scalar_t)(tessera_shfl_xor_real(x.x, mask), tessera_shfl_xor_real(x.y, mask));
 #else
-    return getrf_shfl_xor_real(x, mask);
+    return tessera_shfl_xor_real(x, mask);
 #endif
 }
 #endif
@@ -219,7 +220,7 @@ TESSERA_UNROLL
         int quit = 0;
         for (int t = lid; t < G && !quit; t += QRG_WG)
             for (int s = 0;; ++s) {
-                if (GETRF_GRID_SPINS != 0 && getrf_tag_read(gridv + 1 + t) >= tag) break;
+                if (GETRF_GRID_SPINS != 0 && tessera_flag_read(gridv + 1 + t) >= tag) break;
                 if (s >= GETRF_GRID_SPINS || gridv[0]) {
                     gridv[0] = 1;
                     quit = 1;

@@ -291,7 +291,7 @@ TESSERA_UNROLL_BY(4)
 // incremented) rather than from its group id, so it waits only on blocks whose work-groups have
 // started: it never waits on a work-group the device has not scheduled, whatever the order or
 // residency of work-groups. Block J's X(J) is ready when its tag sync[1 + J] is set (getrf.cl's
-// getrf_tag_publish / getrf_tag_read: release / acquire), and is then read past the L1 cache.
+// the prelude's tessera_flag_publish / tessera_flag_read: release / acquire), and is then read past the L1 cache.
 // The work-group folds in, in one pass, every block already solved (at its start most are), and
 // waits only when none is; the last block before K, M(K,J) of the diagonal's neighbour, is loaded
 // into registers at the start, with W(K) and alpha·Y(K), so that what follows its tag is
@@ -389,7 +389,7 @@ TESSERA_UNROLL
         if (lid == 0) {
             int r = d;
             while (r == d)
-                while (r < s - 1 && getrf_tag_read(sync + 1 + TRSM_CHAIN_BLOCK(r)) != 0) ++r;
+                while (r < s - 1 && tessera_flag_read(sync + 1 + TRSM_CHAIN_BLOCK(r)) != 0) ++r;
             ready = r;
         }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -404,7 +404,7 @@ TESSERA_UNROLL
     }
     if (s > 0) {
         if (lid == 0)
-            while (getrf_tag_read(sync + 1 + j_last) == 0) {
+            while (tessera_flag_read(sync + 1 + j_last) == 0) {
             }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         tessera_trsm_chain_fold(acc, m_last, P, B, x_last, n_last, p0, nvec, sbi, sbv);
@@ -444,7 +444,7 @@ TESSERA_UNROLL
         }
     // X(K)'s stores ordered before its tag by the barrier and the release (getrf_grid_publish).
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) getrf_tag_publish(sync + 1 + K, 1);
+    if (lid == 0) tessera_flag_publish(sync + 1 + K, 1);
 }
 
 // Internal helpers end here: later files of the concatenated program may reuse these names.
