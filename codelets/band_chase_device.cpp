@@ -33,15 +33,8 @@ void band_chase_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& band_chase_codelet() {
-    static const char* name = codelets::kept_name(prec_letter<T>() + std::string("band_chase_device"));
-    static starpu_codelet cl = [] {
-        starpu_codelet c = codelets::codelet_of_guarded(name, nullptr, codelets::guarded<band_chase_opencl<T>>,
-                                                        {STARPU_RW, STARPU_RW, STARPU_RW},
-                                                        codelets::history_model(std::string("tessera_") + name));
-        c.where = STARPU_OPENCL;
-        return c;
-    }();
-    return cl;
+    return codelets::named_opencl_codelet<T, band_chase_opencl<T>>("band_chase_device",
+                                                                   {STARPU_RW, STARPU_RW, STARPU_RW});
 }
 
 }  // namespace

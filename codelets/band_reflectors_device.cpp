@@ -31,15 +31,8 @@ void q2_opencl(void* buffers[], void* cl_arg) {
 
 template <class T>
 starpu_codelet& q2_codelet() {
-    static const char* name = codelets::kept_name(prec_letter<T>() + std::string("band_reflectors_device"));
-    static starpu_codelet cl = [] {
-        starpu_codelet c = codelets::codelet_of_guarded(name, nullptr, codelets::guarded<q2_opencl<T>>,
-                                                        {STARPU_RW, STARPU_R, STARPU_R, STARPU_SCRATCH},
-                                                        codelets::history_model(std::string("tessera_") + name));
-        c.where = STARPU_OPENCL;
-        return c;
-    }();
-    return cl;
+    return codelets::named_opencl_codelet<T, q2_opencl<T>>("band_reflectors_device",
+                                                           {STARPU_RW, STARPU_R, STARPU_R, STARPU_SCRATCH});
 }
 
 }  // namespace

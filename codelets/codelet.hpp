@@ -124,6 +124,20 @@ starpu_codelet& named_codelet(const char* op, std::initializer_list<starpu_data_
     return cl;
 }
 
+/// named_codelet's form for an operation that runs on OpenCL devices only (where = STARPU_OPENCL, no
+/// CPU implementation): the whole of a stage that a GPU runs in one task (heevd's bulge chasing, Q2).
+template <class T, starpu_opencl_func_t Ocl>
+starpu_codelet& named_opencl_codelet(const char* op, std::initializer_list<starpu_data_access_mode> modes) {
+    static const char* name = kept_name(prec_letter<T>() + std::string(op));
+    static starpu_codelet cl = [&] {
+        starpu_codelet c = codelet_of_guarded(name, nullptr, guarded<Ocl>, modes,
+                                              history_model(std::string("tessera_") + name));
+        c.where = STARPU_OPENCL;
+        return c;
+    }();
+    return cl;
+}
+
 /// A new task of `cl` with a copy of `args` as its argument, the priority, the placement of
 /// Placement::OpenCLOnly, and a reference to the sequence being submitted (current_group()),
 /// plus `keep` held until the task has completed. Its buffers are the caller's to set; then
