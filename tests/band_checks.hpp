@@ -1,6 +1,7 @@
-// Shared checks of the band-to-tridiagonal reductions (tests/test_band_tridiag.cpp on the host,
-// tests/test_opencl_band_chase.cpp on an OpenCL device): random Hermitian band matrices, their
-// eigenvalues by LAPACK, and LAPACK's test ratios of a reduction B = Q2·Tri·Q2ᴴ.
+// Shared checks of the band reductions (tests/test_band_tridiag.cpp on the host,
+// tests/test_opencl_band_chase.cpp on an OpenCL device; test_band_bidiag.cpp takes random_entry):
+// random Hermitian band matrices, their eigenvalues by LAPACK, and LAPACK's test ratios of a
+// reduction B = Q2·Tri·Q2ᴴ.
 #pragma once
 
 #include "kernels/cpu/cblas_lapacke.hpp"  // first: CBLAS/LAPACKE with std::complex as their complex types

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernels/cpu/band_bidiag.hpp"
+#include "tests/band_checks.hpp"
 #include "examples/common/checks.hpp"
 #include "kernels/cpu/blas.hpp"
 
@@ -20,15 +21,8 @@ namespace {
 
 using namespace tessera;
 
-template <class T>
-using R = real_t<T>;
-
-template <class T>
-T random_entry(std::mt19937_64& gen) {
-    std::uniform_real_distribution<double> u(-1, 1);
-    if constexpr (is_complex_v<T>) return T(R<T>(u(gen)), R<T>(u(gen)));
-    else return T(u(gen));
-}
+using bandtest::R;
+using bandtest::random_entry;
 
 // Singular values, descending: of the bidiagonal (xBDSQR on copies) and of a dense matrix (xGESVD 'N').
 template <class T>
