@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <string>
@@ -77,28 +78,44 @@ std::vector<T> lower_band(const TileMatrix<T>& B, int64_t kd) {
     return ab;
 }
 
+// One column-major block of host memory (ld = rows) for run_on_host.
+struct HostBlock {
+    const void* ptr;
+    int64_t rows, cols;
+    size_t elem_size;
+};
+
+// submit(handles) submits tasks on handles registered over `blocks` (in their order), in a sequence
+// waited for here; the blocks then hold the results. The handles are given back even when a task
+// fails, before the memory goes.
+template <class Submit>
+void run_on_host(std::initializer_list<HostBlock> blocks, Submit submit) {
+    struct Registered {
+        std::vector<TileHandle> h;
+        ~Registered() {
+            for (TileHandle x : h) tasks::unregister_tile(x);
+        }
+    } reg;
+    for (const HostBlock& b : blocks) reg.h.push_back(tasks::register_tile(b.ptr, b.rows, b.cols, b.rows, b.elem_size, 0));
+    Sequence seq;
+    {
+        detail::SubmitScope scope(seq);
+        submit(reg.h);
+    }
+    seq.wait();
+    tasks::unregister_tiles_home(reg.h);
+    reg.h.clear();
+}
+
 // The eigenvalues of the tridiagonal (d, e) into d, ascending, by tasks::tridiag_values (xSTERF on a
 // CPU worker, bisection on an OpenCL device), waited for; e is only read. Returns its info.
 template <class R>
 int64_t tridiagonal_values(int64_t n, R* d, R* e) {
     std::vector<R> values(static_cast<size_t>(n));
     const int64_t ne = std::max<int64_t>(n - 1, 1);
-    struct Registered {  // given back even when the task fails, before the memory goes
-        std::vector<TileHandle> h;
-        ~Registered() {
-            for (TileHandle x : h) tasks::unregister_tile(x);
-        }
-    } reg{{tasks::register_tile(d, n, 1, n, sizeof(R), 0), tasks::register_tile(e, ne, 1, ne, sizeof(R), 0),
-           tasks::register_tile(values.data(), n, 1, n, sizeof(R), 0)}};
     int info = 0;
-    Sequence seq;
-    {
-        detail::SubmitScope scope(seq);
-        tasks::tridiag_values<R>(n, d, e, reg.h[0], reg.h[1], reg.h[2], &info);
-    }
-    seq.wait();
-    tasks::unregister_tiles_home(reg.h);
-    reg.h.clear();
+    run_on_host({{d, n, 1, sizeof(R)}, {e, ne, 1, sizeof(R)}, {values.data(), n, 1, sizeof(R)}},
+                [&](const std::vector<TileHandle>& h) { tasks::tridiag_values<R>(n, d, e, h[0], h[1], h[2], &info); });
     std::copy(values.begin(), values.end(), d);
     return info;
 }
@@ -122,26 +139,15 @@ void chase_bulges(cpu::BandTridiagChase<T>& chase) {
             chase.step_flops(), [&](int64_t s, int64_t t0, int64_t t1) { chase.run(s, t0, t1); });
         return;
     }
-    struct Registered {  // given back even when the task fails, before the memory goes
-        std::vector<TileHandle> h;
-        ~Registered() {
-            for (TileHandle x : h) tasks::unregister_tile(x);
-        }
-    } reg{{tasks::register_tile(chase.band(), chase.band_ld(), chase.n(), chase.band_ld(), sizeof(T), 0),
-           tasks::register_tile(chase.reflectors(), chase.reflector_count(), 1, chase.reflector_count(), sizeof(T), 0),
-           tasks::register_tile(chase.taus(), chase.tau_count(), 1, chase.tau_count(), sizeof(T), 0)}};
-    Sequence seq;
-    {
-        detail::SubmitScope scope(seq);
-        tasks::band_chase_device<T>(chase, reg.h[0], reg.h[1], reg.h[2]);
-    }
-    seq.wait();
-    tasks::unregister_tiles_home(reg.h);
-    reg.h.clear();
+    run_on_host({{chase.band(), chase.band_ld(), chase.n(), sizeof(T)},
+                 {chase.reflectors(), chase.reflector_count(), 1, sizeof(T)},
+                 {chase.taus(), chase.tau_count(), 1, sizeof(T)}},
+                [&](const std::vector<TileHandle>& h) { tasks::band_chase_device<T>(chase, h[0], h[1], h[2]); });
 }
 
 // z = Q2·z (n×n, leading dimension n, host memory) on an OpenCL device in one task: Q2's block
-// reflectors as dense windows beside their T factors (tasks::apply_band_reflectors_device), waited for.
+// reflectors (at least one) as dense windows beside their T factors
+// (tasks::apply_band_reflectors_device), waited for.
 template <class T>
 void apply_q2_on_device(const cpu::BandReflectors<T>& q2, int64_t n, T* z) {
     std::vector<T> v;
@@ -152,25 +158,14 @@ void apply_q2_on_device(const cpu::BandReflectors<T>& q2, int64_t n, T* z) {
         kmax = std::max(kmax, b.k);
     }
     const std::vector<T>& t = q2.t_factors();
-    const int64_t nv = std::max<int64_t>(int64_t(v.size()), 1), nt = std::max<int64_t>(int64_t(t.size()), 1);
-    if (v.empty()) v.resize(1);
-    struct Registered {  // given back even when the task fails, before the memory goes
-        std::vector<TileHandle> h;
-        ~Registered() {
-            for (TileHandle x : h) tasks::unregister_tile(x);
-        }
-    } reg{{tasks::register_tile(z, n, n, n, sizeof(T), 0), tasks::register_tile(v.data(), nv, 1, nv, sizeof(T), 0),
-           tasks::register_tile(t.empty() ? v.data() : t.data(), nt, 1, nt, sizeof(T), 0)}};
-    Sequence seq;
-    {
-        detail::SubmitScope scope(seq);
-        const TileHandle W = tasks::temp_tile<T>(2 * kmax, n, 0);
-        tasks::apply_band_reflectors_device<T>(blocks, n, reg.h[0], reg.h[1], reg.h[2], W);
-        tasks::release_temp_tile(W);
-    }
-    seq.wait();
-    tasks::unregister_tiles_home(reg.h);
-    reg.h.clear();
+    run_on_host({{z, n, n, sizeof(T)},
+                 {v.data(), int64_t(v.size()), 1, sizeof(T)},
+                 {t.data(), int64_t(t.size()), 1, sizeof(T)}},
+                [&](const std::vector<TileHandle>& h) {
+                    const TileHandle W = tasks::temp_tile<T>(2 * kmax, n, 0);
+                    tasks::apply_band_reflectors_device<T>(blocks, n, h[0], h[1], h[2], W);
+                    tasks::release_temp_tile(W);
+                });
 }
 
 // A = Q1·Q2·Z from the tridiagonal's eigenvectors z (n×n real, host): with stage2_on_device(), Q2 on
