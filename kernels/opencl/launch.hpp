@@ -199,8 +199,8 @@ inline constexpr int64_t kBandChaseMaxKd = 256;
 /// else every reflector into v and tau as hb2st keeps them (sweep s's vector starting at row r at
 /// v[s·(n−1) − s·(s−1)/2 + r − (s+1)], its τ at tau[(s / kd)·n + r]). Blocks until the kernel has
 /// run (it reads the kernel's failure flag). Throws tessera::Error for kd or ld out of range, n
-/// beyond int, or when a work-group gave up waiting for another (a device that did not run them
-/// concurrently: the band is then garbage).
+/// beyond int, or when a work-group gave up waiting for the sweep before its own (band_chase.cl's
+/// spin limit; the band is then not reduced).
 template <class T>
 void band_chase(const DeviceKernels& dk, cl_command_queue q, int64_t n, int64_t kd, Mat band, Mat v, Mat tau);
 /// One block reflector of apply_block_reflectors: I − V·T·Vᴴ on rows row … row+m−1, k reflectors,

@@ -39,8 +39,8 @@ void band_chase(const DeviceKernels& dk, cl_command_queue q, int64_t n, int64_t 
     check(clEnqueueReadBuffer(q, sync, CL_TRUE, sizeof(cl_int), sizeof(cl_int), &gave_up, 0, nullptr, nullptr),
           "clEnqueueReadBuffer(band_chase sync)");
     if (gave_up)
-        throw Error("tessera::ocl::band_chase: a work-group gave up waiting for the sweep before its own (the device "
-                    "did not run the work-groups concurrently)");
+        throw Error("tessera::ocl::band_chase: a work-group gave up waiting for the sweep before its own (the "
+                    "kernel's spin limit); the band is not reduced");
 }
 
 #define TESSERA_INSTANTIATE(T) \
