@@ -56,16 +56,7 @@ inline real_t chase_reduce_real(real_t x, const int max_op, __local real_t* red)
 #else
 inline real_t chase_reduce_real(real_t x, const int max_op, __local real_t* red)
 {
-    const int lid = (int)get_local_id(0);
-    red[lid] = x;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int h = CHASE_NT / 2; h > 0; h >>= 1) {
-        if (lid < h) red[lid] = max_op ? fmax(red[lid], red[lid + h]) : red[lid] + red[lid + h];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    const real_t r = red[0];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return r;
+    return tessera_group_reduce(red, x, max_op, CHASE_NT);
 }
 #endif
 inline scalar_t chase_sum(const scalar_t x, __local real_t* red)

@@ -15,21 +15,6 @@
 #define QRL_IMAG(a) ((real_t)0)
 #endif
 
-// Sum (max when `take_max`) of v over the work-group; every work-item gets the result.
-inline real_t qrl_reduce(__local real_t* red, real_t v, const int take_max)
-{
-    const int lid = (int)get_local_id(0);
-    red[lid] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = TESSERA_QRL_WG / 2; s > 0; s >>= 1) {
-        if (lid < s) red[lid] = take_max ? fmax(red[lid], red[lid + s]) : red[lid] + red[lid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    const real_t r = red[0];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return r;
-}
-
 // tessera_qr_leaf: the nc ≤ TESSERA_QRL_MAX reflectors of a leaf. Column j's reflector acts on
 // [Top(j, j); X(xs .. mx, j)] with xs = j + 1 when `tri` (Top and X are the same matrix: xGEQR2 on
 // the block whose (0, 0) is Top's) and xs = 0 otherwise (Top is the triangle R, X the tile under
@@ -59,14 +44,14 @@ void tessera_qr_leaf(const int nc, const int mx, const int tri,
         // ‖x‖ scaled by its largest entry, as xNRM2 avoids overflow.
         real_t mymax = (real_t)0;
         for (int r = xs + lid; r < mx; r += TESSERA_QRL_WG) mymax = fmax(mymax, QRL_ABSMAX(x[r]));
-        const real_t scale = qrl_reduce(red, mymax, 1);
+        const real_t scale = tessera_group_reduce(red, mymax, 1, TESSERA_QRL_WG);
         real_t mysum = (real_t)0;
         if (scale > (real_t)0)
             for (int r = xs + lid; r < mx; r += TESSERA_QRL_WG) {
                 const scalar_t y = x[r] / scale;
                 mysum += QRL_SQ(y);
             }
-        const real_t xnorm = scale * sqrt(qrl_reduce(red, mysum, 0));
+        const real_t xnorm = scale * sqrt(tessera_group_reduce(red, mysum, 0, TESSERA_QRL_WG));
         const scalar_t alpha = Top[j + (long)j * ldtop];
         scalar_t tau, mult;
         real_t beta;
