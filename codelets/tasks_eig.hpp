@@ -1,6 +1,7 @@
 // Typed task insertion for the eigensolvers (tessera/eig.hpp). Each function submits one StarPU task.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -49,6 +50,16 @@ template <class R>
 void tridiag_values(int64_t n, const R* d, const R* e, TileHandle hd, TileHandle he, TileHandle hw, int* info,
                     int prio = 0);
 
+/// One merge of the tridiagonal divide and conquer after LAPACK's xLAED2 (m: xLAED3's shape, k ≥ 1):
+/// vec (3k reals: DLAMDA, W, INDXC − 1), q2 (xLAED2's Q2, n1·n12 + n2·n23 reals, one column) read;
+/// lam (k), qup (n1×k) and qlow (n2×k, any leading dimension: the merged block's rows) written with
+/// xLAED3's eigenvalues and updated eigenvectors; scratch (k×(2k + 1), STARPU_SCRATCH). On a CPU worker
+/// LAPACK's xLAED3 (*info its info: > 0 when xLAED4 failed), on an OpenCL device ocl::secular_merge
+/// (*info 0), wherever StarPU places it. R: float or double; info must stay valid until it has run.
+template <class R>
+void secular_merge(const ocl::SecularMerge& m, TileHandle vec, TileHandle lam, TileHandle q2, TileHandle qup,
+                   TileHandle qlow, TileHandle scratch, int* info, int prio = 0);
+
 /// Every step of `chase` (its whole reduction) on an OpenCL device, in one task (ocl::band_chase):
 /// band, v and tau are handles over chase.band() ((2·kd+1)×n, ld band_ld()), chase.reflectors() and
 /// chase.taus() (each one column), all RW (v and tau only written when chase.keeps_reflectors());
@@ -56,6 +67,17 @@ void tridiag_values(int64_t n, const R* d, const R* e, TileHandle hd, TileHandle
 /// most ocl::kBandChaseMaxKd. chase must stay alive until then.
 template <class T>
 void band_chase_device(cpu::BandTridiagChase<T>& chase, TileHandle band, TileHandle v, TileHandle tau, int prio = 0);
+
+/// The indices of at most two earlier tasks of run_host_tasks that a task waits for (−1: none).
+using HostDeps = std::array<int64_t, 2>;
+
+/// Run run(0) … run(count − 1) as StarPU CPU tasks without data handles and wait for them: task i
+/// after the earlier tasks deps[i] names (deps may be shorter than count, or empty), at the highest
+/// priority. Without CPU workers the calling thread runs them in order. Throws Error naming `what`
+/// when StarPU refuses a task or a run throws (the first failure's message; once one has failed the
+/// remaining tasks skip their work).
+void run_host_tasks(const char* what, int64_t count, const std::function<void(int64_t)>& run,
+                    const std::vector<HostDeps>& deps = {});
 
 /// Run the steps of a bulge-chasing reduction (cpu::hb2st's or cpu::gb2bd's) as StarPU CPU tasks
 /// and wait for them: sweep s (0 … sweeps−1) has steps(s) steps, each costing about step_flops
