@@ -16,6 +16,7 @@
 #include "algorithms/common.hpp"
 #include "algorithms/he2hb.hpp"
 #include "algorithms/host_tiles.hpp"
+#include "algorithms/tridiag_dc.hpp"
 #include "codelets/handles.hpp"
 #include "codelets/tasks_eig.hpp"
 #include "codelets/tasks_qr.hpp"
@@ -205,8 +206,16 @@ void back_transform(std::shared_ptr<const cpu::BandReflectors<T>> q2, const deta
     seq.wait();
 }
 
+// The eigenvectors z (n×n, ld n) and eigenvalues (into d) of the tridiagonal (d, e): with
+// stage2_on_device(), by detail::tridiag_dc, whose merges run on the device (leaves of
+// kTridiagDcGpuLeaf rows on a GPU, of LAPACK's 25 on PoCL so that the tests merge); else xSTEDC on the
+// host with the caller's BLAS threads. Returns xSTEDC's info.
 template <class R>
 int64_t tridiagonal_vectors(int64_t n, R* d, R* e, R* z) {
+    if (stage2_on_device())
+        return detail::tridiag_dc(n, d, e, z, n,
+                                  detail::runtime_has_opencl_gpu() ? detail::kTridiagDcGpuLeaf : detail::kTridiagDcSmallLeaf);
+    const CallerBlasThreads host;
     if constexpr (std::is_same_v<R, float>) return LAPACKE_sstedc(LAPACK_COL_MAJOR, 'I', int(n), d, e, z, int(n));
     else return LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', int(n), d, e, z, int(n));
 }
@@ -266,17 +275,14 @@ int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w, 
         chase.finish(w.data(), e.data(), q2.get(), 0);
     }
 
-    // The tridiagonal eigenproblem: values on a worker (xSTERF or bisection on a device), vectors on
-    // the host (xSTEDC with the caller's BLAS threads).
+    // The tridiagonal eigenproblem: values on a worker (xSTERF or bisection on a device), vectors by
+    // divide and conquer (tridiagonal_vectors).
     int64_t info = 0;
     if (jobz == Job::NoVec) {
         info = tridiagonal_values(n, w.data(), e.data());
     } else {
         std::vector<R> z(size_t(n * n));
-        {
-            const CallerBlasThreads host;
-            info = tridiagonal_vectors(n, w.data(), e.data(), z.data());
-        }
+        info = tridiagonal_vectors(n, w.data(), e.data(), z.data());
         // A = Q1·Q2·Z: Q2 on a device, or as CPU tasks after A = Z; then Q1 as tile GEMMs.
         if (info == 0) back_transform<T>(q2, q1, z, A);
     }
