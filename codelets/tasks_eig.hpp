@@ -52,13 +52,13 @@ void tridiag_values(int64_t n, const R* d, const R* e, TileHandle hd, TileHandle
 
 /// One merge of the tridiagonal divide and conquer after LAPACK's xLAED2 (m: xLAED3's shape, k ≥ 1):
 /// vec (3k reals: DLAMDA, W, INDXC − 1), q2 (xLAED2's Q2, n1·n12 + n2·n23 reals, one column) read;
-/// lam (k), qup (n1×k) and qlow (n2×k, any leading dimension: the merged block's rows) written with
-/// xLAED3's eigenvalues and updated eigenvectors; scratch (k×(2k + 1), STARPU_SCRATCH). On a CPU worker
-/// LAPACK's xLAED3 (*info its info: > 0 when xLAED4 failed), on an OpenCL device ocl::secular_merge
-/// (*info 0), wherever StarPU places it. R: float or double; info must stay valid until it has run.
+/// lam (k) and q ((n1 + n2)×k) written with xLAED3's eigenvalues and updated eigenvectors; scratch
+/// (k×(2k + 1), STARPU_SCRATCH). On a CPU worker LAPACK's xLAED3 (*info its info: > 0 when xLAED4
+/// failed), on an OpenCL device ocl::secular_merge (*info 0), wherever StarPU places it. R: float or
+/// double; info must stay valid until the task has run.
 template <class R>
-void secular_merge(const ocl::SecularMerge& m, TileHandle vec, TileHandle lam, TileHandle q2, TileHandle qup,
-                   TileHandle qlow, TileHandle scratch, int* info, int prio = 0);
+void secular_merge(const ocl::SecularMerge& m, TileHandle vec, TileHandle lam, TileHandle q2, TileHandle q,
+                   TileHandle scratch, int* info, int prio = 0);
 
 /// Every step of `chase` (its whole reduction) on an OpenCL device, in one task (ocl::band_chase):
 /// band, v and tau are handles over chase.band() ((2·kd+1)×n, ld band_ld()), chase.reflectors() and

@@ -106,7 +106,7 @@ double op_flops(std::string_view op, uint32_t f, const Buffers& b) {
     // keeps an n = 16384 task off a CPU core (about 4 s there, 0.11 s on an H200) while StarPU has
     // no history of it on the CPUs (bench/gpu_notes.md, "The bulge chasing on the device").
     if (op == "tridiag_values") return 30. * rows(b, 0) * rows(b, 0);
-    // vec (3k), lam (k), q2 (n1·n12 + n2·n23), qup, qlow (· × k): xLAED3's two products, and xLAED4's
+    // vec (3k), lam (k), q2 (n1·n12 + n2·n23), q (n × k), scratch: xLAED3's two products, and xLAED4's
     // roots at about 20·k² (the device's bisection does more, in parallel).
     if (op == "secular_merge") return 2. * rows(b, 2) * rows(b, 1) + 20. * rows(b, 1) * rows(b, 1);
     return 0;  // norm_tile (memory-bound), lacpy, lacpy_region, laswp, laswp_columns, conj_transpose, zero_diagonal, unit_lower, generate, scale, unknown

@@ -213,14 +213,15 @@ struct SecularMerge {
 };
 /// xLAED3 on the device (secular.cl, then two gemm() calls): vec holds DLAMDA[0..k), W[0..k) and INDXC
 /// − 1 as reals [0..k) one after the other; lam[0..k) = the roots of the secular equation (ascending;
-/// bisection to adjacent floating-point numbers where xLAED4 iterates); Qup (n1×k) = Q2's first
-/// block (n1×n12, leading dimension n1, from q2's start) · S(0:n12, :), Qlow (n2×k) = its second block
-/// (n2×n23, leading dimension n2, after the first) · S(ctot1:ctot1+n23, :), S the eigenvectors of the
-/// rank-one update from Gu and Eisenstat's zhat. scratch: at least k·(2k + 1) elements. R: float or
-/// double (the s or d program). Throws tessera::Error for sizes beyond int and as gemm().
+/// bisection to adjacent floating-point numbers where xLAED4 iterates); q ((n1 + n2)×k): its first n1
+/// rows = Q2's first block (n1×n12, leading dimension n1, from q2's start) · S(0:n12, :), the other n2
+/// = its second block (n2×n23, leading dimension n2, after the first) · S(ctot1:ctot1+n23, :), S the
+/// eigenvectors of the rank-one update from Gu and Eisenstat's zhat. scratch: at least k·(2k + 1)
+/// elements. R: float or double (the s or d program). Throws tessera::Error for sizes beyond int and
+/// as gemm().
 template <class R>
 void secular_merge(const DeviceKernels& dk, cl_command_queue q, const SecularMerge& m, Mat vec, Mat lam, Mat q2,
-                   Mat qup, Mat qlow, Mat scratch);
+                   Mat qk, Mat scratch);
 /// One block reflector of apply_block_reflectors: I − V·T·Vᴴ on rows row … row+m−1, k reflectors,
 /// V (m×k, leading dimension m) at element v_off of the V buffer, T (k×k upper triangular with
 /// zeros below, leading dimension k) at element t_off of the T buffer.

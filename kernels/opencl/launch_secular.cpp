@@ -10,7 +10,7 @@ namespace tessera::ocl {
 
 template <class R>
 void secular_merge(const DeviceKernels& dk, cl_command_queue q, const SecularMerge& m, Mat vec, Mat lam, Mat q2,
-                   Mat qup, Mat qlow, Mat scratch) {
+                   Mat qk, Mat scratch) {
     check_prec<R>(dk, "secular_merge");
     if (m.k <= 0) return;
     const cl_int k = to_int(m.k, "secular_merge", "k");
@@ -40,13 +40,13 @@ void secular_merge(const DeviceKernels& dk, cl_command_queue q, const SecularMer
     const Mat S{scratch.mem, scratch.off + size_t(m.k * m.k), m.k};  // after delta
     const Mat q2up{q2.mem, q2.off, std::max<int64_t>(m.n1, 1)};
     const Mat q2low{q2.mem, q2.off + size_t(m.n1 * m.n12), std::max<int64_t>(m.n2, 1)};
-    gemm<R>(dk, q, Trans::NoTrans, Trans::NoTrans, m.n1, m.k, m.n12, R(1), q2up, S, R(0), qup);
-    gemm<R>(dk, q, Trans::NoTrans, Trans::NoTrans, m.n2, m.k, m.n23, R(1), q2low, at(S, m.ctot1, 0), R(0), qlow);
+    gemm<R>(dk, q, Trans::NoTrans, Trans::NoTrans, m.n1, m.k, m.n12, R(1), q2up, S, R(0), qk);
+    gemm<R>(dk, q, Trans::NoTrans, Trans::NoTrans, m.n2, m.k, m.n23, R(1), q2low, at(S, m.ctot1, 0), R(0), at(qk, m.n1, 0));
 }
 
-template void secular_merge<float>(const DeviceKernels&, cl_command_queue, const SecularMerge&, Mat, Mat, Mat, Mat, Mat,
+template void secular_merge<float>(const DeviceKernels&, cl_command_queue, const SecularMerge&, Mat, Mat, Mat, Mat,
                                    Mat);
 template void secular_merge<double>(const DeviceKernels&, cl_command_queue, const SecularMerge&, Mat, Mat, Mat, Mat,
-                                    Mat, Mat);
+                                    Mat);
 
 }  // namespace tessera::ocl
