@@ -32,6 +32,17 @@ void larft_fc(int64_t m, int64_t k, const T* V, int64_t ldv, const T* tau, T* Tf
     throw Error(std::string("tessera::cpu::BandReflectors: out of memory for ") + what);
 }
 
+// body(i) for i = 0 … count−1 in chunks through for_each (64 chunks, each at least 16 items), or on
+// the calling thread.
+void for_chunks(int64_t count, const ParallelFor& for_each, const std::function<void(int64_t, int64_t)>& body) {
+    if (!for_each || count < 32) {
+        body(0, count);
+        return;
+    }
+    const int64_t per = std::max<int64_t>(16, (count + 63) / 64), chunks = (count + per - 1) / per;
+    for_each(chunks, [&](int64_t c) { body(c * per, std::min(count, (c + 1) * per)); });
+}
+
 }  // namespace
 
 // A block costs 4·(kd+g−1)·g flops per column of Z for g reflectors worth 4·kd·g: larger g wastes
@@ -47,44 +58,43 @@ BandReflectors<T>::BandReflectors(std::vector<T> phase)
 
 template <class T>
 BandReflectors<T>::BandReflectors(int64_t n, int64_t kd, int64_t g, std::vector<T> v, std::vector<int64_t> slot,
-                                  const T* tau, std::vector<T> phase)
+                                  const T* tau, std::vector<T> phase, const ParallelFor& for_each)
     : n_(n), kd_(kd), g_(g), v_(std::move(v)), slot_(std::move(slot)), phase_(std::move(phase)) {
     try {
-        make_blocks(tau);
+        make_blocks(tau, for_each);
     } catch (const std::bad_alloc&) {
         throw_oom("the block reflectors");
     }
 }
 
 template <class T>
-void BandReflectors<T>::make_blocks(const T* tau) {
+void BandReflectors<T>::make_blocks(const T* tau, const ParallelFor& for_each) {
     const int64_t n = n_, kd = kd_, g = g_;
-    std::vector<T> vw(size_t((kd + g - 1) * g)), taus(static_cast<size_t>(g));
-    size_t t_size = 0;  // an upper bound of the T factors' size, to allocate them once
-    for (int64_t s0 = 0; s0 + 1 < n; s0 += g)
-        for (int64_t row = s0 + 1; row <= n - 1; row += kd) {
-            const int64_t k = std::min({g, n - 1 - s0, n - row});
-            t_size += size_t(k * k);
-        }
-    t_.reserve(t_size);
+    auto tau_of = [&](const Block& b, int64_t t) { return tau[size_t(((b.sweep + t) / kd) * n + b.row + t)]; };
+    size_t t_size = 0;
     for (int64_t s0 = ((n - 2) / g) * g; s0 >= 0; s0 -= g) {
         const int64_t gc = std::min(g, n - 1 - s0);
         for (int64_t row = s0 + 1; row <= n - 1; row += kd) {
             const int64_t k = std::min(gc, n - row), m = std::min(kd + k - 1, n - row);
+            const Block b{s0, row, m, k, int64_t(t_size)};
             bool any = false;
-            for (int64_t t = 0; t < k; ++t) {
-                taus[size_t(t)] = tau[size_t(((s0 + t) / kd) * n + row + t)];
-                any = any || taus[size_t(t)] != T(0);
-            }
+            for (int64_t t = 0; t < k && !any; ++t) any = tau_of(b, t) != T(0);
             if (!any) continue;  // identity
-            const Block b{s0, row, m, k, int64_t(t_.size())};
-            std::fill(vw.begin(), vw.end(), T(0));
-            window(b, vw.data());
-            t_.resize(t_.size() + size_t(k * k));
-            larft_fc<T>(m, k, vw.data(), m, taus.data(), t_.data() + b.t_off, k);
             blocks_.push_back(b);
+            t_size += size_t(k * k);
         }
     }
+    t_.resize(t_size);
+    for_chunks(int64_t(blocks_.size()), for_each, [&](int64_t b0, int64_t b1) {
+        std::vector<T> vw(size_t((kd + g - 1) * g)), taus(static_cast<size_t>(g));
+        for (int64_t i = b0; i < b1; ++i) {
+            const Block& b = blocks_[size_t(i)];
+            for (int64_t t = 0; t < b.k; ++t) taus[size_t(t)] = tau_of(b, t);
+            std::fill(vw.begin(), vw.end(), T(0));
+            window(b, vw.data());
+            larft_fc<T>(b.m, b.k, vw.data(), b.m, taus.data(), t_.data() + b.t_off, b.k);
+        }
+    });
 }
 
 template <class T>
@@ -98,18 +108,25 @@ void BandReflectors<T>::window(const Block& b, T* vw) const {
 }
 
 template <class T>
-std::vector<typename BandReflectors<T>::Window> BandReflectors<T>::windows(std::vector<T>& v) const {
+std::vector<typename BandReflectors<T>::Window> BandReflectors<T>::windows(std::vector<T>& v,
+                                                                           const ParallelFor& for_each) const {
     std::vector<Window> out;
     try {
-        size_t total = v.size();
-        for (const Block& b : blocks_) total += size_t(b.m * b.k);
-        v.reserve(total);
+        const size_t first = v.size();
+        size_t total = first;
         out.reserve(blocks_.size());
         for (const Block& b : blocks_) {
-            out.push_back({b.row, b.m, b.k, int64_t(v.size()), b.t_off});
-            v.resize(v.size() + size_t(b.m * b.k), T(0));
-            window(b, v.data() + out.back().v_off);
+            out.push_back({b.row, b.m, b.k, int64_t(total), b.t_off});
+            total += size_t(b.m * b.k);
         }
+        v.resize(total);
+        for_chunks(int64_t(blocks_.size()), for_each, [&](int64_t b0, int64_t b1) {
+            for (int64_t i = b0; i < b1; ++i) {
+                T* vw = v.data() + out[size_t(i)].v_off;
+                std::fill(vw, vw + blocks_[size_t(i)].m * blocks_[size_t(i)].k, T(0));
+                window(blocks_[size_t(i)], vw);
+            }
+        });
     } catch (const std::bad_alloc&) {
         throw_oom("the block reflectors' windows");
     }

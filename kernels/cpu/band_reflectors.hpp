@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "tessera/types.hpp"
@@ -23,6 +24,11 @@ namespace tessera::cpu {
 /// The g (sweeps per block reflector) for bandwidth kd when a reduction is asked for 0 (see
 /// band_reflectors.cpp for the measurements).
 int64_t default_group(int64_t kd);
+
+/// How BandReflectors runs its independent per-block loops: for_each(count, body) calls body(0) …
+/// body(count − 1), in any order or concurrently, and returns when all have run (a caller's CPU
+/// tasks: heevd's tasks::run_host_tasks). Empty: in order on the calling thread.
+using ParallelFor = std::function<void(int64_t count, const std::function<void(int64_t)>& body)>;
 
 /// Q of a bulge-chasing reduction (see the top of this header); a default-constructed one is the
 /// identity of order 0. Immutable once made, so concurrent apply_left calls on disjoint blocks are safe.
@@ -34,9 +40,10 @@ public:
     /// v[slot[s] + r − (s+1)] for rows r = s+1 … n−1 (slot has n−1 entries), τ of H(s, j) starting at
     /// row r at tau[(s / kd)·n + r] (kd consecutive sweeps share a row of n: their reflectors start
     /// at distinct rows), phase empty or n unit-modulus scalars. g ≥ 1 sweeps per block reflector.
-    /// Forms every block's T (xLARFT). Throws tessera::Error when memory runs out.
+    /// Forms every block's T (xLARFT), the blocks through for_each. Throws tessera::Error when memory
+    /// runs out.
     BandReflectors(int64_t n, int64_t kd, int64_t g, std::vector<T> v, std::vector<int64_t> slot, const T* tau,
-                   std::vector<T> phase = {});
+                   std::vector<T> phase = {}, const ParallelFor& for_each = {});
     /// Q = diag(phase) only (a band of width 1), n = phase.size().
     explicit BandReflectors(std::vector<T> phase);
 
@@ -52,9 +59,9 @@ public:
         int64_t row, m, k, v_off, t_off;
     };
     /// Every block reflector in the order apply_left applies them, their V windows appended to `v`
-    /// (about n²·(kd+g)/(2·kd) scalars in all); then diag(phase) when has_phase(). Throws
-    /// tessera::Error when memory runs out.
-    std::vector<Window> windows(std::vector<T>& v) const;
+    /// (about n²·(kd+g)/(2·kd) scalars in all), copied through for_each; then diag(phase) when
+    /// has_phase(). Throws tessera::Error when memory runs out.
+    std::vector<Window> windows(std::vector<T>& v, const ParallelFor& for_each = {}) const;
     /// The T factors the windows' t_off index (upper triangles, zeros below).
     const std::vector<T>& t_factors() const { return t_; }
     /// Whether Q has a diagonal factor of phases after the blocks (a complex band of width 1).
@@ -77,7 +84,7 @@ private:
     };
     /// V of the block's column t into vw (m×k, ldv = m, zeros outside the parallelogram).
     void window(const Block& b, T* vw) const;
-    void make_blocks(const T* tau);
+    void make_blocks(const T* tau, const ParallelFor& for_each);
 
     int64_t n_ = 0, kd_ = 0, g_ = 1;
     std::vector<T> v_;           ///< v_[slot_[s] + r − (s+1)]: sweep s's reflectors on rows r = s+1 … n−1
