@@ -22,6 +22,7 @@
 #include "codelets/tasks_eig.hpp"
 #include "codelets/tasks_qr.hpp"
 #include "kernels/opencl/launch.hpp"
+#include "runtime/host_memory.hpp"
 #include "runtime/precisions.hpp"
 #include "tessera/eig.hpp"
 #include "tessera/norms.hpp"
@@ -182,22 +183,21 @@ void apply_q2_on_device(const cpu::BandReflectors<T>& q2, int64_t n, T* z) {
 // (detail::apply_band_panels).
 template <class T>
 void back_transform(std::shared_ptr<const cpu::BandReflectors<T>> q2, const detail::BandPanels& q1,
-                    std::vector<real_t<T>>& z, TileMatrix<T>& A) {
+                    real_t<T>* z, TileMatrix<T>& A) {
     const int64_t n = A.n();
     const bool device = q2->blocks() > 0 && !q2->has_phase() && stage2_on_device();
     A.keep_only_on_host();  // the working copy's tasks read A: drop their device copies before A is written here
     if (device) {
         if constexpr (is_complex_v<T>) {
-            std::vector<T> zt(z.begin(), z.end());
-            std::vector<real_t<T>>().swap(z);
+            std::vector<T> zt(z, z + n * n);
             apply_q2_on_device(*q2, n, zt.data());
             detail::host_embed<T>(zt.data(), n, n, n, A);
         } else {
-            apply_q2_on_device(*q2, n, z.data());
-            detail::host_embed<T>(z.data(), n, n, n, A);
+            apply_q2_on_device(*q2, n, z);
+            detail::host_embed<T>(z, n, n, n, A);
         }
     } else {
-        detail::host_embed<T>(z.data(), n, n, n, A);
+        detail::host_embed<T>(z, n, n, n, A);
     }
     Sequence seq;
     {
@@ -287,8 +287,12 @@ int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w, 
     if (jobz == Job::NoVec) {
         info = tridiagonal_values(n, w.data(), e.data());
     } else {
-        std::vector<R> z(size_t(n * n));
-        info = tridiagonal_vectors(n, w.data(), e.data(), z.data());
+        // Z from the Runtime's pool: pinned where a GPU runs (its copies to and from the device then
+        // move at the bus's rate), and kept for the next call of that size.
+        detail::require_host_memory("tessera::heevd", uint64_t(n) * uint64_t(n) * sizeof(R));
+        detail::TileStorage z_block;
+        R* z = static_cast<R*>(z_block.allocate(size_t(n) * size_t(n) * sizeof(R)));
+        info = tridiagonal_vectors(n, w.data(), e.data(), z);
         // A = Q1·Q2·Z: Q2 on a device, or as CPU tasks after A = Z; then Q1 as tile GEMMs.
         if (info == 0) back_transform<T>(q2, q1, z, A);
     }
