@@ -191,13 +191,13 @@ void back_transform(std::shared_ptr<const cpu::BandReflectors<T>> q2, const deta
         if constexpr (is_complex_v<T>) {
             std::vector<T> zt(z, z + n * n);
             apply_q2_on_device(*q2, n, zt.data());
-            detail::host_embed<T>(zt.data(), n, n, n, A);
+            detail::host_embed<T>(zt.data(), n, n, n, A, on_cpu_workers);
         } else {
             apply_q2_on_device(*q2, n, z);
-            detail::host_embed<T>(z, n, n, n, A);
+            detail::host_embed<T>(z, n, n, n, A, on_cpu_workers);
         }
     } else {
-        detail::host_embed<T>(z, n, n, n, A);
+        detail::host_embed<T>(z, n, n, n, A, on_cpu_workers);
     }
     Sequence seq;
     {
