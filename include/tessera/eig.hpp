@@ -14,7 +14,10 @@
 //      wanted (kernels/cpu/band_tridiag.hpp).
 //   3. Tr = Z·Λ·Zᵀ: values only, a task that runs LAPACK's xSTERF on a CPU worker or bisection on
 //      Sturm counts on an OpenCL device (xSTEBZ's method, one work-item per eigenvalue); with
-//      vectors, LAPACK's xSTEDC (divide and conquer) on the host.
+//      vectors, divide and conquer (Cuppen; Gu and Eisenstat): where the chase ran on a device,
+//      xLAED0's tree with its leaves (xSTEDC) on CPU workers and each merge a task, xLAED2's deflation
+//      on the host and the secular equation's roots (bisection), the repaired vectors and xLAED3's
+//      products on the device (algorithms/tridiag_dc.hpp); else LAPACK's xSTEDC on the host.
 //   4. With vectors, A's eigenvectors Q1·Q2·Z: Q2 (the reflectors of consecutive sweeps grouped
 //      into block reflectors: xLARFT's T, GEMMs) on the OpenCL GPU in one task on a dense Z where the
 //      chase ran there, else by CPU tasks, one per tile column; then Q1 as tile GEMMs (xLARFB's
