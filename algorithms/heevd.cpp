@@ -155,7 +155,7 @@ void chase_bulges(cpu::BandTridiagChase<T>& chase) {
 }
 
 // z = Q2·z (n×n, leading dimension n, host memory) on an OpenCL device in one task: Q2's block
-// reflectors (at least one) as dense windows beside their T factors
+// reflectors (at least one) as dense windows beside their τs, their T factors formed there
 // (tasks::apply_band_reflectors_device), waited for.
 template <class T>
 void apply_q2_on_device(const cpu::BandReflectors<T>& q2, int64_t n, T* z) {
@@ -163,16 +163,18 @@ void apply_q2_on_device(const cpu::BandReflectors<T>& q2, int64_t n, T* z) {
     auto blocks = std::make_shared<std::vector<ocl::BlockReflector>>();
     int64_t kmax = 1;
     for (const auto& b : q2.windows(v, on_cpu_workers)) {
-        blocks->push_back({b.row, b.m, b.k, b.v_off, b.t_off});
+        blocks->push_back({b.row, b.m, b.k, b.v_off, b.t_off, b.tau_off});
         kmax = std::max(kmax, b.k);
     }
-    const std::vector<T>& t = q2.t_factors();
+    const std::vector<T>& taus = q2.block_taus();
+    const int64_t t_size = int64_t(q2.t_factors().size());
     run_on_host({{z, n, n, sizeof(T)},
                  {v.data(), int64_t(v.size()), 1, sizeof(T)},
-                 {t.data(), int64_t(t.size()), 1, sizeof(T)}},
+                 {taus.data(), int64_t(taus.size()), 1, sizeof(T)}},
                 [&](const std::vector<TileHandle>& h) {
-                    const TileHandle W = tasks::temp_tile<T>(2 * kmax, n, 0);
-                    tasks::apply_band_reflectors_device<T>(blocks, n, h[0], h[1], h[2], W);
+                    const TileHandle Tf = tasks::temp_tile<T>(t_size, 1, 0), W = tasks::temp_tile<T>(2 * kmax, n, 0);
+                    tasks::apply_band_reflectors_device<T>(blocks, n, h[0], h[1], h[2], Tf, W);
+                    tasks::release_temp_tile(Tf);
                     tasks::release_temp_tile(W);
                 });
 }
@@ -278,7 +280,8 @@ int64_t heevd(Job jobz, Uplo uplo, TileMatrix<T>& A, std::vector<real_t<T>>& w, 
         const std::vector<T> ab = lower_band(B, kd);
         cpu::BandTridiagChase<T> chase(n, kd, ab.data(), kd + 1, q2 != nullptr);
         chase_bulges(chase);
-        chase.finish(w.data(), e.data(), q2.get(), 0, on_cpu_workers);  // Q2's T factors (xLARFT) there
+        // Q2's T factors (xLARFT) on the CPU workers, or later on the device with Q2
+        chase.finish(w.data(), e.data(), q2.get(), 0, on_cpu_workers, !stage2_on_device());
     }
 
     // The tridiagonal eigenproblem: values on a worker (xSTERF or bisection on a device), vectors by

@@ -20,13 +20,16 @@ template <class T>
 void apply_band_reflectors(std::shared_ptr<const cpu::BandReflectors<T>> q2, const std::vector<TileHandle>& column,
                            int prio = 0);
 
-/// Z = Q2·Z on an OpenCL device, in one task: `blocks` (cpu::BandReflectors::windows, in its order)
-/// applied by ocl::apply_block_reflectors to Z (RW; rows of the reduction's order n, ncols columns),
-/// V the windows (R, one column), Tf the T factors (R, one column), W a scratch tile of at least
-/// 2·kmax·ncols elements (STARPU_SCRATCH). OpenCL only. The task holds `blocks` until it has run.
+/// Z = Q2·Z on an OpenCL device, in one task: `blocks` (cpu::BandReflectors::windows, in its order),
+/// their T factors formed first from V and their τs (ocl::larft_blocks) into Tf, then applied by
+/// ocl::apply_block_reflectors to Z (RW; rows of the reduction's order n, ncols columns). V the
+/// windows (R, one column), taus the blocks' τs (R, one column: BandReflectors::block_taus), Tf (at
+/// least the T factors' size) and W (at least 2·kmax·ncols elements) STARPU_SCRATCH. OpenCL only. The
+/// task holds `blocks` until it has run.
 template <class T>
 void apply_band_reflectors_device(std::shared_ptr<const std::vector<ocl::BlockReflector>> blocks, int64_t ncols,
-                                  TileHandle Z, TileHandle V, TileHandle Tf, TileHandle W, int prio = 0);
+                                  TileHandle Z, TileHandle V, TileHandle taus, TileHandle Tf, TileHandle W,
+                                  int prio = 0);
 
 /// The QR of the width columns col0 … col0+width−1 of a tile column from row row0 of its first tile
 /// down (the band reduction's panel, narrower than the tile; LAPACK xGEQRT with one block): R and the

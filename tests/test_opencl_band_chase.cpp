@@ -7,7 +7,8 @@
 // to 3·n·ε·‖B‖ (n = 37 and 100) while the eigenvalues agree within rounding. The
 // rows of the buffer beyond the working band stay untouched; kd < 2 (already tridiagonal) and kd
 // beyond the kernel's widest band; Q2's block reflectors applied on the device (heevd's back-
-// transformation there) against the host's apply_left. The device has two compute units here, so two work-groups
+// transformation there) against the host's apply_left, and their T factors formed there against
+// xLARFT's. The device has two compute units here, so two work-groups
 // take the sweeps by ticket and wait on each other.
 #include "tests/opencl_checks.hpp"
 
@@ -99,7 +100,7 @@ TYPED_TEST(OpenCLBandChase, BlockReflectorsMatchTheHost) {
         std::vector<ocl::BlockReflector> blocks;
         int64_t kmax = 1;
         for (const auto& w : q2.windows(v)) {
-            blocks.push_back({w.row, w.m, w.k, w.v_off, w.t_off});
+            blocks.push_back({w.row, w.m, w.k, w.v_off, w.t_off, w.tau_off});
             kmax = std::max(kmax, w.k);
         }
         ASSERT_EQ(int64_t(blocks.size()), q2.blocks());
@@ -122,6 +123,39 @@ TYPED_TEST(OpenCLBandChase, BlockReflectorsMatchTheHost) {
         EXPECT_LT(check::lange('O', n, c, ref.data(), n) / (n * check::lange('O', n, c, z0.data(), n) * eps), 30);
         for (int64_t j = 0; j < c; ++j)
             for (int64_t i = n; i < Z.ld; ++i) EXPECT_TRUE(std::isnan(std::real(Z(i, j)))) << "wrote beyond Z's rows";
+    }
+}
+
+// The blocks' T factors formed on the device (ocl::larft_blocks) from the windows and block_taus()
+// match the host's xLARFT entry by entry within 30·m·ε·max(1, max |T|), zeros below the diagonal.
+TYPED_TEST(OpenCLBandChase, DeviceTFactorsMatchTheHost) {
+    using T = TypeParam;
+    const double eps = std::numeric_limits<R<T>>::epsilon();
+    for (auto [n, kd] : std::vector<std::pair<int64_t, int64_t>>{{37, 4}, {200, 16}, {257, 32}}) {
+        SCOPED_TRACE("n = " + std::to_string(n) + ", kd = " + std::to_string(kd));
+        const Band<T> b(n, kd);
+        std::vector<R<T>> d(static_cast<size_t>(n)), e(static_cast<size_t>(n - 1));
+        cpu::BandReflectors<T> q2;
+        ASSERT_EQ(cpu::hb2st<T>(n, kd, b.ab.data(), b.ldab, d.data(), e.data(), &q2), 0);
+        std::vector<T> v;
+        std::vector<ocl::BlockReflector> blocks;
+        for (const auto& w : q2.windows(v)) blocks.push_back({w.row, w.m, w.k, w.v_off, w.t_off, w.tau_off});
+        const std::vector<T>&t = q2.t_factors(), &taus = q2.block_taus();
+        DevMat<T> Vd(int64_t(v.size()), 1, 2), Taud(int64_t(taus.size()), 1, 1), Td(int64_t(t.size()), 1, 3);
+        std::copy(v.begin(), v.end(), Vd.data());
+        std::copy(taus.begin(), taus.end(), Taud.data());
+        Vd.upload(), Taud.upload(), Td.upload();
+        ocl::larft_blocks<T>(Env::get().kernels<T>(), Env::get().queue(), blocks, Vd.mat(), Taud.mat(), Td.mat());
+        Td.download();
+        double tmax = 1;
+        for (const T& x : t) tmax = std::max(tmax, double(std::abs(x)));
+        for (const auto& bl : blocks)
+            for (int64_t j = 0; j < bl.k; ++j)
+                for (int64_t i = 0; i < bl.k; ++i) {
+                    const size_t at = size_t(bl.t_off + i + j * bl.k);
+                    if (i > j) EXPECT_EQ(Td.data()[at], T(0)) << "below the diagonal";
+                    else EXPECT_LE(std::abs(Td.data()[at] - t[at]), 30 * bl.m * eps * tmax) << "T(" << i << ", " << j << ")";
+                }
     }
 }
 

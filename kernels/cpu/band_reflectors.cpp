@@ -58,41 +58,46 @@ BandReflectors<T>::BandReflectors(std::vector<T> phase)
 
 template <class T>
 BandReflectors<T>::BandReflectors(int64_t n, int64_t kd, int64_t g, std::vector<T> v, std::vector<int64_t> slot,
-                                  const T* tau, std::vector<T> phase, const ParallelFor& for_each)
+                                  const T* tau, std::vector<T> phase, const ParallelFor& for_each, bool form_t)
     : n_(n), kd_(kd), g_(g), v_(std::move(v)), slot_(std::move(slot)), phase_(std::move(phase)) {
     try {
-        make_blocks(tau, for_each);
+        make_blocks(tau, for_each, form_t);
     } catch (const std::bad_alloc&) {
         throw_oom("the block reflectors");
     }
 }
 
 template <class T>
-void BandReflectors<T>::make_blocks(const T* tau, const ParallelFor& for_each) {
+void BandReflectors<T>::make_blocks(const T* tau, const ParallelFor& for_each, bool form_t) {
     const int64_t n = n_, kd = kd_, g = g_;
-    auto tau_of = [&](const Block& b, int64_t t) { return tau[size_t(((b.sweep + t) / kd) * n + b.row + t)]; };
     size_t t_size = 0;
     for (int64_t s0 = ((n - 2) / g) * g; s0 >= 0; s0 -= g) {
         const int64_t gc = std::min(g, n - 1 - s0);
         for (int64_t row = s0 + 1; row <= n - 1; row += kd) {
             const int64_t k = std::min(gc, n - row), m = std::min(kd + k - 1, n - row);
-            const Block b{s0, row, m, k, int64_t(t_size)};
+            const Block b{s0, row, m, k, int64_t(t_size), int64_t(taus_.size())};
             bool any = false;
-            for (int64_t t = 0; t < k && !any; ++t) any = tau_of(b, t) != T(0);
-            if (!any) continue;  // identity
+            for (int64_t t = 0; t < k; ++t) {
+                taus_.push_back(tau[size_t(((s0 + t) / kd) * n + row + t)]);
+                any = any || taus_.back() != T(0);
+            }
+            if (!any) {  // identity
+                taus_.resize(size_t(b.tau_off));
+                continue;
+            }
             blocks_.push_back(b);
             t_size += size_t(k * k);
         }
     }
     t_.resize(t_size);
+    if (!form_t) return;
     for_chunks(int64_t(blocks_.size()), for_each, [&](int64_t b0, int64_t b1) {
-        std::vector<T> vw(size_t((kd + g - 1) * g)), taus(static_cast<size_t>(g));
+        std::vector<T> vw(size_t((kd + g - 1) * g));
         for (int64_t i = b0; i < b1; ++i) {
             const Block& b = blocks_[size_t(i)];
-            for (int64_t t = 0; t < b.k; ++t) taus[size_t(t)] = tau_of(b, t);
             std::fill(vw.begin(), vw.end(), T(0));
             window(b, vw.data());
-            larft_fc<T>(b.m, b.k, vw.data(), b.m, taus.data(), t_.data() + b.t_off, b.k);
+            larft_fc<T>(b.m, b.k, vw.data(), b.m, taus_.data() + b.tau_off, t_.data() + b.t_off, b.k);
         }
     });
 }
@@ -116,7 +121,7 @@ std::vector<typename BandReflectors<T>::Window> BandReflectors<T>::windows(std::
         size_t total = first;
         out.reserve(blocks_.size());
         for (const Block& b : blocks_) {
-            out.push_back({b.row, b.m, b.k, int64_t(total), b.t_off});
+            out.push_back({b.row, b.m, b.k, int64_t(total), b.t_off, b.tau_off});
             total += size_t(b.m * b.k);
         }
         v.resize(total);

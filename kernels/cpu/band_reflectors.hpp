@@ -40,10 +40,11 @@ public:
     /// v[slot[s] + r − (s+1)] for rows r = s+1 … n−1 (slot has n−1 entries), τ of H(s, j) starting at
     /// row r at tau[(s / kd)·n + r] (kd consecutive sweeps share a row of n: their reflectors start
     /// at distinct rows), phase empty or n unit-modulus scalars. g ≥ 1 sweeps per block reflector.
-    /// Forms every block's T (xLARFT), the blocks through for_each. Throws tessera::Error when memory
-    /// runs out.
+    /// Forms every block's T (xLARFT), the blocks through for_each; with form_t false leaves the T
+    /// factors as zeros for a device to form from the windows and block_taus() (ocl::larft_blocks), and
+    /// then only windows() may be used. Throws tessera::Error when memory runs out.
     BandReflectors(int64_t n, int64_t kd, int64_t g, std::vector<T> v, std::vector<int64_t> slot, const T* tau,
-                   std::vector<T> phase = {}, const ParallelFor& for_each = {});
+                   std::vector<T> phase = {}, const ParallelFor& for_each = {}, bool form_t = true);
     /// Q = diag(phase) only (a band of width 1), n = phase.size().
     explicit BandReflectors(std::vector<T> phase);
 
@@ -56,7 +57,7 @@ public:
     /// V (m×k, leading dimension m, zeros outside its parallelogram) at v_off of the windows,
     /// T (k×k upper triangular, zeros below, leading dimension k) at t_off of t_factors().
     struct Window {
-        int64_t row, m, k, v_off, t_off;
+        int64_t row, m, k, v_off, t_off, tau_off;  ///< the block's k τs at tau_off of block_taus()
     };
     /// Every block reflector in the order apply_left applies them, their V windows appended to `v`
     /// (about n²·(kd+g)/(2·kd) scalars in all), copied through for_each; then diag(phase) when
@@ -64,6 +65,8 @@ public:
     std::vector<Window> windows(std::vector<T>& v, const ParallelFor& for_each = {}) const;
     /// The T factors the windows' t_off index (upper triangles, zeros below).
     const std::vector<T>& t_factors() const { return t_; }
+    /// The blocks' τs, k for each block in apply_left's order.
+    const std::vector<T>& block_taus() const { return taus_; }
     /// Whether Q has a diagonal factor of phases after the blocks (a complex band of width 1).
     bool has_phase() const { return !phase_.empty(); }
 
@@ -81,15 +84,17 @@ private:
         int64_t row;    ///< first row of the window, s0 + 1 + j·kd
         int64_t m, k;   ///< window rows and reflectors (columns of V)
         int64_t t_off;  ///< T (k×k, ldt = k) at t_[t_off]
+        int64_t tau_off;  ///< its τs at taus_[tau_off]
     };
     /// V of the block's column t into vw (m×k, ldv = m, zeros outside the parallelogram).
     void window(const Block& b, T* vw) const;
-    void make_blocks(const T* tau, const ParallelFor& for_each);
+    void make_blocks(const T* tau, const ParallelFor& for_each, bool form_t);
 
     int64_t n_ = 0, kd_ = 0, g_ = 1;
     std::vector<T> v_;           ///< v_[slot_[s] + r − (s+1)]: sweep s's reflectors on rows r = s+1 … n−1
     std::vector<int64_t> slot_;  ///< slot_[s], s = 0 … n−2
     std::vector<T> t_;           ///< the blocks' T factors
+    std::vector<T> taus_;        ///< the blocks' τs
     std::vector<Block> blocks_;  ///< in the order apply_left applies them (groups descending, j ascending)
     std::vector<T> phase_;       ///< empty, or Q's diagonal factor, applied after the blocks
 };

@@ -139,7 +139,7 @@ void BandTridiagChase<T>::run(int64_t s, int64_t t0, int64_t t1) {
 
 template <class T>
 void BandTridiagChase<T>::finish(real_t<T>* d, real_t<T>* e, BandReflectors<T>* q2, int64_t group,
-                                 const ParallelFor& for_each) {
+                                 const ParallelFor& for_each, bool form_t) {
     using R = real_t<T>;
     const int64_t n = n_, kd = kd_, lda = 2 * kd + 1;
     if (q2) *q2 = BandReflectors<T>();
@@ -170,7 +170,7 @@ void BandTridiagChase<T>::finish(real_t<T>* d, real_t<T>* e, BandReflectors<T>* 
     for (int64_t i = 0; i + 1 < n; ++i) e[i] = R(std::real(a_[size_t(1 + i * lda)]));
     if (q2 && want_q_)
         *q2 = BandReflectors<T>(n, kd, group > 0 ? group : default_group(kd), std::move(v_), std::move(slot_),
-                                tau_.data() + 2 * n, {}, for_each);
+                                tau_.data() + 2 * n, {}, for_each, form_t);
 }
 
 template <class T>

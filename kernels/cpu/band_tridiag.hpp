@@ -82,8 +82,10 @@ public:
     int64_t tau_count() const { return int64_t(tau_.size()); }
     int64_t reflector_offset() const { return 2 * n_; }
     /// After every step: Tri's d and e, and Q2 (when wanted at construction and not null) as hb2st
-    /// gives them, its T factors formed through for_each. Throws tessera::Error when memory runs out.
-    void finish(real_t<T>* d, real_t<T>* e, BandReflectors<T>* q2, int64_t group, const ParallelFor& for_each = {});
+    /// gives them, its T factors formed through for_each (left to a device with form_t false:
+    /// BandReflectors' form_t). Throws tessera::Error when memory runs out.
+    void finish(real_t<T>* d, real_t<T>* e, BandReflectors<T>* q2, int64_t group, const ParallelFor& for_each = {},
+                bool form_t = true);
 
 private:
     int64_t n_, kd_;

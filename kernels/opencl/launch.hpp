@@ -224,10 +224,20 @@ void secular_merge(const DeviceKernels& dk, cl_command_queue q, const SecularMer
                    Mat qk, Mat scratch);
 /// One block reflector of apply_block_reflectors: I − V·T·Vᴴ on rows row … row+m−1, k reflectors,
 /// V (m×k, leading dimension m) at element v_off of the V buffer, T (k×k upper triangular with
-/// zeros below, leading dimension k) at element t_off of the T buffer.
+/// zeros below, leading dimension k) at element t_off of the T buffer, its τs (larft_blocks) at
+/// element tau_off of theirs.
 struct BlockReflector {
-    int64_t row, m, k, v_off, t_off;
+    int64_t row, m, k, v_off, t_off, tau_off;
 };
+/// The widest block larft_blocks takes (larft_blocks.cl's LARFT_WG).
+inline constexpr int64_t kLarftBlocksMaxK = 64;
+/// Every block's T from its V and τs (LAPACK xLARFT, DIRECT = 'F', STOREV = 'C'; V(i, i) taken as
+/// 1), one work-group a block (larft_blocks.cl), into Tf at t_off: upper triangular, zeros below.
+/// Blocking: the blocks' table goes to dk.scratch() first. Throws tessera::Error for a block wider
+/// than kLarftBlocksMaxK.
+template <class T>
+void larft_blocks(const DeviceKernels& dk, cl_command_queue q, const std::vector<BlockReflector>& blocks, Mat V,
+                  Mat taus, Mat Tf);
 /// For each block in the order given, Z(rows) −= V·(T·(Vᴴ·Z(rows)))
 /// (LAPACK xLARFB's product as three gemm() calls; cpu::BandReflectors::apply_left's loop), Z with
 /// ncols columns. W: a workspace of at least 2·kmax·ncols elements (kmax the largest k), not
