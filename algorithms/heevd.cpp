@@ -167,7 +167,7 @@ void apply_q2_on_device(const cpu::BandReflectors<T>& q2, int64_t n, T* z) {
         kmax = std::max(kmax, b.k);
     }
     const std::vector<T>& taus = q2.block_taus();
-    const int64_t t_size = int64_t(q2.t_factors().size());
+    const int64_t t_size = q2.t_size();
     run_on_host({{z, n, n, sizeof(T)},
                  {v.data(), int64_t(v.size()), 1, sizeof(T)},
                  {taus.data(), int64_t(taus.size()), 1, sizeof(T)}},

@@ -89,8 +89,9 @@ void BandReflectors<T>::make_blocks(const T* tau, const ParallelFor& for_each, b
             t_size += size_t(k * k);
         }
     }
-    t_.resize(t_size);
+    t_size_ = int64_t(t_size);
     if (!form_t) return;
+    t_.resize(t_size);
     for_chunks(int64_t(blocks_.size()), for_each, [&](int64_t b0, int64_t b1) {
         std::vector<T> vw(size_t((kd + g - 1) * g));
         for (int64_t i = b0; i < b1; ++i) {

@@ -40,9 +40,8 @@ public:
     /// v[slot[s] + r − (s+1)] for rows r = s+1 … n−1 (slot has n−1 entries), τ of H(s, j) starting at
     /// row r at tau[(s / kd)·n + r] (kd consecutive sweeps share a row of n: their reflectors start
     /// at distinct rows), phase empty or n unit-modulus scalars. g ≥ 1 sweeps per block reflector.
-    /// Forms every block's T (xLARFT), the blocks through for_each; with form_t false leaves the T
-    /// factors as zeros for a device to form from the windows and block_taus() (ocl::larft_blocks), and
-    /// then only windows() may be used. Throws tessera::Error when memory runs out.
+    /// Forms every block's T (xLARFT), the blocks through for_each; with form_t false leaves them to a
+    /// device, from the windows and block_taus() (ocl::larft_blocks): then only windows() may be used. Throws tessera::Error when memory runs out.
     BandReflectors(int64_t n, int64_t kd, int64_t g, std::vector<T> v, std::vector<int64_t> slot, const T* tau,
                    std::vector<T> phase = {}, const ParallelFor& for_each = {}, bool form_t = true);
     /// Q = diag(phase) only (a band of width 1), n = phase.size().
@@ -63,8 +62,11 @@ public:
     /// (about n²·(kd+g)/(2·kd) scalars in all), copied through for_each; then diag(phase) when
     /// has_phase(). Throws tessera::Error when memory runs out.
     std::vector<Window> windows(std::vector<T>& v, const ParallelFor& for_each = {}) const;
-    /// The T factors the windows' t_off index (upper triangles, zeros below).
+    /// The T factors the windows' t_off index (upper triangles, zeros below); empty when made with
+    /// form_t false.
     const std::vector<T>& t_factors() const { return t_; }
+    /// The T factors' size in scalars (formed or not).
+    int64_t t_size() const { return t_size_; }
     /// The blocks' τs, k for each block in apply_left's order.
     const std::vector<T>& block_taus() const { return taus_; }
     /// Whether Q has a diagonal factor of phases after the blocks (a complex band of width 1).
@@ -90,7 +92,7 @@ private:
     void window(const Block& b, T* vw) const;
     void make_blocks(const T* tau, const ParallelFor& for_each, bool form_t);
 
-    int64_t n_ = 0, kd_ = 0, g_ = 1;
+    int64_t n_ = 0, kd_ = 0, g_ = 1, t_size_ = 0;
     std::vector<T> v_;           ///< v_[slot_[s] + r − (s+1)]: sweep s's reflectors on rows r = s+1 … n−1
     std::vector<int64_t> slot_;  ///< slot_[s], s = 0 … n−2
     std::vector<T> t_;           ///< the blocks' T factors
