@@ -20,7 +20,7 @@
 //      products on the device (algorithms/tridiag_dc.hpp); else LAPACK's xSTEDC on the host.
 //   4. With vectors, A's eigenvectors Q1·Q2·Z: Q2 (the reflectors of consecutive sweeps grouped
 //      into block reflectors: xLARFT's T, GEMMs) on the OpenCL GPU in one task on a dense Z where the
-//      chase ran there, else by CPU tasks, one per tile column; then Q1 as tile GEMMs (xLARFB's
+//      chase ran there (the T factors formed there too), else by CPU tasks, one per tile column; then Q1 as tile GEMMs (xLARFB's
 //      products) on any worker.
 // As in LAPACK's xHEEVD, A is scaled into [RMIN, RMAX] when its largest entry lies outside
 // (RMIN = sqrt(safe minimum / eps), RMAX = 1 / RMIN), and the eigenvalues are scaled back.
