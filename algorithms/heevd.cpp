@@ -123,8 +123,9 @@ int64_t tridiagonal_values(int64_t n, R* d, R* e) {
     return info;
 }
 
-// The per-block loops of Q2 (its T factors, its windows) as CPU tasks: 2.6 s and 0.8 s in order on
-// the calling thread at n = 16384 (an H200's host).
+// Host loops over Q2's blocks (its T factors without a device, its windows) and Z's tiles, as CPU
+// tasks: the T factors took 2.6 s and the windows 0.8 s in order on the calling thread at n = 16384
+// (an H200's host).
 const cpu::ParallelFor on_cpu_workers = [](int64_t count, const std::function<void(int64_t)>& body) {
     tasks::run_host_tasks("heevd", count, body);
 };
