@@ -64,8 +64,9 @@ struct Merge {
         std::vector<R> z(static_cast<size_t>(m)), dlamda(static_cast<size_t>(m)), w(static_cast<size_t>(m));
         for (int64_t c = 0; c < n1; ++c) z[size_t(c)] = block[(n1 - 1) + c * ldq];
         for (int64_t c = n1; c < m; ++c) z[size_t(c)] = block[n1 + c * ldq];
+        // COLTYP gets xLAED2's four column counts whatever m (xLAED1's workspace is 4·n ints).
         std::vector<int> indx(static_cast<size_t>(m)), indxc(static_cast<size_t>(m)), indxp(static_cast<size_t>(m)),
-            coltyp(static_cast<size_t>(m));
+            coltyp(static_cast<size_t>(std::max(m, 4)));
         int dinfo = 0;
         if constexpr (std::is_same_v<R, float>)
             slaed2_(&k, &m, &in1, d + off, block, &iq, indxq + off, &rho, z.data(), dlamda.data(), w.data(), q2,
