@@ -93,12 +93,7 @@ struct HostBlock {
 // fails, before the memory goes.
 template <class Submit>
 void run_on_host(std::initializer_list<HostBlock> blocks, Submit submit) {
-    struct Registered {
-        std::vector<TileHandle> h;
-        ~Registered() {
-            for (TileHandle x : h) tasks::unregister_tile(x);
-        }
-    } reg;
+    tasks::HostRegistrations reg;
     for (const HostBlock& b : blocks) reg.h.push_back(tasks::register_tile(b.ptr, b.rows, b.cols, b.rows, b.elem_size, 0));
     Sequence seq;
     {
@@ -106,8 +101,7 @@ void run_on_host(std::initializer_list<HostBlock> blocks, Submit submit) {
         submit(reg.h);
     }
     seq.wait();
-    tasks::unregister_tiles_home(reg.h);
-    reg.h.clear();
+    reg.home();
 }
 
 // The eigenvalues of the tridiagonal (d, e) into d, ascending, by tasks::tridiag_values (xSTERF on a

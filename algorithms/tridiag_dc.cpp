@@ -110,12 +110,7 @@ struct Merge {
 // into Q by CPU tasks.
 template <class R>
 void merge_level(std::vector<Merge<R>>& merges, R* d, R* q, int64_t ldq, int* indxq, const std::vector<R>& rho_at) {
-    struct Registered {
-        std::vector<TileHandle> h;
-        ~Registered() {
-            for (TileHandle x : h) tasks::unregister_tile(x);
-        }
-    } reg;
+    tasks::HostRegistrations reg;
     Sequence seq;
     {
         SubmitScope scope(seq);
@@ -135,8 +130,7 @@ void merge_level(std::vector<Merge<R>>& merges, R* d, R* q, int64_t ldq, int* in
         }
     }
     seq.wait();
-    tasks::unregister_tiles_home(reg.h);
-    reg.h.clear();
+    reg.home();
     // Chunks of about 2²⁰ entries of the level's k columns, on the CPU workers.
     struct Part {
         const Merge<R>* mg;

@@ -25,6 +25,23 @@ void unregister_tile(TileHandle h);
 /// requested first (StarPU prefetches, each after its tile's tasks), so that they travel together
 /// rather than one unregister's copy after another.
 void unregister_tiles_home(const std::vector<TileHandle>& tiles);
+/// Handles from register_tile() over host memory, unregistered (device copies dropped) when the object
+/// goes, unless home() brought their values home first: the guard of a host phase whose tasks may
+/// fail before the memory goes (heevd's run_on_host, tridiag_dc's merges).
+struct HostRegistrations {
+    std::vector<TileHandle> h;
+    HostRegistrations() = default;
+    HostRegistrations(const HostRegistrations&) = delete;
+    HostRegistrations& operator=(const HostRegistrations&) = delete;
+    ~HostRegistrations() {
+        for (TileHandle x : h) unregister_tile(x);
+    }
+    /// unregister_tiles_home() of every handle; the guard is then empty.
+    void home() {
+        unregister_tiles_home(h);
+        h.clear();
+    }
+};
 
 /// A rows×cols tile of T owned by MPI rank `owner` (ignored in one process) with no home storage:
 /// StarPU allocates it where a task first writes it (its first access must be a write). Give it
