@@ -72,8 +72,9 @@ void merge_t(const DeviceKernels& dk, cl_command_queue q, const char* func, int6
     const cl_int ldw = to_int(tw.ld, func, "ldw");
     const cl_ulong offT = tf.off, offW = tw.off;
     set_args(kernel, "clSetKernelArg(tessera_qr_t_blocks)", cwb, cib, tf.mem, offT, ldt, tw.mem, offW, ldw);
-    const size_t global[2] = {size_t(wb), size_t(wb)};
-    enqueue(q, kernel, 2, global, nullptr, "clEnqueueNDRangeKernel(tessera_qr_t_blocks)");
+    // Fixed work-groups: with none given, PoCL picks one per global size and compiles the kernel
+    // anew for each (24 variants per precision in the test suite).
+    enqueue_2d(q, kernel, wb, wb, "clEnqueueNDRangeKernel(tessera_qr_t_blocks)");
     if (wb <= ib) return;
     herk<T>(dk, q, Uplo::Upper, Trans::ConjTrans, wb, rows, real_t<T>(1), vs, real_t<T>(0), ws.g);
     for (int64_t p = ib; p < wb; p += ib) {

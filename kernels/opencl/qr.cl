@@ -5,7 +5,7 @@
 // wb reflectors from this (wb×wb, ld ldw) and fills in the blocks above the diagonal with GEMMs; the
 // zeros let GEMMs read Tw and its diagonal blocks as full matrices.
 //
-// Launch: one work-item per element, global size (wb, wb).
+// Launch: one work-item per element of the wb×wb result, in work-groups of 64×4 (enqueue_2d).
 
 __kernel void tessera_qr_t_blocks(const int wb, const int ib, __global const scalar_t* Tf, const ulong offT,
                                   const int ldt, __global scalar_t* Tw, const ulong offW, const int ldw)
