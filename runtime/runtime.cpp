@@ -15,6 +15,7 @@
 
 #include "runtime/blas_threads.hpp"
 #include "runtime/host_memory.hpp"
+#include "runtime/idle_workers.hpp"
 #include "runtime/mpi_internal.hpp"
 #include "runtime/opencl_registry.hpp"
 #include "runtime/profile_internal.hpp"
@@ -38,6 +39,7 @@ struct State {
     int saved_blas_threads = -1;
     std::unique_ptr<detail::OpenCLRegistry> opencl;
     std::unique_ptr<detail::HostMemoryPool> host_memory;
+    std::unique_ptr<detail::IdleWorkerSleep> idle_sleep;  // TESSERA_IDLE_SLEEP_US: goes before stop_starpu
     int opencl_devices = 0;  // detail::opencl_devices(): the most of any rank
     std::string rank_devices;  // which OpenCL devices this rank drives, and why (describe)
     bool profiling = false;  // between profile_begin and profile_end
@@ -124,6 +126,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
     // StarPU 1.3 aborts (an assertion) on a malformed variable or a home it cannot write: both are
     // refused here, before starpu_conf_init reads them, as one tessera::Error naming the variable.
     detail::validate_starpu_environment();
+    const int idle_sleep_us = detail::idle_sleep_us();  // a malformed value refused before StarPU starts
     auto state = std::make_unique<State>();
     state->model_dir = std::make_unique<detail::StarpuModelDir>();
     state->config = config;
@@ -174,6 +177,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
     auto undo = [&] {
         detail::stop_device_map();
         state->opencl.reset();
+        state->idle_sleep.reset();
         detail::stop_starpu();
         state->host_memory.reset();
         detail::set_blas_num_threads(state->saved_blas_threads);
@@ -191,6 +195,7 @@ Runtime::Runtime(const RuntimeConfig& config) {
     };
     std::string failure;
     try {
+        state->idle_sleep = std::make_unique<detail::IdleWorkerSleep>(idle_sleep_us);
         state->opencl = std::make_unique<detail::OpenCLRegistry>();
         const bool pin = config.host_memory == HostMemory::Pinned ||
                          (config.host_memory == HostMemory::Auto && detail::runtime_has_opencl_gpu());
@@ -232,6 +237,7 @@ Runtime::~Runtime() {
     detail::clear_worker_rates();
     detail::stop_device_map();
     g_state->opencl.reset();
+    g_state->idle_sleep.reset();
     detail::stop_starpu();  // frees StarPU's host blocks through the pool's hooks
     g_state->host_memory.reset();
     detail::set_blas_num_threads(g_state->saved_blas_threads);

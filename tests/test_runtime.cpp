@@ -1,10 +1,14 @@
 // Runtime: scheduler choice, description, worker statistics; TileMatrix shapes and round trips.
 #include <starpu.h>
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -184,6 +188,31 @@ TEST_F(RuntimeBasics, MatrixOutlivingItsRuntimeIsRefusedAndDestroyedSafely) {
     B.fill_from_lapack(a.data(), 9);
     B.to_lapack(b.data(), 9);
     EXPECT_EQ(b, a);
+}
+
+// With TESSERA_IDLE_SLEEP_US (tests/CMakeLists.txt sets it), an idle Runtime leaves the cores alone:
+// its CPU workers sleep and an OpenCL worker yields (it still runs when no other thread wants the
+// core). Polling, each worker would take a whole core.
+TEST_F(RuntimeBasics, IdleWorkersGiveTheirCoresAway) {
+    expect_no_tasks();
+    const char* us = std::getenv("TESSERA_IDLE_SLEEP_US");
+    if (!us || std::atoi(us) <= 0) GTEST_SKIP() << "TESSERA_IDLE_SLEEP_US is not set";
+    Runtime& rt = RuntimeEnvironment::runtime();
+    Runtime::wait_all();
+    auto cpu_seconds = [] {
+        rusage u{};
+        getrusage(RUSAGE_SELF, &u);
+        return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+    };
+    const double cpu0 = cpu_seconds();
+    const auto t0 = std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double cores = (cpu_seconds() - cpu0) / wall;
+    // A CPU worker waking every 100 µs to poll took 0.13 of a core (2-core AMD EPYC), polling
+    // without pause a whole one; an OpenCL worker alone on a core may take all of it.
+    const double most = 0.4 * rt.cpu_workers() + 1.1 * rt.opencl_workers();
+    EXPECT_LE(cores, most) << rt.cpu_workers() << " CPU and " << rt.opencl_workers() << " OpenCL workers";
 }
 
 TEST_F(RuntimeBasics, GenerateFillsTilesWithGlobalIndices) {

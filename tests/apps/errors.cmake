@@ -41,6 +41,11 @@ if(TARGET tessera-tester)
   # So is a malformed TESSERA_PANEL_QUEUE.
   apps_test(errors.tester.panel_queue_value 2 "^tessera-tester: [ -~]*TESSERA_PANEL_QUEUE='on': expected 1[ -~]*.?$"
             ${CMAKE_COMMAND} -E env TESSERA_PANEL_QUEUE=on ${tester} potrf --n 10)
+  # So is a TESSERA_IDLE_SLEEP_US that is no number of microseconds up to 100000.
+  apps_test(errors.tester.idle_sleep_value 2 "^tessera-tester: [ -~]*TESSERA_IDLE_SLEEP_US='fast': expected an integer[ -~]*.?$"
+            ${CMAKE_COMMAND} -E env TESSERA_IDLE_SLEEP_US=fast ${tester} potrf --n 10)
+  apps_test(errors.tester.idle_sleep_range 2 "^tessera-tester: [ -~]*TESSERA_IDLE_SLEEP_US='200000': expected an integer[ -~]*.?$"
+            ${CMAKE_COMMAND} -E env TESSERA_IDLE_SLEEP_US=200000 ${tester} potrf --n 10)
   # So is a malformed TESSERA_DEVICE_GRID (its P*Q against the devices: multi_device.grid_product).
   apps_test(errors.tester.device_grid_value 2 "^tessera-tester: [ -~]*TESSERA_DEVICE_GRID='2by1': expected PxQ[ -~]*.?$"
             ${CMAKE_COMMAND} -E env TESSERA_DEVICE_GRID=2by1 ${tester} potrf --n 10)
