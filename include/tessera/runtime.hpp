@@ -79,6 +79,10 @@ struct WorkerStats {
 /// block-cyclically over a p×q grid (1×n for n devices, or TESSERA_DEVICE_GRID=PxQ with P·Q the
 /// devices) and tasks run on their written tile's device or a CPU worker, unless
 /// TESSERA_DEVICE_MAP=0 (a malformed value of either throws tessera::Error naming it; docs/tuning.md).
+/// Idle workers: StarPU 1.3's workers poll, a core each; TESSERA_IDLE_SLEEP_US=N (1 to 100000) makes
+/// an idle CPU worker sleep N µs between polls and an OpenCL worker yield its core as it polls, for
+/// machines whose cores are shared (a malformed value throws tessera::Error naming it;
+/// docs/tuning.md#idle-workers).
 /// Inside workers the BLAS library runs
 /// single-threaded (OpenBLAS, BLIS or MKL, detected at run time); the caller's BLAS thread count is
 /// restored on destruction.
