@@ -5,17 +5,12 @@
 #include <starpu.h>
 #include <time.h>
 
-#include <cerrno>
-#include <cstdlib>
-#include <string>
-
 #include "tessera/types.hpp"
 
 namespace tessera::detail {
 
 namespace {
 
-constexpr long kMostUs = 100000;
 long g_sleep_ns = 0;  // written before the hooks are registered, read by the workers
 
 // StarPU calls it from a CPU worker that found no task. Returns 1: StarPU may block the worker
@@ -36,18 +31,6 @@ unsigned polling_opencl_worker(void*) {
 }
 
 }  // namespace
-
-int idle_sleep_us() {
-    const char* v = std::getenv("TESSERA_IDLE_SLEEP_US");
-    if (!v || !*v) return 0;
-    char* end = nullptr;
-    errno = 0;
-    const long us = std::strtol(v, &end, 10);
-    if (*end || errno || us < 0 || us > kMostUs)
-        throw Error(std::string("TESSERA_IDLE_SLEEP_US='") + v + "': expected an integer from 0 (idle workers poll, " +
-                    "the default) to " + std::to_string(kMostUs) + " (microseconds an idle CPU worker sleeps)");
-    return int(us);
-}
 
 IdleWorkerSleep::IdleWorkerSleep(int us) {
     if (us <= 0) return;

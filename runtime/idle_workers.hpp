@@ -10,20 +10,17 @@
 
 namespace tessera::detail {
 
-/// TESSERA_IDLE_SLEEP_US: 0 (the default) or unset: StarPU's polling, untouched. From 1 to 100000:
-/// through two StarPU hooks (starpu_expert.h),
+/// Idle workers under TESSERA_IDLE_SLEEP_US = `us` (starpu_env.hpp's idle_sleep_us()) from 1 to
+/// 100000, through two StarPU hooks (starpu_expert.h):
 ///  - an idle hook, which StarPU 1.3 calls from a CPU worker that found no task: the worker sleeps
-///    that many microseconds;
+///    `us` microseconds;
 ///  - a progression hook, which every driver calls as it polls: an OpenCL worker yields its core
 ///    (sched_yield), whether it waits for a task or for its running kernels.
-/// The cost: a ready task waits up to that long for an idle CPU worker. Worth it where the cores are
-/// oversubscribed; the tests set 100 (tests/CMakeLists.txt). A malformed value throws
-/// tessera::Error "TESSERA_IDLE_SLEEP_US='x': expected ...".
-int idle_sleep_us();
-
-/// Registers the hooks for `us` > 0 (idle_sleep_us()) once StarPU runs; deregisters them on
-/// destruction, which must come before starpu_shutdown. Throws tessera::Error when StarPU has no
-/// free hook slot.
+/// The cost: a ready task waits up to `us` for an idle CPU worker. Worth it where the cores are
+/// oversubscribed; the tests set 100 (tests/CMakeLists.txt).
+/// Constructed once StarPU runs, it registers the hooks (nothing for us = 0); destruction, which must
+/// come before starpu_shutdown, deregisters them. Throws tessera::Error when StarPU has no free hook
+/// slot.
 class IdleWorkerSleep {
 public:
     explicit IdleWorkerSleep(int us);

@@ -93,12 +93,18 @@ constexpr const char* kFloatVariables[] = {"STARPU_EXP_LEN_THRESHOLD", "STARPU_I
     throw Error("tessera::Runtime: " + name + "='" + shown + "' " + requirement);
 }
 
-// StarPU's own parse (strtol base 10 up to the end; an empty value reads as 0) plus the range.
-void check_integer(const std::string& name, const char* value, long lo, long hi, const std::string& meaning) {
+// StarPU's own parse (strtol base 10 up to the end; an empty value reads as 0) plus the range:
+// whether `value` is an integer in [lo, hi], then in *v.
+bool parse_integer(const char* value, long lo, long hi, long* v) {
     errno = 0;
     char* end = nullptr;
-    const long v = std::strtol(value, &end, 10);
-    if (*end != '\0' || errno == ERANGE || v < lo || v > hi) refuse(name, value, "must be " + meaning);
+    *v = std::strtol(value, &end, 10);
+    return *end == '\0' && errno != ERANGE && *v >= lo && *v <= hi;
+}
+
+void check_integer(const std::string& name, const char* value, long lo, long hi, const std::string& meaning) {
+    long v = 0;
+    if (!parse_integer(value, lo, hi, &v)) refuse(name, value, "must be " + meaning);
 }
 
 void check_float(const char* name, const char* value) {
@@ -211,6 +217,16 @@ void validate_starpu_environment() {
         if (starts_with(name, "STARPU_LIMIT_") && ends_with(name, "_MEM"))
             check_integer(name, *e + eq + 1, 0, std::numeric_limits<int>::max(), "an integer from 0 to 2147483647 (MB)");
     }
+}
+
+int idle_sleep_us() {
+    constexpr long kMostUs = 100000;
+    const char* v = std::getenv("TESSERA_IDLE_SLEEP_US");
+    long us = 0;
+    if (v && *v && !parse_integer(v, 0, kMostUs, &us))
+        throw Error(std::string("TESSERA_IDLE_SLEEP_US='") + v + "': expected an integer from 0 (idle workers poll, " +
+                    "the default) to " + std::to_string(kMostUs) + " (microseconds an idle CPU worker sleeps)");
+    return int(us);
 }
 
 StarpuModelDir::StarpuModelDir() {

@@ -24,6 +24,11 @@ bool env_switch(const char* name, const char* on);
 /// prefetches (1, the default) or ordinary ones (0). The Runtime checks it at start.
 bool idle_prefetch();
 
+/// TESSERA_IDLE_SLEEP_US: microseconds an idle CPU worker sleeps between polls (runtime/idle_workers.hpp);
+/// 0 when unset or empty (StarPU's polling). A value that is no integer from 0 to 100000 throws
+/// tessera::Error "TESSERA_IDLE_SLEEP_US='x': expected an integer from 0 ...".
+int idle_sleep_us();
+
 /// StarPU's performance-model directory, prepared so that StarPU can neither fail to create it nor
 /// fail to write it at shutdown (both are assertions in StarPU 1.3). The directory is
 /// $STARPU_PERF_MODEL_DIR, else <home>/.starpu/sampling with <home> the first of XDG_CACHE_HOME,
