@@ -18,6 +18,7 @@
 #include "examples/common/checks.hpp"
 #include "kernels/cpu/band_reflectors.hpp"
 #include "kernels/cpu/blas.hpp"
+#include "tests/uniform.hpp"
 
 namespace tessera::bandtest {
 
@@ -48,9 +49,12 @@ std::vector<R<T>> hbev(int64_t n, int64_t kd, std::vector<T> ab, int64_t ldab) {
 
 template <class T>
 T random_entry(std::mt19937_64& gen) {
-    std::uniform_real_distribution<double> u(-1, 1);
-    if constexpr (is_complex_v<T>) return T(R<T>(u(gen)), R<T>(u(gen)));
-    else return T(u(gen));
+    if constexpr (is_complex_v<T>) {
+        const R<T> re = R<T>(testutil::uniform(gen, -1, 1));
+        return T(re, R<T>(testutil::uniform(gen, -1, 1)));
+    } else {
+        return T(testutil::uniform(gen, -1, 1));
+    }
 }
 
 // A random Hermitian band matrix of order n, bandwidth kd, in lower band storage (ldab = kd + 3)

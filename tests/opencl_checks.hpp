@@ -19,6 +19,7 @@
 
 #include "kernels/opencl/launch.hpp"
 #include "tests/opencl_env.hpp"
+#include "tests/uniform.hpp"
 
 namespace tessera::ocltest {
 
@@ -36,12 +37,11 @@ T scalar(double re, double im) {
 /// Uniform in [-1, 1); for complex T, real and imaginary parts each (real part drawn first).
 template <class T>
 T random_scalar(std::mt19937_64& rng) {
-    std::uniform_real_distribution<real_t<T>> u(real_t<T>(-1), real_t<T>(1));
     if constexpr (is_complex_v<T>) {
-        const real_t<T> re = u(rng);
-        return T(re, u(rng));
+        const real_t<T> re = real_t<T>(testutil::uniform(rng, -1, 1));
+        return T(re, real_t<T>(testutil::uniform(rng, -1, 1)));
     } else {
-        return u(rng);
+        return T(testutil::uniform(rng, -1, 1));
     }
 }
 

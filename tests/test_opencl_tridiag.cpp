@@ -55,11 +55,10 @@ void expect_matches_sterf(const std::string& what, std::vector<R> d, std::vector
 TYPED_TEST(OpenCLTridiag, MatchesSterf) {
     using R = TypeParam;
     std::mt19937_64 rng(7);
-    std::uniform_real_distribution<double> u(-1, 1);
     const int64_t n = 300;
     std::vector<R> d(n), e(n - 1);
-    for (auto& x : d) x = R(u(rng));
-    for (auto& x : e) x = R(u(rng));
+    for (auto& x : d) x = R(testutil::uniform(rng, -1, 1));
+    for (auto& x : e) x = R(testutil::uniform(rng, -1, 1));
     expect_matches_sterf<R>("random", d, e);
 
     const int64_t m = 50;  // Wilkinson W⁺(2m+1): d = |m − i|, e = 1

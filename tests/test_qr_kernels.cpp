@@ -18,6 +18,7 @@
 #include "kernels/cpu/qr.hpp"
 #include "kernels/opencl/launch_qr.hpp"
 #include "tests/opencl_env.hpp"
+#include "tests/uniform.hpp"
 
 namespace {
 
@@ -39,11 +40,10 @@ struct DevMat {
     std::vector<T> host;
     cl_mem mem = nullptr;
     DevMat(int64_t r, int64_t c, std::mt19937_64& gen) : rows(r), cols(c), ld(r + 3), host(size_t(kOffset + ld * c + 4)) {
-        std::uniform_real_distribution<double> u(-0.5, 0.5);
         for (T& x : host) {  // complex: real and imaginary parts
-            const double re = u(gen);
+            const double re = testutil::uniform(gen, -0.5, 0.5);
             if constexpr (is_complex_v<T>)
-                x = T(real_t<T>(re), real_t<T>(u(gen)));
+                x = T(real_t<T>(re), real_t<T>(testutil::uniform(gen, -0.5, 0.5)));
             else
                 x = T(re);
         }
