@@ -151,10 +151,15 @@ void chase_bulges(cpu::BandTridiagChase<T>& chase) {
 
 // z = Q2·z (n×n, leading dimension n, host memory) on an OpenCL device in one task: Q2's block
 // reflectors (at least one) as dense windows beside their τs, their T factors formed there
-// (tasks::apply_band_reflectors_device), waited for.
+// (tasks::apply_band_reflectors_device), waited for. The windows (1.6 GB at n = 16384 in double)
+// come from the Runtime's pool as Z does: pinned where a GPU runs, kept for the next call of that
+// size, written by the CPU workers only (a std::vector zeroed them first on the calling thread).
 template <class T>
 void apply_q2_on_device(const cpu::BandReflectors<T>& q2, int64_t n, T* z) {
-    std::vector<T> v;
+    const int64_t v_size = q2.window_size();
+    detail::require_host_memory("tessera::heevd", uint64_t(v_size) * sizeof(T));
+    detail::TileStorage v_block;
+    T* v = static_cast<T*>(v_block.allocate(size_t(v_size) * sizeof(T)));
     auto blocks = std::make_shared<std::vector<ocl::BlockReflector>>();
     int64_t kmax = 1;
     for (const auto& b : q2.windows(v, on_cpu_workers)) {
@@ -164,7 +169,7 @@ void apply_q2_on_device(const cpu::BandReflectors<T>& q2, int64_t n, T* z) {
     const std::vector<T>& taus = q2.block_taus();
     const int64_t t_size = q2.t_size();
     run_on_host({{z, n, n, sizeof(T)},
-                 {v.data(), int64_t(v.size()), 1, sizeof(T)},
+                 {v, v_size, 1, sizeof(T)},
                  {taus.data(), int64_t(taus.size()), 1, sizeof(T)}},
                 [&](const std::vector<TileHandle>& h) {
                     const TileHandle Tf = tasks::temp_tile<T>(t_size, 1, 0), W = tasks::temp_tile<T>(2 * kmax, n, 0);

@@ -96,10 +96,10 @@ TYPED_TEST(OpenCLBandChase, BlockReflectorsMatchTheHost) {
         cpu::BandReflectors<T> q2;
         ASSERT_EQ(cpu::hb2st<T>(n, kd, b.ab.data(), b.ldab, d.data(), e.data(), &q2), 0);
         ASSERT_FALSE(q2.has_phase());
-        std::vector<T> v;
+        std::vector<T> v(size_t(q2.window_size()));
         std::vector<ocl::BlockReflector> blocks;
         int64_t kmax = 1;
-        for (const auto& w : q2.windows(v)) {
+        for (const auto& w : q2.windows(v.data())) {
             blocks.push_back({w.row, w.m, w.k, w.v_off, w.t_off, w.tau_off});
             kmax = std::max(kmax, w.k);
         }
@@ -137,9 +137,9 @@ TYPED_TEST(OpenCLBandChase, DeviceTFactorsMatchTheHost) {
         std::vector<R<T>> d(static_cast<size_t>(n)), e(static_cast<size_t>(n - 1));
         cpu::BandReflectors<T> q2;
         ASSERT_EQ(cpu::hb2st<T>(n, kd, b.ab.data(), b.ldab, d.data(), e.data(), &q2), 0);
-        std::vector<T> v;
+        std::vector<T> v(size_t(q2.window_size()));
         std::vector<ocl::BlockReflector> blocks;
-        for (const auto& w : q2.windows(v)) blocks.push_back({w.row, w.m, w.k, w.v_off, w.t_off, w.tau_off});
+        for (const auto& w : q2.windows(v.data())) blocks.push_back({w.row, w.m, w.k, w.v_off, w.t_off, w.tau_off});
         const std::vector<T>&t = q2.t_factors(), &taus = q2.block_taus();
         DevMat<T> Vd(int64_t(v.size()), 1, 2), Taud(int64_t(taus.size()), 1, 1), Td(int64_t(t.size()), 1, 3);
         std::copy(v.begin(), v.end(), Vd.data());

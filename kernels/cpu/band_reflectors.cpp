@@ -114,28 +114,32 @@ void BandReflectors<T>::window(const Block& b, T* vw) const {
 }
 
 template <class T>
-std::vector<typename BandReflectors<T>::Window> BandReflectors<T>::windows(std::vector<T>& v,
-                                                                           const ParallelFor& for_each) const {
+int64_t BandReflectors<T>::window_size() const {
+    int64_t total = 0;
+    for (const Block& b : blocks_) total += b.m * b.k;
+    return total;
+}
+
+template <class T>
+std::vector<typename BandReflectors<T>::Window> BandReflectors<T>::windows(T* v, const ParallelFor& for_each) const {
     std::vector<Window> out;
     try {
-        const size_t first = v.size();
-        size_t total = first;
         out.reserve(blocks_.size());
+        int64_t total = 0;
         for (const Block& b : blocks_) {
-            out.push_back({b.row, b.m, b.k, int64_t(total), b.t_off, b.tau_off});
-            total += size_t(b.m * b.k);
+            out.push_back({b.row, b.m, b.k, total, b.t_off, b.tau_off});
+            total += b.m * b.k;
         }
-        v.resize(total);
-        for_chunks(int64_t(blocks_.size()), for_each, [&](int64_t b0, int64_t b1) {
-            for (int64_t i = b0; i < b1; ++i) {
-                T* vw = v.data() + out[size_t(i)].v_off;
-                std::fill(vw, vw + blocks_[size_t(i)].m * blocks_[size_t(i)].k, T(0));
-                window(blocks_[size_t(i)], vw);
-            }
-        });
     } catch (const std::bad_alloc&) {
         throw_oom("the block reflectors' windows");
     }
+    for_chunks(int64_t(blocks_.size()), for_each, [&](int64_t b0, int64_t b1) {
+        for (int64_t i = b0; i < b1; ++i) {
+            T* vw = v + out[size_t(i)].v_off;
+            std::fill(vw, vw + blocks_[size_t(i)].m * blocks_[size_t(i)].k, T(0));
+            window(blocks_[size_t(i)], vw);
+        }
+    });
     return out;
 }
 

@@ -58,10 +58,12 @@ public:
     struct Window {
         int64_t row, m, k, v_off, t_off, tau_off;  ///< the block's k τs at tau_off of block_taus()
     };
-    /// Every block reflector in the order apply_left applies them, their V windows appended to `v`
-    /// (about n²·(kd+g)/(2·kd) scalars in all), copied through for_each; then diag(phase) when
-    /// has_phase(). Throws tessera::Error when memory runs out.
-    std::vector<Window> windows(std::vector<T>& v, const ParallelFor& for_each = {}) const;
+    /// The scalars of the windows: Σ m·k over the blocks, about n²·(kd+g)/(2·kd).
+    int64_t window_size() const;
+    /// Every block reflector in the order apply_left applies them, their V windows written to v
+    /// (window_size() scalars, the caller's: pinned host memory where a device reads them), through
+    /// for_each; then diag(phase) when has_phase(). Throws tessera::Error when memory runs out.
+    std::vector<Window> windows(T* v, const ParallelFor& for_each = {}) const;
     /// The T factors the windows' t_off index (upper triangles, zeros below); empty when made with
     /// form_t false.
     const std::vector<T>& t_factors() const { return t_; }
