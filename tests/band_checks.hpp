@@ -1,5 +1,5 @@
 // Shared checks of the band reductions (tests/test_band_tridiag.cpp on the host,
-// tests/test_opencl_band_chase.cpp on an OpenCL device; test_band_bidiag.cpp takes random_entry):
+// tests/test_opencl_band_chase.cpp on an OpenCL device; test_band_bidiag.cpp takes the band and its random entries):
 // random Hermitian band matrices, their eigenvalues by LAPACK, and LAPACK's test ratios of a
 // reduction B = Q2·Tri·Q2ᴴ.
 #pragma once
@@ -47,16 +47,6 @@ std::vector<R<T>> hbev(int64_t n, int64_t kd, std::vector<T> ab, int64_t ldab) {
     return w;
 }
 
-template <class T>
-T random_entry(std::mt19937_64& gen) {
-    if constexpr (is_complex_v<T>) {
-        const R<T> re = R<T>(testutil::uniform(gen, -1, 1));
-        return T(re, R<T>(testutil::uniform(gen, -1, 1)));
-    } else {
-        return T(testutil::uniform(gen, -1, 1));
-    }
-}
-
 // A random Hermitian band matrix of order n, bandwidth kd, in lower band storage (ldab = kd + 3)
 // and as a dense n×n matrix.
 template <class T>
@@ -70,7 +60,7 @@ struct Band {
         dense.assign(size_t(n * n), T(0));
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = j; i <= std::min(n - 1, j + kd); ++i) {
-                T x = random_entry<T>(gen);
+                T x = testutil::uniform_scalar<T>(gen);
                 if (i == j) x = T(std::real(x));
                 ab[size_t(i - j + j * ldab)] = x;
                 dense[size_t(i + j * n)] = x;

@@ -34,17 +34,6 @@ T scalar(double re, double im) {
         return T(re);
 }
 
-/// Uniform in [-1, 1); for complex T, real and imaginary parts each (real part drawn first).
-template <class T>
-T random_scalar(std::mt19937_64& rng) {
-    if constexpr (is_complex_v<T>) {
-        const real_t<T> re = real_t<T>(testutil::uniform(rng, -1, 1));
-        return T(re, real_t<T>(testutil::uniform(rng, -1, 1)));
-    } else {
-        return T(testutil::uniform(rng, -1, 1));
-    }
-}
-
 /// |x| (the modulus for complex T) in double.
 template <class T>
 double absd(T x) {
@@ -109,7 +98,7 @@ struct DevMat {
 template <class T>
 void fill_random(DevMat<T>& a, std::mt19937_64& rng) {
     for (int64_t j = 0; j < a.cols; ++j)
-        for (int64_t i = 0; i < a.rows; ++i) a(i, j) = random_scalar<T>(rng);
+        for (int64_t i = 0; i < a.rows; ++i) a(i, j) = testutil::uniform_scalar<T>(rng);
 }
 
 /// Every element of the buffer for which `written(i, j)` is false (including the padding, the

@@ -22,7 +22,6 @@ namespace {
 using namespace tessera;
 
 using bandtest::R;
-using bandtest::random_entry;
 
 // Singular values, descending: of the bidiagonal (xBDSQR on copies) and of a dense matrix (xGESVD 'N').
 template <class T>
@@ -67,7 +66,7 @@ struct Band {
         dense.assign(size_t(n * n), T(0));
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = std::max<int64_t>(0, j - kd); i <= j; ++i) {
-                const T x = random_entry<T>(gen);
+                const T x = testutil::uniform_scalar<T>(gen);
                 ab[size_t((kd + i - j) + j * ldab)] = x;
                 dense[size_t(i + j * n)] = x;
             }

@@ -100,7 +100,7 @@ void check_case(const Band<T>& b, int64_t group, bool wavefront = false) {
     const int64_t c = std::max<int64_t>(1, n / 3), ldz = n + 7;
     std::mt19937_64 gen(uint64_t(n + 11));
     std::vector<T> z0(size_t(ldz * c));
-    for (auto& x : z0) x = random_entry<T>(gen);
+    for (auto& x : z0) x = testutil::uniform_scalar<T>(gen);
     std::vector<T> z = z0, ref_z(size_t(n * c));
     q2.apply_left(c, z.data(), ldz);
     cpu::gemm<T>(Trans::NoTrans, Trans::NoTrans, n, c, n, T(1), q.data(), ldq, z0.data(), ldz, T(0), ref_z.data(), n);
@@ -176,7 +176,7 @@ TYPED_TEST(BandTridiag, ConcurrentApply) {
     ASSERT_EQ(cpu::hb2st<T>(n, kd, b.ab.data(), b.ldab, d.data(), e.data(), &q2), 0);
     std::mt19937_64 gen(5);
     std::vector<T> z0(size_t(n * c));
-    for (auto& x : z0) x = random_entry<T>(gen);
+    for (auto& x : z0) x = testutil::uniform_scalar<T>(gen);
     std::vector<T> one = z0, two = z0;
     q2.apply_left(c, one.data(), n);
     std::thread t1([&] { q2.apply_left(c / 2, two.data(), n); });

@@ -108,7 +108,7 @@ TYPED_TEST(OpenCLBandChase, BlockReflectorsMatchTheHost) {
         DevMat<T> Z(n, c, 4), Vd(int64_t(v.size()), 1, 2), Td(int64_t(t.size()), 1, 3), W(2 * kmax, c, 1);
         std::mt19937_64 gen{uint64_t(n)};
         for (int64_t j = 0; j < c; ++j)
-            for (int64_t i = 0; i < n; ++i) Z(i, j) = random_entry<T>(gen);
+            for (int64_t i = 0; i < n; ++i) Z(i, j) = testutil::uniform_scalar<T>(gen);
         std::copy(v.begin(), v.end(), Vd.data());
         std::copy(t.begin(), t.end(), Td.data());
         const std::vector<T> z0 = Z.dense();

@@ -38,7 +38,7 @@ void run_symm(const ocl::DeviceKernels& dk, cl_command_queue q, std::mt19937_64&
     std::vector<T> full(size_t(k * k));  // A's entries not set below stay NaN (DevMat)
     for (int64_t j = 0; j < k; ++j)
         for (int64_t i = j; i < k; ++i) {
-            T v = random_scalar<T>(rng);
+            T v = testutil::uniform_scalar<T>(rng);
             if (i == j && hermitian) v = T(std::real(v));
             const T mirror = hermitian ? conjugate(v) : v;
             full[size_t(i + j * k)] = v;

@@ -30,11 +30,11 @@ std::vector<T> fill_triangular(DevMat<T>& A, Uplo uplo, Diag diag, std::mt19937_
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < n; ++i) {
             if (i == j) {
-                const T d = T(1.5) + T(0.5) * random_scalar<T>(rng);
+                const T d = T(1.5) + T(0.5) * testutil::uniform_scalar<T>(rng);
                 A(i, j) = diag == Diag::Unit ? nan_value<T>() : d;
                 clean[size_t(i + j * n)] = diag == Diag::Unit ? T(1) : d;
             } else if (uplo == Uplo::Lower ? i > j : i < j) {
-                A(i, j) = random_scalar<T>(rng) / real_t<T>(n);
+                A(i, j) = testutil::uniform_scalar<T>(rng) / real_t<T>(n);
                 clean[size_t(i + j * n)] = A(i, j);
             }
         }
@@ -275,7 +275,7 @@ std::vector<T> fill_symmetric(DevMat<T>& A, Uplo uplo, std::mt19937_64& rng, rea
     std::vector<T> full(size_t(n * n));
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = j; i < n; ++i) {
-            T v = random_scalar<T>(rng);
+            T v = testutil::uniform_scalar<T>(rng);
             if (i == j) v = T(std::real(v) + shift);
             full[size_t(i + j * n)] = v;
             full[size_t(j + i * n)] = conjugate(v);
@@ -335,7 +335,7 @@ void run_potrf_complex_diagonal(const ocl::DeviceKernels& dk, cl_command_queue q
     const std::vector<T> full = fill_symmetric(A, uplo, rng, R(n));
     Areal.h = A.h;
     for (int64_t i = 0; i < n; ++i)
-        A(i, i) = T(std::real(A(i, i)), with_nan && i == n / 2 ? nan_value<R>() : R(n) * random_scalar<R>(rng));
+        A(i, i) = T(std::real(A(i, i)), with_nan && i == n / 2 ? nan_value<R>() : R(n) * testutil::uniform_scalar<R>(rng));
     const std::vector<T> a0 = A.h;
     EXPECT_EQ(run_potrf(dk, q, uplo, A), 0);
     EXPECT_EQ(run_potrf(dk, q, uplo, Areal), 0);
